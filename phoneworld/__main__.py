@@ -1,0 +1,5 @@
+import sys
+
+from phoneworld.cli import main
+
+sys.exit(main())
