@@ -24,3 +24,70 @@ def shared(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} is not here")
     return p
+
+
+# --- Damaged copies of trace files, for the readers' property tests -----------------------
+
+def mutate_file(data, file: Path) -> str:
+    """Damage `file` in place in one of four ways drawn by hypothesis; return which.
+
+    `data` is hypothesis' `st.data()` object. The ways: truncate it, overwrite a few bytes,
+    replace it with random bytes, or (for JSON) swap one value anywhere in the document
+    for a random JSON value, so that wrong types and missing keys are reached too.
+    """
+    import json
+
+    from hypothesis import strategies as st
+
+    raw = file.read_bytes()
+    how = data.draw(st.sampled_from(["truncate", "bytes", "random", "json"]), label="how")
+    if how == "json":
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            how = "bytes"
+        else:
+            file.write_text(json.dumps(_swap_value(data, doc)), encoding="utf-8")
+            return how
+    if how == "truncate":
+        new = raw[:data.draw(st.integers(0, max(len(raw) - 1, 0)), label="cut")]
+    elif how == "bytes":
+        buf = bytearray(raw or b"\0")
+        for _ in range(data.draw(st.integers(1, 8), label="count")):
+            buf[data.draw(st.integers(0, len(buf) - 1))] = data.draw(st.integers(0, 255))
+        new = bytes(buf)
+    else:
+        new = data.draw(st.binary(max_size=300), label="bytes")
+    file.write_bytes(new)
+    return how
+
+
+_JSON = None
+
+
+def _swap_value(data, doc):
+    """`doc` with one value (anywhere, the whole document included) replaced."""
+    from hypothesis import strategies as st
+
+    global _JSON
+    if _JSON is None:
+        text = st.text(max_size=8) | st.sampled_from(["\ud800", "x\udc80y"])  # lone surrogates
+        scalars = (st.none() | st.booleans() | st.integers(-10**6, 10**6)
+                   | st.floats(allow_nan=True) | text)
+        _JSON = st.recursive(scalars, lambda c: st.lists(c, max_size=4)
+                             | st.dictionaries(text, c, max_size=4), max_leaves=8)
+    spots: list[tuple[object, object]] = [(None, None)]
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for key, value in items:
+            spots.append((node, key))
+            stack.append(value)
+    parent, key = spots[data.draw(st.integers(0, len(spots) - 1), label="spot")]
+    value = data.draw(_JSON, label="value")
+    if parent is None:
+        return value
+    parent[key] = value
+    return doc

@@ -23,7 +23,7 @@ def test_reads_tiny_trace_and_resolves_tap():
     assert (step.before, step.after) == (0, 1)
     assert step.action.target == (1,)
     assert trace.observations[0].root.at(step.action.target).resource_id.endswith("wifi")
-    assert trace.observations[0].activity == "com.example.app/.Main"
+    assert trace.observations[0].activity == "com.example.app.Main"
     assert trace.warnings == ()
 
 

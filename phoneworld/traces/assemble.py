@@ -59,6 +59,29 @@ def choose_app(observations: Sequence[Observation], named: str | None = None) ->
 _POINTED = {"tap", "long_press", "swipe"}
 
 
+def normalise_activity(activity: str) -> str:
+    """One spelling for every format: the activity's full class name.
+
+    `com.x/.ui.Main` and `com.x/com.x.ui.Main` (component names) and `com.x.ui.Main`
+    all become `com.x.ui.Main`; a literal `null` becomes empty.
+    """
+    activity = activity.strip()
+    if activity in ("", "null", "None"):
+        return ""
+    if "/" in activity:
+        pkg, _, cls = activity.partition("/")
+        return pkg + cls if cls.startswith(".") else cls
+    return activity
+
+
+def _normalise(o: Observation, app_package: str) -> Observation:
+    foreign = bool(o.package) and o.package != app_package
+    activity = normalise_activity(o.activity)
+    if o.foreign == foreign and o.activity == activity:
+        return o
+    return o.model_copy(update={"foreign": foreign, "activity": activity})
+
+
 def assemble(
     *, format: str, name: str, source: str, observations: Sequence[Observation],
     steps: Sequence[Step], app: str | None = None, instruction: str | None = None,
@@ -66,11 +89,7 @@ def assemble(
 ) -> Trace:
     """Build the `Trace`, marking foreign screens and resolving action targets."""
     app_package = choose_app(observations, app)
-    obs = tuple(
-        o if o.foreign == (bool(o.package) and o.package != app_package)
-        else o.model_copy(update={"foreign": bool(o.package) and o.package != app_package})
-        for o in observations
-    )
+    obs = tuple(_normalise(o, app_package) for o in observations)
     notes = list(warnings)
     resolved: list[Step] = []
     for i, step in enumerate(steps):
@@ -78,7 +97,9 @@ def assemble(
         if a.kind in _POINTED and a.target is None and a.x is not None and a.y is not None:
             root = obs[step.before].root
             target = hit_test(root, a.x, a.y) if root is not None else None
-            if target is None:
+            if target is None and root is None:
+                pass  # the reader reports missing hierarchies itself, once
+            elif target is None:
                 where = step.source or f"step {i}"
                 why = "no hierarchy" if root is None else "no node there"
                 notes.append(f"{where}: {a.kind} at ({a.x}, {a.y}) resolved to no node ({why})")
