@@ -40,3 +40,20 @@ def test_inspect_errors_are_one_line_and_nonzero(tmp_path, capsys, make, needle)
     err = capsys.readouterr().err
     assert code == 2
     assert needle in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_inspect_reads_every_shared_folder_with_expected_counts(shared_traces, capsys):
+    assert main(["inspect", str(shared_traces), "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["traces"]}
+    assert set(rows) == {"ajsha", "qqmusic", "duolingo", "spoon_live", "skype"}
+    assert (rows["ajsha"]["format"], rows["ajsha"]["steps"]) == ("droidbot", 500)
+    assert rows["ajsha"]["app"] == "org.ligi.ajsha"
+    assert (rows["qqmusic"]["steps"], rows["qqmusic"]["app"]) == (46, "com.tencent.qqmusic")
+    duo = rows["duolingo"]
+    assert (duo["format"], duo["observations"], duo["steps"], duo["unresolved_taps"]) == (
+        "llamatouch", 5, 4, 0)
+    assert duo["app"] == "com.duolingo" and duo["instruction"]
+    assert (rows["spoon_live"]["format"], rows["spoon_live"]["observations"]) == ("appium", 2)
+    skype = rows["skype"]
+    assert skype["format"] == "rico" and skype["missing_hierarchies"] == 28
+    assert any("hierarch" in w for w in skype["warnings"])
