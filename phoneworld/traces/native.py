@@ -134,6 +134,7 @@ def write(trace: Trace, folder: Path) -> None:
                 "screen": [width, height], "steps": entries}
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=folder.parent))
+    tmp.chmod(0o755)  # mkdtemp makes it private; a trace folder is ordinary data
     try:
         for k, obs in enumerate(trace.observations):
             (tmp / f"{k:03d}.xml").write_text(to_uiautomator_xml(obs.root), encoding="utf-8")
