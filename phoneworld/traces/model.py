@@ -78,7 +78,7 @@ class Node(BaseModel):
 
 _set = object.__setattr__
 NODE_DEFAULTS: dict = {name: f.default for name, f in Node.model_fields.items()}
-_ALL_FIELDS = frozenset(NODE_DEFAULTS)
+_ALL_FIELDS = set(NODE_DEFAULTS)  # shared; pydantic copies it before any update
 
 
 class Observation(BaseModel):
