@@ -1,0 +1,1 @@
+"""Code generation: an `AppSpec` (plus its provenance) -> the files of `generated/<app>/`."""

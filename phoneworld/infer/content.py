@@ -1,0 +1,140 @@
+"""Read-only content from lists: one table per list, one row per distinct item seen.
+
+    RecyclerView#product_list with items ("Oat milk", "$3.49"), ("Bread", "$2.10") over
+    three visits  ->  content product_list(id int, ctx int, name text, price text)
+
+The fields of an item are its text-bearing descendants, named by their class/id path
+inside the item. Rows keep the order in which items were first seen (top to bottom, then
+later visits), so rendering the table reproduces the recorded list and scrolling reveals
+the rest. `ctx` is the id of the screen's parameter row the item was seen under (0 when the
+screen has no parameter), so a category screen shows that category's products.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from phoneworld.infer.layout import identifier
+from phoneworld.infer.skeleton import app_windows, is_list, node_key, short_id
+from phoneworld.traces.model import Node, NodePath
+
+
+@dataclass
+class ListContent:
+    key: str
+    """The list node's class/id path (same in every observation of the screen)."""
+    table: str
+    fields: list[str] = field(default_factory=list)
+    """Inner paths of the item's text nodes, in column order."""
+    columns: list[str] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)
+    """[id, ctx, *values] per distinct item."""
+    checkable: str | None = None
+    """Inner path of a checkable node in the item (its state becomes a column)."""
+    index: dict[tuple, int] = field(default_factory=dict)
+    pitch: int = 0
+    axis: str = "vertical"
+
+    def widen(self) -> None:
+        """New fields were found: earlier rows get empty values for them."""
+        n = len(self.fields)
+        self.index = {(c, v + ("",) * (n - len(v))): rid for (c, v), rid in self.index.items()}
+        for r in self.rows:
+            r.extend([""] * (2 + n - len(r)))
+
+    def row_of(self, ctx: int, values: tuple) -> int:
+        """The id of the row with these field values under `ctx`, added when new."""
+        k = (ctx, values)
+        if k not in self.index:
+            rid = len(self.rows) + 1
+            self.index[k] = rid
+            self.rows.append([rid, ctx, *values])
+        return self.index[k]
+
+
+def find_lists(root: Node) -> list[tuple[NodePath, str]]:
+    """Outermost adapter lists of the app windows, as (path, class/id key)."""
+    out: list[tuple[NodePath, str]] = []
+    for start, win in app_windows(root):
+        stack = [(start, win, node_key(win))]
+        while stack:
+            path, node, key = stack.pop()
+            if not node.visible:
+                continue
+            if is_list(node):
+                out.append((path, key))
+                continue
+            for i in range(len(node.children) - 1, -1, -1):
+                c = node.children[i]
+                stack.append((path + (i,), c, key + "/" + node_key(c)))
+    return sorted(out)
+
+
+def item_fields(item: Node) -> list[tuple[str, NodePath, Node]]:
+    """(inner key, relative path, node) of an item's text-bearing or checkable nodes."""
+    seen: Counter[str] = Counter()
+    out = []
+    for rel, node in item.walk():
+        if not (node.text or node.checkable):
+            continue
+        key = "/".join(node_key(n) for n in _chain(item, rel)) or node_key(item)
+        seen[key] += 1
+        out.append((key if seen[key] == 1 else f"{key}@{seen[key]}", rel, node))
+    return out
+
+
+def _chain(root: Node, rel: NodePath) -> list[Node]:
+    nodes, n = [], root
+    for i in rel:
+        n = n.children[i]
+        nodes.append(n)
+    return nodes
+
+
+def collect(lc: ListContent, lst: Node, ctx: int) -> list[int]:
+    """Add the items of one recorded list to `lc`; returns the row id of each child."""
+    ids = []
+    for item in lst.children:
+        fields = item_fields(item)
+        known = len(lc.fields)
+        for key, _, node in fields:
+            if node.checkable:
+                lc.checkable = lc.checkable or key
+            if node.text and key not in lc.fields:
+                lc.fields.append(key)
+        if len(lc.fields) > known:
+            lc.widen()
+        by_key = {k: n for k, _, n in fields}
+        values = tuple(by_key[k].text if k in by_key else "" for k in lc.fields)
+        ids.append(lc.row_of(ctx, values))
+    return ids
+
+
+def name_columns(lc: ListContent) -> None:
+    """Column names from the fields' ids (`title`, `price`), unique, never reserved."""
+    taken = {"id", "ctx", "checked"}
+    lc.columns = []
+    for f in lc.fields:
+        last = f.split("/")[-1].split("@")[0]
+        base = identifier(short_id(last.split("#", 1)[1]) if "#" in last else last, "f")
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}_{n}"
+        taken.add(name)
+        lc.columns.append(name)
+
+
+def layout_pitch(lst: Node) -> tuple[int, str]:
+    """Distance between consecutive items and the axis they are laid out along."""
+    kids = [c for c in lst.children if c.visible]
+    if len(kids) >= 2:
+        dx = kids[1].bounds[0] - kids[0].bounds[0]
+        dy = kids[1].bounds[1] - kids[0].bounds[1]
+        if abs(dx) > abs(dy):
+            return max(1, dx), "horizontal"
+        return max(1, dy), "vertical"
+    if kids:
+        return max(1, kids[0].bounds[3] - kids[0].bounds[1]), "vertical"
+    return 1, "vertical"

@@ -1,0 +1,41 @@
+"""Traces of one app -> its screen graph (abstract screens, priorities, transitions)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from phoneworld.errors import CodegenError as CompileError
+from phoneworld.infer.screens import group_observations, rank
+from phoneworld.infer.transitions import build_transitions
+from phoneworld.ir.model import ObsRef, ScreenGraph
+from phoneworld.traces.model import Trace
+
+
+def build_graph(app: str, traces: Sequence[Trace]) -> ScreenGraph:
+    """The screen graph of one app from all its traces (pure; deterministic)."""
+    screens, where = group_observations(traces)
+    transitions = build_transitions(traces, where)
+    start = _start_screen(app, traces, where)
+    screens = rank(screens, start)
+    sizes = Counter((o.width, o.height) for t in traces for o in t.observations
+                    if not o.foreign and o.width and o.height)
+    width, height = sizes.most_common(1)[0][0] if sizes else (1080, 2400)
+    package = Counter(t.app for t in traces).most_common(1)[0][0]
+    return ScreenGraph(app=app, package=package, width=width, height=height, start=start,
+                       screens=tuple(screens), transitions=tuple(transitions))
+
+
+def _start_screen(app: str, traces: Sequence[Trace], where: dict[ObsRef, str]) -> str:
+    """Where most traces first show the app (its first own observation)."""
+    firsts: Counter[str] = Counter()
+    for t, trace in enumerate(traces):
+        for i, obs in enumerate(trace.observations):
+            if not obs.foreign and obs.root is not None:
+                firsts[where[ObsRef(trace=t, index=i)]] += 1
+                break
+    if firsts:
+        return min(firsts, key=lambda s: (-firsts[s], s))
+    if not where:
+        raise CompileError(f"{app}: no observation has a view hierarchy; nothing to compile")
+    return min(where.items(), key=lambda kv: (kv[0].trace, kv[0].index))[1]

@@ -1,0 +1,97 @@
+"""Recorded view trees -> spec `View` trees, with widget names and data bindings.
+
+    Node(TextView, text="Oat milk") in a product row  ->  View(TextView, text=item.name)
+
+The layout of a screen is taken from one recorded observation (its representative).
+Views that can be acted on get names, unique within the screen; a text that is the same
+in every observation of the screen stays a literal; a text that varies is bound to the
+screen's parameter when it matches one of its columns, else kept as the representative's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from phoneworld.infer.skeleton import short_class, short_id
+from phoneworld.spec.ast import Const, Expr, ListOf, View
+from phoneworld.traces.model import Node, NodePath
+
+_ANDROID = ("android.widget.", "android.view.")
+
+
+def identifier(text: str, fallback: str = "w") -> str:
+    """A spec identifier (`[a-z_][a-z0-9_]*`) made from any text."""
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)
+    s = re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_")[:40].strip("_")
+    if not s:
+        s = fallback
+    return s if s[0].isalpha() or s[0] == "_" else f"{fallback}_{s}"
+
+
+def flags_of(node: Node) -> tuple[str, ...]:
+    out = []
+    for name in ("clickable", "long_clickable", "checkable", "editable", "scrollable",
+                 "selected", "password", "focusable"):
+        if getattr(node, name):
+            out.append(name)
+    if not node.enabled:
+        out.append("disabled")
+    return tuple(out)
+
+
+def interactive(node: Node) -> bool:
+    return node.clickable or node.long_clickable or node.checkable or node.editable \
+        or node.scrollable
+
+
+class Namer:
+    """Unique widget names within one screen, from resource ids, labels or classes."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = {"back", "home", "screen", "launch", "item", "param", "input"}
+
+    def name(self, node: Node) -> str:
+        base = identifier(short_id(node.resource_id) or node.content_desc or node.text
+                          or short_class(node.class_name))
+        name, n = base, 1
+        while name in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name)
+        return name
+
+
+TextBinder = Callable[[NodePath, Node], Expr | None]
+
+
+def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
+            checked_of: Callable[[NodePath, Node], Expr | None],
+            lists: dict[NodePath, tuple[ListOf, View]]) -> View:
+    """Convert a recorded tree. `lists` maps a list node's path to its binding and item
+    template (already converted); the list's recorded children are replaced by it."""
+
+    def conv(path: NodePath, node: Node) -> View:
+        if path in lists:
+            binding, template = lists[path]
+            children: tuple[View, ...] = (template,)
+        else:
+            binding = None
+            children = tuple(conv(path + (i,), c) for i, c in enumerate(node.children)
+                             if c.visible)
+        return View(
+            cls=node.class_name, bounds=node.bounds, name=names.get(path, ""),
+            id=node.resource_id, text=text_of(path, node), desc=node.content_desc,
+            checked=checked_of(path, node), flags=flags_of(node), items=binding,
+            children=children,
+        )
+
+    return conv((), root)
+
+
+def literal_text(_: NodePath, node: Node) -> Expr | None:
+    return Const(node.text) if node.text else None
+
+
+def literal_checked(_: NodePath, node: Node) -> Expr | None:
+    return Const(True) if node.checkable and node.checked else None

@@ -1,0 +1,141 @@
+"""Group observations into abstract screens and rank them P0/P1/P2.
+
+    [obs(trace 0, 0..9), obs(trace 1, 0..5)]  ->  [home{0:0,0:4,1:0}, detail{0:1,...}, ...]
+
+Grouping: observations of one package whose skeletons (see `skeleton`) are similar
+(Jaccard >= `SAME_SCREEN`) and whose activities agree (when both are known) share a
+screen. Each observation joins the first existing group it matches, in trace order, so
+the result is deterministic. Observations without a hierarchy (Rico's gaps, DroidBot
+states with no file) belong to no screen.
+
+Priority, from how often real usage visits a screen (PhoneWorld's rule: P0 must be
+built, P1 should, P2 only if a task needs it): screens sorted by visits; those holding
+the first 60% of the app's visits are P0 (the start screen is always P0), up to 90% P1,
+the rest P2. Foreign screens (other packages) are always P2.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from phoneworld.infer.skeleton import short_id, signature, similarity, skeleton
+from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
+from phoneworld.traces.model import Observation, Trace
+
+SAME_SCREEN = 0.7
+"""Minimum Jaccard similarity of skeletons for two observations to be one screen."""
+P0_SHARE, P1_SHARE = 0.6, 0.9
+
+
+class _Group:
+    __slots__ = ("package", "activity", "foreign", "skel", "members")
+
+    def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef) -> None:
+        self.package = obs.package
+        self.activity = obs.activity
+        self.foreign = obs.foreign
+        self.skel = skel
+        self.members = [ref]
+
+    def accepts(self, obs: Observation, skel: frozenset[str]) -> bool:
+        if obs.package != self.package or obs.foreign != self.foreign:
+            return False
+        if obs.activity and self.activity and _activity(obs.activity) != _activity(
+                self.activity):
+            return False
+        return similarity(skel, self.skel) >= SAME_SCREEN
+
+
+def _activity(a: str) -> str:
+    return a.rsplit("/", 1)[-1]
+
+
+def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
+                                                          dict[ObsRef, str]]:
+    """Abstract screens (unranked, named) and the screen of every observation."""
+    groups: list[_Group] = []
+    for t, trace in enumerate(traces):
+        for i, obs in enumerate(trace.observations):
+            if obs.root is None:
+                continue  # nothing to abstract; steps touching it are not transitions
+            ref = ObsRef(trace=t, index=i)
+            skel = skeleton(obs.root)
+            for g in groups:
+                if g.accepts(obs, skel):
+                    g.members.append(ref)
+                    break
+            else:
+                groups.append(_Group(obs, skel, ref))
+    names = _names(groups, traces)
+    screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
+                              foreign=g.foreign, signature=signature(g.skel),
+                              observations=tuple(g.members))
+               for n, g in zip(names, groups)]
+    where = {ref: s.name for s in screens for ref in s.observations}
+    return screens, where
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _slug(text: str, limit: int = 3) -> str:
+    words = _WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1_\2", text).lower())
+    return "_".join(words[:limit])
+
+
+def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
+    """Readable unique identifiers: the activity's name, else the most telling id."""
+    taken: Counter[str] = Counter()
+    out = []
+    for g in groups:
+        base = ""
+        if g.foreign:
+            base = _slug(g.package.rsplit(".", 1)[-1]) or "other"
+            base = f"ext_{base}"
+        elif g.activity:
+            act = _activity(g.activity).rsplit(".", 1)[-1]
+            base = _slug(re.sub(r"Activity$", "", act))
+        if not base or base in taken:
+            hint = _title_hint(traces, g.members[0])
+            base = f"{base}_{hint}" if base and hint else (base or hint or "screen")
+        base = base if base[0].isalpha() else f"s_{base}"
+        taken[base] += 1
+        out.append(base if taken[base] == 1 else f"{base}_{taken[base]}")
+    return out
+
+
+def _title_hint(traces: Sequence[Trace], ref: ObsRef) -> str:
+    """A name from the first titled node (toolbar title, heading) of an observation."""
+    root = traces[ref.trace].observations[ref.index].root
+    if root is None:
+        return ""
+    for _, node in root.walk():
+        rid = short_id(node.resource_id)
+        if node.text and ("title" in rid or node.class_name.endswith("Toolbar")):
+            return _slug(node.text, 2)
+    for _, node in root.walk():
+        rid = short_id(node.resource_id)
+        if rid and not node.text:
+            continue
+        if node.text and len(node.text) < 30:
+            return _slug(node.text, 2)
+    return ""
+
+
+def rank(screens: Sequence[AbstractScreen], start: str) -> list[AbstractScreen]:
+    """Give every screen its priority from its share of the app's visits."""
+    own = sorted((s for s in screens if not s.foreign),
+                 key=lambda s: (-len(s.observations), s.name))
+    total = sum(len(s.observations) for s in own) or 1
+    prio: dict[str, Priority] = {}
+    covered = 0
+    for s in own:
+        share_before = covered / total
+        prio[s.name] = "P0" if share_before < P0_SHARE else (
+            "P1" if share_before < P1_SHARE else "P2")
+        covered += len(s.observations)
+    if start in prio:
+        prio[start] = "P0"
+    return [s.model_copy(update={"priority": prio.get(s.name, "P2")}) for s in screens]

@@ -1,0 +1,97 @@
+"""Structural skeletons of observations: what stays the same when a screen's content changes.
+
+A skeleton is the set of class + resource-id paths of an observation's app windows:
+- child indices are dropped, so repeated siblings collapse into one path;
+- texts are left out (they are content: prices, times, names);
+- below an adapter list (RecyclerView, ListView, GridView, or any scrollable container
+  whose children share one shape) only the list itself counts, so neither the scroll
+  position nor the number of items changes the skeleton;
+- system windows (status bar, navigation bar, keyboard) are left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+from phoneworld.traces.model import Node, NodePath
+
+_ADAPTER_SUFFIXES = ("RecyclerView", "ListView", "GridView", "ExpandableListView",
+                     "AbsListView")
+_SYSTEM_WINDOWS = ("com.android.systemui",)
+
+
+def short_class(cls: str) -> str:
+    return cls.rsplit(".", 1)[-1] or "View"
+
+
+def short_id(resource_id: str) -> str:
+    return resource_id.split(":id/", 1)[-1] if resource_id else ""
+
+
+def node_key(node: Node) -> str:
+    rid = short_id(node.resource_id)
+    return f"{short_class(node.class_name)}#{rid}" if rid else short_class(node.class_name)
+
+
+def is_system_window(node: Node) -> bool:
+    return node.package in _SYSTEM_WINDOWS or "inputmethod" in node.package
+
+
+def app_windows(root: Node) -> Iterator[tuple[NodePath, Node]]:
+    """The windows of an observation that belong to apps (not system UI or the keyboard)."""
+    if root.class_name == "hierarchy":
+        for i, win in enumerate(root.children):
+            if not is_system_window(win):
+                yield (i,), win
+    else:
+        yield (), root
+
+
+def shape(node: Node, depth: int = 3) -> str:
+    """A short structural fingerprint of a subtree (class/id keys, `depth` levels)."""
+    if depth == 0 or not node.children:
+        return node_key(node)
+    return node_key(node) + "(" + ",".join(shape(c, depth - 1) for c in node.children) + ")"
+
+
+def is_list(node: Node) -> bool:
+    """An adapter list: by class, or a scrollable container of look-alike children."""
+    if node.class_name.endswith(_ADAPTER_SUFFIXES):
+        return True
+    if node.scrollable and len(node.children) >= 2:
+        shapes = {shape(c, 2) for c in node.children}
+        return len(shapes) == 1
+    return False
+
+
+def skeleton(root: Node | None) -> frozenset[str]:
+    """The skeleton of one observation (empty for a missing hierarchy)."""
+    if root is None:
+        return frozenset()
+    out: set[str] = set()
+    for _, win in app_windows(root):
+        stack = [(node_key(win), win)]
+        while stack:
+            path, node = stack.pop()
+            if not node.visible:
+                continue
+            out.add(path)
+            if is_list(node):
+                out.add(path + "/[list]")
+                continue
+            for child in node.children:
+                stack.append((path + "/" + node_key(child), child))
+    return frozenset(out)
+
+
+def signature(skel: frozenset[str]) -> str:
+    """A stable digest of a skeleton (sorted, so set order never matters)."""
+    return hashlib.sha1("\n".join(sorted(skel)).encode()).hexdigest()[:12]
+
+
+def similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    """Jaccard similarity of two skeletons (1.0 for two empty ones)."""
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)

@@ -1,0 +1,107 @@
+"""Transitions between abstract screens, from the recorded steps, with a back stack.
+
+    step(obs 3 --tap (540,1210)--> obs 4)  ->  Transition(home, ".../[item]", tap, detail, item)
+
+Each step becomes (source screen, widget, action) -> target screen:
+- taps and long presses name the widget they hit; a tap on the navigation bar's Back or
+  Home button is the `back` / `home` key;
+- `type` names the text field, `enter` becomes `submit` on the focused field;
+- scrolls and swipes name the list (or the screen) they moved;
+- app launches (`open_app`, intents) enter from the screen they were done on.
+The back key is resolved against a back stack kept per trace: when it returns to the
+screen below, the target is `back`, as on Android; otherwise the real target is kept.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from phoneworld.infer.widgets import widget_ref
+from phoneworld.ir.model import ObsRef, Transition
+from phoneworld.traces.model import Node, Step, Trace
+
+
+def _focused_editable(root: Node | None):
+    if root is None:
+        return None
+    for path, node in root.walk():
+        if node.editable and node.focused:
+            return path
+    return None
+
+
+def classify_step(root: Node | None, step: Step) -> tuple[str, str, bool, str | None]:
+    """(widget, action, is_item, key) for one recorded step."""
+    a = step.action
+    if a.kind in ("tap", "long_press") and a.target is not None and root is not None:
+        ref = widget_ref(root, a.target)
+        if ref.system:
+            label = root.at(a.target).label.lower()
+            if label in ("back", "navigate up"):
+                return "back", "back", False, "back"
+            if label == "home":
+                return "home", "home", False, "home"
+        return ref.key, a.kind, ref.item is not None, None
+    if a.kind in ("tap", "long_press"):
+        return "screen", a.kind, False, None
+    if a.kind == "type":
+        target = a.target if a.target is not None else _focused_editable(root)
+        key = widget_ref(root, target).key if (root is not None and target is not None) \
+            else "input"
+        return key, "type", False, None
+    if a.kind == "key":
+        k = (a.key or "").lower()
+        if k == "enter":
+            target = _focused_editable(root)
+            key = widget_ref(root, target).key if target is not None else "enter"
+            return key, "submit", False, "enter"
+        if k in ("back", "home"):
+            return k, k, False, k
+        return f"key_{k}", "key", False, k
+    if a.kind in ("scroll", "swipe"):
+        if a.target is not None and root is not None:
+            ref = widget_ref(root, a.target)
+            return ref.list_key or ref.key, "scroll", False, a.direction
+        return "screen", "scroll", False, a.direction
+    if a.kind in ("open_app", "intent"):
+        return "launch", "open", False, a.package
+    return a.kind, a.kind, False, None
+
+
+def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str]) -> list[Transition]:
+    """Aggregate every recorded step into counted transitions (sorted, deterministic)."""
+    counts: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+    for t, trace in enumerate(traces):
+        stack: list[str] = []
+        for s, step in enumerate(trace.steps):
+            if step.after is None or step.action.kind in ("answer", "wait", "stop_app"):
+                continue
+            src = where.get(ObsRef(trace=t, index=step.before))
+            dst = where.get(ObsRef(trace=t, index=step.after))
+            if src is None or dst is None:
+                stack.clear()
+                continue
+            root = trace.observations[step.before].root
+            widget, action, item, key = classify_step(root, step)
+            if not stack or stack[-1] != src:
+                stack.append(src)
+            target = dst
+            if action == "back" and len(stack) >= 2 and stack[-2] == dst:
+                target = "back"
+                stack.pop()
+            elif dst == src:
+                target = "stay"
+            elif dst in stack:
+                del stack[stack.index(dst) + 1:]
+            else:
+                stack.append(dst)
+            counts[(src, widget, action, target, item, key)].append((t, s))
+    return [Transition(source=src, widget=w, action=a, target=tgt, item=item, key=key,
+                       count=len(ex), examples=tuple(ex))
+            for (src, w, a, tgt, item, key), ex in sorted(counts.items(), key=_order)]
+
+
+def _order(kv):
+    (src, w, a, tgt, item, key), _ = kv
+    return (src, w, a, tgt, item, key or "")

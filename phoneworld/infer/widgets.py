@@ -1,0 +1,90 @@
+"""Stable names for the widgets of a screen, the same across observations of that screen.
+
+    tap at (540, 1210) on obs 3  ->  target (0, 0, 2, 1, 0)  ->  "FrameLayout/…/RecyclerView#list/[item]"
+
+A widget key is the class + resource-id path from the app window down to the node, with
+child indices dropped. Inside an adapter list, the path continues from `[item]` (the item
+template) so every item of one list shares one key and the tapped row is the entity.
+Where several nodes outside lists share a path, their label (text or description) tells
+them apart, else their position among the look-alikes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from phoneworld.infer.skeleton import is_list, is_system_window, node_key
+from phoneworld.traces.model import Node, NodePath
+
+
+@dataclass(frozen=True)
+class WidgetRef:
+    key: str
+    item: int | None = None
+    """Index of the tapped row among the list's children, when inside a list."""
+    list_key: str | None = None
+    system: bool = False
+
+
+def widget_ref(root: Node, target: NodePath) -> WidgetRef:
+    """The widget key of the node at `target`."""
+    path = target
+    node = root
+    parts: list[str] = []
+    system = False
+    if root.class_name == "hierarchy" and path:
+        node = root.children[path[0]]
+        system = is_system_window(node)
+        path = path[1:]
+    parts.append(node_key(node))
+    item = None
+    list_key = None
+    for i in path:
+        if is_list(node) and item is None:
+            list_key = "/".join(parts)
+            item = i
+            node = node.children[i]
+            parts.append("[item]")
+            continue
+        node = node.children[i]
+        parts.append(node_key(node))
+    key = "/".join(parts)
+    if item is None and not system:
+        key = _disambiguate(root, target, key)
+    if system:
+        key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
+    return WidgetRef(key=key, item=item, list_key=list_key, system=system)
+
+
+def _disambiguate(root: Node, target: NodePath, key: str) -> str:
+    """Add the label (or an ordinal) when other nodes outside lists share this key."""
+    same = [p for p in _keys_outside_lists(root) if p[1] == key]
+    if len(same) <= 1:
+        return key
+    node = root.at(target)
+    labels = Counter(root.at(p).label for p, _ in same)
+    if node.label and labels[node.label] == 1:
+        return f"{key}@{node.label}"
+    ordinal = [p for p, _ in same].index(target) if target in [p for p, _ in same] else 0
+    return f"{key}@{ordinal}"
+
+
+def _keys_outside_lists(root: Node) -> list[tuple[NodePath, str]]:
+    out = []
+    windows = (list(enumerate(root.children)) if root.class_name == "hierarchy"
+               else [(None, root)])
+    for wi, win in windows:
+        if is_system_window(win):
+            continue
+        start: NodePath = () if wi is None else (wi,)
+        stack = [(start, win, node_key(win))]
+        while stack:
+            p, n, k = stack.pop()
+            out.append((p, k))
+            if is_list(n):
+                continue
+            for i in range(len(n.children) - 1, -1, -1):
+                c = n.children[i]
+                stack.append((p + (i,), c, k + "/" + node_key(c)))
+    return out

@@ -1,0 +1,195 @@
+"""Replay fidelity: do recorded steps do on the mock app what they did on the real one?
+
+For every recorded step whose action a mock can take (taps, long presses, typing, back,
+enter, scrolls), the mock is put on the screen the step's recorded observation maps to
+(with the parameter row whose rendering looks most like the recording, above the back
+stack the trace had built so far, so that back goes where it went), the recorded
+action is sent as an AndroidWorld action at the recorded coordinates, and:
+- `reproduced`: the mock is now on the screen the recorded next observation maps to;
+- `screen_similarity`: node-level F1 between the mock's hierarchy and the recorded next
+  one, over (class, resource-id, text) of the app windows' nodes.
+Both are reported, because either alone is cheap to game: one screen for everything
+reproduces every step and resembles nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from phoneworld.errors import InvalidAction
+from phoneworld.generated import GeneratedApp
+from phoneworld.infer.skeleton import app_windows
+from phoneworld.traces.model import Action, Node, Observation, Trace
+
+_MAX_SCROLLS = 10
+_REPLAYABLE = {"tap", "long_press", "type", "key", "scroll", "swipe"}
+
+
+def node_bag(root: Node | None) -> Counter:
+    """(class, resource-id, text) of every visible node of the app windows."""
+    bag: Counter = Counter()
+    if root is None:
+        return bag
+    for _, win in app_windows(root):
+        for _, n in win.walk():
+            if n.visible:
+                bag[(n.class_name, n.resource_id, n.text)] += 1
+    return bag
+
+
+def f1(a: Counter, b: Counter) -> float:
+    if not a and not b:
+        return 1.0
+    inter = sum((a & b).values())
+    if inter == 0:
+        return 0.0
+    p, r = inter / sum(a.values()), inter / sum(b.values())
+    return 2 * p * r / (p + r)
+
+
+def to_agent_action(action: Action, obs: Observation) -> dict | None:
+    """The AndroidWorld JSON action for a recorded action, or None if a mock can't take it."""
+    k = action.kind
+    if k in ("tap", "long_press") and action.x is not None:
+        return {"action_type": "click" if k == "tap" else "long_press",
+                "x": action.x, "y": action.y}
+    if k == "type":
+        x, y = action.x, action.y
+        if x is None and action.target is not None and obs.root is not None:
+            b = obs.root.at(action.target).bounds
+            x, y = (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
+        out = {"action_type": "input_text", "text": action.text or ""}
+        if x is not None:
+            out.update(x=x, y=y)
+        return out
+    if k == "key":
+        key = (action.key or "").lower()
+        if key == "back":
+            return {"action_type": "navigate_back"}
+        if key == "enter":
+            return {"action_type": "keyboard_enter"}
+        return None
+    if k == "scroll" and action.direction:
+        return {"action_type": "scroll", "direction": action.direction}
+    if k == "swipe" and action.x2 is not None and action.y2 is not None:
+        dx, dy = action.x2 - action.x, action.y2 - action.y
+        if abs(dy) >= abs(dx):
+            return {"action_type": "scroll", "direction": "down" if dy < 0 else "up"}
+        return {"action_type": "scroll", "direction": "right" if dx < 0 else "left"}
+    return None
+
+
+def _by_element(act: dict, action: Action, obs: Observation, machine) -> dict:
+    """Aim the action at the mock's element that is the recorded target (same class,
+    resource-id and label), when there is exactly one such; else keep the coordinates.
+
+    Layouts that grow with their content (a dialog listing a folder) put the same widget
+    at other coordinates than the one representative layout; an agent reading the
+    element list would act on the element, and so does replay."""
+    if action.target is None or obs.root is None or "x" not in act:
+        return act
+    node = obs.root.at(action.target)
+    label = node.text or node.content_desc
+    elements = machine.observe("elements")
+    snap = machine.snapshot()
+    keys = [
+        lambda e: (e["class"], e["resource_id"], e["text"] or e["content_desc"]) == (
+            node.class_name, node.resource_id, label),
+        lambda e: bool(label) and (e["text"] or e["content_desc"]) == label,
+    ]
+    for scrolls in range(_MAX_SCROLLS + 1):
+        if scrolls:  # the recording showed the list scrolled: scroll the mock as far
+            before = [e["text"] for e in elements]
+            machine.step({"action_type": "scroll", "direction": "down"})
+            elements = machine.observe("elements")
+            if [e["text"] for e in elements] == before:
+                break
+        for same in keys:
+            found = [e for e in elements if same(e)]
+            if len(found) == 1:
+                out = {k: v for k, v in act.items() if k not in ("x", "y")}
+                out["index"] = found[0]["index"]
+                return out
+    machine.restore(snap)
+    return act
+
+
+def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
+           under: list[str]) -> None:
+    """Put the machine on `screen` above the recorded back stack `under`, choosing the
+    parameter row (or none) whose rendering looks most like `obs`."""
+    spec_screen = next(s for s in app.spec.screens if s.name == screen)
+    if spec_screen.param is None:
+        machine.jump(screen, under=under)
+        return
+    want = node_bag(obs.root)
+    best, best_score = None, -1.0
+    for row_id in [None, *machine.row_ids(spec_screen.param)[:500]]:
+        machine.jump(screen, row_id, under=under)
+        score = f1(node_bag(machine.observe("node")), want)
+        if score > best_score:
+            best, best_score = row_id, score
+    machine.jump(screen, best, under=under)
+
+
+def replay(traces: Sequence[Trace], app: GeneratedApp) -> dict:
+    """Fidelity of `app` on `traces` (one JSON-ready object with per-trace rows)."""
+    from phoneworld.runtime import Machine
+
+    machine = Machine(app.spec)
+    rows = []
+    totals = Counter()
+    mismatches: Counter = Counter()
+    sims: list[float] = []
+    for trace in traces:
+        if trace.app != app.spec.package:
+            continue
+        row = Counter()
+        tsims: list[float] = []
+        stack: list[str] = []  # the recorded back stack, kept as the compiler keeps it
+        for step in trace.steps:
+            if step.after is None or step.action.kind not in _REPLAYABLE:
+                continue
+            before, after = trace.observations[step.before], trace.observations[step.after]
+            act = to_agent_action(step.action, before)
+            src, dst = app.classify(before), app.classify(after)
+            if act is None or src is None:
+                row["skipped"] += 1
+                stack.clear()
+                continue
+            if src in stack:
+                del stack[stack.index(src) + 1:]
+            else:
+                stack.append(src)
+            row["steps"] += 1
+            machine.reset()
+            _place(machine, app, src, before, stack[:-1])
+            act = _by_element(act, step.action, before, machine)
+            try:
+                machine.step(act)
+            except InvalidAction:
+                tsims.append(0.0)
+                continue
+            if machine.screen == dst:
+                row["reproduced"] += 1
+            else:
+                mismatches[(src, act["action_type"], dst or "?", machine.screen)] += 1
+            tsims.append(f1(node_bag(machine.observe("node")), node_bag(after.root)))
+        totals.update(row)
+        sims.extend(tsims)
+        rows.append({"trace": trace.source, "steps": row["steps"],
+                     "reproduced": row["reproduced"], "skipped": row["skipped"],
+                     "fidelity": _ratio(row["reproduced"], row["steps"]),
+                     "screen_similarity": round(sum(tsims) / len(tsims), 4) if tsims else None})
+    return {"app": app.spec.name, "steps": totals["steps"], "reproduced": totals["reproduced"],
+            "skipped": totals["skipped"], "fidelity": _ratio(totals["reproduced"], totals["steps"]),
+            "screen_similarity": round(sum(sims) / len(sims), 4) if sims else None,
+            "screens": len(app.spec.screens), "traces": rows,
+            "mismatches": [{"screen": a, "action": b, "expected": c, "got": d, "count": n}
+                           for (a, b, c, d), n in sorted(mismatches.items(),
+                                                         key=lambda kv: (-kv[1], kv[0]))[:20]]}
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None

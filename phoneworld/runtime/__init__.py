@@ -1,0 +1,18 @@
+"""The runtime: a `Machine` runs an `AppSpec` — reset, step, observe, check, snapshot.
+
+    from phoneworld.runtime import Machine
+    m = Machine(spec); m.reset(); m.step({"action_type": "click", "index": 0})
+
+Modules, one concept each: `state` (SQLite data, exact reset), `expr` (evaluating spec
+expressions), `effects` (what transitions do to the data), `render` (screen -> boxes ->
+`Node`/XML/elements), `page` (HTML), `actions` (AndroidWorld JSON actions, validated),
+`gestures` (what each action does), `validate` (names checked up front), `machine`
+(the back stack, transitions, lazy observations, snapshots).
+"""
+
+from __future__ import annotations
+
+from phoneworld.runtime.actions import Action
+from phoneworld.runtime.machine import Machine, Outcome, Snapshot
+
+__all__ = ["Action", "Machine", "Outcome", "Snapshot"]

@@ -1,0 +1,216 @@
+"""What each AndroidWorld action does to a machine: one function per action type.
+
+    click / double_tap / long_press  hit-test or element index -> nearest named view (and
+                                     its list row) -> its tap / long_press transition;
+                                     a text field also takes the focus
+    input_text      into the named field, or the focused one; clears first unless
+                    `clear_text` is false; then the field's `type` transition
+    keyboard_enter  the focused field's `submit` (else `enter`) transition; with no
+                    focus, the screen's `enter` transition
+    scroll / swipe  half a page of the list named, or of the list under the screen's
+                    centre (swipe = finger direction, so the opposite scroll); then the
+                    list's `scroll` transition, if it has one
+    navigate_back   the screen's `back` transition (or one of a widget named `back`),
+                    else pop the back stack
+    navigate_home   the screen's `home` transition, else leave the app (recorded)
+    open_app        come back to this app (by name, title or package)
+    answer, status  record the answer / end the episode; wait, unknown: nothing
+
+Each returns an event line for the outcome and the transition it fired. This module is
+the machine's other half and uses its private helpers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from phoneworld.errors import InvalidAction
+from phoneworld.runtime.actions import Action
+from phoneworld.runtime.expr import did_you_mean
+from phoneworld.runtime.state import Row
+from phoneworld.spec.ast import Transition
+
+if TYPE_CHECKING:
+    from phoneworld.runtime.machine import Machine
+
+Event = tuple[str, Transition | None]
+_OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
+
+def _press(m: Machine, a: Action, action: str) -> Event:
+    box_no = m._target(a)
+    if box_no is None:
+        return "no-op: nothing there", None
+    r = m._computed()
+    boxes = r.boxes
+    frame = m._stack[-1]
+    box = boxes[box_no]
+    if box.editable and box.input_key is not None:
+        focus = (box.input_key, box.row)
+        if frame.focus != focus:
+            m._changed()
+            frame.focus = focus
+    # The nearest named view takes the press (a label inside a named row, say).
+    for i in r.ancestors(box_no):
+        view = boxes[i].view
+        if view.name:
+            t = m._match(view.name, action, boxes[i].row)
+            if t is None:
+                return f"no-op: {action} {m.screen}.{view.name}", None
+            return m._fire(t, boxes[i].row), t
+    return "no-op: no named view", None
+
+
+def click(m: Machine, a: Action) -> Event:
+    return _press(m, a, "tap")
+
+
+def long_press(m: Machine, a: Action) -> Event:
+    return _press(m, a, "long_press")
+
+
+def input_text(m: Machine, a: Action) -> Event:
+    frame = m._stack[-1]
+    key: str | None
+    if a.targeted:
+        box_no = m._target(a)
+        r = m._computed()
+        field = None if box_no is None else next(
+            (j for j in r.ancestors(box_no) if r.boxes[j].editable), None)
+        if field is None:
+            raise InvalidAction("that element is not a text field",
+                                field="index" if a.index is not None else "x")
+        box = r.boxes[field]
+        key, row, name = box.input_key, box.row, box.view.name
+    elif frame.focus is not None:
+        key, row = frame.focus
+        name = "" if key.startswith("@") else key
+    else:
+        raise InvalidAction("no text field has focus: give index, or x and y",
+                            field="index")
+    assert key is not None
+    m._changed()
+    frame.focus = (key, row)
+    text = a.text or ""
+    frame.inputs[key] = text if a.clear_text is not False else frame.inputs.get(key, "") + text
+    if name:
+        t = m._match(name, "type", row)
+        if t is not None:
+            return m._fire(t, row), t
+    return f"type {m.screen}.{key}", None
+
+
+def keyboard_enter(m: Machine, a: Action) -> Event:
+    focus = m._stack[-1].focus
+    row: Row | None = None
+    if focus is not None and not focus[0].startswith("@"):
+        name, row = focus
+        t = m._match(name, "submit", row) or m._match(name, "enter", row)
+    else:
+        t = m._match_any("enter")
+    if t is None:
+        return "no-op: enter", None
+    return m._fire(t, row), t
+
+
+def _scroll(m: Machine, a: Action, direction: str) -> Event:
+    r = m._computed()
+    boxes = r.boxes
+    lst: int | None = None
+    if a.targeted:
+        box_no = m._target(a)
+        if box_no is not None:
+            lst = next((j for j in r.ancestors(box_no) if boxes[j].list_key), None)
+    else:
+        # No element named: the innermost list under the screen's centre, else the
+        # first list (AndroidWorld swipes from the centre of the screen).
+        lists = [i for i, b in enumerate(boxes) if b.list_key]
+        cx, cy = m.spec.width // 2, m.spec.height // 2
+        under = [i for i in lists if boxes[i].bounds[0] <= cx < boxes[i].bounds[2]
+                 and boxes[i].bounds[1] <= cy < boxes[i].bounds[3]]
+        if under:
+            lst = under[-1]
+        elif lists:
+            lst = lists[0]
+    if lst is None:
+        return f"no-op: nothing to scroll {direction}", None
+    box = boxes[lst]
+    key = box.list_key
+    assert key is not None
+    forward, backward = ("down", "up") if box.list_axis == "vertical" else ("right", "left")
+    if direction not in (forward, backward):
+        return f"no-op: {key} does not scroll {direction}", None
+    # Half a page per scroll, as AndroidWorld's swipe from the middle to an edge.
+    move = max(1, box.list_page // 2) * (1 if direction == forward else -1)
+    frame = m._stack[-1]
+    old = min(frame.scroll.get(key, 0), box.list_max)
+    new = min(max(0, old + move), box.list_max)
+    if new == old:
+        return f"no-op: {key} is at its end", None
+    m._changed()
+    frame.scroll[key] = new
+    if box.view.name:
+        t = m._match(box.view.name, "scroll", box.row)
+        if t is not None:
+            return m._fire(t, box.row), t
+    return f"scroll {m.screen}.{key} {direction} to {new}", None
+
+
+def scroll(m: Machine, a: Action) -> Event:
+    return _scroll(m, a, a.direction or "down")
+
+
+def swipe(m: Machine, a: Action) -> Event:
+    # A swipe names the finger's direction; the content scrolls the other way.
+    return _scroll(m, a, _OPPOSITE[a.direction or "up"])
+
+
+def navigate_back(m: Machine, a: Action) -> Event:
+    t = m._match_any("back")
+    if t is not None:
+        return m._fire(t, None), t
+    m._changed()
+    return f"back -> {m._pop()}", None
+
+
+def navigate_home(m: Machine, a: Action) -> Event:
+    t = m._match_any("home")
+    if t is not None:
+        return m._fire(t, None), t
+    m.left_app = True
+    return "left_app", None
+
+
+def open_app(m: Machine, a: Action) -> Event:
+    name = (a.app_name or "").strip()
+    names = m._app_names
+    if name.casefold() not in names:
+        raise InvalidAction(f"no app {name!r} on this phone; it has "
+                            f"{', '.join(names.values())}"
+                            f"{did_you_mean(name, list(names.values()))}", field="app_name")
+    m.left_app = False
+    return f"open_app {name}", None
+
+
+def answer(m: Machine, a: Action) -> Event:
+    m._changed()
+    m._answer = a.text
+    return "answer", None
+
+
+def status(m: Machine, a: Action) -> Event:
+    m._status = a.goal_status
+    return f"status {a.goal_status}", None
+
+
+def nothing(m: Machine, a: Action) -> Event:
+    return a.action_type, None
+
+
+HANDLERS: dict[str, Callable[[Machine, Action], Event]] = {
+    "click": click, "double_tap": click, "long_press": long_press, "input_text": input_text,
+    "keyboard_enter": keyboard_enter, "scroll": scroll, "swipe": swipe,
+    "navigate_back": navigate_back, "navigate_home": navigate_home, "open_app": open_app,
+    "wait": nothing, "answer": answer, "status": status, "unknown": nothing,
+}

@@ -1,0 +1,400 @@
+"""The machine that runs one app: navigation, typed text, scrolling and state, step by step.
+
+    m = Machine(spec)
+    obs = m.reset()
+    obs = m.step({"action_type": "click", "index": 3})   # lazy: nothing rendered yet
+    obs.elements, obs.xml, obs.html                      # rendered on first access
+    m.check(task.condition)                              # -> bool
+
+An action (see `gestures` for each type) fires at most one transition: the first of
+(screen, widget, action) whose `when` holds. Its effects run in order, then
+`with_param` is evaluated, then the machine navigates: `target` pushes a frame (a
+screen with its parameter, typed texts, scroll offsets and focus), `back` pops, `stay`
+stays. Where no transition matches nothing changes, as when a label is tapped on a real
+phone. Leaving the app (back on the last screen, home) is recorded in `left_app`; the
+screen stays (the phone shell, not the machine, owns the launcher).
+
+Rendering is lazy: an outcome renders on first access; a step that finds an earlier
+outcome still unread but held renders it first, from the state it describes.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from phoneworld.errors import InvalidAction
+from phoneworld.runtime.actions import Action
+from phoneworld.runtime.effects import apply_effect
+from phoneworld.runtime.expr import Scope, did_you_mean, evaluate, filter_rows, holds
+from phoneworld.runtime.gestures import HANDLERS
+from phoneworld.runtime.render import Element, Frame, Rendering, render_boxes
+from phoneworld.runtime.state import Row, State
+from phoneworld.runtime.validate import check_runnable
+from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
+from phoneworld.traces.model import Node
+
+ObserveFormat = Literal["elements", "xml", "html", "node"]
+
+
+class Outcome:
+    """What a reset or step returns; the screen's forms are rendered on first access."""
+
+    __slots__ = ("screen", "event", "transition", "done", "rendering")
+
+    def __init__(self, screen: str, event: str, transition: Transition | None, done: bool,
+                 rendering: Rendering) -> None:
+        self.screen = screen
+        self.event = event
+        """What the action did, e.g. `tap home.search -> results`, `no-op`, `left_app`."""
+        self.transition = transition
+        self.done = done
+        self.rendering = rendering
+
+    @property
+    def elements(self) -> list[Element]:
+        return self.rendering.elements
+
+    @property
+    def xml(self) -> str:
+        return self.rendering.xml
+
+    @property
+    def html(self) -> str:
+        return self.rendering.html
+
+    @property
+    def node(self) -> Node:
+        return self.rendering.node
+
+    def __repr__(self) -> str:
+        return f"Outcome(screen={self.screen!r}, event={self.event!r}, done={self.done})"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole state of a machine at one moment (restore it with `Machine.restore`)."""
+
+    image: bytes
+    stack: tuple[tuple[Any, ...], ...]
+    answer: str | None
+    status: str | None
+    left_app: bool
+
+
+class Machine:
+    """Runs an `AppSpec`: `reset`, `step`, `observe`, `check`, `snapshot` / `restore`."""
+
+    def __init__(self, spec: AppSpec) -> None:
+        check_runnable(spec)
+        self.spec = spec
+        self.state = State(spec)
+        self._screens = {s.name: s for s in spec.screens}
+        self._on: dict[tuple[str, str, str], list[Transition]] = {}
+        self._on_any: dict[tuple[str, str], list[Transition]] = {}
+        for t in spec.transitions:
+            self._on.setdefault((t.screen, t.widget, t.action), []).append(t)
+            # The back key: any `back` transition, or one from a widget named `back`.
+            action = "back" if t.widget == "back" else t.action
+            self._on_any.setdefault((t.screen, action), []).append(t)
+        self._app_names: dict[str, str] = {}
+        for n in (spec.title, spec.name, spec.package):  # the first spelling wins
+            if n:
+                self._app_names.setdefault(n.casefold(), n)
+        self._stack: list[Frame] = [Frame(spec.start)]
+        self._answer: str | None = None
+        self._status: str | None = None
+        self.left_app = False
+        """Whether the last back/home press left the app (the machine stays on its screen)."""
+        self.seed: int | None = None
+        self._rendered: Rendering | None = None
+        self._pending: weakref.ref[Rendering] | None = None
+
+    # -- properties --------------------------------------------------------------------
+
+    @property
+    def screen(self) -> str:
+        """The current screen's name."""
+        return self._stack[-1].screen
+
+    @property
+    def param(self) -> Any:
+        """The current screen's parameter (a row, or a value), fresh from the tables."""
+        return self._param(self._stack[-1])
+
+    @property
+    def answer(self) -> str | None:
+        return self._answer
+
+    @property
+    def status(self) -> str | None:
+        """`complete` or `infeasible` once the agent has said so, else None."""
+        return self._status
+
+    @property
+    def done(self) -> bool:
+        return self._status is not None
+
+    @property
+    def depth(self) -> int:
+        """How many screens are on the back stack."""
+        return len(self._stack)
+
+    # -- episode -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None) -> Outcome:
+        """Back to the initial state, exactly: data, navigation, typed text, answer."""
+        self._freeze()
+        self.seed = seed
+        self.state.reset()
+        self._stack = [Frame(self.spec.start)]
+        self._answer = self._status = None
+        self.left_app = False
+        self._changed()
+        return self._outcome("reset", None)
+
+    def step(self, action: Action | dict[str, Any] | str) -> Outcome:
+        """Apply one AndroidWorld JSON action; `InvalidAction` names what is wrong with it."""
+        a = Action.parse(action)
+        a.check_screen(self.spec.width, self.spec.height)
+        if self._status is not None:
+            raise InvalidAction(f"the episode is over (status {self._status!r}); reset first",
+                                field="action_type")
+        self._freeze()
+        event, fired = HANDLERS[a.action_type](self, a)
+        return self._outcome(event, fired)
+
+    def observe(self, format: ObserveFormat = "elements") -> Any:
+        """The current screen as `elements` (list of dicts), `xml`, `html` or `node`."""
+        return _form(self._rendering(), format)
+
+    def check(self, condition: Expr | Task, params: Mapping[str, Value] | None = None) -> bool:
+        """Whether a task condition (state, screen and answer predicates) holds now;
+        `params` gives a task's parameter values by name."""
+        bindings = dict(params or {})
+        if isinstance(condition, Task):
+            missing = [p.name for p in condition.params if p.name not in bindings]
+            if missing:
+                raise ValueError(f"task {condition.name} needs values for "
+                                 f"{', '.join(missing)}")
+            condition = condition.condition
+        scope = self._scope()
+        scope.bindings = bindings
+        return holds(condition, scope)
+
+    def rows(self, table: str, where: Expr | None = None) -> list[Row]:
+        """The rows of `table` for which `where` holds (all of them without one)."""
+        return filter_rows(table, where, self._scope())
+
+    def snapshot(self) -> Snapshot:
+        """The whole machine state, to `restore` later (on this or a fresh machine)."""
+        return Snapshot(
+            image=self.state.image(),
+            stack=tuple((f.screen, f.param, f.param_table, tuple(f.inputs.items()),
+                         tuple(f.scroll.items()), f.focus) for f in self._stack),
+            answer=self._answer, status=self._status, left_app=self.left_app)
+
+    def restore(self, snap: Snapshot) -> Outcome:
+        """Put back a state taken by `snapshot`."""
+        self._freeze()
+        self.state.load(snap.image)
+        stack = []
+        for screen, param, table, inputs, scroll, focus in snap.stack:
+            f = Frame(screen, param, table)
+            f.inputs, f.scroll, f.focus = dict(inputs), dict(scroll), focus
+            stack.append(f)
+        self._stack = stack
+        self._answer, self._status, self.left_app = snap.answer, snap.status, snap.left_app
+        self._changed()
+        return self._outcome("restore", None)
+
+    # -- placing the machine (replay, previews, generated files) ---------------------------
+
+    def row_ids(self, table: str) -> list[int]:
+        """The SQLite rowids of `table`'s rows, in order (for `jump`)."""
+        return list(self.state.rowids(table))
+
+    def jump(self, screen: str, row_id: int | None = None, *,
+             under: Sequence[str] | None = None) -> Outcome:
+        """Show `screen` with the row `row_id` of its param table as parameter, as if
+        reached from the screens `under` (bottom first; default: the start screen);
+        data, answer and status are left as they are."""
+        self._freeze()
+        frame = self._frame(screen, row_id)
+        if under is None:
+            under = [] if screen == self.spec.start else [self.spec.start]
+        self._stack = [self._frame(s, None, first=True) for s in under] + [frame]
+        self.left_app = False
+        self._changed()
+        return self._outcome(f"jump {screen}", None)
+
+    def preview(self, screen: str, format: ObserveFormat = "html") -> Any:
+        """`screen` rendered in the current data (with the first row of its param table as
+        parameter), without moving the machine."""
+        return _form(self._render(self._frame(screen, None, first=True)), format)
+
+    def dump_state(self) -> str:
+        """The database as SQL statements (deterministic for the same data)."""
+        return self.state.sql()
+
+    def _frame(self, screen: str, row_id: int | None, first: bool = False) -> Frame:
+        s = self._screens.get(screen)
+        if s is None:
+            raise ValueError(f"no screen '{screen}'{did_you_mean(screen, list(self._screens))}")
+        if s.param is None:
+            return Frame(screen)
+        ids = self.state.rowids(s.param)
+        if row_id is None and first and ids:
+            row_id = ids[0]
+        if row_id is None:
+            return Frame(screen)
+        if row_id not in ids:
+            raise ValueError(f"table '{s.param}' has no row with rowid {row_id}")
+        return Frame(screen, self.state.rows(s.param)[ids.index(row_id)], s.param)
+
+    # -- rendering, lazily ---------------------------------------------------------------
+
+    def _rendering(self) -> Rendering:
+        if self._rendered is not None:
+            return self._rendered
+        r = self._pending() if self._pending is not None else None
+        if r is None:
+            r = self._render(self._stack[-1])
+            self._pending = weakref.ref(r)
+        return r
+
+    def _render(self, frame: Frame) -> Rendering:
+        screen = self._screens[frame.screen]
+        scope = Scope(self.state, param=self._param(frame), inputs=frame.inputs,
+                      answer=self._answer, screen=frame.screen)
+        return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
+                         self.spec.height, lambda: render_boxes(screen, frame, scope))
+
+    def _computed(self) -> Rendering:
+        """The current rendering with its boxes computed (kept until the state changes)."""
+        r = self._rendering()
+        r.boxes  # noqa: B018 - computes them
+        self._rendered = r
+        return r
+
+    def _freeze(self) -> None:
+        # An outcome handed out earlier may still be read after this step: render it now,
+        # from the state it describes. Nobody holding it (the usual loop) costs nothing.
+        r = self._pending() if self._pending is not None else None
+        if r is not None and not r.ready:
+            r.boxes  # noqa: B018
+
+    def _changed(self) -> None:
+        self._rendered = None
+        self._pending = None
+
+    def _outcome(self, event: str, fired: Transition | None) -> Outcome:
+        return Outcome(self.screen, event, fired, self.done, self._rendering())
+
+    # -- scopes and parameters -------------------------------------------------------------
+
+    def _scope(self, item: Row | None = None) -> Scope:
+        frame = self._stack[-1]
+        return Scope(self.state, item=item, param=self._param(frame), inputs=frame.inputs,
+                     answer=self._answer, screen=frame.screen)
+
+    def _param(self, frame: Frame) -> Any:
+        # A row of the screen's param table is looked up again, so edits show.
+        if frame.param_table is not None and isinstance(frame.param, dict):
+            key = self.state.tables[frame.param_table].columns[0].name
+            fresh = self.state.by_key(frame.param_table, frame.param.get(key))
+            if fresh is not None:
+                return fresh
+        return frame.param
+
+    def _param_for(self, screen: str, value: Any) -> tuple[Any, str | None]:
+        """What a screen gets as its parameter: the row of its param table that `value`
+        names, else `value` itself. `value` names a row by being one (it has all the
+        table's columns), by a column named after the table (`cart.product` for a
+        `product` screen), by the table's key column, or by being a key."""
+        table = self._screens[screen].param
+        if table is None or value is None:
+            return value, None
+        columns = self.state.tables[table].columns
+        key = columns[0].name
+        if isinstance(value, dict):
+            if all(c.name in value for c in columns):
+                ref = value[key]
+            elif table in value:
+                ref = value[table]
+            elif key in value:
+                ref = value[key]
+            else:
+                return value, None
+        else:
+            ref = value
+        row = self.state.by_key(table, ref)
+        return (row, table) if row is not None else (value, None)
+
+    # -- transitions ------------------------------------------------------------------------
+
+    def _match(self, widget: str, action: str, item: Row | None) -> Transition | None:
+        candidates = self._on.get((self.screen, widget, action))
+        if candidates:
+            scope = self._scope(item)
+            for t in candidates:
+                if holds(t.when, scope):
+                    return t
+        return None
+
+    def _match_any(self, action: str) -> Transition | None:
+        candidates = self._on_any.get((self.screen, action))
+        if candidates:
+            scope = self._scope()
+            for t in candidates:
+                if holds(t.when, scope):
+                    return t
+        return None
+
+    def _fire(self, t: Transition, item: Row | None) -> str:
+        """Run `t`: effects in order, then its parameter, then navigation."""
+        self._changed()
+        for eff in t.effects:
+            apply_effect(self.state, eff, self._scope(item))
+        param = evaluate(t.with_param, self._scope(item)) if t.with_param is not None else None
+        where = f"{t.action} {t.screen}.{t.widget}"
+        if t.target == "stay":
+            return f"{where} -> stay"
+        if t.target == "back":
+            return f"{where} -> {self._pop()}"
+        value, table = self._param_for(t.target, param)
+        top = self._stack[-1]
+        if top.screen == t.target and top.param == value:
+            return f"{where} -> {t.target} (already there)"  # like singleTop: no duplicate
+        self._stack.append(Frame(t.target, value, table))
+        self.left_app = False
+        return f"{where} -> {t.target}"
+
+    def _pop(self) -> str:
+        if len(self._stack) > 1:
+            self._stack.pop()
+            return self.screen
+        self.left_app = True
+        return "left_app"
+
+    # -- resolving an action's element -------------------------------------------------------
+
+    def _target(self, a: Action) -> int | None:
+        """The box an index or x, y names on the current screen."""
+        r = self._computed()
+        if a.index is not None:
+            index = r.element_boxes
+            if a.index >= len(index):
+                raise InvalidAction(f"{a.index} is out of range: the screen has "
+                                    f"{len(index)} elements (0..{len(index) - 1})",
+                                    field="index")
+            return index[a.index]
+        return r.hit(a.x, a.y)  # type: ignore[arg-type]
+
+
+def _form(r: Rendering, format: str) -> Any:
+    if format not in ("elements", "xml", "html", "node"):
+        raise ValueError(f"unknown observation format {format!r}: elements, xml, html or node")
+    return getattr(r, format)

@@ -1,0 +1,282 @@
+"""Render a screen of an app: its View tree + data -> a flat list of boxes -> a `Node` tree.
+
+Bindings are evaluated (`text`, `checked`), an editable view shows what was typed into
+it (its recorded text is the hint shown while it is empty), and a list view repeats its
+item template once per row of its table that passes the list's `where`, item `i` shifted
+by `pitch * (i - scroll offset)` along the list's axis:
+
+    View(list, items=ListOf("product", pitch=200), children=(row_template,))
+    -> list box, then one row box per product whose bounds meet the list's bounds
+
+Like Android's uiautomator dump, a partly visible list item is kept with its bounds
+clipped to the list (and so are its descendants); items and views left with nothing
+visible are dropped. Every box remembers its view and list row, so a tap on it maps
+back to (view name, row). A `Rendering` computes its boxes once, on first use, and
+derives the element list, the `Node` tree, the XML and the HTML from them on demand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
+from phoneworld.runtime.state import Row
+from phoneworld.spec.ast import Const, Screen, View
+from phoneworld.traces.hierarchy import to_uiautomator_xml
+from phoneworld.traces.model import Bounds, Node, NodePath
+
+Element = dict[str, Any]
+
+
+class Box:
+    """One rendered view: its attributes, where it came from, and its place in the tree."""
+
+    __slots__ = ("view", "row", "path", "depth", "children", "cls", "rid", "text", "desc",
+                 "bounds", "clickable", "long_clickable", "checkable", "checked", "editable",
+                 "password", "scrollable", "selected", "enabled", "focusable", "focused",
+                 "input_key", "list_key", "list_axis", "list_page", "list_max")
+
+    def __init__(self, view: View, row: Row | None, path: NodePath, bounds: Bounds) -> None:
+        flags = view.flags
+        self.view = view
+        self.row = row
+        self.path = path
+        self.depth = len(path)
+        self.children: list[int] = []
+        self.cls = view.cls
+        self.rid = view.id
+        self.text = ""
+        self.desc = view.desc
+        self.bounds = bounds
+        self.clickable = "clickable" in flags
+        self.long_clickable = "long_clickable" in flags
+        self.checkable = "checkable" in flags
+        self.checked = False
+        self.editable = "editable" in flags
+        self.password = "password" in flags
+        self.scrollable = "scrollable" in flags or view.items is not None
+        self.selected = "selected" in flags
+        self.enabled = "disabled" not in flags
+        self.focusable = "focusable" in flags or self.editable
+        self.focused = False
+        self.input_key: str | None = None
+        self.list_key: str | None = None
+        self.list_axis = "vertical"
+        self.list_page = 1
+        self.list_max = 0
+
+    @property
+    def interactive(self) -> bool:
+        return (self.clickable or self.long_clickable or self.checkable or self.editable
+                or self.scrollable)
+
+
+class Frame:
+    """One entry of the back stack: a screen, its parameter, and what it shows now."""
+
+    __slots__ = ("screen", "param", "param_table", "inputs", "scroll", "focus")
+
+    def __init__(self, screen: str, param: Any = None, param_table: str | None = None) -> None:
+        self.screen = screen
+        self.param = param
+        self.param_table = param_table
+        self.inputs: dict[str, str] = {}
+        self.scroll: dict[str, int] = {}
+        self.focus: tuple[str, Row | None] | None = None
+        """(input key, list row) of the focused text field."""
+
+    def copy(self) -> Frame:
+        f = Frame(self.screen, self.param, self.param_table)
+        f.inputs = dict(self.inputs)
+        f.scroll = dict(self.scroll)
+        f.focus = self.focus
+        return f
+
+
+def view_key(view: View, vpath: tuple[int, ...]) -> str:
+    """The key a view's typed text and scroll offset are kept under: its name, else its path."""
+    return view.name or "@" + ".".join(map(str, vpath))
+
+
+def render_boxes(screen: Screen, frame: Frame, scope: Scope) -> list[Box]:
+    """Render `screen` in `frame`'s state: boxes in document order, the root first."""
+    out: list[Box] = []
+    _render(screen.root, scope, frame, 0, 0, None, None, (), out)
+    return out
+
+
+def _render(view: View, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
+            parent: Box | None, vpath: tuple[int, ...], out: list[Box]) -> None:
+    x1, y1, x2, y2 = view.bounds
+    b = (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
+    if clip is not None:
+        b = (max(b[0], clip[0]), max(b[1], clip[1]), min(b[2], clip[2]), min(b[3], clip[3]))
+        if b[0] >= b[2] or b[1] >= b[3]:
+            return
+    if parent is None:
+        path: NodePath = ()
+    else:
+        path = (*parent.path, len(parent.children))
+        parent.children.append(len(out))
+    box = Box(view, scope.item, path, b)
+    out.append(box)
+    if view.text is not None:
+        box.text = display(view.text.value if type(view.text) is Const
+                           else evaluate(view.text, scope))
+    if view.checked is not None:
+        box.checked = truthy(view.checked.value if type(view.checked) is Const
+                             else evaluate(view.checked, scope))
+    if box.editable:
+        key = box.input_key = view_key(view, vpath)
+        typed = frame.inputs.get(key)
+        if typed:
+            box.text = "\u2022" * len(typed) if box.password else typed
+        focus = frame.focus
+        box.focused = focus is not None and focus[0] == key and focus[1] == scope.item
+    if view.items is None:
+        for i, child in enumerate(view.children):
+            _render(child, scope, frame, dx, dy, clip, box, (*vpath, i), out)
+        return
+    box.list_key = view_key(view, vpath)
+    if not view.children:
+        return
+    lst = view.items
+    rows = filter_rows(lst.table, lst.where, scope, as_item=True)
+    template = view.children[0]
+    vertical = lst.axis == "vertical"
+    box.list_axis = lst.axis
+    lo, hi = (b[1], b[3]) if vertical else (b[0], b[2])
+    t = template.bounds
+    t_lo, t_hi = (t[1] + dy, t[3] + dy) if vertical else (t[0] + dx, t[2] + dx)
+    pitch = lst.pitch if lst.pitch > 0 else max(1, t_hi - t_lo)
+    # Items wholly visible at offset 0: the page, and what the last page leaves over.
+    page = max(1, (hi - t_hi) // pitch + 1) if t_hi <= hi else 1
+    box.list_page = page
+    box.list_max = max(0, len(rows) - page)
+    offset = min(frame.scroll.get(box.list_key, 0), box.list_max)
+    for i, row in enumerate(rows):
+        d = pitch * (i - offset)
+        if t_hi + d <= lo or t_lo + d >= hi:
+            continue
+        _render(template, scope.with_item(row), frame, dx if vertical else dx + d,
+                dy + d if vertical else dy, b, box, (*vpath, 0), out)
+
+
+class Rendering:
+    """One screen as rendered at one moment; every form is computed once, on first use."""
+
+    __slots__ = ("screen", "package", "width", "height", "_compute", "_boxes", "_index",
+                 "_elements", "_node", "_xml", "_html", "__weakref__")
+
+    def __init__(self, screen: str, package: str, width: int, height: int,
+                 compute: Callable[[], list[Box]]) -> None:
+        self.screen = screen
+        self.package = package
+        self.width = width
+        self.height = height
+        self._compute: Callable[[], list[Box]] | None = compute
+        self._boxes: list[Box] | None = None
+        self._index: list[int] | None = None
+        self._elements: list[Element] | None = None
+        self._node: Node | None = None
+        self._xml: str | None = None
+        self._html: str | None = None
+
+    @property
+    def ready(self) -> bool:
+        """Whether the boxes are computed (and so independent of the machine's state)."""
+        return self._boxes is not None
+
+    @property
+    def boxes(self) -> list[Box]:
+        if self._boxes is None:
+            assert self._compute is not None
+            self._boxes = self._compute()
+            self._compute = None
+        return self._boxes
+
+    @property
+    def element_boxes(self) -> list[int]:
+        """Box numbers of the indexed elements: interactive or labelled views, in order."""
+        if self._index is None:
+            self._index = [i for i, b in enumerate(self.boxes)
+                           if b.interactive or b.text or b.desc]
+        return self._index
+
+    @property
+    def elements(self) -> list[Element]:
+        """The indexed UI-element list for text agents."""
+        if self._elements is None:
+            boxes = self.boxes
+            self._elements = [_element(n, boxes[i]) for n, i in enumerate(self.element_boxes)]
+        return self._elements
+
+    @property
+    def node(self) -> Node:
+        """The screen as a `Node` tree, attributes as in a uiautomator dump."""
+        if self._node is None:
+            self._node = _node(self.boxes, 0, self.package)
+        return self._node
+
+    @property
+    def xml(self) -> str:
+        """The screen as `adb shell uiautomator dump` would write it."""
+        if self._xml is None:
+            self._xml = to_uiautomator_xml(self.node)
+        return self._xml
+
+    @property
+    def html(self) -> str:
+        """The screen as a phone-sized HTML page (all text escaped)."""
+        if self._html is None:
+            from phoneworld.runtime.page import render_html
+
+            self._html = render_html(self)
+        return self._html
+
+    def hit(self, x: int, y: int) -> int | None:
+        """The box a touch at (x, y) lands on, by `traces.hierarchy.hit_test`'s rule:
+        the deepest containing box, a clickable one winning over labels inside it,
+        later siblings winning ties."""
+        best = best_click = -1
+        depth = click_depth = -1
+        for i, b in enumerate(self.boxes):
+            x1, y1, x2, y2 = b.bounds
+            if x1 <= x < x2 and y1 <= y < y2:
+                d = b.depth
+                if d >= depth:
+                    best, depth = i, d
+                if (b.clickable or b.long_clickable or b.checkable) and d >= click_depth:
+                    best_click, click_depth = i, d
+        if best_click >= 0:
+            return best_click
+        return best if best >= 0 else None
+
+    def ancestors(self, i: int) -> list[int]:
+        """Box `i` and its ancestors, innermost first."""
+        boxes = self.boxes
+        path = boxes[i].path
+        chain = [0]
+        for k in path:
+            chain.append(boxes[chain[-1]].children[k])
+        return chain[::-1]
+
+
+def _element(index: int, b: Box) -> Element:
+    return {"index": index, "text": b.text, "class": b.cls, "resource_id": b.rid,
+            "content_desc": b.desc, "bounds": list(b.bounds), "clickable": b.clickable,
+            "editable": b.editable, "checkable": b.checkable, "checked": b.checked,
+            "scrollable": b.scrollable}
+
+
+def _node(boxes: list[Box], i: int, package: str) -> Node:
+    b = boxes[i]
+    # Trusted values of the right types: skip validation (this is the hot path of observe).
+    return Node.model_construct(
+        class_name=b.cls, resource_id=b.rid, text=b.text, content_desc=b.desc,
+        package=package, bounds=b.bounds, clickable=b.clickable,
+        long_clickable=b.long_clickable, checkable=b.checkable, checked=b.checked,
+        editable=b.editable, password=b.password, scrollable=b.scrollable,
+        selected=b.selected, enabled=b.enabled, focusable=b.focusable, focused=b.focused,
+        visible=True, children=tuple(_node(boxes, c, package) for c in b.children))

@@ -1,0 +1,235 @@
+"""An app's data in SQLite: content tables, state tables and flags, with exact reset.
+
+The database is built once per spec (`initial_image`) and serialised; `reset` puts those
+bytes back with `deserialize`, which takes microseconds and restores the initial state
+bit for bit. Reads go through a per-table row cache (content tables never change, state
+tables are small), so rendering a screen costs no SQL once the data is warm.
+
+    State(spec).rows("product")   -> [{"id": 1, "name": "Oat milk", "price": "$3.49"}, ...]
+    state.insert("cart", {"product": 1, "qty": 1}); state.reset()   # cart empty again
+
+Table and column names come from the spec (and so, indirectly, from traces): they are
+always quoted as identifiers; values are always bound parameters, never SQL text.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from phoneworld.spec.ast import AppSpec, ColumnType, Table, Value
+
+Row = dict[str, Value]
+
+_SQL_TYPES: dict[str, str] = {"text": "TEXT", "int": "INTEGER", "real": "REAL", "bool": "INTEGER"}
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+_TRUE = frozenset({"true", "1", "yes", "on"})
+
+
+def quote(name: str) -> str:
+    """Quote `name` as an SQLite identifier: `a"b` -> `"a""b"`."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def coerce(value: Value, type_: ColumnType) -> Value:
+    """Convert a value to a column's type where that is lossless; keep it as given otherwise.
+
+    `coerce("3", "int") == 3`, `coerce("true", "bool") is True`, `coerce(3, "text") == "3"`.
+    """
+    if value is None:
+        return None
+    if type_ == "bool":
+        if isinstance(value, str):
+            return value.strip().lower() in _TRUE
+        return bool(value)
+    if type_ == "text":
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        if type_ == "int":
+            if isinstance(value, int):
+                return value if _I64_MIN <= value <= _I64_MAX else float(value)
+            f = float(value)
+            return int(f) if f.is_integer() and _I64_MIN <= f <= _I64_MAX else f
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return value
+
+
+def _connect() -> sqlite3.Connection:
+    # Autocommit: every effect is its own statement, and (de)serialise never meets an
+    # open transaction.
+    return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+
+
+@lru_cache(maxsize=64)
+def initial_image(spec: AppSpec) -> bytes:
+    """The serialised initial database of `spec` (built once per spec, then shared)."""
+    conn = _connect()
+    try:
+        for table in spec.tables:
+            cols = ", ".join(f"{quote(c.name)} {_SQL_TYPES[c.type]}" for c in table.columns)
+            conn.execute(f"CREATE TABLE {quote(table.name)} ({cols})")
+            if table.rows:
+                marks = ", ".join("?" * len(table.columns))
+                types = [c.type for c in table.columns]
+                conn.executemany(
+                    f"INSERT INTO {quote(table.name)} VALUES ({marks})",
+                    ([coerce(v, t) for v, t in zip(row, types, strict=True)] for row in table.rows),
+                )
+        conn.execute("CREATE TABLE flags (name TEXT PRIMARY KEY, value)")
+        conn.executemany("INSERT INTO flags VALUES (?, ?)",
+                         ((f.name, _stored(coerce(f.initial, f.type))) for f in spec.flags))
+        return conn.serialize()
+    finally:
+        conn.close()
+
+
+def _stored(value: Value) -> Value:
+    """The form SQLite keeps: bools as 0/1, integers beyond 64 bits as reals."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int) and not _I64_MIN <= value <= _I64_MAX:
+        return float(value)
+    return value
+
+
+class State:
+    """The mutable data of one machine: a private in-memory SQLite database plus read caches."""
+
+    def __init__(self, spec: AppSpec) -> None:
+        self.tables: dict[str, Table] = {t.name: t for t in spec.tables}
+        self.flag_types: dict[str, ColumnType] = {f.name: f.type for f in spec.flags}
+        self._types = {t.name: {c.name: c.type for c in t.columns} for t in spec.tables}
+        self._bools = {t.name: [i for i, c in enumerate(t.columns) if c.type == "bool"]
+                       for t in spec.tables}
+        self._image = initial_image(spec)
+        self.conn = _connect()
+        self._rows: dict[str, tuple[list[int], list[Row]]] = {}
+        self._keys: dict[str, dict[Value, Row]] = {}
+        self._flags: dict[str, Value] = {}
+        self.reset()
+
+    # -- whole-database operations ------------------------------------------------------
+
+    def reset(self) -> None:
+        """Restore the initial data exactly."""
+        self.load(self._image)
+
+    def image(self) -> bytes:
+        """The database as bytes (for snapshots)."""
+        return self.conn.serialize()
+
+    def load(self, image: bytes) -> None:
+        """Replace the database by `image` (from `image()` or the initial one)."""
+        self.conn.deserialize(image)
+        self._rows.clear()
+        self._keys.clear()
+        types = self.flag_types
+        self._flags = {name: (bool(v) if types.get(name) == "bool" and v is not None else v)
+                       for name, v in self.conn.execute("SELECT name, value FROM flags")}
+
+    def dump(self) -> dict[str, list[tuple[Value, ...]]]:
+        """Every table's rows in storage order, flags included (for tests and diffs)."""
+        names = [*self.tables, "flags"]
+        return {n: self.conn.execute(f"SELECT * FROM {quote(n)} ORDER BY rowid").fetchall()
+                for n in names}
+
+    def sql(self) -> str:
+        """The database as SQL statements, the same text for the same data."""
+        return "\n".join(self.conn.iterdump())
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def flag(self, name: str) -> Value:
+        return self._flags[name]
+
+    @property
+    def flags(self) -> Mapping[str, Value]:
+        return self._flags
+
+    def rows(self, table: str) -> list[Row]:
+        """The rows of `table` in insertion order, as column -> value dicts (do not mutate)."""
+        return self._load(table)[1]
+
+    def rowids(self, table: str) -> list[int]:
+        """SQLite rowids parallel to `rows(table)`."""
+        return self._load(table)[0]
+
+    def by_key(self, table: str, key: Value) -> Row | None:
+        """The first row of `table` whose key (first column) equals `key`."""
+        index = self._keys.get(table)
+        if index is None:
+            first = self.tables[table].columns[0].name
+            index = {}
+            for row in self.rows(table):
+                index.setdefault(row[first], row)
+            self._keys[table] = index
+        return index.get(key)
+
+    def _load(self, table: str) -> tuple[list[int], list[Row]]:
+        cached = self._rows.get(table)
+        if cached is None:
+            cols = [c.name for c in self.tables[table].columns]
+            bools = self._bools[table]
+            ids: list[int] = []
+            rows: list[Row] = []
+            for rowid, *values in self.conn.execute(
+                    f"SELECT _rowid_, * FROM {quote(table)} ORDER BY _rowid_"):
+                for i in bools:
+                    if values[i] is not None:
+                        values[i] = bool(values[i])
+                ids.append(rowid)
+                rows.append(dict(zip(cols, values, strict=True)))
+            cached = self._rows[table] = (ids, rows)
+        return cached
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def set_flag(self, name: str, value: Value) -> None:
+        value = coerce(value, self.flag_types[name])
+        self.conn.execute("UPDATE flags SET value = ? WHERE name = ?", (_stored(value), name))
+        self._flags[name] = value
+
+    def insert(self, table: str, values: Mapping[str, Value]) -> None:
+        """Insert one row; an omitted integer key gets the next free number."""
+        types = self._types[table]
+        row = {c: coerce(v, types[c]) for c, v in values.items()}
+        key = self.tables[table].columns[0]
+        if key.name not in row and key.type == "int":
+            keys = [r[key.name] for r in self.rows(table) if isinstance(r[key.name], int)]
+            row[key.name] = max(keys, default=0) + 1
+        cols = ", ".join(quote(c) for c in row)
+        marks = ", ".join("?" * len(row))
+        self.conn.execute(f"INSERT INTO {quote(table)} ({cols}) VALUES ({marks})",
+                          [_stored(v) for v in row.values()])
+        self._dirty(table)
+
+    def update(self, table: str, rowid: int, values: Mapping[str, Value]) -> None:
+        if not values:
+            return
+        types = self._types[table]
+        sets = ", ".join(f"{quote(c)} = ?" for c in values)
+        params = [_stored(coerce(v, types[c])) for c, v in values.items()]
+        self.conn.execute(f"UPDATE {quote(table)} SET {sets} WHERE _rowid_ = ?", [*params, rowid])
+        self._dirty(table)
+
+    def delete(self, table: str, rowids: Iterable[int]) -> None:
+        ids = [(i,) for i in rowids]
+        if ids:
+            self.conn.executemany(f"DELETE FROM {quote(table)} WHERE _rowid_ = ?", ids)
+            self._dirty(table)
+
+    def clear(self, table: str) -> None:
+        self.conn.execute(f"DELETE FROM {quote(table)}")
+        self._dirty(table)
+
+    def _dirty(self, table: str) -> None:
+        self._rows.pop(table, None)
+        self._keys.pop(table, None)

@@ -1,0 +1,248 @@
+"""The `.pw` spec as plain frozen data: what `parse` returns and `emit` writes.
+
+Class names equal the grammar's rule names (`grammars/phoneworld.lark`), so a parse tree
+maps straight onto these dataclasses. Everything is hashable and compares by value, so
+`parse(emit(spec)) == spec` is a plain equality.
+
+An app is: metadata; tables (read-only `content` extracted from the traces, and mutable
+`state`); flags (mutable scalars); screens, each a tree of views taken from the recorded
+layout, where interactive views have names, texts may be bound to data, and lists render
+the rows of a table; transitions between screens with their effects on state; tasks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+Value = str | int | float | bool | None
+ColumnType = Literal["text", "int", "real", "bool"]
+Priority = Literal["P0", "P1", "P2"]
+
+
+# -- data ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: ColumnType = "text"
+
+
+@dataclass(frozen=True)
+class Table:
+    """`content product(id int, name text, price text) { (1, "Oat milk", "$3.49") ... }`
+
+    `content` tables are read-only seed data; `state` tables change as the app is used and
+    are what state-based checkers query. The first column is the key.
+    """
+
+    name: str
+    kind: Literal["content", "state"]
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[Value, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Flag:
+    """`flag wifi: bool = true` — one mutable scalar (a toggle, a counter, a draft)."""
+
+    name: str
+    type: ColumnType
+    initial: Value
+
+
+# -- expressions (bindings, effects, conditions) -----------------------------------------
+
+@dataclass(frozen=True)
+class Const:
+    value: Value
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name path: `wifi` (a flag), `item.name` (a column of the current list row),
+    `param.price` (a column of the screen's parameter row), `input.query` (a text field's
+    current value), `answer` (the agent's answer)."""
+
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Call:
+    """`count(cart where product = param.id)`, `exists(...)`, `lower(x)`. The `where`
+    clause is only allowed for table functions."""
+
+    func: str
+    table: str | None = None
+    where: Expr | None = None
+    args: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Compare:
+    op: Literal["==", "!=", "<", "<=", ">", ">=", "~"]  # `~` = normalised text match
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: Literal["and", "or"]
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    item: Expr
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """`cart_count + 1`, `qty - 1`: arithmetic on numbers (left-associative)."""
+
+    op: Literal["+", "-"]
+    left: Expr
+    right: Expr
+
+
+Expr = Const | Ref | Call | Compare | BoolOp | Not | BinOp
+
+TABLE_FUNCS = frozenset({"count", "exists"})
+"""Functions over a table's rows, written `count(cart)` or `count(cart where qty > 1)`:
+their `Call` has `table` (and maybe `where`) and no `args`."""
+
+SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1})
+"""The other functions, by how many `args` they take: `lower(input.query)`."""
+
+
+# -- screens ------------------------------------------------------------------------------
+
+ViewFlag = Literal["clickable", "long_clickable", "checkable", "editable", "scrollable",
+                   "selected", "password", "focusable", "disabled"]
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A view whose children repeat one item template per row of `table` (optionally
+    filtered), laid out from `offset` with `pitch` pixels between items along `axis`."""
+
+    table: str
+    where: Expr | None = None
+    pitch: int = 0
+    axis: Literal["vertical", "horizontal"] = "vertical"
+
+
+@dataclass(frozen=True)
+class View:
+    """One view of a screen's recorded layout.
+
+    `text` is a literal label (`Const`) or bound to data (`Ref`); `checked` is a literal
+    or bound to a flag/column. `name` marks an interactive view that transitions refer to.
+    A view with `items` is a list: its single child is the item template.
+    """
+
+    cls: str
+    bounds: tuple[int, int, int, int]
+    name: str = ""
+    id: str = ""
+    text: Expr | None = None
+    desc: str = ""
+    checked: Expr | None = None
+    flags: tuple[ViewFlag, ...] = ()
+    items: ListOf | None = None
+    children: tuple[View, ...] = ()
+
+
+@dataclass(frozen=True)
+class Screen:
+    """`screen product_detail P0 (param product) { package ... activity ... view ... }`."""
+
+    name: str
+    priority: Priority
+    root: View
+    package: str = ""
+    activity: str = ""
+    foreign: bool = False
+    param: str | None = None
+    modules: tuple[str, ...] = ()
+    seen: int = 0
+    """How many recorded observations this screen was abstracted from (provenance)."""
+
+
+# -- behaviour ------------------------------------------------------------------------------
+
+ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "back", "home", "enter"]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a transition does to state.
+
+    - `toggle wifi` / `set wifi = false` (flags)
+    - `insert cart(product = param.id, qty = 1)` / `delete cart where product = item.id`
+    - `update cart set qty = qty + 1 where product = param.id`
+    - `clear cart`
+    """
+
+    op: Literal["toggle", "set", "insert", "delete", "update", "clear"]
+    target: str
+    values: tuple[tuple[str, Expr], ...] = ()
+    where: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Transition:
+    """`on home.search tap -> results with param = item when ... { effects } x3`.
+
+    `target` is a screen name, `back` (pop the back stack) or `stay`. `with_param`
+    passes the tapped list row (`item`), the current parameter (`param`) or a text
+    field's value into the target screen. `count` is how often the traces show it.
+    """
+
+    screen: str
+    widget: str
+    action: ActionName
+    target: str
+    with_param: Expr | None = None
+    when: Expr | None = None
+    effects: tuple[Effect, ...] = ()
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class TaskParam:
+    name: str
+    table: str
+    column: str
+
+
+@dataclass(frozen=True)
+class Task:
+    """A task template: typed parameters drawn from content, an instruction with
+    `{param}` holes, and a success condition (state, screen and answer predicates)."""
+
+    name: str
+    kind: Literal["state", "information", "navigation", "composite", "cross_app"]
+    instruction: str
+    condition: Expr
+    params: tuple[TaskParam, ...] = ()
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app. `start` is the screen a reset lands on."""
+
+    name: str
+    package: str
+    start: str
+    width: int = 1080
+    height: int = 2400
+    title: str = ""
+    source: str = ""
+    tables: tuple[Table, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    screens: tuple[Screen, ...] = ()
+    transitions: tuple[Transition, ...] = ()
+    tasks: tuple[Task, ...] = ()
+    notes: tuple[str, ...] = field(default=())

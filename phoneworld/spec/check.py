@@ -1,0 +1,373 @@
+"""Semantic checks of an `AppSpec`: every name resolves, every row fits its table, ...
+
+    on home.serch tap -> detial
+      ->  SpecError("shop.pw:9:9: no widget 'serch' on screen 'home'; did you mean 'search'?
+                     shop.pw:9:23: unknown screen 'detial'; did you mean 'detail'?")
+
+All problems are collected first and raised together as one `SpecError` (one per line,
+`file:line:col: message` where the position is known, in source order). A spec that
+passes `check` is one `emit` can write and `parse` reads back equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import get_args
+
+from phoneworld.errors import SpecError
+from phoneworld.spec.ast import (
+    ActionName,
+    AppSpec,
+    ColumnType,
+    Effect,
+    Screen,
+    Table,
+    Task,
+    Transition,
+    Value,
+    View,
+    ViewFlag,
+)
+from phoneworld.spec.names import ROOTS, NameChecker, Scope, did_you_mean
+from phoneworld.spec.parse import parse_with_positions
+from phoneworld.spec.transform import Positions
+
+NAME = re.compile(r"[a-z_][a-z0-9_]*")
+_HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")  # `{p}` a hole, `{{` a brace
+_KEYS = ("back", "home")  # actions that need no widget: `on detail back -> back`
+_TARGETS = ("stay", "back")
+
+
+def check(spec: AppSpec, filename: str = "<spec>", text: str | None = None,
+          positions: Positions | None = None) -> None:
+    """Raise one `SpecError` listing every semantic problem of `spec`, or return None.
+
+    Positions come from `positions` (see `parse_with_positions`), or from re-parsing
+    `text` when that is the text `spec` was parsed from.
+    """
+    if positions is None and text is not None:
+        try:
+            again, positions = parse_with_positions(text, filename)
+        except SpecError:
+            again = None
+        if again == spec:
+            spec = again  # walk the nodes the positions belong to
+        else:
+            positions = None
+    problems = _Checker(spec, positions or Positions()).run()
+    if problems:
+        lines = [f"{filename}:{at[0]}:{at[1]}: {m}" if at else f"{filename}: {m}"
+                 for at, m in problems]
+        err = SpecError("\n".join(lines))
+        err.problems = lines
+        raise err
+
+
+def load(path: str | Path) -> AppSpec:
+    """Read, parse and check one `.pw` file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise SpecError(f"{p}: cannot read this spec: {reason}") from err
+    spec, positions = parse_with_positions(text, str(p))
+    check(spec, str(p), positions=positions)
+    return spec
+
+
+class _Checker:
+    def __init__(self, spec: AppSpec, positions: Positions) -> None:
+        self.spec, self.positions = spec, positions
+        self.problems: list[tuple[tuple[int, int] | None, str]] = []
+        self.names = NameChecker(spec, self._report)
+        self.tables = {t.name: t for t in reversed(spec.tables)}  # the first one wins
+        self.screens = {s.name: s for s in reversed(spec.screens)}
+        self.flags = {f.name: f for f in reversed(spec.flags)}
+
+    def run(self) -> list[tuple[tuple[int, int] | None, str]]:
+        s = self.spec
+        self._ident(s, s.name, "app")
+        if s.start not in self.screens:
+            self.at(s, f"start screen '{s.start}' is not a screen"
+                       f"{did_you_mean(s.start, self.screens)}", "start")
+        for n in (s.width, s.height):
+            if not _is_int(n) or n <= 0:
+                self.at(s, f"screen_size needs two positive numbers, got {n!r}")
+        self._unique(s.tables, "table")
+        self._unique(s.flags, "flag")
+        self._unique(s.screens, "screen")
+        self._unique(s.tasks, "task")
+        for t in s.tables:
+            self._table(t)
+        for f in s.flags:
+            self._ident(f, f.name, "flag", roots=True)
+            if _among(f, f.type, ColumnType, "column type", self) and not _fits(f.initial,
+                                                                                f.type):
+                self.at(f, f"flag '{f.name}' is {f.type}, its initial value is {f.initial!r}")
+        for sc in s.screens:
+            self._screen(sc)
+        for t in s.transitions:
+            self._transition(t)
+        for t in s.tasks:
+            self._task(t)
+        return sorted(self.problems, key=lambda p: p[0] or (1 << 30, 0))
+
+    # -- reporting -------------------------------------------------------------------------
+    def at(self, node: object, message: str, field: object = None) -> None:
+        self.problems.append((self.positions.get(node, field), message))
+
+    def _report(self, nodes: tuple[object, ...], message: str) -> None:
+        at = next((p for p in map(self.positions.get, nodes) if p), None)
+        self.problems.append((at, message))
+
+    def _ident(self, node: object, name: object, what: str, field: object = "name",
+               roots: bool = False) -> None:
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            self.at(node, f"{what} name {name!r} is not lowercase letters, digits and _",
+                    field)
+        elif roots and name in ROOTS:
+            self.at(node, f"'{name}' has a fixed meaning in expressions; "
+                          f"call this {what} something else", field)
+
+    def _unique(self, items: tuple, what: str) -> None:
+        first: dict[str, object] = {}
+        for item in items:
+            if item.name in first:
+                at = self.positions.get(first[item.name])
+                since = f" (first at line {at[0]})" if at else ""
+                self.at(item, f"{what} '{item.name}' is declared twice{since}", "name")
+            first.setdefault(item.name, item)
+
+    # -- data -------------------------------------------------------------------------------
+    def _table(self, t: Table) -> None:
+        self._ident(t, t.name, "table")
+        _among(t, t.kind, ("content", "state"), "table kind", self)
+        if not t.columns:
+            self.at(t, f"table '{t.name}' needs at least one column (its key)")
+        seen: set[str] = set()
+        for c in t.columns:
+            self._ident(c, c.name, "column")
+            _among(c, c.type, ColumnType, "column type", self)
+            if c.name in seen:
+                self.at(c, f"column '{c.name}' of '{t.name}' is declared twice")
+            seen.add(c.name)
+        keys: dict[Value, int] = {}
+        for j, row in enumerate(t.rows):
+            where = ("rows", j)
+            if len(row) != len(t.columns):
+                self.at(t, f"row {j + 1} of '{t.name}' has {len(row)} values for "
+                           f"{len(t.columns)} columns ({', '.join(c.name for c in t.columns)})",
+                        where)
+                continue
+            for c, v in zip(t.columns, row, strict=True):
+                if not _fits(v, c.type):
+                    self.at(t, f"row {j + 1} of '{t.name}': '{c.name}' is {c.type}, got {v!r}",
+                            where)
+            if row and row[0] is not None:
+                key = (type(row[0]), row[0])
+                if key in keys:
+                    self.at(t, f"row {j + 1} of '{t.name}' repeats the key {row[0]!r} "
+                               f"of row {keys[key] + 1}", where)
+                keys.setdefault(key, j)
+
+    # -- screens ------------------------------------------------------------------------------
+    def _screen(self, s: Screen) -> None:
+        self._ident(s, s.name, "screen")
+        if s.name in _TARGETS:
+            self.at(s, f"'{s.name}' is a transition target of its own; "
+                       "call this screen something else", "name")
+        if s.priority not in ("P0", "P1", "P2"):
+            self.at(s, f"priority is P0, P1 or P2, not '{s.priority}'", "priority")
+        if s.param is not None:
+            self.names.table(s.param, lambda m: self.at(s, m, "param"))
+        if not _is_int(s.seen) or s.seen < 0:
+            self.at(s, f"seen is a count, not {s.seen!r}")
+        for m in s.modules:
+            self._ident(s, m, "module")
+        named: dict[str, View] = {}
+        for view, _ in _walk(s.root, None):
+            if view.name and view.name in named:
+                at = self.positions.get(named[view.name])
+                since = f" (first at line {at[0]})" if at else ""
+                self.at(view, f"widget '{view.name}' is named twice in screen "
+                              f"'{s.name}'{since}", "name")
+            elif view.name:
+                self._ident(view, view.name, "widget")
+                named[view.name] = view
+        scope = Scope(param=s.param, inputs=frozenset(named),
+                      note=f" (screen '{s.name}' has no param)" if s.param is None else "")
+        for view, table in _walk(s.root, None):
+            self._view(view, replace(scope, item=table))
+
+    def _view(self, v: View, scope: Scope) -> None:
+        if len(v.bounds) != 4 or not all(_is_int(b) for b in v.bounds):
+            self.at(v, f"bounds are four whole numbers, not {v.bounds!r}")
+        for e in (v.text, v.checked):
+            if e is not None:
+                self.names.expr(e, scope, (v,))
+        for f in v.flags:
+            _among(v, f, ViewFlag, "view flag", self)
+        if len(set(v.flags)) != len(v.flags):
+            self.at(v, "a view flag is given twice")
+        lst = v.items
+        if lst is None:
+            return
+        say = lambda m: self.at(lst, m, "table")  # noqa: E731
+        if self.names.table(lst.table, say) and lst.where is not None:
+            self.names.expr(lst.where, replace(scope, item=lst.table, columns=lst.table),
+                            (lst, v))
+        if len(v.children) != 1:
+            self.at(v, f"a list view has one child, its item template ({len(v.children)} here)")
+        if not _is_int(lst.pitch) or lst.pitch < 0:
+            self.at(lst, f"pitch is 0 or more pixels, not {lst.pitch!r}")
+        _among(lst, lst.axis, ("vertical", "horizontal"), "axis", self)
+
+    # -- behaviour -----------------------------------------------------------------------------
+    def _transition(self, t: Transition) -> None:
+        _among(t, t.action, ActionName, "action", self)
+        if not _is_int(t.count) or t.count < 0:
+            self.at(t, f"x{t.count!r}: a count is 0 or more")
+        source = self.screens.get(t.screen)
+        if source is None:
+            self.at(t, f"unknown screen '{t.screen}'{did_you_mean(t.screen, self.screens)}",
+                    "screen")
+            return
+        widgets = {v.name: table for v, table in _walk(source.root, None) if v.name}
+        if t.widget not in widgets and not (t.action in _KEYS and t.widget in ("", t.action)):
+            what = f"no widget '{t.widget}'" if t.widget else "a widget is needed"
+            self.at(t, f"{what} on screen '{t.screen}'{did_you_mean(t.widget, widgets)}",
+                    "widget")
+        target = self.screens.get(t.target)
+        if target is None and t.target not in _TARGETS:
+            known = [*self.screens, *_TARGETS]
+            self.at(t, f"unknown screen '{t.target}'{did_you_mean(t.target, known)}",
+                    "target")
+        scope = Scope(item=widgets.get(t.widget), param=source.param,
+                      inputs=frozenset(w for w in widgets if w),
+                      note=f" (widget '{t.widget}' is not in a list)")
+        for e in (t.with_param, t.when):
+            if e is not None:
+                self.names.expr(e, scope, (t,))
+        self._passes(t, scope, target)
+        for e in t.effects:
+            self._effect(e, scope)
+
+    def _passes(self, t: Transition, scope: Scope, target: Screen | None) -> None:
+        """`with item` / `with param` must hand the target the row it shows."""
+        if t.with_param is None:
+            return
+        if t.target in _TARGETS:
+            self.at(t, f"'{t.target}' takes no parameter; drop `with`", "target")
+            return
+        row = {("item",): scope.item, ("param",): scope.param}.get(
+            getattr(t.with_param, "path", None), "")
+        if target is None or not row or target.param not in (*self.tables, None):
+            return
+        if target.param is None:
+            self.at(t, f"screen '{target.name}' takes no parameter (it has no `param`)",
+                    "target")
+        elif row != target.param:
+            self.at(t, f"screen '{target.name}' shows a {target.param} row, "
+                       f"not a {row} row", "target")
+
+    def _effect(self, e: Effect, scope: Scope) -> None:
+        def say(m: str) -> None:
+            self.at(e, m, "target")
+
+        shape = (bool(e.values), e.where is not None)
+        if e.op in ("toggle", "set"):
+            flag = self.flags.get(e.target)
+            if flag is None:
+                say(f"unknown flag '{e.target}'{did_you_mean(e.target, self.flags)}")
+            elif e.op == "toggle" and flag.type != "bool":
+                say(f"flag '{e.target}' is {flag.type}; only a bool flag can be toggled")
+            ok = shape == (False, False) if e.op == "toggle" else (
+                e.where is None and len(e.values) == 1 and e.values[0][0] == e.target)
+            if not ok:
+                say(f"malformed {e.op} effect: {e!r}")
+        elif e.op in ("insert", "delete", "update", "clear"):
+            table = self.tables.get(e.target)
+            if table is not None and table.kind != "state":
+                say(f"table '{e.target}' is content (read-only); effects change state tables")
+            expected = {"insert": (True, False), "clear": (False, False)}.get(e.op)
+            if (expected and shape not in (expected, (False, False))) or (
+                    e.op == "delete" and e.values) or (e.op == "update" and not e.values):
+                say(f"malformed {e.op} effect: {e!r}")
+            if table is None:
+                self.names.table(e.target, say)
+                return
+            columns = {c.name for c in table.columns}
+            for i, (col, value) in enumerate(e.values):
+                if col not in columns:
+                    self.at(e, f"unknown column '{col}' of {e.target}"
+                               f"{did_you_mean(col, columns)}", ("values", i))
+                inner = replace(scope, columns=e.target) if e.op == "update" else scope
+                self.names.expr(value, inner, (e,))
+            if len({c for c, _ in e.values}) != len(e.values):
+                say(f"a column is given twice in this {e.op}")
+            if e.where is not None:
+                self.names.expr(e.where, replace(scope, columns=e.target), (e,))
+        else:
+            say(f"unknown effect '{e.op}'")
+        if e.op in ("toggle", "set"):
+            for _, value in e.values:
+                self.names.expr(value, scope, (e,))
+
+    # -- tasks -----------------------------------------------------------------------------------
+    def _task(self, t: Task) -> None:
+        self._ident(t, t.name, "task")
+        _among(t, t.kind, ("state", "information", "navigation", "composite", "cross_app"),
+               "task kind", self)
+        names: set[str] = set()
+        for p in t.params:
+            self._ident(p, p.name, "task parameter", roots=True)
+            if p.name in names:
+                self.at(p, f"task parameter '{p.name}' is declared twice", "name")
+            names.add(p.name)
+            table = self.tables.get(p.table)
+            if table is None:
+                self.names.table(p.table, lambda m, p=p: self.at(p, m, "table"))
+            elif p.column not in (cols := [c.name for c in table.columns]):
+                self.at(p, f"unknown column '{p.column}' of {p.table}"
+                           f"{did_you_mean(p.column, cols)}", "column")
+        for hole in _HOLE.findall(t.instruction):
+            if hole and hole not in names:
+                self.at(t, f"the instruction's {{{hole}}} is not a parameter of task "
+                           f"'{t.name}'{did_you_mean(hole, names)}", "instruction")
+        self.names.expr(t.condition, Scope(task_params=frozenset(names), in_task=True), (t,))
+
+
+def _walk(view: View, table: str | None) -> Iterator[tuple[View, str | None]]:
+    """Every view with the table its `item` stands for (the innermost enclosing list)."""
+    yield view, table
+    inner = view.items.table if view.items is not None else table
+    for child in view.children:
+        yield from _walk(child, inner)
+
+
+def _fits(v: object, type_: str) -> bool:
+    if v is None:
+        return True
+    if type_ == "bool":
+        return isinstance(v, bool)
+    if type_ == "int":
+        return _is_int(v)
+    if type_ == "real":
+        return (_is_int(v) or isinstance(v, float)) and v == v and abs(v) != float("inf")
+    return isinstance(v, str)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _among(node: object, word: object, options: object, what: str, checker: _Checker) -> bool:
+    allowed = get_args(options) or options
+    if word in allowed:
+        return True
+    checker.at(node, f"unknown {what} '{word}'{did_you_mean(str(word), allowed)}")
+    return False

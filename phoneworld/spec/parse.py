@@ -1,0 +1,207 @@
+"""Read `.pw` text into an `AppSpec` (lark LALR over `grammars/phoneworld.lark`).
+
+    parse('app shop { package "com.example.shop" start home } screen home P0 {...}')
+      ->  AppSpec(name='shop', package='com.example.shop', start='home', screens=(...))
+
+A syntax error is a `SpecSyntaxError` that reads `file:line:col: message`, then the source
+line and a caret under the spot, with what was expected in plain words and a "did you
+mean" for a misspelt keyword.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+
+from phoneworld.errors import SpecSyntaxError
+from phoneworld.spec.ast import AppSpec
+from phoneworld.spec.transform import BuildError, Positions, ToAst
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammars" / "phoneworld.lark"
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DESCRIBE = {  # terminals that are patterns, as a person would name them
+    "NAME": "a name", "STRING": "a string", "INTEGER": "a number", "DECIMAL": "a number",
+    "CLASSNAME": "a class name", "PRIORITY": "a priority (P0, P1, P2)",
+    "$END": "end of file",
+}
+_MAX_EXPECTED = 24
+_CONTEXT = 100  # characters of a long source line shown around the error
+
+
+@functools.lru_cache(maxsize=1)
+def grammar() -> Lark:
+    """The spec grammar, built once per process (and cached on disk by lark)."""
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                propagate_positions=True, maybe_placeholders=True, cache=True)
+
+
+def keywords() -> frozenset[str]:
+    """Every keyword of the language (`app`, `screen`, `tap`, ...)."""
+    return frozenset(t.pattern.value for t in grammar().terminals
+                     if t.pattern.type == "str" and _WORD.fullmatch(t.pattern.value))
+
+
+def parse(text: str, filename: str = "<spec>") -> AppSpec:
+    """Parse spec text; raise `SpecSyntaxError` with `file:line:col`, the line and a caret."""
+    return parse_with_positions(text, filename)[0]
+
+
+def parse_with_positions(text: str, filename: str = "<spec>") -> tuple[AppSpec, Positions]:
+    """Like `parse`, and also where each node was written (for `check`'s messages)."""
+    try:
+        tree = grammar().parse(text)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, text, filename) from err
+    builder = ToAst()
+    try:
+        spec = builder.transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, BuildError):
+            e = err.orig_exc
+            raise syntax_error(filename, text, e.line, e.column, e.message) from err
+        raise
+    except RecursionError as err:
+        raise SpecSyntaxError(f"{filename}: expressions or views nest too deeply") from err
+    return spec, builder.positions
+
+
+def syntax_error(filename: str, text: str, line: int, column: int,
+                 message: str) -> SpecSyntaxError:
+    """`file:line:col: message`, then the source line and a caret under `column`."""
+    err = SpecSyntaxError(f"{filename}:{line}:{column}: {message}\n"
+                          f"{source_excerpt(text, line, column)}")
+    err.filename, err.line, err.column = filename, line, column
+    return err
+
+
+def source_excerpt(text: str, line: int, column: int) -> str:
+    """Line `line` of `text` and a caret line under `column` (both 1-based)."""
+    lines = text.split("\n")
+    src = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+    col = max(column - 1, 0)
+    if len(src) > 2 * _CONTEXT:
+        lo = max(0, min(col - _CONTEXT // 2, len(src) - _CONTEXT))
+        src, col = src[lo:lo + _CONTEXT], col - lo
+    src = "".join(c if c.isprintable() or c == "\t" else "\ufffd" for c in src)
+    pad = "".join("\t" if c == "\t" else " " for c in src[:col])
+    return f"{src}\n{pad}^"
+
+
+# -- lark's errors, in words -----------------------------------------------------------------
+
+def _syntax_error(err: UnexpectedInput, text: str, filename: str) -> SpecSyntaxError:
+    at_end = isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type == "$END")
+    if at_end:
+        line, column = _end_of(text)
+        expected = set(getattr(err, "expected", ()))
+        message = "unexpected end of file"
+    else:
+        pos = err.token.start_pos if isinstance(err, UnexpectedToken) else err.pos_in_stream
+        if isinstance(err, UnexpectedCharacters) and text[pos] == '"':
+            line, column = _line_col(text, pos)
+            return syntax_error(filename, text, line, column, "this string does not end "
+                                "on its line, or has a bad \\ escape in it")
+        start = _word_start(text, pos)  # `tapp`: lexed as `tap` + `p`, reported as `tapp`
+        m = _WORD.match(text, start)
+        word = m.group(0) if m else ""
+        expected = _expected_at(text, start) or set(
+            err.expected if isinstance(err, UnexpectedToken) else err.allowed or ())
+        line, column = _line_col(text, start)
+        message = f"unexpected {_describe(err, word)}"
+    if expected:
+        message += f", expected {_one_of(expected)}"
+        hint = None if at_end else _did_you_mean(word, expected)
+        if hint:
+            message += f"; did you mean '{hint}'?"
+    return syntax_error(filename, text, line, column, message)
+
+
+def _describe(err: UnexpectedInput, word: str) -> str:
+    if word:
+        return f"'{word}'"
+    if isinstance(err, UnexpectedToken):
+        s = str(err.token)
+        if err.token.type == "STRING":
+            return f"string {s if len(s) <= 30 else s[:27] + '...'}"
+        return f"'{s}'"
+    char = getattr(err, "char", "")
+    if char == "`":
+        return "'`' (a name in backticks is lowercase letters, digits and _)"
+    return f"character {char!r}"
+
+
+def _expected_at(text: str, pos: int) -> set[str]:
+    """Every terminal the parser would take at `pos` (lark's own set can leave out
+    keywords that the contextual lexer folds into NAME)."""
+    try:
+        cursor = grammar().parse_interactive(text[:pos])
+        cursor.exhaust_lexer()
+        return set(cursor.accepts())
+    except UnexpectedInput:
+        return set()
+
+
+def _one_of(expected: set[str]) -> str:
+    words = sorted({_describe_terminal(t) for t in expected},
+                   key=lambda w: (w.startswith("'"), w))
+    if len(words) > _MAX_EXPECTED:
+        words = words[:_MAX_EXPECTED] + [f"{len(words) - _MAX_EXPECTED} more"]
+    if len(words) == 1:
+        return words[0]
+    return "one of: " + ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_terminal(name: str) -> str:
+    return _DESCRIBE.get(name) or _literals().get(name) or name.lower()
+
+
+@functools.lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    return {t.name: f"'{t.pattern.value}'" for t in grammar().terminals
+            if t.pattern.type == "str"}
+
+
+def _did_you_mean(word: str, expected: set[str]) -> str | None:
+    if not word:
+        return None
+    options = [w[1:-1] for w in map(_describe_terminal, expected)
+               if w.startswith("'") and _WORD.fullmatch(w[1:-1])]
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return close[0] if close and close[0] != word else None
+
+
+def _word_start(text: str, pos: int) -> int:
+    """The start of the word `pos` is inside of (`pos` itself when it starts one)."""
+    if pos >= len(text) or not _is_word_char(text[pos]):
+        return pos
+    while pos > 0 and _is_word_char(text[pos - 1]):
+        pos -= 1
+    return pos
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    return text.count("\n", 0, pos) + 1, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _end_of(text: str) -> tuple[int, int]:
+    """Line and column just after the last character that is not white space."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    return line, len(body) - (body.rfind("\n") + 1) + 1

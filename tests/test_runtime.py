@@ -1,0 +1,660 @@
+"""The runtime machine on a small hand-built shop: navigation, lists, effects, reset, views."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from phoneworld.errors import InvalidAction, SpecError
+from phoneworld.runtime import Machine
+from phoneworld.runtime.expr import ExprError, Scope, compare, evaluate
+from phoneworld.runtime.state import State, quote
+from phoneworld.spec.ast import (
+    AppSpec,
+    BinOp,
+    BoolOp,
+    Call,
+    Column,
+    Compare,
+    Const,
+    Effect,
+    Flag,
+    ListOf,
+    Not,
+    Ref,
+    Screen,
+    Table,
+    Task,
+    TaskParam,
+    Transition,
+    View,
+)
+from phoneworld.traces.hierarchy import hit_test, parse_hierarchy
+
+INJECTION = "'); DROP TABLE cart; --"
+SCRIPT = "<script>alert(1)</script>"
+TEMPLATE = "{{ 7*7 }}"
+
+PRODUCTS = (
+    (1, "Oat milk", "$3.49", "dairy"),
+    (2, "Rye bread", "$2.10", "bakery"),
+    (3, INJECTION, "$1.00", "odd"),
+    (4, SCRIPT, "$0.50", "odd"),
+    (5, TEMPLATE, "$7.00", "odd"),
+    (6, "Apples", "$4.20", "fruit"),
+    (7, "Pears", "$3.90", "fruit"),
+    (8, "Butter", "$5.25", "dairy"),
+)
+
+
+def R(*path: str) -> Ref:
+    return Ref(tuple(path))
+
+
+def text(cls: str, bounds, value, **kw) -> View:
+    return View(cls=f"android.widget.{cls}", bounds=bounds,
+                text=value if not isinstance(value, str) else Const(value), **kw)
+
+
+IN_CART = Call("exists", table="cart", where=Compare("==", R("product"), R("param", "id")))
+
+
+def shop_spec() -> AppSpec:
+    """A shop: product list, detail with add-to-cart, cart, settings switch, search."""
+    row = View(
+        cls="android.widget.LinearLayout", bounds=(0, 400, 1080, 700), name="product_row",
+        id="com.shop:id/row", flags=("clickable",),
+        children=(
+            text("TextView", (40, 420, 800, 520), R("item", "name"), id="com.shop:id/name"),
+            text("TextView", (40, 540, 400, 640), R("item", "price"), id="com.shop:id/price"),
+        ))
+    home = View(
+        cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+        children=(
+            text("TextView", (40, 40, 600, 160), "Shop"),
+            View(cls="android.widget.ImageButton", bounds=(900, 40, 1040, 160),
+                 name="settings", desc="Settings", flags=("clickable",)),
+            text("TextView", (700, 40, 880, 160), Call("count", table="cart"), name="cart",
+                 desc="Cart", flags=("clickable",)),
+            text("EditText", (40, 200, 1040, 320), "Search products", name="search",
+                 id="com.shop:id/search", flags=("clickable", "editable", "focusable")),
+            View(cls="androidx.recyclerview.widget.RecyclerView", bounds=(0, 400, 1080, 2200),
+                 name="products", id="com.shop:id/list", items=ListOf("product", pitch=300),
+                 children=(row,)),
+        ))
+    detail = View(
+        cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+        children=(
+            text("TextView", (40, 200, 1040, 320), R("param", "name"), id="com.shop:id/title"),
+            text("TextView", (40, 340, 600, 440), R("param", "price")),
+            text("Button", (40, 500, 600, 620), "Add to cart", name="add",
+                 flags=("clickable",)),
+            text("TextView", (640, 500, 1040, 620),
+                 Call("count", table="cart", where=Compare("==", R("product"),
+                                                           R("param", "id"))),
+                 id="com.shop:id/in_cart"),
+        ))
+    cart_row = View(
+        cls="android.widget.LinearLayout", bounds=(0, 300, 1080, 500), name="cart_row",
+        flags=("clickable", "long_clickable"),
+        children=(text("TextView", (40, 320, 600, 480), R("item", "product")),
+                  text("TextView", (640, 320, 1040, 480), R("item", "qty"))))
+    cart = View(
+        cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+        children=(
+            text("Button", (40, 100, 600, 220), "Clear", name="clear", flags=("clickable",)),
+            View(cls="android.widget.ListView", bounds=(0, 300, 1080, 2400), name="lines",
+                 items=ListOf("cart", pitch=200), children=(cart_row,)),
+        ))
+    settings_root = View(
+        cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+        children=(
+            View(cls="android.widget.Switch", bounds=(40, 200, 1040, 320),
+                 name="notifications", text=Const("Notifications"),
+                 checked=R("notifications"), flags=("clickable", "checkable")),
+        ))
+    results = View(
+        cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+        children=(
+            View(cls="android.widget.ListView", bounds=(0, 200, 1080, 2400), name="hits",
+                 items=ListOf("product", where=Compare("~", R("name"), R("param")),
+                              pitch=200),
+                 children=(View(cls="android.widget.TextView", bounds=(0, 200, 1080, 400),
+                                name="hit", text=R("item", "name"),
+                                flags=("clickable",)),)),
+        ))
+    return AppSpec(
+        name="shop", package="com.shop", start="home", title="Shop",
+        tables=(
+            Table("product", "content", (Column("id", "int"), Column("name"),
+                                         Column("price"), Column("category")), PRODUCTS),
+            Table("cart", "state", (Column("product", "int"), Column("qty", "int"))),
+        ),
+        flags=(Flag("notifications", "bool", True), Flag("last_viewed", "int", 0)),
+        screens=(
+            Screen("home", "P0", home, package="com.shop"),
+            Screen("detail", "P0", detail, package="com.shop", param="product"),
+            Screen("cart", "P1", cart, package="com.shop"),
+            Screen("settings", "P1", settings_root, package="com.shop"),
+            Screen("results", "P1", results, package="com.shop"),
+        ),
+        transitions=(
+            Transition("home", "product_row", "tap", "detail", with_param=R("item")),
+            Transition("home", "settings", "tap", "settings"),
+            Transition("home", "cart", "tap", "cart"),
+            Transition("home", "search", "submit", "results",
+                       with_param=R("input", "search")),
+            Transition("detail", "add", "tap", "stay", when=IN_CART, effects=(
+                Effect("update", "cart", (("qty", BinOp("+", R("qty"), Const(1))),),
+                       where=Compare("==", R("product"), R("param", "id"))),)),
+            Transition("detail", "add", "tap", "stay", effects=(
+                Effect("insert", "cart", (("product", R("param", "id")),
+                                          ("qty", Const(1)))),)),
+            Transition("detail", "back", "back", "back", effects=(
+                Effect("set", "last_viewed", (("last_viewed", R("param", "id")),)),)),
+            Transition("settings", "notifications", "tap", "stay",
+                       effects=(Effect("toggle", "notifications"),)),
+            Transition("cart", "clear", "tap", "stay", effects=(Effect("clear", "cart"),)),
+            Transition("cart", "cart_row", "long_press", "stay", effects=(
+                Effect("delete", "cart",
+                       where=Compare("==", R("product"), R("item", "product"))),)),
+            Transition("results", "hit", "tap", "detail", with_param=R("item")),
+            Transition("cart", "cart_row", "tap", "detail", with_param=R("item")),
+        ),
+        tasks=(
+            Task("add_bread", "state", "Add rye bread to the cart",
+                 Call("exists", table="cart", where=Compare("==", R("product"), Const(2)))),
+            Task("price_of", "information", "What does {p} cost?",
+                 Call("exists", table="product", where=BoolOp("and", (
+                     Compare("~", R("name"), R("p")), Compare("~", R("price"), R("answer"))))),
+                 params=(TaskParam("p", "product", "name"),)),
+        ),
+    )
+
+
+@pytest.fixture
+def m() -> Machine:
+    machine = Machine(shop_spec())
+    machine.reset()
+    return machine
+
+
+def index_of(machine: Machine, label: str) -> int:
+    """The element index of the first element whose text or description is `label`."""
+    for e in machine.observe():
+        if label in (e["text"], e["content_desc"]):
+            return e["index"]
+    raise AssertionError(f"no element {label!r} on {machine.screen}")
+
+
+def tap(machine: Machine, label: str):
+    return machine.step({"action_type": "click", "index": index_of(machine, label)})
+
+
+# -- navigation and rendering ---------------------------------------------------------------
+
+def test_starts_on_home_with_list_rendered(m: Machine):
+    assert m.screen == "home" and m.depth == 1
+    texts = [e["text"] for e in m.observe()]
+    assert texts[:4] == ["Shop", "", "0", "Search products"]
+    # Six whole rows fit (1800 px / 300 px); the seventh would start at the list's bottom.
+    names = [e["text"] for e in m.observe() if e["resource_id"] == "com.shop:id/name"]
+    assert names == [p[1] for p in PRODUCTS[:6]]
+
+
+def test_tap_list_item_opens_detail_with_param_and_back_pops(m: Machine):
+    out = tap(m, "Rye bread")
+    assert out.screen == "detail" and m.param["name"] == "Rye bread"
+    assert out.transition is not None and out.transition.target == "detail"
+    assert [e["text"] for e in out.elements][:2] == ["Rye bread", "$2.10"]
+    out = m.step({"action_type": "navigate_back"})
+    assert out.screen == "home" and m.depth == 1
+    # The detail screen's back transition ran its effect before popping.
+    assert m.state.flag("last_viewed") == 2
+
+
+def test_back_key_fires_a_transition_of_a_widget_named_back():
+    from dataclasses import replace
+
+    spec = shop_spec()
+    spec = replace(spec, transitions=(*spec.transitions, Transition(
+        "settings", "back", "tap", "back",
+        effects=(Effect("set", "last_viewed", (("last_viewed", Const(99)),)),))))
+    m = Machine(spec)
+    m.reset()
+    tap(m, "Settings")
+    out = m.step({"action_type": "navigate_back"})
+    assert out.screen == "home" and m.state.flag("last_viewed") == 99
+
+
+def test_tap_by_coordinates_hits_the_row_not_its_label(m: Machine):
+    out = m.step({"action_type": "click", "x": 500, "y": 770})  # second row's name label
+    assert out.screen == "detail" and m.param["id"] == 2
+
+
+def test_tap_on_a_label_changes_nothing(m: Machine):
+    before = m.snapshot()
+    out = tap(m, "Shop")
+    assert out.event.startswith("no-op") and out.transition is None
+    assert m.snapshot() == before
+
+
+def test_back_on_the_last_screen_stays_and_records_leaving(m: Machine):
+    out = m.step({"action_type": "navigate_back"})
+    assert out.screen == "home" and m.left_app
+    m.step({"action_type": "open_app", "app_name": "shop"})
+    assert not m.left_app
+    m.step({"action_type": "navigate_home"})
+    assert m.left_app and m.screen == "home"
+
+
+def test_scroll_moves_half_a_page_and_stops_at_the_end(m: Machine):
+    names = lambda: [e["text"] for e in m.observe()  # noqa: E731
+                     if e["resource_id"] == "com.shop:id/name"]
+    m.step({"action_type": "scroll", "direction": "down"})
+    # Offset 2 (the end: 8 rows, 6 per page); row 0 and 1 are gone, partial rows clipped.
+    assert names() == [p[1] for p in PRODUCTS[2:8]]
+    out = m.step({"action_type": "scroll", "direction": "down"})
+    assert out.event.startswith("no-op")
+    m.step({"action_type": "swipe", "direction": "down"})  # finger down = scroll up
+    assert names()[0] == "Oat milk"
+    m.step({"action_type": "scroll", "direction": "left"})  # wrong axis: nothing
+    assert names()[0] == "Oat milk"
+
+
+def test_list_items_are_clipped_to_the_list(m: Machine):
+    m.step({"action_type": "scroll", "direction": "down"})
+    # Scrolled by 2 rows of 300 px: row i sits at 400 + 300*(i-2); none leaves the list.
+    for e in m.observe():
+        if e["resource_id"] == "com.shop:id/row":
+            x1, y1, x2, y2 = e["bounds"]
+            assert 400 <= y1 < y2 <= 2200
+
+
+def test_partially_visible_items_are_clipped():
+    spec = shop_spec()
+    lst = spec.screens[0].root.children[4]
+    lst = View(cls=lst.cls, bounds=(0, 400, 1080, 2000), name=lst.name, id=lst.id,
+               items=lst.items, children=lst.children)
+    root = spec.screens[0].root
+    root = View(cls=root.cls, bounds=root.bounds, children=(*root.children[:4], lst))
+    m = Machine(_replace_screen(spec, 0, root))
+    rows = [e["bounds"] for e in m.reset().elements if e["resource_id"] == "com.shop:id/row"]
+    # 1600 px hold five rows and a third of the sixth.
+    assert rows[-1] == [0, 1900, 1080, 2000] and len(rows) == 6
+
+
+def _replace_screen(spec: AppSpec, i: int, root: View) -> AppSpec:
+    from dataclasses import replace
+
+    screens = list(spec.screens)
+    screens[i] = replace(screens[i], root=root)
+    return replace(spec, screens=tuple(screens))
+
+
+# -- effects, typing, checks ---------------------------------------------------------------------
+
+def test_add_to_cart_inserts_and_the_task_check_sees_it(m: Machine):
+    spec = m.spec
+    assert not m.check(spec.tasks[0])
+    tap(m, "Rye bread")
+    tap(m, "Add to cart")
+    out = tap(m, "Add to cart")
+    assert out.screen == "detail"
+    # The first tap inserts; the second finds the row and adds one to its quantity.
+    assert m.rows("cart") == [{"product": 2, "qty": 2}]
+    assert out.elements[-1]["text"] == "1"  # in-cart count, bound to the table
+    assert m.check(spec.tasks[0])
+    m.step({"action_type": "navigate_back"})
+    assert m.observe()[index_of(m, "Cart")]["text"] == "1"  # the badge counts rows
+    tap(m, "Oat milk")
+    tap(m, "Add to cart")
+    m.step({"action_type": "navigate_back"})
+    assert m.observe()[index_of(m, "Cart")]["text"] == "2"
+
+
+def test_long_press_deletes_and_clear_empties(m: Machine):
+    for label in ("Oat milk", "Rye bread"):
+        tap(m, label)
+        tap(m, "Add to cart")
+        m.step({"action_type": "navigate_back"})
+    tap(m, "Cart")
+    assert [r["product"] for r in m.rows("cart")] == [1, 2]
+    row = next(e for e in m.observe() if e["text"] == "1")
+    m.step({"action_type": "long_press", "x": 100, "y": row["bounds"][1] + 10})
+    assert [r["product"] for r in m.rows("cart")] == [2]
+    tap(m, "Clear")
+    assert m.rows("cart") == []
+
+
+def test_a_row_of_another_table_names_the_param_by_its_foreign_key(m: Machine):
+    m.step({"action_type": "scroll", "direction": "down"})
+    tap(m, "Butter")
+    tap(m, "Add to cart")
+    m.step({"action_type": "navigate_back"})
+    tap(m, "Cart")
+    out = tap(m, "8")  # the cart row {"product": 8, "qty": 1}
+    assert out.screen == "detail" and m.param["name"] == "Butter"
+
+
+def test_horizontal_list_with_a_where_on_item():
+    from dataclasses import replace
+
+    chip = View(cls="android.widget.Button", bounds=(0, 400, 300, 500), name="chip",
+                text=R("item", "name"), flags=("clickable",))
+    strip = View(cls="android.widget.HorizontalScrollView", bounds=(0, 400, 1080, 500),
+                 name="chips", children=(chip,),
+                 items=ListOf("product", axis="horizontal", pitch=300,
+                              where=Compare("!=", R("item", "category"), Const("odd"))))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+                children=(strip,))
+    spec = shop_spec()
+    m = Machine(replace(spec, screens=(replace(spec.screens[0], root=root),
+                                       *spec.screens[1:])))
+    chips = lambda: [(e["text"], e["bounds"][0], e["bounds"][2])  # noqa: E731
+                     for e in m.observe() if e["clickable"]]
+    m.reset()
+    # 1080 px hold three 300-px chips and 180 px of a fourth.
+    assert chips() == [("Oat milk", 0, 300), ("Rye bread", 300, 600), ("Apples", 600, 900),
+                       ("Pears", 900, 1080)]
+    m.step({"action_type": "scroll", "direction": "down"})  # wrong axis
+    m.step({"action_type": "scroll", "direction": "right", "index": 0})
+    assert chips()[0] == ("Rye bread", 0, 300)
+    m.step({"action_type": "swipe", "direction": "right"})  # finger right = back left
+    assert chips()[0][0] == "Oat milk"
+
+
+def test_switch_toggles_flag_and_renders_checked(m: Machine):
+    tap(m, "Settings")
+    sw = m.observe()[index_of(m, "Notifications")]
+    assert sw["checkable"] and sw["checked"]
+    out = tap(m, "Notifications")
+    assert m.state.flag("notifications") is False
+    assert out.elements[index_of(m, "Notifications")]["checked"] is False
+    tap(m, "Notifications")
+    assert m.state.flag("notifications") is True
+
+
+def test_search_types_then_submits_with_the_query_as_param(m: Machine):
+    field = index_of(m, "Search products")
+    out = m.step({"action_type": "input_text", "text": "  OAT   milk ", "index": field})
+    assert out.elements[field]["text"] == "  OAT   milk "
+    assert m.check(Compare("~", R("input", "search"), Const("oat milk")))
+    out = m.step({"action_type": "keyboard_enter"})
+    assert out.screen == "results" and m.param == "  OAT   milk "
+    assert [e["text"] for e in out.elements if e["text"]] == ["Oat milk"]
+    tap(m, "Oat milk")
+    assert m.screen == "detail" and m.param["id"] == 1
+    m.step({"action_type": "navigate_back"})
+    m.step({"action_type": "navigate_back"})
+    # Home kept its typed text, as an Android activity does.
+    assert m.observe()[field]["text"] == "  OAT   milk "
+
+
+def test_input_text_clears_unless_told_not_to(m: Machine):
+    field = index_of(m, "Search products")
+    m.step({"action_type": "input_text", "text": "oat", "index": field})
+    m.step({"action_type": "input_text", "text": " milk", "clear_text": False})
+    assert m.observe()[field]["text"] == "oat milk"
+    m.step({"action_type": "input_text", "text": "rye", "index": field})
+    assert m.observe()[field]["text"] == "rye"
+
+
+def test_task_parameters_are_bound_by_check(m: Machine):
+    task = m.spec.tasks[1]
+    m.step({"action_type": "answer", "text": "$2.10"})
+    assert m.check(task, {"p": "rye BREAD"})
+    assert not m.check(task, {"p": "Oat milk"})
+    with pytest.raises(ValueError, match="needs values for p"):
+        m.check(task)
+
+
+def test_answer_and_status(m: Machine):
+    m.step({"action_type": "answer", "text": "It costs $3.49"})
+    assert m.answer == "It costs $3.49" and not m.done
+    out = m.step({"action_type": "status", "goal_status": "complete"})
+    assert out.done and m.done and m.status == "complete"
+    with pytest.raises(InvalidAction) as err:
+        m.step({"action_type": "wait"})
+    assert err.value.field == "action_type"
+    m.reset()
+    assert not m.done and m.answer is None
+
+
+# -- reset, snapshot ----------------------------------------------------------------------------
+
+def _walk(m: Machine) -> None:
+    tap(m, "Rye bread")
+    tap(m, "Add to cart")
+    m.step({"action_type": "navigate_back"})
+    tap(m, "Settings")
+    tap(m, "Notifications")
+    m.step({"action_type": "answer", "text": "done"})
+
+
+def test_reset_restores_the_exact_initial_state(m: Machine):
+    initial_db = m.state.dump()
+    initial_image = m.state.image()
+    initial_xml = m.observe("xml")
+    _walk(m)
+    assert m.state.dump() != initial_db
+    out = m.reset()
+    assert m.state.dump() == initial_db
+    assert m.state.image() == initial_image
+    assert out.xml == initial_xml and m.screen == "home" and m.depth == 1
+    assert m.answer is None and not m.left_app
+
+
+def test_snapshot_restore_round_trip(m: Machine):
+    tap(m, "Apples")
+    field_snap = m.snapshot()
+    xml = m.observe("xml")
+    tap(m, "Add to cart")
+    m.step({"action_type": "navigate_back"})
+    m.step({"action_type": "scroll", "direction": "down"})
+    m.restore(field_snap)
+    assert m.screen == "detail" and m.param["name"] == "Apples"
+    assert m.rows("cart") == [] and m.observe("xml") == xml
+    # A snapshot carries over to a fresh machine of the same spec.
+    other = Machine(m.spec)
+    other.restore(field_snap)
+    assert other.observe("xml") == xml and other.snapshot() == field_snap
+
+
+def test_outcomes_render_the_state_they_describe(m: Machine):
+    first = m.step({"action_type": "wait"})
+    tap(m, "Rye bread")
+    assert first.screen == "home" and first.elements[0]["text"] == "Shop"
+    assert m.observe()[0]["text"] == "Rye bread"
+
+
+def test_reset_is_cheap_and_shared_per_spec():
+    spec = shop_spec()
+    a, b = Machine(spec), Machine(spec)
+    assert a.state.image() == b.state.image()
+
+
+def test_jump_preview_and_dump_for_replay_and_codegen(m: Machine):
+    ids = m.row_ids("product")
+    assert ids == list(range(1, 9))
+    out = m.jump("detail", ids[4])
+    assert out.screen == "detail" and m.param["name"] == TEMPLATE and m.depth == 2
+    assert m.step({"action_type": "navigate_back"}).screen == "home"
+    html = m.preview("detail")
+    assert "Oat milk" in html and m.screen == "home"
+    assert m.preview("settings", "elements")[0]["checked"] is True
+    assert m.state.flag("last_viewed") == 5  # the back transition's effect
+    m.reset()
+    sql = m.dump_state()
+    assert sql == Machine(m.spec).dump_state()
+    assert 'CREATE TABLE "cart"' in sql and "''); DROP TABLE cart; --" in sql
+    with pytest.raises(ValueError, match="did you mean 'detail'"):
+        m.jump("detail2")
+    with pytest.raises(ValueError):
+        m.observe("png")  # type: ignore[arg-type]
+
+
+# -- views: XML, node, HTML -----------------------------------------------------------------------
+
+def test_xml_is_a_uiautomator_dump_and_hit_tests_agree(m: Machine):
+    xml = m.observe("xml")
+    root, attrs = parse_hierarchy(xml.encode())
+    assert attrs == {"rotation": "0"}
+    assert root == m.observe("node")
+    assert root.package == "com.shop"
+    assert 'resource-id="com.shop:id/search"' in xml
+    rendering = m.step({"action_type": "wait"}).rendering
+    for x in range(0, 1080, 97):
+        for y in range(0, 2400, 89):
+            box = rendering.hit(x, y)
+            path = hit_test(root, x, y)
+            assert (rendering.boxes[box].path if box is not None else None) == path
+
+
+def test_elements_are_interactive_or_labelled_in_document_order(m: Machine):
+    els = m.observe()
+    assert [e["index"] for e in els] == list(range(len(els)))
+    assert set(els[0]) == {"index", "text", "class", "resource_id", "content_desc", "bounds",
+                           "clickable", "editable", "checkable", "checked", "scrollable"}
+    assert all(e["clickable"] or e["editable"] or e["checkable"] or e["scrollable"]
+               or e["text"] or e["content_desc"] for e in els)
+    search = els[index_of(m, "Search products")]
+    assert search["editable"] and search["class"] == "android.widget.EditText"
+
+
+def test_html_escapes_every_text(m: Machine):
+    html = m.observe("html")
+    assert SCRIPT not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "{{ 7*7 }}" in html and ">49<" not in html
+    assert "&#39;); DROP TABLE cart; --" in html
+    assert 'width:412px' in html
+    # Every element is addressable by its index.
+    assert len(re.findall(r'data-index="\d+"', html)) == len(m.observe())
+
+
+def test_injection_shaped_values_are_stored_and_shown_as_data(m: Machine):
+    texts = [e["text"] for e in m.observe()]
+    assert INJECTION in texts and SCRIPT in texts and TEMPLATE in texts
+    tap(m, INJECTION)
+    assert m.param["name"] == INJECTION
+    tap(m, "Add to cart")
+    assert m.rows("cart") == [{"product": 3, "qty": 1}]
+    m.step({"action_type": "navigate_back"})
+    field = index_of(m, "Search products")
+    m.step({"action_type": "input_text", "text": INJECTION, "index": field})
+    out = m.step({"action_type": "keyboard_enter"})
+    assert [e["text"] for e in out.elements if e["text"]] == [INJECTION]
+    assert m.state.dump()["cart"] == [(3, 1)]  # the cart table is still there
+
+
+def test_state_quotes_identifiers_and_binds_values():
+    weird = "we\"ird'); DROP TABLE x; --"
+    spec = AppSpec(name="w", package="p", start="s",
+                   tables=(Table(weird, "state", (Column(weird), Column("n", "int"))),),
+                   screens=(Screen("s", "P0", View("android.widget.FrameLayout",
+                                                   (0, 0, 1080, 2400))),))
+    s = State(spec)
+    s.insert(weird, {weird: INJECTION, "n": "7"})
+    assert s.rows(weird) == [{weird: INJECTION, "n": 7}]
+    assert quote(weird) == '"we""ird\'); DROP TABLE x; --"'
+    s.insert(weird, {"n": 2**64})  # beyond SQLite's integers: kept as a real
+    assert s.rows(weird)[-1] == {weird: None, "n": float(2**64)}
+    s.reset()
+    assert s.rows(weird) == []
+
+
+# -- expressions ----------------------------------------------------------------------------------
+
+def test_expressions(m: Machine):
+    scope = Scope(m.state, item={"name": "Oat milk", "price": "$3.49"}, answer="3.49 ")
+    assert evaluate(Compare("~", R("item", "price"), R("answer")), scope) is True
+    assert compare("~", "  Oat   MILK. ", "oat milk") and compare("~", "1,299", 1299)
+    assert not compare("~", "3 apples", "3 pears")
+    assert compare("==", "3", 3) and compare("<", "2", 10) and not compare("<", "a", 1)
+    assert compare("==", None, None) and not compare("<", None, 1)
+    assert evaluate(Call("lower", args=(R("item", "name"),)), scope) == "oat milk"
+    assert evaluate(Call("len", args=(R("item", "name"),)), scope) == 8
+    assert evaluate(BoolOp("or", (Const(False), Not(Const("")))), scope) is True
+    assert evaluate(Call("count", table="product",
+                         where=Compare("==", R("category"), Const("fruit"))), scope) == 2
+    assert evaluate(R("screen"), Scope(m.state, screen="home")) == "home"
+    assert evaluate(R("notifications"), scope) is True
+    with pytest.raises(ExprError, match="did you mean 'notifications'"):
+        evaluate(R("notification"), scope)
+    with pytest.raises(ExprError, match="unknown function"):
+        evaluate(Call("upper", args=(Const("x"),)), scope)
+    with pytest.raises(ExprError, match="unknown table"):
+        evaluate(Call("count", table="nope"), scope)
+
+
+def test_arithmetic(m: Machine):
+    scope = Scope(m.state, item={"qty": 2})
+    assert evaluate(BinOp("+", R("item", "qty"), Const(1)), scope) == 3
+    assert evaluate(BinOp("-", Const("5"), Const(2)), scope) == 3
+    assert evaluate(BinOp("+", Const(0.5), Const(2)), scope) == 2.5
+    assert evaluate(BinOp("+", Const("a"), Const("b")), scope) == "ab"
+    assert evaluate(BinOp("-", Const("a"), Const(1)), scope) is None
+    assert evaluate(BinOp("+", Const(2**62), Const(2**62)), scope) == 2**63  # stored as real
+
+
+def test_a_spec_naming_unknown_things_is_refused_up_front():
+    from dataclasses import replace
+
+    spec = shop_spec()
+    bad = replace(spec, transitions=(
+        *spec.transitions,
+        Transition("home", "x", "tap", "nowhere"),
+        Transition("home", "y", "tap", "stay", effects=(Effect("toggle", "wifi"),)),
+        Transition("home", "z", "tap", "stay", effects=(Effect("clear", "product"),)),
+        Transition("home", "w", "tap", "stay", when=R("item", "a", "b")),
+    ))
+    with pytest.raises(SpecError) as err:
+        Machine(bad)
+    msg = str(err.value)
+    for part in ("target 'nowhere'", "unknown flag 'wifi'", "content tables are read-only",
+                 "not nested fields"):
+        assert part in msg
+
+
+# -- properties ------------------------------------------------------------------------------------
+
+ACTION = st.one_of(
+    st.fixed_dictionaries({"action_type": st.just("click"), "index": st.integers(0, 20)}),
+    st.fixed_dictionaries({"action_type": st.sampled_from(["click", "long_press"]),
+                           "x": st.integers(0, 1079), "y": st.integers(0, 2399)}),
+    st.fixed_dictionaries({"action_type": st.just("input_text"),
+                           "text": st.text(max_size=12), "index": st.integers(0, 12)}),
+    st.fixed_dictionaries({"action_type": st.sampled_from(["scroll", "swipe"]),
+                           "direction": st.sampled_from(["up", "down", "left", "right"])}),
+    st.sampled_from([{"action_type": t} for t in
+                     ("navigate_back", "navigate_home", "keyboard_enter", "wait")]),
+    st.fixed_dictionaries({"action_type": st.just("answer"), "text": st.text(max_size=8)}),
+    st.just({"action_type": "open_app", "app_name": "Shop"}),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ACTION, max_size=25))
+def test_random_walks_never_crash_and_reset_restores(actions):
+    m = Machine(shop_spec())
+    initial = m.reset()
+    initial_xml, initial_db = initial.xml, m.state.dump()
+    middle = None
+    for i, a in enumerate(actions):
+        if i == len(actions) // 2:
+            middle = m.snapshot(), m.observe("xml"), m.state.dump()
+        try:
+            out = m.step(a)
+        except InvalidAction:
+            continue
+        out.elements  # noqa: B018 - rendering must not fail either
+    m.observe("html")
+    if middle is not None:
+        snap, xml, db = middle
+        m.restore(snap)
+        assert m.observe("xml") == xml and m.state.dump() == db
+    out = m.reset()
+    assert out.xml == initial_xml and m.state.dump() == initial_db
