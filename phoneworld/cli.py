@@ -26,6 +26,76 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compile(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from phoneworld.compiler import compile_traces, format_summary
+
+    def progress(msg: str) -> None:
+        if not args.quiet:
+            print(msg, file=sys.stderr, flush=True)
+
+    apps = compile_traces(Path(args.path), Path(args.out),
+                          specs=Path(args.specs) if args.specs else None, progress=progress)
+    print(format_summary(apps, Path(args.out)))
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from phoneworld.spec.check import load
+
+    spec = load(args.spec)
+    print(f"{args.spec}: ok — app {spec.name} ({spec.package}), {len(spec.screens)} screens, "
+          f"{len(spec.transitions)} transitions, {len(spec.tables)} tables, "
+          f"{len(spec.flags)} flags, {len(spec.tasks)} tasks")
+    return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from phoneworld.codegen.files import write_tree
+    from phoneworld.codegen.generate import generate_app
+    from phoneworld.spec.check import load
+
+    spec = load(args.spec)
+    files, _ = generate_app(spec)
+    write_tree(Path(args.out), files)
+    print(f"built {spec.name} into {args.out} ({len(files)} files)")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from phoneworld.generated import find_apps, load_app
+    from phoneworld.replay import format_replay, replay
+    from phoneworld.traces import read_traces
+
+    traces = read_traces(args.traces)
+    results = [replay(traces, load_app(p)) for p in find_apps(args.app)]
+    result = results[0] if len(results) == 1 else _merge_replays(results)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, sort_keys=True))
+    else:
+        print(format_replay(result))
+    return 0
+
+
+def _merge_replays(results: list[dict]) -> dict:
+    steps = sum(r["steps"] for r in results)
+    reproduced = sum(r["reproduced"] for r in results)
+    weighted = [(r["screen_similarity"], r["steps"]) for r in results
+                if r["screen_similarity"] is not None]
+    return {
+        "steps": steps, "reproduced": reproduced,
+        "skipped": sum(r["skipped"] for r in results),
+        "fidelity": round(reproduced / steps, 4) if steps else None,
+        "screen_similarity": round(sum(s * n for s, n in weighted) / max(1, sum(
+            n for _, n in weighted)), 4) if weighted else None,
+        "apps": results,
+        "traces": [row for r in results for row in r["traces"]],
+    }
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="phoneworld",
@@ -39,6 +109,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="a trace folder, a dump, or a folder of traces")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_inspect)
+
+    p = sub.add_parser("compile", help="compile traces into runnable mock apps")
+    p.add_argument("path", help="a folder of traces (one sub-folder per app) or one trace")
+    p.add_argument("-o", "--out", required=True, help="where the generated apps go")
+    p.add_argument("--specs", help="also write each app's spec as SPECS/<app>.pw")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    p.set_defaults(func=_cmd_compile)
+
+    p = sub.add_parser("check", help="validate a .pw spec")
+    p.add_argument("spec")
+    p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("build", help="build a generated app from a (hand-edited) .pw spec")
+    p.add_argument("spec")
+    p.add_argument("-o", "--out", required=True, help="the app folder to write")
+    p.set_defaults(func=_cmd_build)
+
+    p = sub.add_parser("replay", help="replay recorded traces on a generated app (fidelity)")
+    p.add_argument("traces", help="the traces to replay")
+    p.add_argument("app", help="a generated app folder, or a folder of them")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_cmd_replay)
     return parser
 
 

@@ -9,6 +9,7 @@ atomically, so a failure leaves no half-written output.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ def _rel(root: Path, loc: Path) -> str:
 def _common_folder(rels: list[str]) -> str:
     parts = [r.split("/") for r in rels]
     common = []
-    for level in zip(*parts):
+    for level in zip(*parts, strict=False):
         if len(set(level)) != 1:
             break
         common.append(level[0])
@@ -87,7 +88,7 @@ def _common_folder(rels: list[str]) -> str:
 def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
-    spec = spec.__class__(**{**spec.__dict__, "source": source})
+    spec = dataclasses.replace(spec, source=source)
     files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov)
     return CompiledApp(name=name, spec=spec, files=files, report=report)
 
@@ -113,3 +114,22 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
         if specs is not None:
             write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"]}, replace=False)
     return apps
+
+
+def format_summary(apps: list[CompiledApp], out: Path) -> str:
+    """The one-screen summary `phoneworld compile` ends with."""
+    lines = []
+    total_warn = 0
+    for app in apps:
+        c = app.report["counts"]
+        p = c["screens_by_priority"]
+        mods = ", ".join(f"{k} {v}" for k, v in c["modules"].items()) or "none"
+        warn = len(app.report["warnings"])
+        total_warn += warn
+        lines.append(f"{app.name:14s} {c['screens']:3d} screens (P0 {p['P0']}, P1 {p['P1']}, "
+                     f"P2 {p['P2']}), {c['transitions']} transitions, {c['entities']} "
+                     f"entities, {c['flags']} flags, {warn} warnings")
+        lines.append(f"{'':14s} modules: {mods}")
+    lines.append(f"{len(apps)} apps written to {out}; {total_warn} warnings "
+                 f"(see each app's compile_report.json)")
+    return "\n".join(lines)

@@ -193,3 +193,13 @@ def replay(traces: Sequence[Trace], app: GeneratedApp) -> dict:
 
 def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
+
+
+def format_replay(result: dict) -> str:
+    """A short human-readable report of `replay`'s result."""
+    lines = [f"{r['trace']}: {r['reproduced']}/{r['steps']} steps reproduced"
+             f" ({r['skipped']} skipped), similarity {r['screen_similarity']}"
+             for r in result["traces"]]
+    lines.append(f"fidelity {result['fidelity']} ({result['reproduced']}/{result['steps']} "
+                 f"steps), mean screen similarity {result['screen_similarity']}")
+    return "\n".join(lines)

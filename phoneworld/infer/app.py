@@ -289,7 +289,7 @@ def _resolve(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
 def _widget_keys(root: Node) -> dict[str, NodePath]:
     """Widget key -> path of every node (inside lists: the first item only)."""
     out: dict[str, NodePath] = {}
-    for path, node in root.walk():
+    for path, _node in root.walk():
         ref = widget_ref(root, path)
         if ref.system or (ref.item is not None and ref.item != 0):
             continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from phoneworld.infer.skeleton import short_class, short_id
+from phoneworld.infer.skeleton import is_system_window, short_class, short_id
 from phoneworld.spec.ast import Const, Expr, ListOf, View
 from phoneworld.traces.model import Node, NodePath
 
@@ -86,6 +86,14 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
             children=children,
         )
 
+    if root.class_name == "hierarchy":
+        # System windows (status bar, navigation bar, keyboard) are not the app's: the
+        # mock shows the app's windows only, as `uiautomator dump` of the app does.
+        wins = [(i, w) for i, w in enumerate(root.children) if not is_system_window(w)]
+        if len(wins) == 1:
+            return conv((wins[0][0],), wins[0][1])
+        return View(cls="hierarchy", bounds=root.bounds,
+                    children=tuple(conv((i,), w) for i, w in wins))
     return conv((), root)
 
 

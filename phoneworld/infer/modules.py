@@ -1,6 +1,6 @@
 """Recognise PhoneWorld's reusable UI modules in a screen, each with the reason it was seen.
 
-    View tree with an EditText + submit transition + RecyclerView  ->  {"search": "...", "list": "..."}
+    View tree with an EditText + submit transition + list  ->  {"search": ..., "list": ...}
 
 The matchers read the screen's inferred view tree and its data bindings, so every module
 comes with a one-line explanation for the compile report. A screen can hold several.

@@ -72,7 +72,7 @@ def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
     screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
                               foreign=g.foreign, signature=signature(g.skel),
                               observations=tuple(g.members))
-               for n, g in zip(names, groups)]
+               for n, g in zip(names, groups, strict=True)]
     where = {ref: s.name for s in screens for ref in s.observations}
     return screens, where
 

@@ -1,6 +1,6 @@
 """Stable names for the widgets of a screen, the same across observations of that screen.
 
-    tap at (540, 1210) on obs 3  ->  target (0, 0, 2, 1, 0)  ->  "FrameLayout/…/RecyclerView#list/[item]"
+    tap (540, 1210) -> target (0, 0, 2, 1, 0) -> "FrameLayout/…/RecyclerView#list/[item]"
 
 A widget key is the class + resource-id path from the app window down to the node, with
 child indices dropped. Inside an adapter list, the path continues from `[item]` (the item
