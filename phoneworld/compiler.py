@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from phoneworld.codegen.files import write_tree
+from phoneworld.errors import CodegenError, SpecError
+from phoneworld.spec.check import check
 from phoneworld.codegen.generate import generate_app
 from phoneworld.infer.app import infer_app
 from phoneworld.infer.graph import build_graph
@@ -67,6 +69,11 @@ def group_by_app(root: Path, located: list[tuple[Path, list[Trace]]]
     return names
 
 
+def _display(root: Path, loc: Path) -> str:
+    rel = _rel(root, loc)
+    return root.resolve().name if rel == "." else f"{root.resolve().name}/{rel}"
+
+
 def _rel(root: Path, loc: Path) -> str:
     try:
         rel = loc.resolve().relative_to(root.resolve())
@@ -89,6 +96,11 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
     spec = dataclasses.replace(spec, source=source)
+    try:
+        check(spec, f"<spec inferred for {name}>")
+    except SpecError as err:  # a compiler bug, not the user's: say so, write nothing
+        raise CodegenError(f"the spec inferred for {name} is invalid (please report):\n{err}"
+                           ) from err
     files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov)
     return CompiledApp(name=name, spec=spec, files=files, report=report)
 
@@ -103,11 +115,17 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
             progress(f"reading {loc}")
         located.append((loc, read_trace_folder(fmt, loc)))
     apps = []
+    # Traces are named by where they lie under the input's own name, never by absolute
+    # paths, so the output does not depend on where the compiler was run from.
+    located = [(loc, [t.model_copy(update={"source": _display(path, loc)}) for t in traces])
+               for loc, traces in located]
     for name, items in group_by_app(path, located).items():
         if progress:
             progress(f"compiling {name} ({len(items)} traces)")
-        source = ", ".join(sorted({(PurePosixPath(path.name) / r).as_posix()
-                                   if r != "." else path.name for r, _ in items}))
+        common = _common_folder([r for r, _ in items])
+        name_ = path.resolve().name
+        source = (PurePosixPath(name_) / common).as_posix() if common not in ("", ".") \
+            else name_
         apps.append(compile_app(name, [t for _, t in items], source))
     for app in apps:
         write_tree(out / app.name, app.files)

@@ -14,12 +14,14 @@ reproduces every step and resembles nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from phoneworld.errors import InvalidAction
 from phoneworld.generated import GeneratedApp
 from phoneworld.infer.skeleton import app_windows
+from phoneworld.infer.widgets import widget_ref
 from phoneworld.traces.model import Action, Node, Observation, Trace
 
 _MAX_SCROLLS = 10
@@ -81,38 +83,82 @@ def to_agent_action(action: Action, obs: Observation) -> dict | None:
 
 
 def _by_element(act: dict, action: Action, obs: Observation, machine) -> dict:
-    """Aim the action at the mock's element that is the recorded target (same class,
-    resource-id and label), when there is exactly one such; else keep the coordinates.
+    """Aim the action at the mock's counterpart of the recorded target, else keep the
+    recorded coordinates.
 
-    Layouts that grow with their content (a dialog listing a folder) put the same widget
-    at other coordinates than the one representative layout; an agent reading the
-    element list would act on the element, and so does replay."""
+    The counterpart is, in order: the one element with the same class, resource-id and
+    label; the view with the same widget key (class/id path), inside lists the item
+    whose texts match the recorded item's best. Layouts that grow with their content (a
+    dialog listing a folder) or lists scrolled elsewhere put the same widget at other
+    coordinates than the app's one layout; an agent reading the screen would act on
+    the widget, and so does replay. The mock's list is scrolled as the recording's was
+    when the widget is not in view.
+    """
     if action.target is None or obs.root is None or "x" not in act:
         return act
     node = obs.root.at(action.target)
     label = node.text or node.content_desc
-    elements = machine.observe("elements")
+    ref = widget_ref(obs.root, action.target)
+    want_texts = _item_texts(obs.root, action.target, ref)
     snap = machine.snapshot()
-    keys = [
-        lambda e: (e["class"], e["resource_id"], e["text"] or e["content_desc"]) == (
-            node.class_name, node.resource_id, label),
-        lambda e: bool(label) and (e["text"] or e["content_desc"]) == label,
-    ]
+    seen: list = []
     for scrolls in range(_MAX_SCROLLS + 1):
-        if scrolls:  # the recording showed the list scrolled: scroll the mock as far
-            before = [e["text"] for e in elements]
+        if scrolls:  # scroll the mock on, as the recording had scrolled
             machine.step({"action_type": "scroll", "direction": "down"})
-            elements = machine.observe("elements")
-            if [e["text"] for e in elements] == before:
-                break
-        for same in keys:
-            found = [e for e in elements if same(e)]
-            if len(found) == 1:
-                out = {k: v for k, v in act.items() if k not in ("x", "y")}
-                out["index"] = found[0]["index"]
-                return out
+        elements = machine.observe("elements")
+        texts = [e["text"] for e in elements]
+        if texts in seen:
+            break
+        seen.append(texts)
+        found = [e for e in elements
+                 if (e["class"], e["resource_id"], e["text"] or e["content_desc"]) == (
+                     node.class_name, node.resource_id, label)]
+        if len(found) == 1:
+            return _at_element(act, found[0]["bounds"])
+        bounds = _same_widget(machine.observe("node"), ref, want_texts)
+        if bounds is not None:
+            return _at_element(act, bounds)
     machine.restore(snap)
     return act
+
+
+def _at_element(act: dict, b) -> dict:
+    return {**act, "x": (b[0] + b[2]) // 2, "y": (b[1] + b[3]) // 2}
+
+
+def _item_texts(root: Node, path, ref) -> frozenset[str]:
+    if ref.item is None:
+        return frozenset()
+    # The item is the list's child on the path to the target.
+    for cut in range(len(path), -1, -1):
+        ref_here = widget_ref(root, path[:cut])
+        if ref_here.key.endswith("[item]"):
+            return frozenset(n.text for _, n in root.at(path[:cut]).walk() if n.text)
+    return frozenset()
+
+
+def _same_widget(mock: Node, ref, want_texts: frozenset[str]):
+    """Bounds of the mock view with the recorded target's widget key (see above): the
+    one such view outside lists, or the item whose texts match best inside one. Keys
+    told apart only by position (`@2`) are not trusted across layouts."""
+    if re.search(r"@\d+$", ref.key):
+        return None
+    best, best_score, hits = None, -1, 0
+    for path, n in mock.walk():
+        if not n.visible or n.bounds[2] <= n.bounds[0] or n.bounds[3] <= n.bounds[1]:
+            continue
+        r = widget_ref(mock, path)
+        if r.key != ref.key:
+            continue
+        score = len(want_texts & _item_texts(mock, path, r)) if ref.item is not None else 0
+        if ref.item is not None and want_texts and score == 0:
+            continue
+        hits += 1
+        if score > best_score:
+            best, best_score = n.bounds, score
+    if ref.item is None and hits != 1:
+        return None
+    return best
 
 
 def _place(machine, app: GeneratedApp, screen: str, obs: Observation,

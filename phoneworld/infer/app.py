@@ -289,11 +289,24 @@ def _resolve(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
 def _widget_keys(root: Node) -> dict[str, NodePath]:
     """Widget key -> path of every node (inside lists: the first item only)."""
     out: dict[str, NodePath] = {}
-    for path, _node in root.walk():
+    for path in _visible_paths(root):
         ref = widget_ref(root, path)
         if ref.system or (ref.item is not None and ref.item != 0):
             continue
         out.setdefault(ref.key, path)
+    return out
+
+
+def _visible_paths(root: Node) -> list[NodePath]:
+    """Paths of the views that are shown: visible, and under visible ancestors only."""
+    out: list[NodePath] = []
+    stack: list[tuple[NodePath, Node]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        if not node.visible:
+            continue
+        out.append(path)
+        stack.extend((path + (i,), c) for i, c in reversed(list(enumerate(node.children))))
     return out
 
 
