@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from phoneworld.codegen.files import write_tree
-from phoneworld.errors import CodegenError, SpecError
-from phoneworld.spec.check import check
 from phoneworld.codegen.generate import generate_app
+from phoneworld.errors import CodegenError, SpecError
 from phoneworld.infer.app import infer_app
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import AppSpec
+from phoneworld.spec.check import check
 from phoneworld.traces.discover import find_traces, read_trace_folder
 from phoneworld.traces.model import Trace
 
