@@ -7,12 +7,14 @@ Modules, one concept each: `state` (SQLite data, exact reset), `expr` (evaluatin
 expressions), `effects` (what transitions do to the data), `render` (screen -> boxes ->
 `Node`/XML/elements), `page` (HTML), `actions` (AndroidWorld JSON actions, validated),
 `gestures` (what each action does), `validate` (names checked up front), `machine`
-(the back stack, transitions, lazy observations, snapshots).
+(the back stack, transitions, lazy observations, snapshots), `phone` (several apps
+behind a launcher, with app switching).
 """
 
 from __future__ import annotations
 
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome, Snapshot
+from phoneworld.runtime.phone import Phone
 
-__all__ = ["Action", "Machine", "Outcome", "Snapshot"]
+__all__ = ["Action", "Machine", "Outcome", "Phone", "Snapshot"]

@@ -212,6 +212,10 @@ class Machine:
 
     # -- placing the machine (replay, previews, generated files) ---------------------------
 
+    def outcome(self, event: str = "observe") -> Outcome:
+        """The current screen as an `Outcome` (what `step` returns), without acting."""
+        return self._outcome(event, None)
+
     def row_ids(self, table: str) -> list[int]:
         """The SQLite rowids of `table`'s rows, in order (for `jump`)."""
         return list(self.state.rowids(table))
