@@ -8,7 +8,7 @@ from pathlib import Path
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.infer.screens import SAME_SCREEN
-from phoneworld.infer.skeleton import similarity, skeleton
+from phoneworld.infer.skeleton import selected_tabs, similarity, skeleton
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
 
@@ -20,6 +20,7 @@ class ScreenEntry:
     activity: str
     foreign: bool
     skeleton: frozenset[str]
+    tabs: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,10 @@ class GeneratedApp:
     def classify(self, obs: Observation) -> str | None:
         """The screen a recorded observation shows (the compiler's grouping rule), or None."""
         skel = skeleton(obs.root)
+        tabs = selected_tabs(obs.root)
         best, best_sim = None, -1.0
         for s in self.screens:
-            if s.package != obs.package or s.foreign != obs.foreign:
+            if s.package != obs.package or s.foreign != obs.foreign or s.tabs != tabs:
                 continue
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
@@ -61,7 +63,8 @@ def load_app(path: Path | str) -> GeneratedApp:
             for s in data["screens"]:
                 entries.append(ScreenEntry(name=s["name"], package=s["package"],
                                            activity=s["activity"], foreign=s["foreign"],
-                                           skeleton=frozenset(s["skeleton"])))
+                                           skeleton=frozenset(s["skeleton"]),
+                                           tabs=frozenset(s.get("tabs", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
     return GeneratedApp(path=path, spec=spec, screens=tuple(entries))

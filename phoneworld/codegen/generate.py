@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from phoneworld import __version__
 from phoneworld.codegen.files import stable_json
-from phoneworld.infer.skeleton import skeleton
+from phoneworld.infer.skeleton import selected_tabs, skeleton
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.spec.ast import AppSpec, View
 from phoneworld.spec.emit import emit
@@ -28,9 +28,10 @@ def screen_index(spec: AppSpec, machine) -> dict:
     maps recorded observations onto the app's screens (the compiler's grouping rule)."""
     screens = []
     for s in spec.screens:
-        skel = sorted(skeleton(machine.preview(s.name, "node")))
+        node = machine.preview(s.name, "node")
         screens.append({"name": s.name, "package": s.package, "activity": s.activity,
-                        "foreign": s.foreign, "skeleton": skel})
+                        "foreign": s.foreign, "skeleton": sorted(skeleton(node)),
+                        "tabs": sorted(selected_tabs(node))})
     return {"screens": screens}
 
 

@@ -3,10 +3,11 @@
     [obs(trace 0, 0..9), obs(trace 1, 0..5)]  ->  [home{0:0,0:4,1:0}, detail{0:1,...}, ...]
 
 Grouping: observations of one package whose skeletons (see `skeleton`) are similar
-(Jaccard >= `SAME_SCREEN`) and whose activities agree (when both are known) share a
-screen. Each observation joins the first existing group it matches, in trace order, so
-the result is deterministic. Observations without a hierarchy (Rico's gaps, DroidBot
-states with no file) belong to no screen.
+(Jaccard >= `SAME_SCREEN`), whose activities agree (when both are known) and whose
+selected tabs are the same (see `selected_tabs`) share a screen. Each observation joins
+the first existing group it matches, in trace order, so the result is deterministic.
+Observations without a hierarchy (Rico's gaps, DroidBot states with no file) belong to
+no screen.
 
 Priority, from how often real usage visits a screen (PhoneWorld's rule: P0 must be
 built, P1 should, P2 only if a task needs it): screens sorted by visits; those holding
@@ -20,7 +21,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.infer.skeleton import short_id, signature, similarity, skeleton
+from phoneworld.infer.skeleton import (
+    selected_tabs,
+    short_id,
+    signature,
+    similarity,
+    skeleton,
+)
 from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 
@@ -30,17 +37,20 @@ P0_SHARE, P1_SHARE = 0.6, 0.9
 
 
 class _Group:
-    __slots__ = ("package", "activity", "foreign", "skel", "members")
+    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "members")
 
     def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef) -> None:
         self.package = obs.package
         self.activity = obs.activity
         self.foreign = obs.foreign
         self.skel = skel
+        self.tabs = selected_tabs(obs.root)
         self.members = [ref]
 
     def accepts(self, obs: Observation, skel: frozenset[str]) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
+            return False
+        if selected_tabs(obs.root) != self.tabs:
             return False
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):

@@ -12,6 +12,7 @@ A skeleton is the set of class + resource-id paths of an observation's app windo
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator
 
 from phoneworld.traces.model import Node, NodePath
@@ -95,3 +96,28 @@ def similarity(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0
     return len(a & b) / len(a | b)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def selected_tabs(root: Node | None) -> frozenset[str]:
+    """The selected tabs of an observation (bottom navigation, tab bars): selected views
+    outside lists that are, or sit in, something tappable; labels without digits, so a
+    badge count ("Cart, 3 new") does not matter. Two observations with different selected
+    tabs show different screens even where their chrome is the same."""
+    if root is None:
+        return frozenset()
+    out: set[str] = set()
+    for _, win in app_windows(root):
+        stack: list[tuple[Node, bool]] = [(win, False)]
+        while stack:
+            node, tappable = stack.pop()
+            if not node.visible or is_list(node):
+                continue
+            tappable = tappable or node.clickable
+            if node.selected and tappable:
+                label = _DIGITS.sub("#", " ".join((node.text or node.content_desc).split()))
+                out.add(f"{node_key(node)}={label}")
+            stack.extend((c, tappable) for c in node.children)
+    return frozenset(out)
