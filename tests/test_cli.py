@@ -57,3 +57,24 @@ def test_inspect_reads_every_shared_folder_with_expected_counts(shared_traces, c
     skype = rows["skype"]
     assert skype["format"] == "rico" and skype["missing_hierarchies"] == 28
     assert any("hierarch" in w for w in skype["warnings"])
+
+
+def test_compile_bad_trace_fails_cleanly_and_writes_nothing(tmp_path, capsys):
+    bad = tmp_path / "traces" / "app" / "t1"
+    bad.mkdir(parents=True)
+    (bad / "trace.json").write_text('{"format": "phoneworld-trace", "steps": [{"observation"'
+                                    ': "000.xml"}]}')
+    (bad / "000.xml").write_text("<hierarchy><node bounds='[0,0][1,1]'")
+    out = tmp_path / "out"
+    code = main(["compile", str(tmp_path / "traces"), "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and "000.xml: not well-formed XML" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_check_reports_spec_errors_with_position(tmp_path, capsys):
+    spec = tmp_path / "bad.pw"
+    spec.write_text('app x {\n  package "p"\n  start nowhere\n}\n')
+    code = main(["check", str(spec)])
+    err = capsys.readouterr().err
+    assert code == 3 and "bad.pw:" in err and "nowhere" in err
