@@ -131,6 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("app", help="a generated app folder, or a folder of them")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_replay)
+
+    # Commands of the other stages register themselves (their modules import only argparse).
+    from phoneworld.serve.commands import register as register_serve
+
+    register_serve(sub)
     return parser
 
 

@@ -1,0 +1,270 @@
+"""The Flask application: `create_app(apps)` wires sessions, screenshots, the agent API
+and the pages for a person.
+
+    app = create_app("generated/")            # every app under it, behind a launcher
+    app = create_app("generated/shopping")    # one app
+    app.test_client().post("/api/sessions")   # -> 201 {"session": ..., "elements": ...}
+
+Routes: `/` (the phone, for a person), `/graph` and `/graph.svg` (the screen graph, the
+current screen lit), `/api/...` (see `api`). There is no static-file route and no route
+takes a path: ids are matched by a strict pattern and apps by name, so nothing reaches
+the file system. Every error is JSON with a 4xx status; an unexpected exception is a bug,
+logged with its traceback and answered as a JSON 500.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
+
+from phoneworld.errors import InvalidAction, PhoneworldError
+from phoneworld.generated import GeneratedApp, find_apps, load_app
+from phoneworld.serve.api import bp as api_bp
+from phoneworld.serve.api import json_response
+from phoneworld.serve.errors import ApiError
+from phoneworld.serve.graph import screen_graph_svg
+from phoneworld.serve.screenshots import Screenshotter
+from phoneworld.serve.sessions import Session, SessionStore
+from phoneworld.serve.ui import csp, graph_page, phone_page
+from phoneworld.spec.ast import AppSpec
+
+COOKIE = "phoneworld_session"
+_log = logging.getLogger("phoneworld.serve")
+
+
+class SessionIdConverter(BaseConverter):
+    """A session id: 1-64 URL-safe characters (anything else is a 404, never a path)."""
+
+    regex = r"[A-Za-z0-9_-]{1,64}"
+
+
+@dataclass
+class Served:
+    """What one server holds, at `app.extensions["phoneworld"]`."""
+
+    store: SessionStore
+    shots: Screenshotter
+
+    def close(self) -> None:
+        """Stop the browser and drop every session."""
+        self.shots.close()
+        self.store.clear()
+
+
+def load_specs(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path]
+               ) -> list[AppSpec]:
+    """Specs from an app folder, a folder of them, or a list of specs or folders."""
+    if isinstance(apps, (str, Path)):
+        return [load_app(p).spec for p in find_apps(apps)]
+    out: list[AppSpec] = []
+    for a in apps:
+        if isinstance(a, AppSpec):
+            out.append(a)
+        elif isinstance(a, GeneratedApp):
+            out.append(a.spec)
+        else:
+            out.extend(load_specs(a))
+    names = [s.name for s in out]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise PhoneworldError(f"two apps are both named {', '.join(dupes)}; serve each "
+                              "name once")
+    return out
+
+
+def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path], *,
+               max_sessions: int = 1000, idle_timeout: float = 1800.0,
+               chromium: str | None = None, screenshot_timeout: float = 10.0,
+               max_body: int = 256 * 1024, trusted_hosts: Sequence[str] | None = None
+               ) -> Flask:
+    """The server for `apps`: one app's machine per session, or, for several apps, a
+    phone with all of them behind a launcher.
+
+    Args:
+        apps: a generated app folder, a folder of them, or specs.
+        max_sessions: the cap on live sessions (creating more is a 429).
+        idle_timeout: seconds without a request after which a session is dropped.
+        chromium: the browser for screenshots (default $PHONEWORLD_CHROMIUM, else
+            /usr/bin/chromium).
+        screenshot_timeout: seconds a screenshot may wait for the browser.
+        max_body: the largest request body in bytes (a 413 beyond).
+        trusted_hosts: the only Host headers answered (others get a 400); `serve` sets
+            the loopback names when bound to loopback, which stops DNS rebinding.
+    """
+    specs = load_specs(apps)
+    if not specs:
+        raise PhoneworldError("no apps to serve")
+    app = Flask("phoneworld.serve", static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = max_body
+    if trusted_hosts is not None:
+        app.config["TRUSTED_HOSTS"] = list(trusted_hosts)
+    app.url_map.converters["sid"] = SessionIdConverter
+    app.url_map.strict_slashes = True
+    served = Served(SessionStore(specs, max_sessions=max_sessions, idle_timeout=idle_timeout),
+                    Screenshotter(chromium, timeout=screenshot_timeout))
+    app.extensions["phoneworld"] = served
+    app.register_blueprint(api_bp)
+    _ui_routes(app, served)
+    _error_handlers(app)
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        return resp
+
+    return app
+
+
+def _ui_routes(app: Flask, served: Served) -> None:
+    store = served.store
+
+    @app.get("/")
+    def phone() -> Response:
+        """The phone for a person: `?session=<id>` shows that session and follows it
+        (an agent's, say); else the browser's own session (a cookie), made on first
+        visit (`?app=` picks the app)."""
+        sid = request.args.get("session")
+        fresh = False
+        if sid is None:
+            sid = request.cookies.get(COOKIE)
+            if sid is None or not _alive(store, sid):
+                sid = store.create(app=request.args.get("app")).id
+                fresh = True
+        with store.use(sid) as s:
+            spec = s.front.spec
+            nonce = secrets.token_urlsafe(16)
+            query = urlencode({"session": s.id})
+            page = phone_page(session=s.id, title=_title(store), width=spec.width,
+                              height=spec.height, nonce=nonce, graph_url=f"/graph?{query}",
+                              graph_svg=f"/graph.svg?{query}",
+                              watch=request.args.get("session") is not None)
+        resp = Response(page, mimetype="text/html")
+        resp.headers["Content-Security-Policy"] = csp(nonce)
+        resp.headers["Cache-Control"] = "no-store"
+        if fresh:
+            resp.set_cookie(COOKIE, sid, httponly=True, samesite="Strict",
+                            max_age=int(store.idle_timeout))
+        return resp
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)
+
+    @app.get("/graph")
+    def graph() -> Response:
+        """The screen graph as a page: `?app=` picks the app, `?session=` lights its
+        screen, `?refresh=N` reloads every N seconds."""
+        spec, current, sid = _graph_target(store)
+        refresh = request.args.get("refresh", type=int)
+        links = [{"name": s.name, "url": "/graph?" + urlencode(
+            {k: v for k, v in (("app", s.name), ("session", sid)) if v})} for s in store.specs]
+        if current is None and sid is not None:
+            where = "The session is on another app's screen, or on the launcher."
+        elif current is not None:
+            where = f"The session is on {current}."
+        else:
+            where = ""
+        page = graph_page(app=spec.name, svg=screen_graph_svg(spec, current), apps=links,
+                          where=where, session=sid, self_url=request.full_path,
+                          refresh=max(1, refresh) if refresh else None)
+        resp = Response(page, mimetype="text/html")
+        resp.headers["Content-Security-Policy"] = csp()
+        return resp
+
+    @app.get("/graph.svg")
+    def graph_svg() -> Response:
+        spec, current, _ = _graph_target(store)
+        resp = Response(screen_graph_svg(spec, current), mimetype="image/svg+xml")
+        resp.headers["Content-Security-Policy"] = csp()
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+
+def _graph_target(store: SessionStore) -> tuple[AppSpec, str | None, str | None]:
+    """(the app to draw, its screen the session shows or None, the session id or None)."""
+    sid = request.args.get("session") or request.cookies.get(COOKIE)
+    session: Session | None = None
+    if sid is not None and _alive(store, sid):
+        session = store.get(sid)
+    name = request.args.get("app")
+    if name is None:
+        name = session.app if session is not None and session.app in _names(store) \
+            else store.specs[0].name
+    by_name = {s.name: s for s in store.specs}
+    spec = by_name.get(name)
+    if spec is None:
+        raise ApiError(f"no app {name!r} is served; apps: {', '.join(by_name)}", 404,
+                       field="app")
+    current = None
+    if session is not None:
+        with session.lock:
+            if session.app == spec.name:
+                current = session.front.screen
+    return spec, current, session.id if session is not None else None
+
+
+def _names(store: SessionStore) -> set[str]:
+    return {s.name for s in store.specs}
+
+
+def _alive(store: SessionStore, sid: str) -> bool:
+    try:
+        store.get(sid)
+    except ApiError:
+        return False
+    return True
+
+
+def _title(store: SessionStore) -> str:
+    if store.phone:
+        return "phone: " + ", ".join(s.title or s.name for s in store.specs)
+    s = store.specs[0]
+    return s.title or s.name
+
+
+def _error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def _api_error(err: ApiError) -> Response:
+        headers = {"Retry-After": str(err.retry_after)} if err.retry_after else None
+        return json_response(err.body(), err.status, headers)
+
+    @app.errorhandler(InvalidAction)
+    def _invalid_action(err: InvalidAction) -> Response:
+        body: dict[str, object] = {"error": str(err), "status": 400}
+        if err.field:
+            body["field"] = err.field
+        return json_response(body, 400)
+
+    @app.errorhandler(PhoneworldError)
+    def _phoneworld_error(err: PhoneworldError) -> Response:
+        # A well-formed request the app cannot carry out here (its spec says no).
+        return json_response({"error": f"the app cannot do this: {err}", "status": 409}, 409)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(err: HTTPException) -> Response:
+        status = err.code or 400
+        message = {404: "no such page or endpoint; the API is described at "
+                        "/api/openapi.json",
+                   413: f"the body is larger than {app.config['MAX_CONTENT_LENGTH']} bytes",
+                   }.get(status, err.description or err.name)
+        resp = json_response({"error": message, "status": status}, status)
+        allowed = getattr(err, "valid_methods", None)
+        if status == 405 and allowed:
+            resp.headers["Allow"] = ", ".join(allowed)
+        return resp
+
+    @app.errorhandler(Exception)
+    def _bug(err: Exception) -> Response:
+        _log.exception("unexpected error on %s %s", request.method, request.path)
+        return json_response({"error": f"internal error ({type(err).__name__}); this is a "
+                                       "bug in phoneworld, please report it", "status": 500},
+                             500)
