@@ -91,3 +91,28 @@ def _swap_value(data, doc):
         return value
     parent[key] = value
     return doc
+
+
+# --- Real devices: tests marked `adb` run only with --adb-serial ---------------------------
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--adb-serial", default=None, metavar="SERIAL",
+                     help="run the tests marked adb on this Android device or emulator")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if config.getoption("--adb-serial"):
+        return
+    skip = pytest.mark.skip(reason="needs a real device: pass --adb-serial SERIAL")
+    for item in items:
+        if "adb" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def adb_serial(request) -> str:
+    """The device serial given with --adb-serial."""
+    serial = request.config.getoption("--adb-serial")
+    if not serial:
+        pytest.skip("needs a real device: pass --adb-serial SERIAL")
+    return serial

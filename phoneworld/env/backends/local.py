@@ -1,0 +1,131 @@
+"""The in-process backend: a `Machine` for one app, a `Phone` for several; no I/O at all.
+
+A step's `Outcome` is the view: the machine renders it only when a form is read, and
+renders it from the state it describes even if read after later steps.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from phoneworld.env.backends import verdict
+from phoneworld.errors import PhoneworldError
+from phoneworld.runtime.actions import Action
+from phoneworld.runtime.machine import Machine, Outcome
+from phoneworld.runtime.phone import Phone
+from phoneworld.spec.ast import AppSpec
+
+POOL = 256
+"""Task instances drawn once per backend (with seed 0) for resets that name none."""
+
+
+class LocalView:
+    """An `Outcome` as a `View` (forms rendered on first read)."""
+
+    __slots__ = ("outcome", "_shot")
+
+    def __init__(self, outcome: Outcome, shot: Callable[[Outcome], Any] | None) -> None:
+        self.outcome = outcome
+        self._shot = shot
+
+    @property
+    def screen(self) -> str:
+        return self.outcome.screen
+
+    @property
+    def event(self) -> str:
+        return self.outcome.event
+
+    @property
+    def elements(self) -> list[dict[str, Any]]:
+        return self.outcome.elements
+
+    @property
+    def xml(self) -> str:
+        return self.outcome.xml
+
+    def screenshot(self) -> Any:
+        return self._shot(self.outcome) if self._shot is not None else None
+
+
+class LocalBackend:
+    """Runs `specs` in this process (see the module docstring)."""
+
+    kind = "local"
+    views_expire = False
+
+    def __init__(self, specs: Sequence[AppSpec], *, tasks: Sequence[Any] | None = None,
+                 screenshot: Callable[[Outcome], Any] | None = None) -> None:
+        if not specs:
+            raise PhoneworldError("an env needs at least one app")
+        self.specs = list(specs)
+        self.target: Machine | Phone = Machine(specs[0]) if len(specs) == 1 else Phone(specs)
+        self.width, self.height = specs[0].width, specs[0].height
+        self.apps = tuple(s.title or s.name for s in specs)
+        self.tasks = list(tasks) if tasks is not None else None
+        self._pool: list[Any] | None = None
+        self._shot = screenshot
+
+    # -- tasks ---------------------------------------------------------------------------------
+
+    def find_task(self, task_id: str) -> Any:
+        if self.tasks is not None:
+            by_id = {str(t.id): t for t in self.tasks}
+            if task_id in by_id:
+                return by_id[task_id]
+            close = difflib.get_close_matches(task_id, list(by_id), n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            raise PhoneworldError(f"no task {task_id!r} among this env's {len(by_id)} "
+                                  f"tasks{hint}")
+        mod = _tasks_module()
+        if mod is None:
+            raise PhoneworldError(f"cannot look up task {task_id!r}: phoneworld.tasks is not "
+                                  f"available; pass the task object, or tasks=[...]")
+        task = mod.find_task(self.specs, task_id)
+        if task is None:
+            raise PhoneworldError(f"no task {task_id!r} for these apps")
+        return task
+
+    def sample_task(self, rng: Any) -> Any | None:
+        pool = self.tasks if self.tasks is not None else self._task_pool()
+        if not pool:
+            return None
+        return pool[int(rng.integers(len(pool)))]
+
+    def _task_pool(self) -> list[Any]:
+        if self._pool is None:
+            mod = _tasks_module()
+            self._pool = list(mod.sample_tasks(self.specs, POOL, 0)) if mod is not None else []
+        return self._pool
+
+    # -- episodes --------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None, task: Any | None) -> LocalView:
+        t = self.target
+        if isinstance(t, Phone):
+            apps = [str(a) for a in getattr(task, "apps", ()) or ()]
+            app = apps[0] if len(apps) == 1 and apps[0] in t.specs else None
+            return LocalView(t.reset(seed, app=app), self._shot)
+        return LocalView(t.reset(seed), self._shot)
+
+    def step(self, action: Action) -> LocalView:
+        return LocalView(self.target.step(action), self._shot)
+
+    def check(self, task: Any) -> tuple[bool, str]:
+        return verdict(task.check(self.target))
+
+    def close(self) -> None:
+        pass
+
+
+def _tasks_module() -> Any:
+    """`phoneworld.tasks` where it is installed (and complete), else None."""
+    try:
+        import phoneworld.tasks as mod
+    except ImportError:
+        return None
+    if not (hasattr(mod, "sample_tasks") and hasattr(mod, "find_task")):
+        return None
+    return mod
