@@ -3,6 +3,8 @@ with nasty strings, keyword-like names and every kind of node."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import strategies as st
 
 from phoneworld.spec.ast import (
@@ -41,9 +43,12 @@ VIEW_FLAGS = ["clickable", "long_clickable", "checkable", "editable", "scrollabl
 ACTIONS = ["tap", "long_press", "type", "submit", "scroll", "back", "home", "enter"]
 TYPES = ["text", "int", "real", "bool"]
 
+# A high surrogate then a low one, as two code points, has no JSON spelling of its own
+# (`"\ud800\udfff"` reads back as one character); no decoded text holds such a pair.
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 texts = st.one_of(st.sampled_from(NASTY), st.text(max_size=10),
                   st.lists(st.sampled_from(NASTY) | st.text(max_size=3), max_size=4)
-                  .map("".join))
+                  .map("".join).filter(lambda s: not _PAIR.search(s)))
 names = st.from_regex(r"[a-z_][a-z0-9_]{0,5}", fullmatch=True) | st.sampled_from(
     sorted(keywords()))
 floats = st.floats(allow_nan=False, allow_infinity=False)
@@ -62,27 +67,27 @@ consts = st.builds(Const, st.none() | texts | st.integers() | floats | st.boolea
 
 
 def exprs(refs: list[Ref], tables: dict[str, list[str]], depth: int = 2) -> st.SearchStrategy:
-    """Expressions over `refs`, with `count`/`exists` over `tables` (bare columns inside)."""
+    """Expressions over `refs` nested up to `depth`, with `count`/`exists` over `tables`
+    (whose `where` may name the table's columns bare)."""
     leaves = consts | st.sampled_from(refs) if refs else consts
-
-    def grow(inner: st.SearchStrategy) -> st.SearchStrategy:
-        options = [
-            st.builds(Compare, st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "~"]),
-                      inner, inner),
-            st.builds(BoolOp, st.sampled_from(["and", "or"]),
-                      st.lists(inner, min_size=2, max_size=3).map(tuple)),
-            st.builds(Not, inner),
-            st.builds(BinOp, st.sampled_from(["+", "-"]), inner, inner),
-            st.builds(lambda a, f: Call(f, args=(a,)), inner, st.sampled_from(["lower", "len"])),
-        ]
-        if tables and depth > 0:
-            options.append(st.sampled_from(sorted(tables)).flatmap(
-                lambda t: st.builds(Call, st.sampled_from(["count", "exists"]), st.just(t),
-                                    st.none() | exprs(
-                                        refs + [Ref((c,)) for c in tables[t]], {}, depth - 1))))
-        return st.one_of(options)
-
-    return st.recursive(leaves, grow, max_leaves=6)
+    if depth <= 0:
+        return leaves
+    inner = exprs(refs, tables, depth - 1)
+    options = [
+        leaves,
+        st.builds(Compare, st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "~"]),
+                  inner, inner),
+        st.builds(BoolOp, st.sampled_from(["and", "or"]),
+                  st.lists(inner, min_size=2, max_size=3).map(tuple)),
+        st.builds(Not, inner),
+        st.builds(BinOp, st.sampled_from(["+", "-"]), inner, inner),
+        st.builds(lambda a, f: Call(f, args=(a,)), inner, st.sampled_from(["lower", "len"])),
+    ]
+    for t, cols in sorted(tables.items()):
+        where = exprs(refs + [Ref((c,)) for c in cols], {}, depth - 1)
+        options.append(st.builds(Call, st.sampled_from(["count", "exists"]), st.just(t),
+                                 st.none() | where))
+    return st.one_of(options)
 
 
 def _rows(cols: list[Column]) -> st.SearchStrategy:
@@ -115,7 +120,8 @@ def _view(draw, depth: int, refs: list[Ref], item: str | None, ctx: dict) -> Vie
     items, children = None, []
     if ctx["tables"] and depth < 2 and draw(st.booleans()):
         t = draw(st.sampled_from(sorted(ctx["tables"])))
-        inner = scope + [Ref((c,)) for c in ctx["tables"][t]] + [
+        # In a list's own `where`, `item` is the list's row (the outer one is out of reach).
+        inner = refs + [Ref((c,)) for c in ctx["tables"][t]] + [
             Ref(("item", c)) for c in ctx["tables"][t]]
         items = ListOf(t, opt(exprs(inner, {}, 0)), draw(counts),
                        draw(st.sampled_from(["vertical", "horizontal"])))

@@ -39,6 +39,10 @@ NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")  # `{p}` a hole, `{{` a brace
 _KEYS = ("back", "home")  # actions that need no widget: `on detail back -> back`
 _TARGETS = ("stay", "back")
+_SHAPES = {  # effect: (may set columns, must set some, may have `where`)
+    "toggle": (False, False, False), "set": (True, True, False),
+    "insert": (True, False, False), "delete": (False, False, True),
+    "update": (True, True, True), "clear": (False, False, False)}
 
 
 def check(spec: AppSpec, filename: str = "<spec>", text: str | None = None,
@@ -70,7 +74,7 @@ def load(path: str | Path) -> AppSpec:
     """Read, parse and check one `.pw` file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM is not part of the spec
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
         raise SpecError(f"{p}: cannot read this spec: {reason}") from err
@@ -91,6 +95,7 @@ class _Checker:
     def run(self) -> list[tuple[tuple[int, int] | None, str]]:
         s = self.spec
         self._ident(s, s.name, "app")
+        self._text(s, s.package, s.title, s.source, *s.notes)
         if s.start not in self.screens:
             self.at(s, f"start screen '{s.start}' is not a screen"
                        f"{did_you_mean(s.start, self.screens)}", "start")
@@ -132,6 +137,11 @@ class _Checker:
         elif roots and name in ROOTS:
             self.at(node, f"'{name}' has a fixed meaning in expressions; "
                           f"call this {what} something else", field)
+
+    def _text(self, node: object, *values: object) -> None:
+        for v in values:
+            if not isinstance(v, str):
+                self.at(node, f"not text: {v!r}")
 
     def _unique(self, items: tuple, what: str) -> None:
         first: dict[str, object] = {}
@@ -177,6 +187,7 @@ class _Checker:
     # -- screens ------------------------------------------------------------------------------
     def _screen(self, s: Screen) -> None:
         self._ident(s, s.name, "screen")
+        self._text(s, s.package, s.activity)
         if s.name in _TARGETS:
             self.at(s, f"'{s.name}' is a transition target of its own; "
                        "call this screen something else", "name")
@@ -198,12 +209,12 @@ class _Checker:
             elif view.name:
                 self._ident(view, view.name, "widget")
                 named[view.name] = view
-        scope = Scope(param=s.param, inputs=frozenset(named),
-                      note=f" (screen '{s.name}' has no param)" if s.param is None else "")
+        scope = Scope(param=s.param, inputs=frozenset(named))
         for view, table in _walk(s.root, None):
             self._view(view, replace(scope, item=table))
 
     def _view(self, v: View, scope: Scope) -> None:
+        self._text(v, v.cls, v.id, v.desc)
         if len(v.bounds) != 4 or not all(_is_int(b) for b in v.bounds):
             self.at(v, f"bounds are four whole numbers, not {v.bounds!r}")
         for e in (v.text, v.checked):
@@ -278,67 +289,65 @@ class _Checker:
         def say(m: str) -> None:
             self.at(e, m, "target")
 
-        shape = (bool(e.values), e.where is not None)
+        if e.op not in _SHAPES:
+            say(f"unknown effect '{e.op}'{did_you_mean(e.op, _SHAPES)}")
+            return
+        may_set, must_set, may_filter = _SHAPES[e.op]
+        if (e.values and not may_set) or (must_set and not e.values) or (
+                e.where is not None and not may_filter) or (
+                e.op == "set" and [c for c, _ in e.values] != [e.target]):
+            say(f"malformed {e.op} effect: {e!r}")
         if e.op in ("toggle", "set"):
             flag = self.flags.get(e.target)
             if flag is None:
                 say(f"unknown flag '{e.target}'{did_you_mean(e.target, self.flags)}")
             elif e.op == "toggle" and flag.type != "bool":
                 say(f"flag '{e.target}' is {flag.type}; only a bool flag can be toggled")
-            ok = shape == (False, False) if e.op == "toggle" else (
-                e.where is None and len(e.values) == 1 and e.values[0][0] == e.target)
-            if not ok:
-                say(f"malformed {e.op} effect: {e!r}")
-        elif e.op in ("insert", "delete", "update", "clear"):
-            table = self.tables.get(e.target)
-            if table is not None and table.kind != "state":
-                say(f"table '{e.target}' is content (read-only); effects change state tables")
-            expected = {"insert": (True, False), "clear": (False, False)}.get(e.op)
-            if (expected and shape not in (expected, (False, False))) or (
-                    e.op == "delete" and e.values) or (e.op == "update" and not e.values):
-                say(f"malformed {e.op} effect: {e!r}")
-            if table is None:
-                self.names.table(e.target, say)
-                return
-            columns = {c.name for c in table.columns}
-            for i, (col, value) in enumerate(e.values):
-                if col not in columns:
-                    self.at(e, f"unknown column '{col}' of {e.target}"
-                               f"{did_you_mean(col, columns)}", ("values", i))
-                inner = replace(scope, columns=e.target) if e.op == "update" else scope
-                self.names.expr(value, inner, (e,))
-            if len({c for c, _ in e.values}) != len(e.values):
-                say(f"a column is given twice in this {e.op}")
-            if e.where is not None:
-                self.names.expr(e.where, replace(scope, columns=e.target), (e,))
-        else:
-            say(f"unknown effect '{e.op}'")
-        if e.op in ("toggle", "set"):
             for _, value in e.values:
                 self.names.expr(value, scope, (e,))
+            return
+        table = self.tables.get(e.target)
+        if table is None:
+            self.names.table(e.target, say)
+            return
+        if table.kind != "state":
+            say(f"table '{e.target}' is content (read-only); effects change state tables")
+        columns = {c.name for c in table.columns}
+        rows = replace(scope, columns=e.target)  # bare names are the changed row's columns
+        for i, (col, value) in enumerate(e.values):
+            if col not in columns:
+                self.at(e, f"unknown column '{col}' of {e.target}"
+                           f"{did_you_mean(col, columns)}", ("values", i))
+            self.names.expr(value, rows if e.op == "update" else scope, (e,))
+        if len({c for c, _ in e.values}) != len(e.values):
+            say(f"a column is given twice in this {e.op}")
+        if e.where is not None:
+            self.names.expr(e.where, rows, (e,))
 
     # -- tasks -----------------------------------------------------------------------------------
     def _task(self, t: Task) -> None:
         self._ident(t, t.name, "task")
+        self._text(t, t.instruction)
         _among(t, t.kind, ("state", "information", "navigation", "composite", "cross_app"),
                "task kind", self)
-        names: set[str] = set()
+        params: set[str] = set()
         for p in t.params:
             self._ident(p, p.name, "task parameter", roots=True)
-            if p.name in names:
+            if p.name in params:
                 self.at(p, f"task parameter '{p.name}' is declared twice", "name")
-            names.add(p.name)
+            params.add(p.name)
             table = self.tables.get(p.table)
             if table is None:
                 self.names.table(p.table, lambda m, p=p: self.at(p, m, "table"))
             elif p.column not in (cols := [c.name for c in table.columns]):
                 self.at(p, f"unknown column '{p.column}' of {p.table}"
                            f"{did_you_mean(p.column, cols)}", "column")
-        for hole in _HOLE.findall(t.instruction):
-            if hole and hole not in names:
+        for hole in _HOLE.findall(t.instruction if isinstance(t.instruction, str) else ""):
+            if hole and hole not in params:
                 self.at(t, f"the instruction's {{{hole}}} is not a parameter of task "
-                           f"'{t.name}'{did_you_mean(hole, names)}", "instruction")
-        self.names.expr(t.condition, Scope(task_params=frozenset(names), in_task=True), (t,))
+                           f"'{t.name}'{did_you_mean(hole, params)}", "instruction")
+        scope = Scope(task_params=frozenset(params), in_task=True)
+        self.names.expr(t.condition, scope, (t,))
 
 
 def _walk(view: View, table: str | None) -> Iterator[tuple[View, str | None]]:

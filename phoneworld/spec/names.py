@@ -59,7 +59,7 @@ class Scope:
     task_params: frozenset[str] = frozenset()
     in_task: bool = False
     note: str = field(default="", compare=False)
-    """Where `item`/`param` would come from, for messages."""
+    """Why there is no `item` here, for messages."""
 
 
 class NameChecker:
@@ -125,9 +125,9 @@ class NameChecker:
         if head in ("item", "param"):
             table = scope.item if head == "item" else scope.param
             if table is None:
-                known = "inside a list item, or in a transition from one" if head == "item" \
-                    else "on a screen declared with `param <table>`"
-                say(f"'{head}' is only known {known}{scope.note}")
+                known = f"inside a list item, or in a transition from one{scope.note}" \
+                    if head == "item" else "on a screen declared with `param <table>`"
+                say(f"'{head}' is only known {known}")
             elif len(rest) > 1:
                 say(f"'{'.'.join(path)}': a row has columns, not nested fields")
             elif rest and rest[0] not in self.tables.get(table, {rest[0]}):

@@ -12,31 +12,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from lark import Token, Transformer, v_args
 
 from phoneworld.spec import ast
-from phoneworld.spec.ast import (
-    AppSpec,
-    BinOp,
-    BoolOp,
-    Call,
-    Column,
-    Compare,
-    Const,
-    Effect,
-    Flag,
-    ListOf,
-    Not,
-    Ref,
-    Screen,
-    Table,
-    Task,
-    TaskParam,
-    Transition,
-    View,
-)
 
 ANDROID_VIEW_CLASSES = frozenset({"View", "ViewGroup", "SurfaceView", "TextureView",
                                   "ViewStub"})
@@ -90,6 +71,14 @@ def _name(tok: Token) -> str:
     return str(tok).strip("`")
 
 
+def _bare_name(e: object) -> bool:
+    return isinstance(e, ast.Ref) and len(e.path) == 1
+
+
+def _string(tok: Token) -> str:
+    return json.loads(str(tok), strict=False)
+
+
 def _int(tok: Token, minus: Token | None = None) -> int:
     if len(tok) > 4000:
         raise BuildError("this number is too long", tok.line, tok.column)
@@ -110,6 +99,22 @@ def _once(items: list[tuple[str, Any, Any]], what: str) -> dict[str, Any]:
     return out
 
 
+def _item(key: str, convert: Callable[[Token], Any] = lambda tok: tok,
+          at_value: bool = False) -> Callable:
+    """The method for a rule `keyword VALUE` inside a block: `(key, value, where)`."""
+    def method(self: ToAst, meta: Any, ch: list) -> tuple[str, Any, Any]:
+        return key, convert(ch[0]), ch[0] if at_value else meta
+    return method
+
+
+def _children(self: ToAst, meta: Any, ch: list) -> list:
+    return ch
+
+
+def _word(self: ToAst, meta: Any, ch: list) -> str:
+    return str(ch[0])
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """The parse tree -> `AppSpec`; `positions` holds where each node was written."""
@@ -126,16 +131,16 @@ class ToAst(Transformer):
     def start(self, meta, ch):
         app, decls = ch[0], ch[1:]
         name, items, where = app
-        spec = AppSpec(
+        spec = ast.AppSpec(
             name=name, package=items["package"], start=items["start"],
             width=items.get("screen_size", (1080, 2400))[0],
             height=items.get("screen_size", (1080, 2400))[1],
             title=items.get("title", ""), source=items.get("source", ""),
-            tables=tuple(d for d in decls if isinstance(d, Table)),
-            flags=tuple(d for d in decls if isinstance(d, Flag)),
-            screens=tuple(d for d in decls if isinstance(d, Screen)),
-            transitions=tuple(d for d in decls if isinstance(d, Transition)),
-            tasks=tuple(d for d in decls if isinstance(d, Task)),
+            tables=tuple(d for d in decls if isinstance(d, ast.Table)),
+            flags=tuple(d for d in decls if isinstance(d, ast.Flag)),
+            screens=tuple(d for d in decls if isinstance(d, ast.Screen)),
+            transitions=tuple(d for d in decls if isinstance(d, ast.Transition)),
+            tasks=tuple(d for d in decls if isinstance(d, ast.Task)),
             notes=tuple(items.get("notes", ())))
         self._at(spec, where)
         for key in ("start", "package"):
@@ -152,51 +157,35 @@ class ToAst(Transformer):
         items["where"] = {key: where for key, _, where in ch[1:]}
         return _name(ch[0]), items, meta
 
-    def app_package(self, meta, ch):
-        return "package", _string(ch[0]), meta
-
-    def app_title(self, meta, ch):
-        return "title", _string(ch[0]), meta
+    app_package = screen_package = _item("package", _string)
+    app_title = _item("title", _string)
+    app_start = _item("start", _name, at_value=True)
+    app_source = _item("source", _string)
+    app_note = _item("note", _string)
 
     def app_size(self, meta, ch):
         return "screen_size", (_int(ch[0]), _int(ch[1])), meta
 
-    def app_start(self, meta, ch):
-        return "start", _name(ch[0]), ch[0]
-
-    def app_source(self, meta, ch):
-        return "source", _string(ch[0]), meta
-
-    def app_note(self, meta, ch):
-        return "note", _string(ch[0]), meta
-
     # -- data -------------------------------------------------------------------------------
     def table(self, meta, ch):
         kind, name, columns, rows = ch[0], ch[1], ch[2] or [], ch[3:]
-        node = Table(_name(name), kind, tuple(columns), tuple(r for r, _ in rows))
+        node = ast.Table(_name(name), kind, tuple(columns), tuple(r for r, _ in rows))
         for j, (_, where) in enumerate(rows):
             self._at(node, where, ("rows", j))
         return self._at(self._at(node, meta), name, "name")
 
     def column(self, meta, ch):
-        return self._at(Column(_name(ch[0]), ch[1] or "text"), meta)
+        return self._at(ast.Column(_name(ch[0]), ch[1] or "text"), meta)
 
     def row(self, meta, ch):
         return tuple(ch[0] or ()), meta
 
     def flag(self, meta, ch):
-        node = Flag(_name(ch[0]), ch[1], ch[2])
+        node = ast.Flag(_name(ch[0]), ch[1], ch[2])
         return self._at(self._at(node, meta), ch[0], "name")
 
-    def columns(self, meta, ch):
-        return ch
-
-    literals = args = columns
-
-    def table_kind(self, meta, ch):
-        return str(ch[0])
-
-    column_type = task_kind = action = axis = compare_op = add_op = table_kind
+    columns = literals = args = children = effects = assigns = task_params = _children
+    table_kind = column_type = task_kind = action = axis = compare_op = add_op = _word
 
     def lit_str(self, meta, ch):
         return _string(ch[0])
@@ -223,7 +212,7 @@ class ToAst(Transformer):
     def screen(self, meta, ch):
         name, priority, foreign, param, seen = ch[:5]
         items = _once(ch[5:-1], "screen")
-        node = Screen(name=_name(name), priority=str(priority), root=ch[-1],
+        node = ast.Screen(name=_name(name), priority=str(priority), root=ch[-1],
                       package=items.get("package", ""), activity=items.get("activity", ""),
                       foreign=foreign is not None, param=_name(param) if param else None,
                       modules=tuple(items.get("modules", ())),
@@ -233,11 +222,7 @@ class ToAst(Transformer):
             self._at(node, param, "param")
         return self._at(self._at(node, meta), name, "name")
 
-    def screen_package(self, meta, ch):
-        return "package", _string(ch[0]), meta
-
-    def screen_activity(self, meta, ch):
-        return "activity", _string(ch[0]), meta
+    screen_activity = _item("activity", _string)
 
     def screen_modules(self, meta, ch):
         return "modules", tuple(_name(t) for t in ch), meta
@@ -246,7 +231,7 @@ class ToAst(Transformer):
         cls, bounds, attrs, children = ch[0], ch[1], ch[2:-1], ch[-1]
         flags = tuple(value for key, value, _ in attrs if key == "flag")
         items = _once([a for a in attrs if a[0] != "flag"], "view")
-        node = View(cls=cls, bounds=bounds, name=items.get("as", ""), id=items.get("id", ""),
+        node = ast.View(cls=cls, bounds=bounds, name=items.get("as", ""), id=items.get("id", ""),
                     text=items.get("text"), desc=items.get("desc", ""),
                     checked=items.get("checked"), flags=flags, items=items.get("list"),
                     children=tuple(children or ()))
@@ -265,37 +250,23 @@ class ToAst(Transformer):
     def coord(self, meta, ch):
         return _int(ch[1], ch[0])
 
-    def children(self, meta, ch):
-        return ch
-
-    def view_name(self, meta, ch):
-        return "as", _name(ch[0]), ch[0]
-
-    def view_id(self, meta, ch):
-        return "id", _string(ch[0]), meta
-
-    def view_text(self, meta, ch):
-        return "text", ch[0], meta
-
-    def view_desc(self, meta, ch):
-        return "desc", _string(ch[0]), meta
-
-    def view_checked(self, meta, ch):
-        return "checked", ch[0], meta
-
-    def view_flag(self, meta, ch):
-        return "flag", str(ch[0]), meta
+    view_name = _item("as", _name, at_value=True)
+    view_id = _item("id", _string)
+    view_text = _item("text")
+    view_desc = _item("desc", _string)
+    view_checked = _item("checked")
+    view_flag = _item("flag", str)
 
     def list_of(self, meta, ch):
         table, where, pitch, axis = ch
-        node = ListOf(_name(table), where, _int(pitch) if pitch is not None else 0,
+        node = ast.ListOf(_name(table), where, _int(pitch) if pitch is not None else 0,
                       axis or "vertical")
         return "list", self._at(self._at(node, meta), table, "table"), meta
 
     # -- behaviour ---------------------------------------------------------------------------
     def transition(self, meta, ch):
         screen, widget, action, target, with_param, when, count, effects = ch
-        node = Transition(screen=_name(screen), widget=_name(widget) if widget else "",
+        node = ast.Transition(screen=_name(screen), widget=_name(widget) if widget else "",
                           action=action, target=_name(target), with_param=with_param,
                           when=when, effects=tuple(effects or ()),
                           count=_int(count) if count is not None else 0)
@@ -304,11 +275,8 @@ class ToAst(Transformer):
         self._at(node, target, "target")
         return self._at(node, meta)
 
-    def effects(self, meta, ch):
-        return ch
-
     def _effect(self, meta, op, target, values=(), where=None):
-        node = Effect(op, _name(target), tuple((c, e) for c, e, _ in values), where)
+        node = ast.Effect(op, _name(target), tuple((c, e) for c, e, _ in values), where)
         for i, (_, _, tok) in enumerate(values):
             self._at(node, tok, ("values", i))
         return self._at(self._at(node, meta), target, "target")
@@ -331,68 +299,55 @@ class ToAst(Transformer):
     def effect_clear(self, meta, ch):
         return self._effect(meta, "clear", ch[0])
 
-    def assigns(self, meta, ch):
-        return ch
-
     def assign(self, meta, ch):
         return _name(ch[0]), ch[1], ch[0]
 
     # -- tasks ---------------------------------------------------------------------------------
     def task(self, meta, ch):
         name, kind, params, instruction, condition = ch
-        node = Task(_name(name), kind, _string(instruction), condition, tuple(params or ()))
+        node = ast.Task(_name(name), kind, _string(instruction), condition, tuple(params or ()))
         self._at(node, instruction, "instruction")
         return self._at(self._at(node, meta), name, "name")
 
-    def task_params(self, meta, ch):
-        return ch
-
     def task_param(self, meta, ch):
-        node = TaskParam(*(_name(t) for t in ch))
+        node = ast.TaskParam(*(_name(t) for t in ch))
         for field, tok in zip(("name", "table", "column"), ch, strict=True):
             self._at(node, tok, field)
         return self._at(node, meta)
 
     # -- expressions -------------------------------------------------------------------------
     def or_test(self, meta, ch):
-        return self._at(BoolOp("or", tuple(ch)), meta)
+        return self._at(ast.BoolOp("or", tuple(ch)), meta)
 
     def and_test(self, meta, ch):
-        return self._at(BoolOp("and", tuple(ch)), meta)
+        return self._at(ast.BoolOp("and", tuple(ch)), meta)
 
     def not_test(self, meta, ch):
-        return self._at(Not(ch[0]), meta)
+        return self._at(ast.Not(ch[0]), meta)
 
     def compare(self, meta, ch):
-        return self._at(Compare(ch[1], ch[0], ch[2]), meta)
+        return self._at(ast.Compare(ch[1], ch[0], ch[2]), meta)
 
     def bin_op(self, meta, ch):
-        return self._at(BinOp(ch[1], ch[0], ch[2]), meta)
+        return self._at(ast.BinOp(ch[1], ch[0], ch[2]), meta)
 
     def const(self, meta, ch):
-        return self._at(Const(ch[0]), meta)
+        return self._at(ast.Const(ch[0]), meta)
 
     def ref(self, meta, ch):
-        return self._at(Ref(tuple(_name(t) for t in ch)), meta)
+        return self._at(ast.Ref(tuple(_name(t) for t in ch)), meta)
 
     def call(self, meta, ch):
         func, args = _name(ch[0]), tuple(ch[1] or ())
         if func in ast.TABLE_FUNCS and len(args) == 1 and _bare_name(args[0]):
-            node = Call(func, table=args[0].path[0])
+            node = ast.Call(func, table=args[0].path[0])
             self._at(node, self.positions.get(args[0]), "table")
         else:
-            node = Call(func, args=args)
+            node = ast.Call(func, args=args)
         return self._at(self._at(node, meta), ch[0], "func")
 
     def table_call(self, meta, ch):
-        node = Call(_name(ch[0]), table=_name(ch[1]), where=ch[2])
+        node = ast.Call(_name(ch[0]), table=_name(ch[1]), where=ch[2])
         self._at(node, ch[1], "table")
         return self._at(self._at(node, meta), ch[0], "func")
 
-
-def _bare_name(e: object) -> bool:
-    return isinstance(e, Ref) and len(e.path) == 1
-
-
-def _string(tok: Token) -> str:
-    return json.loads(str(tok), strict=False)
