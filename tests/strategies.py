@@ -124,7 +124,8 @@ def _view(draw, depth: int, refs: list[Ref], item: str | None, ctx: dict) -> Vie
         inner = refs + [Ref((c,)) for c in ctx["tables"][t]] + [
             Ref(("item", c)) for c in ctx["tables"][t]]
         items = ListOf(t, opt(exprs(inner, {}, 0)), draw(counts),
-                       draw(st.sampled_from(["vertical", "horizontal"])))
+                       draw(st.sampled_from(["vertical", "horizontal"])),
+                       draw(st.integers(1, 5)), draw(counts))
         children = [_view(draw, depth + 1, refs, t, ctx)]
     elif depth < 2:
         children = [_view(draw, depth + 1, refs, item, ctx)

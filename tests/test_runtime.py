@@ -658,3 +658,26 @@ def test_random_walks_never_crash_and_reset_restores(actions):
         assert m.observe("xml") == xml and m.state.dump() == db
     out = m.reset()
     assert out.xml == initial_xml and m.state.dump() == initial_db
+
+
+def test_a_grid_list_lays_items_out_in_rows():
+    import dataclasses
+
+    spec = shop_spec()
+    home = spec.screens[0]
+
+    def gridded(v):
+        if v.items is not None:
+            return dataclasses.replace(v, items=dataclasses.replace(v.items, span=2, cross=500))
+        return dataclasses.replace(v, children=tuple(gridded(c) for c in v.children))
+
+    spec = dataclasses.replace(spec, screens=(dataclasses.replace(home, root=gridded(home.root)),
+                                              *spec.screens[1:]))
+    m = Machine(spec)
+    m.reset()
+    rows = [e["bounds"] for e in m.observe("elements")
+            if e["resource_id"] == "com.shop:id/row"]
+    assert len(rows) >= 3
+    (x0, y0, *_), (x1, y1, *_), (x2, y2, *_) = rows[:3]
+    assert y1 == y0 and x1 == x0 + 500  # two on a line, 500 px apart
+    assert x2 == x0 and y2 == y0 + 300  # then the next line, one pitch down

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from phoneworld.infer import content as C
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
-from phoneworld.infer.transitions import classify_step
+from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import (
@@ -88,7 +88,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
         for path, key in C.find_lists(info.root):
             lc = C.ListContent(key=key, table=identifier(
                 f"{info.screen.name}_{_list_label(info.root.at(path))}"))
-            lc.pitch, lc.axis = C.layout_pitch(info.root.at(path))
+            lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(info.root.at(path))
             info.lists[key] = lc
     entries: dict[str, Counter] = defaultdict(Counter)
     for t in graph.transitions:
@@ -188,8 +188,9 @@ def _collect_rows(traces: Sequence[Trace], where, infos, obs):
             src = where[b]
             ids = visit(b, ctx_of.get(b, current.get(src)))
             current[src] = ctx_of[b]
-            if step.action.target is not None:
-                ref_w = widget_ref(obs[b].root, step.action.target)
+            target = touch_target(obs[b].root, step.action)
+            if target is not None:
+                ref_w = widget_ref(obs[b].root, target)
                 got = ids.get(ref_w.list_key or "")
                 if ref_w.item is not None and got and ref_w.item < len(got):
                     tapped[(t, k)] = got[ref_w.item]
@@ -218,12 +219,15 @@ def _drill_downs(traces: Sequence[Trace], where, obs) -> Counter:
     out: Counter = Counter()
     for t, trace in enumerate(traces):
         for step in trace.steps:
-            if step.after is None or step.action.target is None:
+            if step.after is None:
                 continue
             a, b = ObsRef(trace=t, index=step.before), ObsRef(trace=t, index=step.after)
             if a not in where or where[a] != where.get(b):
                 continue
-            ref = widget_ref(obs[a].root, step.action.target)
+            target = touch_target(obs[a].root, step.action)
+            if target is None:
+                continue
+            ref = widget_ref(obs[a].root, target)
             if ref.item is None:
                 continue
             before = _list_items(obs[a].root, ref.list_key)
@@ -442,8 +446,8 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
         cond = None
         if param is not None and any(r[1] is not None for r in lc.rows):
             cond = Compare("==", where, Ref(("param", "id")))
-        lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=lc.pitch, axis=lc.axis),
-                        template)
+        lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=lc.pitch, axis=lc.axis,
+                               span=lc.span, cross=lc.cross), template)
     path_keys = {p: k for k, p in info.keys.items()}
 
     def text_of(path, node):

@@ -35,6 +35,8 @@ class ListContent:
     index: dict[tuple, int] = field(default_factory=dict)
     pitch: int = 0
     axis: str = "vertical"
+    span: int = 1
+    cross: int = 0
 
     def widen(self) -> None:
         """New fields were found: earlier rows get empty values for them."""
@@ -126,15 +128,26 @@ def name_columns(lc: ListContent) -> None:
         lc.columns.append(name)
 
 
-def layout_pitch(lst: Node) -> tuple[int, str]:
-    """Distance between consecutive items and the axis they are laid out along."""
+def layout_pitch(lst: Node) -> tuple[int, str, int, int]:
+    """How the items are laid out: (pitch between lines, axis, items per line, pixels
+    between items across the axis). A grid has several items on a line."""
     kids = [c for c in lst.children if c.visible]
+    if len(kids) >= 2 and not lst.class_name.endswith("ListView"):
+        first = kids[0].bounds
+        same_row = [k for k in kids if k.bounds[1] == first[1]]
+        same_col = [k for k in kids if k.bounds[0] == first[0]]
+        if len(same_row) >= 2 and len(same_col) >= 2:  # a grid, laid out in rows
+            cross = same_row[1].bounds[0] - first[0]
+            pitch = same_col[1].bounds[1] - first[1]
+            if cross > 0 and pitch > 0:
+                return pitch, "vertical", len(same_row), cross
     if len(kids) >= 2:
-        dx = kids[1].bounds[0] - kids[0].bounds[0]
-        dy = kids[1].bounds[1] - kids[0].bounds[1]
+        first = kids[0].bounds
+        dx = kids[1].bounds[0] - first[0]
+        dy = kids[1].bounds[1] - first[1]
         if abs(dx) > abs(dy):
-            return max(1, dx), "horizontal"
-        return max(1, dy), "vertical"
+            return max(1, dx), "horizontal", 1, 0
+        return max(1, dy), "vertical", 1, 0
     if kids:
-        return max(1, kids[0].bounds[3] - kids[0].bounds[1]), "vertical"
-    return 1, "vertical"
+        return max(1, kids[0].bounds[3] - kids[0].bounds[1]), "vertical", 1, 0
+    return 1, "vertical", 1, 0

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 
 from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef, Transition
-from phoneworld.traces.model import Node, Step, Trace
+from phoneworld.traces.hierarchy import hit_test
+from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
 
 
 def _focused_editable(root: Node | None):
@@ -31,13 +32,26 @@ def _focused_editable(root: Node | None):
     return None
 
 
+def touch_target(root: Node | None, action: Action) -> NodePath | None:
+    """The view that receives a touch: Android's dispatch at the touch point (a label's
+    clickable row, not the label), which is what the mock's runtime does too; else the
+    recorded target. Recorders like DroidBot name the view they aimed at, not the one
+    that got the event."""
+    if action.kind in ("tap", "long_press") and root is not None and action.x is not None:
+        hit = hit_test(root, action.x, action.y)
+        if hit is not None:
+            return hit
+    return action.target
+
+
 def classify_step(root: Node | None, step: Step) -> tuple[str, str, bool, str | None]:
     """(widget, action, is_item, key) for one recorded step."""
     a = step.action
-    if a.kind in ("tap", "long_press") and a.target is not None and root is not None:
-        ref = widget_ref(root, a.target)
+    target = touch_target(root, a)
+    if a.kind in ("tap", "long_press") and target is not None and root is not None:
+        ref = widget_ref(root, target)
         if ref.system:
-            label = root.at(a.target).label.lower()
+            label = root.at(target).label.lower()
             if label in ("back", "navigate up"):
                 return "back", "back", False, "back"
             if label == "home":

@@ -150,17 +150,21 @@ def _render(view: View, scope: Scope, frame: Frame, dx: int, dy: int, clip: Boun
     t = template.bounds
     t_lo, t_hi = (t[1] + dy, t[3] + dy) if vertical else (t[0] + dx, t[2] + dx)
     pitch = lst.pitch if lst.pitch > 0 else max(1, t_hi - t_lo)
-    # Items wholly visible at offset 0: the page, and what the last page leaves over.
+    span = max(1, lst.span)
+    # Lines wholly visible at offset 0: the page, and what the last page leaves over.
     page = max(1, (hi - t_hi) // pitch + 1) if t_hi <= hi else 1
+    lines = -(-len(rows) // span)
     box.list_page = page
-    box.list_max = max(0, len(rows) - page)
+    box.list_max = max(0, lines - page)
     offset = min(frame.scroll.get(box.list_key, 0), box.list_max)
     for i, row in enumerate(rows):
-        d = pitch * (i - offset)
+        d = pitch * (i // span - offset)
+        across = lst.cross * (i % span)
         if t_hi + d <= lo or t_lo + d >= hi:
             continue
-        _render(template, scope.with_item(row), frame, dx if vertical else dx + d,
-                dy + d if vertical else dy, b, box, (*vpath, 0), out)
+        _render(template, scope.with_item(row), frame,
+                dx + across if vertical else dx + d, dy + d if vertical else dy + across,
+                b, box, (*vpath, 0), out)
 
 
 class Rendering:

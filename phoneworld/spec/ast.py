@@ -125,12 +125,17 @@ ViewFlag = Literal["clickable", "long_clickable", "checkable", "editable", "scro
 @dataclass(frozen=True)
 class ListOf:
     """A view whose children repeat one item template per row of `table` (optionally
-    filtered), laid out from `offset` with `pitch` pixels between items along `axis`."""
+    filtered), laid out from `offset` with `pitch` pixels between items along `axis`.
+
+    A grid (`span` > 1) puts `span` items on each line, `cross` pixels apart across the
+    axis; `pitch` is then the distance between lines."""
 
     table: str
     where: Expr | None = None
     pitch: int = 0
     axis: Literal["vertical", "horizontal"] = "vertical"
+    span: int = 1
+    cross: int = 0
 
 
 @dataclass(frozen=True)

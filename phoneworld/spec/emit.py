@@ -169,6 +169,8 @@ def _view(v: View, depth: int) -> list[str]:
         if v.items.where is not None:
             parts += ["where", emit_expr(v.items.where)]
         parts += ["pitch", _count(v.items.pitch), _among(v.items.axis, _AXES)]
+        if v.items.span != 1 or v.items.cross:
+            parts += ["grid", _count(v.items.span), "cross", _count(v.items.cross)]
     line = pad + " ".join(parts)
     if not v.children:
         return [line]

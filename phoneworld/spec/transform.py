@@ -258,9 +258,10 @@ class ToAst(Transformer):
     view_flag = _item("flag", str)
 
     def list_of(self, meta, ch):
-        table, where, pitch, axis = ch
+        table, where, pitch, axis, span, cross = ch
         node = ast.ListOf(_name(table), where, _int(pitch) if pitch is not None else 0,
-                      axis or "vertical")
+                          axis or "vertical", _int(span) if span is not None else 1,
+                          _int(cross) if cross is not None else 0)
         return "list", self._at(self._at(node, meta), table, "table"), meta
 
     # -- behaviour ---------------------------------------------------------------------------
