@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from phoneworld.device.commands import register as register_record
 
     register_record(sub)
+    from rl.commands import register as register_train
+
+    register_train(sub)
     return parser
 
 

@@ -1,0 +1,99 @@
+"""`TrainConfig`: every knob of `phoneworld train`, with its help text, in one dataclass.
+
+The command line is made from the fields (`add_arguments`), so a flag and its field never
+drift apart; `TrainConfig.from_args(namespace)` reads them back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+
+def _f(default: Any, help: str, **kw: Any) -> Any:
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata={"help": help, **kw})
+    return field(default=default, metadata={"help": help, **kw})
+
+
+@dataclass
+class TrainConfig:
+    """What `phoneworld train` does; the defaults run end to end on a CPU in minutes."""
+
+    apps: list[str] = _f(["generated"], "generated app folders (or a folder of them)",
+                         nargs="+")
+    model: str | None = _f(None, "a local Hugging Face causal LM folder; default: build a "
+                                 "tiny model and tokenizer from the apps' own text")
+    out: str = _f("runs/default", "run folder: checkpoints, logs, the final model")
+    resume: bool = _f(False, "continue the run in --out where it stopped")
+    seed: int = _f(0, "seed for task sampling, the model and the rollouts")
+    format: str = _f("androidworld", "action format the policy speaks",
+                     choices=["androidworld", "phonebuddy"])
+    history: int = _f(3, "how many previous actions a step's prompt shows")
+    max_steps: int = _f(10, "steps before an episode is cut off")
+    # SFT
+    tasks: int = _f(300, "task instances to draw for demos")
+    kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")
+    traces: list[str] = _f([], "recorded trace folders whose instructions add SFT examples",
+                           nargs="*")
+    sft_steps: int = _f(300, "SFT optimizer steps (0: skip SFT)")
+    sft_lr: float = _f(2e-3, "SFT learning rate")
+    sft_batch: int = _f(8, "SFT batch size")
+    max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
+    # RL
+    rl_steps: int = _f(10, "RL iterations (0: skip RL)")
+    group: int = _f(8, "episodes per group: G runs of the same task from the same source")
+    groups: int = _f(4, "groups per RL iteration")
+    mix: float = _f(1.0, "fraction of groups run on mock apps; the rest run on --device")
+    device: list[str] = _f([], "adb serial of a real device (repeatable)", action="append",
+                           flag_default=None)
+    predicates: str | None = _f(None, "JSON file of device tasks: [{id, instruction, app, "
+                                      "predicate}] judged on the final screen")
+    rl_lr: float = _f(1e-4, "RL learning rate")
+    beta: float = _f(0.0, "KL weight to the SFT reference (0: no reference kept)")
+    clip: float = _f(1.0, "gradient norm clip")
+    warmup: int = _f(3, "RL warmup iterations (linear)")
+    temperature: float = _f(1.0, "sampling temperature of RL rollouts")
+    max_new_tokens: int = _f(40, "longest action the policy may write")
+    workers: int = _f(0, "rollout worker processes (0: in this process)")
+    ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "
+                               "cluster bound to 127.0.0.1", nargs="?", const="local")
+    save_every: int = _f(5, "checkpoint every this many RL iterations (and SFT steps x20)")
+    eval_tasks: int = _f(40, "held-out task instances for the evaluation after training")
+    tiny_size: str = _f("tiny", "size of the built tiny model", choices=["micro", "tiny", "small"])
+
+    @classmethod
+    def from_args(cls, ns: argparse.Namespace) -> TrainConfig:
+        """The config a parsed command line names (unknown attributes are ignored)."""
+        kw = {f.name: getattr(ns, f.name) for f in fields(cls) if hasattr(ns, f.name)}
+        if kw.get("device") is None:
+            kw["device"] = []
+        return cls(**kw)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1, sort_keys=True)
+
+    @classmethod
+    def load(cls, path: Path) -> TrainConfig:
+        return cls(**json.loads(Path(path).read_text()))
+
+
+def add_arguments(parser: argparse.ArgumentParser, cls: type = TrainConfig) -> None:
+    """One `--flag` per field of `cls`, with its help text and default."""
+    for f in fields(cls):
+        meta = dict(f.metadata)
+        help_text = meta.pop("help", "")
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore
+        default = meta.pop("flag_default", default)
+        if isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", help=help_text)
+            continue
+        kind = {int: int, float: float}.get(type(default), str)
+        if "action" not in meta:
+            meta.setdefault("type", kind)
+        parser.add_argument(flag, dest=f.name, default=default,
+                            help=f"{help_text} (default: {default})", **meta)

@@ -1,0 +1,205 @@
+"""Training data: task instances, their verified demos and recorded traces as chat examples.
+
+    specs = load_specs(["generated"])
+    tasks = sample(specs, 200, seed=0)                       # phoneworld.tasks
+    convs = demo_examples(specs, tasks, fmt="androidworld")  # one example per demo step
+      -> [{"messages": [system, user(task + screen + last actions), assistant(action)]}]
+
+A demo is replayed on the mock app here, so every example's screen is exactly the one the
+policy will see, and a demo whose replay does not pass the task's checker is dropped.
+Traces with an instruction give one example per step, a tap becoming a click on the
+smallest element under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rl.policy import messages, reply
+
+
+def load_specs(apps: Sequence[str | Path]) -> list[Any]:
+    """The specs of generated app folders (or folders of them), in a stable order."""
+    from phoneworld.generated import find_apps, load_app
+
+    specs = {}
+    for a in apps:
+        for folder in find_apps(Path(a)):
+            spec = load_app(folder).spec
+            specs[spec.name] = spec
+    return [specs[k] for k in sorted(specs)]
+
+
+def _tasks() -> Any:
+    """`sample_tasks` and `make_demo`: from `phoneworld.tasks`, else `rl.toy`'s stand-ins
+    (navigation tasks only; said once on stderr)."""
+    import importlib
+    import types
+
+    found = {}
+    for name, homes in (("sample_tasks", ("phoneworld.tasks", "phoneworld.tasks.sample")),
+                        ("make_demo", ("phoneworld.tasks", "phoneworld.tasks.demos"))):
+        for home in homes:
+            try:
+                fn = getattr(importlib.import_module(home), name, None)
+            except ImportError:
+                fn = None
+            if fn is not None:
+                found[name] = fn
+                break
+    if len(found) == 2:
+        return types.SimpleNamespace(**found)
+    global _WARNED
+    if not _WARNED:
+        import sys
+
+        print("phoneworld.tasks has no sample_tasks/make_demo: using rl.toy's navigation "
+              "tasks", file=sys.stderr)
+        _WARNED = True
+    from rl import toy
+
+    return toy
+
+
+_WARNED = False
+
+
+def sample(specs: Sequence[Any], n: int, seed: int,
+           kinds: Sequence[str] | None = None) -> list[Any]:
+    """`n` task instances drawn with `seed` (phoneworld.tasks.sample_tasks), of `kinds`
+    only when given."""
+    if not kinds:
+        return list(_tasks().sample_tasks(list(specs), n, seed))
+    drawn = _tasks().sample_tasks(list(specs), 6 * n, seed)
+    return [t for t in drawn if str(getattr(t, "kind", "")) in kinds][:n]
+
+
+def held_out(specs: Sequence[Any], n: int, seed: int, seen: Iterable[Any],
+             kinds: Sequence[str] | None = None) -> list[Any]:
+    """`n` task instances whose ids are not among `seen`'s (drawn with `seed`)."""
+    ids = {str(t.id) for t in seen}
+    fresh = [t for t in sample(specs, 3 * n + 10, seed, kinds) if str(t.id) not in ids]
+    return fresh[:n]
+
+
+def demo_actions(demo: Any) -> list[dict[str, Any]]:
+    """The AndroidWorld action dicts of a demo's steps (dicts, `Action`s or objects with an
+    `.action`)."""
+    out = []
+    for s in getattr(demo, "steps", demo):
+        a = getattr(s, "action", s) if not isinstance(s, Mapping) else s.get("action", s)
+        if hasattr(a, "as_dict"):
+            a = a.as_dict()
+        out.append({k: v for k, v in dict(a).items() if v is not None})
+    return out
+
+
+def target(specs: Sequence[Any]) -> Any:
+    """The in-process backend every episode on these apps runs on."""
+    from phoneworld.env.backends.local import LocalBackend
+
+    return LocalBackend(list(specs))
+
+
+def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
+                    fmt: str = "androidworld", k: int = 3) -> list[dict[str, Any]] | None:
+    """Chat examples of one demo replayed on `backend`, or None when it fails the check."""
+    from phoneworld.runtime.actions import Action
+
+    view = backend.reset(None, task)
+    history: list[str] = []
+    out = []
+    w, h = backend.width, backend.height
+    for a in actions:
+        els = view.elements
+        text = reply(a, fmt, elements=els, width=w, height=h)
+        msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h)
+        out.append({"messages": [*msgs, {"role": "assistant", "content": text}]})
+        history.append(text)
+        try:
+            view = backend.step(Action.parse(dict(a)))
+        except Exception:
+            return None
+    ok, _ = backend.check(task)
+    return out if ok else None
+
+
+def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
+                  k: int = 3) -> list[dict[str, Any]]:
+    """One chat example per step of every task's verified demo."""
+    make_demo = _tasks().make_demo
+    backend = target(specs)
+    out: list[dict[str, Any]] = []
+    for t in tasks:
+        demo = make_demo(list(specs), t)
+        if demo is None or not getattr(demo, "verified", True):
+            continue
+        ex = replay_examples(backend, t, demo_actions(demo), fmt, k)
+        if ex:
+            out.extend(ex)
+    return out
+
+
+def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
+                   k: int = 3) -> list[dict[str, Any]]:
+    """One chat example per step of every recorded trace that carries an instruction."""
+    from phoneworld.device.bridge import elements
+    from phoneworld.device.double import replay_actions
+    from phoneworld.traces import read_traces
+
+    out: list[dict[str, Any]] = []
+    for folder in folders:
+        for trace in read_traces(Path(folder)):
+            if not trace.instruction:
+                continue
+            history: list[str] = []
+            for step in trace.steps:
+                obs = trace.observations[step.before]
+                acts = replay_actions(trace.model_copy(update={"steps": (step,)}))
+                if not acts or obs.root is None:
+                    continue
+                els = elements(obs.root)
+                a = _as_index(acts[0], els)
+                text = reply(a, fmt, elements=els, width=obs.width, height=obs.height)
+                msgs = messages(trace.instruction, els, history, fmt, k=k, width=obs.width,
+                                height=obs.height)
+                out.append({"messages": [*msgs, {"role": "assistant", "content": text}]})
+                history.append(text)
+    return out
+
+
+def _as_index(a: dict[str, Any], els: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A tap at a point as a click on the smallest element under it (else unchanged)."""
+    if a.get("action_type") not in ("click", "long_press") or a.get("x") is None:
+        return a
+    x, y = a["x"], a["y"]
+    under = [e for e in els if e.get("bounds") and e["bounds"][0] <= x <= e["bounds"][2]
+             and e["bounds"][1] <= y <= e["bounds"][3]]
+    if not under:
+        return a
+    best = min(under, key=lambda e: (e["bounds"][2] - e["bounds"][0]) *
+               (e["bounds"][3] - e["bounds"][1]))
+    return {"action_type": a["action_type"], "index": best["index"]}
+
+
+def corpus(specs: Sequence[Any], examples: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Texts to train the tiny tokenizer on: every screen of the apps and every example."""
+    from phoneworld.runtime import Machine
+    from rl.policy import screen_text
+
+    texts = []
+    for spec in specs:
+        m = Machine(spec)
+        m.reset(0)
+        for screen in spec.screens:
+            try:
+                els = m.preview(screen.name, "elements")
+            except Exception:  # a screen that needs a parameter to render
+                continue
+            texts.append(screen_text(els))
+    for ex in examples:
+        texts.extend(m["content"] for m in ex["messages"])
+    texts += [f'{{"action_type": "click", "index": {i}}}' for i in range(200)]
+    return texts

@@ -1,0 +1,123 @@
+"""`evaluate(model_dir, apps, n, seed)`: success rates of a policy on task instances.
+
+    {"success_rate": 0.62, "episodes": 40, "valid_rate": 0.97,
+     "per_app": {"shopping": {"success_rate": 0.7, "episodes": 14}, ...},
+     "per_kind": {"navigation": {...}, "state": {...}}}
+
+One greedy episode per instance, played in lock-step batches; `plot` draws the rates as
+a bar chart (PNG; matplotlib when installed, else plain bars without labels).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rl.rollout import Episode
+
+
+def rates(episodes: Sequence[Episode]) -> dict[str, Any]:
+    """Success rate overall, per app and per task kind, and the valid-action rate."""
+    def rate(eps: Sequence[Episode]) -> dict[str, Any]:
+        return {"success_rate": sum(e.reward for e in eps) / len(eps) if eps else 0.0,
+                "episodes": len(eps)}
+
+    steps = sum(e.n for e in episodes)
+    out = {**rate(episodes), "valid_rate": sum(e.valid for e in episodes) / steps if steps
+           else 0.0, "per_app": {}, "per_kind": {}}
+    for key, attr in (("per_app", "app"), ("per_kind", "kind")):
+        for v in sorted({getattr(e, attr) for e in episodes}):
+            out[key][v or "?"] = rate([e for e in episodes if getattr(e, attr) == v])
+    return out
+
+
+def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[Any], *,
+                   fmt: str = "androidworld", k: int = 3, max_steps: int = 6,
+                   batch: int = 16, progress: bool = False) -> dict[str, Any]:
+    """Rates of one greedy episode per task (see `rates`)."""
+    from rl.data import target
+    from rl.rollout import Slot, play
+
+    backends = [target(specs) for _ in range(min(batch, len(tasks)))]
+    chunks = range(0, len(tasks), batch)
+    if progress:
+        from rl.train import _bar
+
+        chunks = _bar(chunks, "eval")
+    eps: list[Episode] = []
+    for i in chunks:
+        part = tasks[i:i + batch]
+        slots = [Slot(b, t) for b, t in zip(backends, part, strict=False)]
+        eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps, greedy=True)
+    return rates(eps)
+
+
+def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
+             fmt: str = "androidworld", k: int = 3, max_steps: int = 6,
+             plot_to: str | Path | None = None, progress: bool = True) -> dict[str, Any]:
+    """Load a policy folder, play `n` task instances drawn with `seed`, and report."""
+    import torch
+
+    from rl.data import load_specs, sample
+    from rl.model import load_policy
+
+    torch.manual_seed(seed)
+    model, tok = load_policy(model_dir)
+    model.eval()
+    specs = load_specs(apps)
+    result = evaluate_tasks(model, tok, specs, sample(specs, n, seed), fmt=fmt, k=k,
+                            max_steps=max_steps, progress=progress)
+    result["model"] = str(model_dir)
+    if plot_to is not None:
+        plot(result, plot_to)
+        result["plot"] = str(plot_to)
+    return result
+
+
+def plot(result: dict[str, Any], path: str | Path) -> Path:
+    """Bar chart of the success rates: overall, per app, per kind."""
+    bars = [("overall", result["success_rate"])]
+    bars += [(f"app {a}", r["success_rate"]) for a, r in result["per_app"].items()]
+    bars += [(f"kind {k}", r["success_rate"]) for k, r in result["per_kind"].items()]
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        path.write_bytes(_bars_png([v for _, v in bars]))
+        return path
+    fig, ax = plt.subplots(figsize=(max(4, len(bars) * 0.9), 3.2))
+    ax.bar([b for b, _ in bars], [v for _, v in bars], color="#4a7ebb")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("success rate")
+    ax.tick_params(axis="x", labelrotation=45)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _bars_png(values: Sequence[float], w: int = 40, h: int = 200) -> bytes:
+    """A grey-on-white PNG with one bar per value in [0, 1] (no text)."""
+    width = w * max(1, len(values))
+    rows = []
+    for y in range(h):
+        row = bytearray([0])
+        for v in values:
+            on = (h - y) <= v * h
+            row += bytes([70 if on else 255]) * (w - 6) + bytes([255]) * 6
+        rows.append(bytes(row[: width + 1]).ljust(width + 1, b"\xff"))
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(
+            ">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    head = struct.pack(">IIBBBBB", width, h, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) +
+            chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))

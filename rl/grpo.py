@@ -1,0 +1,161 @@
+"""Online RL with group-relative advantages (GRPO-style), as a plain torch loop.
+
+Each iteration draws `groups` tasks; each group is G episodes of the same task from the
+same source, mock (probability `mix`) or a real device. The reward is the checker's 1 or
+0; an episode's advantage is its reward minus its group's mean, over the group's std.
+Every step of an episode shares that advantage and one weight, 1 / (action tokens in the
+episode), so each episode counts once whatever its length (token-level normalisation
+lets long failures erode the output format). Groups whose rewards are all equal carry no
+signal and are skipped. Optional: a k3 KL penalty to the SFT reference (`beta`), a
+PPO-style ratio clip when an iteration makes several passes (`epochs`), gradient norm
+clipping and a linear warmup.
+
+    loss = -(1/E) * sum_episodes A_e * W_e * sum_{action tokens} logp  (+ beta * KL)
+
+Iteration i draws its tasks and sources from `Random(seed, i)` and seeds sampling with
+(seed, i), so a resumed run plays exactly what an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rl.rollout import Episode
+
+
+@dataclass
+class Plan:
+    """Which task each group of an iteration plays, and where."""
+
+    groups: list[tuple[Any, str]]
+
+    def count(self, source: str) -> int:
+        return sum(1 for _, s in self.groups if s == source)
+
+
+def plan_groups(mock_tasks: Sequence[Any], device_tasks: Sequence[Any], n: int, mix: float,
+                seed: int, iteration: int) -> Plan:
+    """`n` groups, each mock with probability `mix` (else device), and its task."""
+    rng = random.Random(f"{seed}/{iteration}")
+    out = []
+    for _ in range(n):
+        src = "mock" if (rng.random() < mix or not device_tasks) else "device"
+        pool = mock_tasks if src == "mock" else device_tasks
+        out.append((pool[rng.randrange(len(pool))], src))
+    return Plan(out)
+
+
+def advantages(rewards: Sequence[float], group_of: Sequence[int]) -> list[float]:
+    """(r - mean of its group) / (std of its group + 1e-4), per episode."""
+    by: dict[int, list[float]] = {}
+    for r, g in zip(rewards, group_of, strict=True):
+        by.setdefault(g, []).append(r)
+    stats = {}
+    for g, rs in by.items():
+        m = sum(rs) / len(rs)
+        sd = (sum((r - m) ** 2 for r in rs) / max(1, len(rs) - 1)) ** 0.5
+        stats[g] = (m, sd)
+    return [(r - stats[g][0]) / (stats[g][1] + 1e-4) for r, g in zip(rewards, group_of,
+                                                                      strict=True)]
+
+
+def _batch(rows: list[tuple[list[int], list[int]]], pad: int) -> tuple[Any, Any, Any]:
+    """Right-padded ids, attention mask and action-token mask of (prompt, action) rows."""
+    import torch
+
+    width = max(len(p) + len(a) for p, a in rows)
+    ids = torch.full((len(rows), width), pad, dtype=torch.long)
+    att = torch.zeros((len(rows), width), dtype=torch.long)
+    act = torch.zeros((len(rows), width), dtype=torch.bool)
+    for i, (p, a) in enumerate(rows):
+        seq = p + a
+        ids[i, :len(seq)] = torch.tensor(seq)
+        att[i, :len(seq)] = 1
+        act[i, len(p):len(seq)] = True
+    return ids, att, act
+
+
+def token_logps(model: Any, ids: Any, att: Any) -> Any:
+    """log p(token t | tokens < t) for t >= 1 (shape: batch x (len - 1))."""
+    import torch
+
+    ids, att = ids.to(model.device), att.to(model.device)
+    logits = model(input_ids=ids, attention_mask=att).logits[:, :-1].float()
+    return torch.log_softmax(logits, -1).gather(-1, ids[:, 1:, None]).squeeze(-1)
+
+
+def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[Episode], *,
+           pad: int, beta: float = 0.0, clip: float = 1.0, epochs: int = 1,
+           ratio_clip: float = 0.2, chunk: int = 16) -> dict[str, float]:
+    """One group-relative update from `episodes`; returns loss and what was used."""
+    import torch
+
+    adv = advantages([e.reward for e in episodes], [e.group for e in episodes])
+    rows, weights = [], []
+    for e, a in zip(episodes, adv, strict=True):
+        if abs(a) < 1e-6 or not e.steps:
+            continue
+        w = a / max(1, sum(len(s[1]) for s in e.steps))
+        rows += e.steps
+        weights += [w] * len(e.steps)
+    n_eps = max(1, len(episodes))
+    if not rows:
+        return {"loss": 0.0, "used_steps": 0.0, "kl": 0.0}
+    model.train()
+    old: list[Any] = []
+    if epochs > 1:
+        with torch.no_grad():
+            for i in range(0, len(rows), chunk):
+                ids, att, _ = _batch(rows[i:i + chunk], pad)
+                old.append(token_logps(model, ids, att))
+    total, kl_sum = 0.0, 0.0
+    for _ in range(epochs):
+        optimizer.zero_grad()
+        for c, i in enumerate(range(0, len(rows), chunk)):
+            ids, att, act = _batch(rows[i:i + chunk], pad)
+            mask = act[:, 1:].float().to(model.device)
+            w = torch.tensor(weights[i:i + chunk], device=model.device)[:, None]
+            lp = token_logps(model, ids, att)
+            if old:
+                ratio = torch.exp(lp - old[c])
+                surr = torch.minimum(ratio * w, torch.clamp(ratio, 1 - ratio_clip,
+                                                            1 + ratio_clip) * w)
+            else:
+                surr = lp * w
+            loss = -(surr * mask).sum() / n_eps
+            if beta > 0 and ref is not None:
+                with torch.no_grad():
+                    ref_lp = token_logps(ref, ids, att)
+                d = ref_lp - lp
+                kl = ((torch.exp(d) - d - 1) * mask).sum() / mask.sum().clamp(min=1)
+                loss = loss + beta * kl * ids.shape[0] / len(rows)
+                kl_sum += float(kl.detach()) * ids.shape[0] / len(rows)
+            loss.backward()
+            total += float(loss.detach())
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+        optimizer.step()
+    scheduler.step()
+    model.eval()
+    return {"loss": total / epochs, "used_steps": float(len(rows)), "kl": kl_sum / epochs}
+
+
+def summarize(episodes: Sequence[Episode]) -> dict[str, Any]:
+    """Success per source, valid-action rate and counts of one iteration's episodes."""
+    out: dict[str, Any] = {"success": {}, "episodes": {}}
+    for src in sorted({e.source for e in episodes}):
+        eps = [e for e in episodes if e.source == src]
+        out["success"][src] = sum(e.reward for e in eps) / len(eps)
+        out["episodes"][src] = len(eps)
+    steps = sum(e.n for e in episodes)
+    out["valid_rate"] = sum(e.valid for e in episodes) / steps if steps else 0.0
+    out["steps"] = steps
+    return out
+
+
+def log_line(path: Any, record: dict[str, Any]) -> None:
+    with open(path, "a") as f:
+        f.write(json.dumps(record, sort_keys=True) + "\n")

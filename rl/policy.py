@@ -1,0 +1,142 @@
+"""The policy's input and output: one chat prompt per step, one action per reply.
+
+    messages(instruction, elements, history, fmt="androidworld")
+      -> [{"role": "system", ...},
+          {"role": "user", "content": 'Task: Open Cart.\\nScreen:\\n[0] TextView "Corner
+              Shop"\\n[1] ImageButton desc="Search" id=action_search clickable\\n...\\n'
+              'Previous actions:\\n{"action_type": "click", "index": 6}'}]
+    reply({"action_type": "click", "index": 7}, "androidworld")
+      -> '{"action_type": "click", "index": 7}'
+    read_action('Action: {"action_type": "click", "index": 7}', "androidworld", 1080, 2400)
+      -> {"action_type": "click", "index": 7}
+    read_action("I think I'm done", ...) -> None      # an invalid step, never an exception
+
+Every step's prompt stands alone (task, current screen, the last k actions), so the
+context stays bounded however long the episode. The PhoneBuddy format shows each element's
+centre on the 0-1000 grid and answers with a `<tool_call>`; AndroidWorld answers with JSON
+and element indices. Screens are cut at `MAX_SCREEN_CHARS`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+FORMATS = ("androidworld", "phonebuddy")
+MAX_SCREEN_CHARS = 4000
+_FLAGS = ("clickable", "editable", "scrollable")
+
+SYSTEM = {
+    "androidworld": "You operate an Android phone. Reply with one action as JSON: click, "
+                    "long_press, input_text, scroll, navigate_back, open_app, answer or "
+                    "status, with an element index where one is needed.",
+    "phonebuddy": "You operate an Android phone. Reply with one tool call: click, type, "
+                  "scroll, button_press, open_app, output or finish; points are on a "
+                  "0-1000 grid.",
+}
+
+
+def _check(fmt: str) -> None:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown action format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+
+def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld",
+                width: int = 1080, height: int = 2400) -> str:
+    """The element list as compact lines: index, words, id, flags (and, for PhoneBuddy,
+    the centre on the 0-1000 grid).
+
+    The words of a plain text element inside a clickable one are folded into the
+    clickable one's line (`[6] clickable "Bakery" "4 products"`), so that what to tap and
+    what it says sit together and the prompt stays short.
+    """
+    _check(fmt)
+    lines: list[list[str]] = []
+    open_: list[tuple[list[int], list[str]]] = []  # enclosing clickables: bounds, line
+    for i, e in enumerate(elements):
+        b = list(e.get("bounds") or [0, 0, 0, 0])
+        while open_ and not _inside(b, open_[-1][0]):
+            open_.pop()
+        words = [json.dumps(str(w), ensure_ascii=False) for w in _words(e)]
+        flags = [f for f in _FLAGS if e.get(f)]
+        if e.get("checkable"):
+            flags.append("checked" if e.get("checked") else "unchecked")
+        if open_ and not flags:
+            open_[-1][1].extend(w for w in words if w not in open_[-1][1])
+            continue
+        parts = [f"[{e.get('index', i)}]", *flags, *words]
+        rid = str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
+        if rid and not words:
+            parts.append("id=" + rid)
+        if fmt == "phonebuddy" and len(b) == 4:
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            parts.append(f"@{round(cx * 1000 / max(width, 1))},"
+                         f"{round(cy * 1000 / max(height, 1))}")
+        lines.append(parts)
+        if e.get("clickable"):
+            open_.append((b, parts))
+    out, size = [], 0
+    for parts in lines:
+        line = " ".join(parts)
+        size += len(line) + 1
+        if size > MAX_SCREEN_CHARS:
+            out.append("...")
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def _words(e: Mapping[str, Any]) -> list[str]:
+    text = str(e.get("text") or "")
+    desc = str(e.get("content_desc") or "")
+    return [w for w in (text, desc if desc != text else "") if w]
+
+
+def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:
+    return (len(b) == 4 and len(outer) == 4 and outer[0] <= b[0] and b[2] <= outer[2]
+            and outer[1] <= b[1] and b[3] <= outer[3])
+
+
+def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
+          elements: Sequence[Mapping[str, Any]] | None = None, width: int = 1080,
+          height: int = 2400) -> str:
+    """The text the policy should write for `action` (an AndroidWorld action dict)."""
+    from phoneworld.runtime.actions import Action
+
+    _check(fmt)
+    # Canonical key order, so a demo's history and a rollout's read the same.
+    a = Action.parse(dict(action)).as_dict()
+    a = {k: v for k, v in a.items() if v is not None}
+    if fmt == "androidworld":
+        return json.dumps(a, ensure_ascii=False)
+    from phoneworld.env.formats import to_phonebuddy
+
+    call = to_phonebuddy(a, width, height, elements=elements)
+    return "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
+
+
+def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
+             history: Sequence[str] = (), fmt: str = "androidworld", *, k: int = 3,
+             width: int = 1080, height: int = 2400) -> list[dict[str, str]]:
+    """The chat prompt of one step: the task, the screen, and the last `k` replies."""
+    _check(fmt)
+    user = f"Task: {instruction}\nScreen:\n{screen_text(elements, fmt, width, height)}"
+    recent = list(history)[-k:] if k > 0 else []
+    user += "\nPrevious actions:\n" + ("\n".join(recent) if recent else "none")
+    return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]
+
+
+def read_action(text: str, fmt: str = "androidworld", width: int = 1080,
+                height: int = 2400) -> dict[str, Any] | None:
+    """The AndroidWorld action `text` asks for, or None when it names no valid action.
+
+    Tolerant of either format whatever `fmt` is, and of the noise models add (prose,
+    fences, `<think>` blocks); it never raises.
+    """
+    from phoneworld.env.parse import parse_action
+
+    try:
+        return parse_action(text, width=width, height=height)
+    except Exception:  # an invalid step, whatever went wrong in reading it
+        return None

@@ -1,0 +1,81 @@
+"""Supervised fine-tuning with trl's `SFTTrainer` on chat examples (assistant-only loss).
+
+    final, losses = train_sft("runs/x/base", examples, "runs/x/sft", steps=600)
+
+The examples are `{"messages": [...]}` rows (`rl.data`). Checkpoints go to
+`out/checkpoint-N` every `save_steps`; with `resume=True` training continues from the
+latest one, with its optimizer, scheduler, data order and RNG state, so no step is lost
+or repeated. The final model and tokenizer are saved in `out/final`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rl.model import load_policy
+
+
+def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
+             max_length: int = 768, seed: int = 0, save_steps: int = 100,
+             progress: bool = True) -> Any:
+    """An `SFTConfig` with the settings that work on a CPU (and on GPUs, with accelerate)."""
+    import torch
+    from trl import SFTConfig
+
+    cpu = not torch.cuda.is_available()
+    return SFTConfig(
+        output_dir=str(out), max_steps=steps, per_device_train_batch_size=batch,
+        learning_rate=lr, lr_scheduler_type="cosine", warmup_steps=min(10, steps // 10),
+        assistant_only_loss=True, max_length=max_length, bf16=False, fp16=False,
+        gradient_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
+        data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
+        save_total_limit=1, logging_steps=max(1, min(10, steps // 10)),
+        disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=0.0,
+    )
+
+
+def latest_checkpoint(out: Path) -> Path | None:
+    """The newest `checkpoint-N` folder in `out`, if any."""
+    found = sorted(Path(out).glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[-1]))
+    return found[-1] if found else None
+
+
+def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: str | Path, *,
+              steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
+              seed: int = 0, save_steps: int = 100, resume: bool = False,
+              progress: bool = True, callbacks: list[Any] | None = None,
+              ) -> tuple[Path, list[float]]:
+    """Fine-tune the model in `model_dir` on `examples`; (final folder, logged losses).
+
+    `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
+    """
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    from datasets import Dataset
+    from transformers import set_seed
+    from trl import SFTTrainer
+
+    out = Path(out)
+    final = out / "final"
+    if resume and (final / "config.json").is_file():
+        return final, []
+    if not examples:
+        raise ValueError("no SFT examples: no verified demos and no traces with instructions")
+    set_seed(seed)
+    model, tok = load_policy(model_dir)
+    tok.padding_side = "right"  # training pads on the right; generation on the left
+    args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
+                    save_steps=save_steps, progress=progress)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
+                         processing_class=tok, callbacks=callbacks)
+    ckpt = latest_checkpoint(out) if resume else None
+    trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
+    if trainer.state.global_step < steps:  # stopped early: no final model
+        return out, [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
+    tok.padding_side = "left"
+    trainer.save_model(str(final))
+    tok.save_pretrained(str(final))
+    losses = [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
+    return final, losses

@@ -1,0 +1,60 @@
+"""`phoneworld train` and `phoneworld eval` (through `rl.commands.main`)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from rl.commands import main
+from tests.rl_fixtures import APP, ROOT, _one_thread, micro  # noqa: F401
+
+
+def test_mix_below_one_without_a_device_fails_at_once() -> None:
+    t = time.time()
+    r = subprocess.run([sys.executable, "-m", "rl.commands", "train", "--mix", "0.5"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert time.time() - t < 10
+    assert r.returncode == 7
+    assert "--device SERIAL" in r.stderr and "--mix 1" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_bad_mix_is_refused(capsys: pytest.CaptureFixture) -> None:
+    assert main(["train", "--mix", "1.5"]) == 7
+    assert "between 0 and 1" in capsys.readouterr().err
+
+
+def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:  # noqa: F811
+    folder, *_ = micro
+    plot = tmp_path / "eval.png"
+    rc = main(["eval", "--model", str(folder), "--apps", str(APP), "--tasks", "3",
+               "--max-steps", "2", "--plot", str(plot), "--json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert 0.0 <= out["success_rate"] <= 1.0 and out["episodes"] == 3
+    assert set(out) >= {"per_app", "per_kind", "valid_rate"}
+    assert sum(r["episodes"] for r in out["per_kind"].values()) == 3
+    assert plot.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.slow
+def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
+    pytest.importorskip("trl")
+    args = ["train", "--apps", str(APP), "--tasks", "4", "--sft-steps", "4",
+            "--sft-batch", "2", "--rl-steps", "1", "--group", "2", "--groups", "1",
+            "--tiny-size", "micro", "--max-steps", "2", "--max-new-tokens", "8",
+            "--eval-tasks", "2",
+            "--out", str(tmp_path / "run")]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (tmp_path / "run" / "final" / "config.json").is_file()
+    assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
+    assert (tmp_path / "run" / "eval.png").is_file()
+    assert main(args) == 7  # the folder holds a run: refuse to overwrite it
+    assert "--resume" in capsys.readouterr().err
+    assert main([*args, "--resume"]) == 0  # everything done: nothing is repeated
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["rl_iterations"] == 0

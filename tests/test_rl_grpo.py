@@ -1,0 +1,171 @@
+"""The group-relative loop: advantages, group and mix bookkeeping, an update, devices, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rl.grpo import advantages, plan_groups, summarize
+from rl.rollout import Episode, split
+from tests.rl_fixtures import ROOT, _one_thread, micro  # noqa: F401
+
+
+def test_advantages_are_relative_to_the_group() -> None:
+    adv = advantages([1, 0, 0, 0, 1, 1], [0, 0, 0, 1, 1, 1])
+    assert adv[0] > 0 > adv[1] == adv[2]
+    assert adv[3] < 0 < adv[4] == adv[5]
+    assert advantages([1, 1, 0, 0], [0, 0, 1, 1]) == [0, 0, 0, 0]  # no signal
+
+
+def test_mix_sends_that_fraction_of_groups_to_mock_apps() -> None:
+    mock, dev = ["m1", "m2"], ["d1"]
+    assert all(s == "mock" for it in range(20) for _, s in plan_groups(mock, dev, 8, 1.0, 0,
+                                                                       it).groups)
+    assert all(s == "device" for _, s in plan_groups(mock, dev, 8, 0.0, 0, 3).groups)
+    plans = [plan_groups(mock, dev, 8, 0.5, 0, it) for it in range(200)]
+    share = sum(p.count("mock") for p in plans) / (8 * 200)
+    assert 0.45 < share < 0.55
+    for p in plans[:20]:  # every group's task comes from its own source's pool
+        assert all((t in mock) == (s == "mock") for t, s in p.groups)
+    assert plan_groups(mock, dev, 8, 0.5, 0, 7).groups == plan_groups(mock, dev, 8, 0.5, 0,
+                                                                      7).groups
+    assert all(s == "mock" for _, s in plan_groups(mock, [], 8, 0.0, 0, 1).groups)
+
+
+def test_summary_reports_success_per_source_and_valid_rate() -> None:
+    eps = [Episode("a", "mock", 0, steps=[([1], [2])] * 2, reward=1.0, valid=2),
+           Episode("a", "mock", 0, steps=[([1], [2])] * 2, reward=0.0, valid=1),
+           Episode("b", "device", 1, steps=[([1], [2])], reward=1.0, valid=1)]
+    s = summarize(eps)
+    assert s["success"] == {"device": 1.0, "mock": 0.5}
+    assert s["episodes"] == {"device": 1, "mock": 2}
+    assert s["valid_rate"] == pytest.approx(4 / 5)
+
+
+def test_split_deals_groups_to_workers() -> None:
+    assert split([1, 2, 3, 4, 5], 2) == [[1, 3, 5], [2, 4]]
+    assert split([1], 4) == [[1]]
+
+
+def test_one_iteration_updates_the_weights(micro) -> None:  # noqa: F811
+    torch = pytest.importorskip("torch")
+    from rl.data import target
+    from rl.grpo import update
+    from rl.model import load_policy
+    from rl.rollout import Slot, play
+
+    folder, specs, tasks, _ = micro
+    model, tok = load_policy(folder)
+    torch.manual_seed(0)
+    slots = [Slot(target(specs), tasks[0], "mock", 0) for _ in range(4)]
+    eps = play(model, tok, slots, max_steps=2, max_new_tokens=8)
+    assert all(e.n >= 1 and e.valid <= e.n for e in eps)  # junk output: failed steps only
+    for e, r in zip(eps, [1.0, 0.0, 0.0, 1.0], strict=True):
+        e.reward = r
+    before = [p.detach().clone() for p in model.parameters()]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0)
+    stats = update(model, None, opt, sched, eps, pad=tok.pad_token_id)
+    assert stats["used_steps"] == sum(e.n for e in eps)
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+
+
+def _device(tasks: list) -> object:
+    from phoneworld.device.double import ReplayDevice
+    from phoneworld.env.backends.device import DeviceBackend
+    from phoneworld.traces import read_traces
+
+    trace = read_traces(ROOT / "traces" / "shopping" / "last_snack_price")[0]
+    return DeviceBackend(ReplayDevice(trace), package=trace.app, tasks=tasks)
+
+
+def _screen_task() -> object:
+    from phoneworld.device.predicates import ScreenTask
+
+    return ScreenTask("snacks", "Open the Snacks category.",
+                      'exists(node where text ~ "Snacks")', ("shopping",))
+
+
+def test_device_episodes_are_judged_by_the_screen_predicate(micro) -> None:  # noqa: F811
+    pytest.importorskip("torch")
+    from rl.model import load_policy
+    from rl.rollout import Slot, play
+
+    folder, *_ = micro
+    model, tok = load_policy(folder)
+    dev = _device([_screen_task()])
+    eps = play(model, tok, [Slot(dev, _screen_task(), "device", 3)], max_steps=2,
+               max_new_tokens=8)
+    assert eps[0].source == "device" and eps[0].group == 3 and eps[0].n >= 1
+    assert eps[0].reward in (0.0, 1.0) and "final screen" in eps[0].reason
+
+
+def _cfg(out: Path, **kw: object) -> object:
+    from rl.config import TrainConfig
+
+    base = {"apps": [str(ROOT / "generated" / "shopping")], "out": str(out), "rl_steps": 2,
+            "group": 2, "groups": 2, "max_steps": 2, "max_new_tokens": 8, "save_every": 1,
+            "rl_lr": 1e-3}
+    return TrainConfig(**{**base, **kw})
+
+
+@pytest.mark.slow
+def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:  # noqa: F811
+    pytest.importorskip("torch")
+    from rl.train import train_rl
+
+    folder, specs, tasks, _ = micro
+    cfg = _cfg(tmp_path, mix=0.5, rl_steps=3, groups=4)
+    _, log = train_rl(cfg, folder, specs, tasks, devices=[_device([_screen_task()])])
+    assert len(log) == 3
+    for rec in log:
+        assert rec["groups"]["mock"] + rec["groups"]["device"] == 4
+        for src in ("mock", "device"):
+            assert (rec["episodes"].get(src, 0) == 2 * rec["groups"][src])
+            assert (src in rec["success"]) == (rec["groups"][src] > 0)
+        assert 0.0 <= rec["valid_rate"] <= 1.0
+    assert sum(r["groups"]["device"] for r in log) > 0
+    lines = (tmp_path / "rl" / "log.jsonl").read_text().splitlines()
+    assert [json.loads(x)["iteration"] for x in lines] == [0, 1, 2]
+
+
+@pytest.mark.slow
+def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:  # noqa: F811
+    torch = pytest.importorskip("torch")
+    from rl.model import load_policy
+    from rl.train import train_rl
+
+    folder, specs, tasks, _ = micro
+    whole, log_whole = train_rl(_cfg(tmp_path / "a"), folder, specs, tasks)
+    train_rl(_cfg(tmp_path / "b", rl_steps=1), folder, specs, tasks)  # stopped after one
+    part, log_rest = train_rl(_cfg(tmp_path / "b", resume=True), folder, specs, tasks)
+    assert [r["iteration"] for r in log_rest] == [1]
+    lines = [json.loads(x) for x in (tmp_path / "b/rl/log.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in lines] == [0, 1]
+    for a, b in zip(log_whole, lines, strict=True):
+        assert a["success"] == b["success"] and a["steps"] == b["steps"]
+    m1, _ = load_policy(whole)
+    m2, _ = load_policy(part)
+    for p, q in zip(m1.parameters(), m2.parameters(), strict=True):
+        assert torch.allclose(p, q, atol=1e-6)
+
+
+def test_kl_to_the_reference_is_zero_before_any_change(micro) -> None:  # noqa: F811
+    torch = pytest.importorskip("torch")
+    from rl.data import target
+    from rl.grpo import update
+    from rl.model import load_policy
+    from rl.rollout import Slot, play
+
+    folder, specs, tasks, _ = micro
+    model, tok = load_policy(folder)
+    ref, _ = load_policy(folder)
+    eps = play(model, tok, [Slot(target(specs), tasks[1], "mock", 0) for _ in range(2)],
+               max_steps=1, max_new_tokens=6)
+    eps[0].reward = 1.0
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0)
+    stats = update(model, ref, opt, sched, eps, pad=tok.pad_token_id, beta=0.1, epochs=2)
+    assert 0.0 <= stats["kl"] < 0.5 and stats["used_steps"] == 2  # 2nd pass: after a step

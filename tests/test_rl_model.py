@@ -1,0 +1,53 @@
+"""The tiny model and its tokenizer: built locally, saved, loaded back, same outputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rl_fixtures import _one_thread, micro  # noqa: F401
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+
+def test_tokenizer_round_trips_app_text(micro) -> None:  # noqa: F811
+    from rl.model import load_policy
+
+    folder, _, _, examples = micro
+    _, tok = load_policy(folder)
+    for m in examples[0]["messages"]:
+        ids = tok(m["content"])["input_ids"]
+        assert tok.decode(ids) == m["content"]
+    assert tok.padding_side == "left" and tok.eos_token == "<|im_end|>"
+
+
+def test_chat_template_marks_only_the_reply(micro) -> None:  # noqa: F811
+    from rl.model import load_policy
+
+    folder, _, _, examples = micro
+    _, tok = load_policy(folder)
+    out = tok.apply_chat_template(examples[0]["messages"], tokenize=True, return_dict=True,
+                                  return_assistant_tokens_mask=True)
+    ids = [i for i, m in zip(out["input_ids"], out["assistant_masks"], strict=True) if m]
+    assert tok.decode(ids) == examples[0]["messages"][-1]["content"] + "<|im_end|>"
+
+
+def test_save_and_load_give_the_same_logits(micro, tmp_path) -> None:  # noqa: F811
+    from rl.model import load_policy
+
+    folder, _, _, _ = micro
+    model, tok = load_policy(folder)
+    model.save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    again, tok2 = load_policy(tmp_path)
+    ids = torch.tensor([tok("[3] clickable \"Cart\"")["input_ids"]])
+    with torch.no_grad():
+        assert torch.equal(model(ids).logits, again(ids).logits)
+    assert tok2.chat_template == tok.chat_template
+
+
+def test_a_folder_without_a_model_is_refused(tmp_path) -> None:
+    from rl.model import load_policy
+
+    with pytest.raises(FileNotFoundError, match="not a model folder"):
+        load_policy(tmp_path)

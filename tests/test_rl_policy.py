@@ -1,0 +1,108 @@
+"""The policy's prompts and the tolerant reading of its output (no torch needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rl.policy import messages, read_action, reply, screen_text
+
+ELEMENTS = [
+    {"index": 0, "text": "Corner Shop", "class": "android.widget.TextView",
+     "bounds": [0, 0, 1080, 200]},
+    {"index": 1, "class": "android.widget.LinearLayout", "resource_id": "com.x:id/item",
+     "clickable": True, "bounds": [0, 300, 1080, 500]},
+    {"index": 2, "text": "Bakery", "class": "android.widget.TextView",
+     "bounds": [100, 320, 700, 380]},
+    {"index": 3, "text": "4 products", "class": "android.widget.TextView",
+     "bounds": [100, 400, 700, 460]},
+    {"index": 4, "text": "Wi-Fi", "checkable": True, "checked": False,
+     "bounds": [0, 600, 1080, 700]},
+]
+
+
+def test_screen_folds_text_into_its_clickable() -> None:
+    text = screen_text(ELEMENTS)
+    assert text.splitlines() == ['[0] "Corner Shop"', '[1] clickable id=item "Bakery" '
+                                 '"4 products"', '[4] unchecked "Wi-Fi"']
+
+
+def test_phonebuddy_screen_has_grid_points() -> None:
+    assert "@500,167" in screen_text(ELEMENTS, "phonebuddy")
+
+
+def test_prompt_holds_task_screen_and_last_k_actions() -> None:
+    hist = [json.dumps({"action_type": "click", "index": i}) for i in range(5)]
+    msgs = messages("Open Bakery.", ELEMENTS, hist, k=2)
+    user = msgs[-1]["content"]
+    assert [m["role"] for m in msgs] == ["system", "user"]
+    assert "Task: Open Bakery." in user and '"Bakery"' in user
+    assert '"index": 4' in user and '"index": 3' in user and '"index": 2' not in user
+    assert "none" in messages("x", ELEMENTS, [])[-1]["content"]
+
+
+@pytest.mark.parametrize("text, want", [
+    ('{"action_type": "click", "index": 1}', {"action_type": "click", "index": 1}),
+    ('Reasoning first.\nAction: {"action_type": "navigate_back"}',
+     {"action_type": "navigate_back"}),
+    ("```json\n{'action_type': 'input_text', 'text': 'milk', 'index': 2}\n```",
+     {"action_type": "input_text", "text": "milk", "index": 2}),
+    ('<tool_call>{"name": "click", "arguments": {"coordinate": [500, 250]}}</tool_call>',
+     {"action_type": "click", "x": 540, "y": 600}),
+    ('<tool_call>{"name": "finish", "arguments": {"status": "success"}}</tool_call>',
+     {"action_type": "status", "goal_status": "complete"}),
+])
+def test_read_action_accepts_both_formats(text: str, want: dict) -> None:
+    got = read_action(text, "androidworld", 1080, 2400)
+    assert got is not None and {k: got[k] for k in want} == want
+
+
+@pytest.mark.parametrize("text", ["", "I am not sure", '{"action_type": "fly"}',
+                                  '{"action_type": "click", "index": -3}', "{{{{", "\x00"])
+def test_invalid_output_is_none(text: str) -> None:
+    assert read_action(text) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_read_action_never_raises(text: str) -> None:
+    out = read_action(text)
+    assert out is None or "action_type" in out
+
+
+@pytest.mark.parametrize("fmt", ["androidworld", "phonebuddy"])
+@pytest.mark.parametrize("action", [
+    {"action_type": "click", "index": 1}, {"action_type": "navigate_back"},
+    {"action_type": "answer", "text": "4 products"},
+    {"action_type": "status", "goal_status": "complete"},
+    {"action_type": "input_text", "text": "oat milk", "index": 1},
+])
+def test_reply_round_trips(fmt: str, action: dict) -> None:
+    got = read_action(reply(action, fmt, elements=ELEMENTS), fmt)
+    assert got is not None and got["action_type"] == action["action_type"]
+    if fmt == "androidworld":
+        assert got == action
+
+
+@pytest.mark.parametrize("fmt", ["androidworld", "phonebuddy"])
+def test_demo_examples_replay_to_success_in_both_formats(fmt: str) -> None:
+    """A demo turned into examples, read back from its replies, still passes its check."""
+    from rl import data, toy
+    from tests.rl_fixtures import APP
+
+    specs = data.load_specs([APP])
+    backend = data.target(specs)
+    for task in toy.sample_tasks(specs, 4, 1):
+        examples = data.replay_examples(backend, task, data.demo_actions(
+            toy.make_demo(specs, task)), fmt)
+        assert examples
+        backend.reset(None, task)
+        from phoneworld.runtime.actions import Action
+
+        for ex in examples:
+            a = read_action(ex["messages"][-1]["content"], fmt, backend.width, backend.height)
+            backend.step(Action.parse(a))
+        assert backend.check(task)[0]
