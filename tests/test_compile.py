@@ -178,3 +178,20 @@ def test_random_actions_never_crash_and_reset_is_exact(shopping, walk):
             m.step({"action_type": "keyboard_enter"})
     again = m.reset()
     assert again.xml == first_xml and m.dump_state() == first_state
+
+
+def test_a_sent_message_is_an_inferred_insert_and_reset_removes_it(examples):
+    """Typed text that appeared as a new row after a tap became an `insert` effect."""
+    spec = load_app(examples / "messages").spec
+    assert any(e.op == "insert" for t in spec.transitions for e in t.effects)
+    m = Machine(spec)
+    m.reset()
+    rows = [e for e in m.observe("elements") if e["clickable"] and e["bounds"][1] > 300]
+    m.step({"action_type": "click", "index": rows[0]["index"]})
+    edit = next(e for e in m.observe("elements") if e["editable"])
+    m.step({"action_type": "input_text", "text": "See you at 7", "index": edit["index"]})
+    send = next(e for e in m.observe("elements") if e["content_desc"] == "Send message")
+    m.step({"action_type": "click", "index": send["index"]})
+    assert "See you at 7" in {e["text"] for e in m.observe("elements")}
+    m.reset()
+    assert "See you at 7" not in m.dump_state()

@@ -106,7 +106,6 @@ INSERT INTO "conversation_message_list" VALUES(35,1,'I''ll bring dessert on Sund
 INSERT INTO "conversation_message_list" VALUES(36,NULL,'','','Mon','');
 INSERT INTO "conversation_message_list" VALUES(37,NULL,'Did you see the game last night?!','8:15 PM','','');
 INSERT INTO "conversation_message_list" VALUES(38,NULL,'That last goal was unreal','8:20 PM','','');
-INSERT INTO "conversation_message_list" VALUES(39,NULL,'Running 10 minutes late','4:44 PM','','');
 CREATE TABLE flags (name TEXT PRIMARY KEY, value);
 CREATE TABLE "new_conversation_contact_list" ("id" INTEGER, "ctx" INTEGER, "contact_name" TEXT, "contact_number" TEXT);
 INSERT INTO "new_conversation_contact_list" VALUES(1,NULL,'Alice Chen','+1 415-555-0101');

@@ -102,7 +102,11 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     for target, cnt in entries.items():
         infos[target].param_list = min(cnt, key=lambda k: (-cnt[k], k))
 
-    ctx_of, tapped = _collect_rows(traces, where, infos, obs)
+    ctx_of, tapped, row_ids = _collect_rows(traces, where, infos, obs)
+    sends = _sent_rows(traces, where, infos, obs, row_ids)
+    created: dict[str, set[int]] = defaultdict(set)
+    for (src, _, _), (lkey, _, _, rid) in sends.items():
+        created[infos[src].lists[lkey].table].add(rid)
     for info in infos.values():
         for lc in info.lists.values():
             C.name_columns(lc)
@@ -136,11 +140,11 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     tables: list[Table] = []
     for sname in sorted(infos):
         for lc in infos[sname].lists.values():
-            mutable = lc.checkable is not None
+            mutable = lc.checkable is not None or lc.table in created
             cols = [Column("id", "int"), Column("ctx", "int")] + [Column(c) for c in
                                                                    lc.columns]
-            rows = [tuple(r) for r in lc.rows]
-            if mutable:
+            rows = [tuple(r) for r in lc.rows if r[0] not in created.get(lc.table, ())]
+            if lc.checkable is not None:
                 cols.append(Column("checked", "bool"))
                 rows = [r + (False,) for r in rows]
             tables.append(Table(name=lc.table, kind="state" if mutable else "content",
@@ -149,7 +153,14 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
 
     screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov)
                for info in infos.values()]
-    transitions = _transitions(graph, infos, toggles, tapped, prov)
+    inserts = {}
+    for (src, widget, action), (lkey, column, field_key, rid) in sends.items():
+        eff = _insert_effect(infos[src], infos[src].lists[lkey], column, field_key, rid)
+        if eff is not None:
+            inserts[(src, widget, action)] = eff
+            prov.effects[f"{src}.{widget}"] = [
+                f"typed text appeared as a new row of {eff.target} (row {rid})"]
+    transitions = _transitions(graph, infos, toggles, tapped, prov, inserts)
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
                    height=graph.height, title=name, source="",
                    tables=tuple(tables), flags=tuple(flags), screens=tuple(screens),
@@ -209,7 +220,76 @@ def _collect_rows(traces: Sequence[Trace], where, infos, obs):
             current[dst] = ctx
     for ref in sorted(where, key=lambda r: (r.trace, r.index)):
         visit(ref, None)
-    return ctx_of, tapped
+    return ctx_of, tapped, row_ids
+
+
+def _sent_rows(traces: Sequence[Trace], where, infos, obs, row_ids):
+    """Rows that a send created: text typed on a screen, then a tap (or enter) after
+    which a list on the same screen holds a new item showing that text (a message sent,
+    a comment posted, a note added).
+
+    Returns (screen, widget, action) -> (list key, field index, input field key, row id),
+    for the `insert` effect; the rows so created are not part of the initial state.
+    """
+    out: dict[tuple, tuple] = {}
+    for t, trace in enumerate(traces):
+        typed: dict[str, tuple[str, str]] = {}
+        for step in trace.steps:
+            a = ObsRef(trace=t, index=step.before)
+            if a not in where:
+                continue
+            src, act, root = where[a], step.action, obs[a].root
+            if act.kind == "type" and act.text:
+                field = act.target if act.target is not None else _focused(root)
+                if field is not None:
+                    typed[src] = (widget_ref(root, field).key, act.text)
+                continue
+            b = ObsRef(trace=t, index=step.after) if step.after is not None else None
+            if b is None or where.get(b) != src or src not in typed or act.kind not in (
+                    "tap", "key"):
+                continue
+            field_key, text = typed[src]
+            for lkey, before in row_ids.get(a, {}).items():
+                lc = infos[src].lists[lkey]
+                new = [r for r in row_ids.get(b, {}).get(lkey, []) if r not in set(before)]
+                for rid in new:
+                    values = lc.rows[rid - 1][2:]
+                    hits = [i for i, v in enumerate(values)
+                            if isinstance(v, str) and v.strip() == text.strip()]
+                    if hits:
+                        widget, action, _, _ = classify_step(root, step)
+                        out[(src, widget, action)] = (lkey, hits[0], field_key, rid)
+                        typed.pop(src)
+                        break
+                if src not in typed:
+                    break
+    return out
+
+
+def _focused(root: Node) -> NodePath | None:
+    for path, node in root.walk():
+        if node.editable and node.focused:
+            return path
+    return None
+
+
+def _insert_effect(info, lc: C.ListContent, field: int, field_key: str,
+                   row_id: int) -> Effect | None:
+    """`insert <list table>(<column> = input.<field>, ctx = param.id, ...)` for a send."""
+    path = info.keys.get(field_key)
+    name = info.names.get(path) if path is not None else None
+    if not name:
+        return None
+    row = lc.rows[row_id - 1]
+    values: list[tuple[str, object]] = []
+    if info.param_list is not None:  # the new row belongs to the row the screen shows
+        values.append(("ctx", Ref(("param", "id"))))
+    for i, col in enumerate(lc.columns):
+        if i == field:
+            values.append((col, Ref(("input", name))))
+        elif i < len(row) - 2 and isinstance(row[2 + i], str) and row[2 + i]:
+            values.append((col, Const(row[2 + i])))  # e.g. the time shown on the new row
+    return Effect(op="insert", target=lc.table, values=tuple(values))
 
 
 def _drill_downs(traces: Sequence[Trace], where, obs) -> Counter:
@@ -472,7 +552,8 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
                   modules=tuple(sorted(modules)), seen=len(s.observations))
 
 
-def _transitions(graph: ScreenGraph, infos, toggles, tapped, prov) -> list[Transition]:
+def _transitions(graph: ScreenGraph, infos, toggles, tapped, prov,
+                 inserts=None) -> list[Transition]:
     """Per (screen, widget, action): the most frequent recorded target; where taps on
     different list rows went to different screens (a folder vs a file), a transition
     with a `when` on the row for each other target, tried before the default."""
@@ -493,6 +574,8 @@ def _transitions(graph: ScreenGraph, infos, toggles, tapped, prov) -> list[Trans
                 prov.dropped.append(f"{src}: {action} on {widget} (not in the layout)")
                 continue
         effects = tuple(_effects(info, widget, toggles.get((src, widget, action), [])))
+        if inserts and (src, widget, action) in inserts:
+            effects += (inserts[(src, widget, action)],)
         ts = sorted(ts, key=lambda t: (-t.count, t.target))
         default = ts[0]
         for target, when, count in _row_variants(ts, default.target, tapped):

@@ -145,9 +145,14 @@ def layout_pitch(lst: Node) -> tuple[int, str, int, int]:
         first = kids[0].bounds
         dx = kids[1].bounds[0] - first[0]
         dy = kids[1].bounds[1] - first[1]
-        if abs(dx) > abs(dy):
-            return max(1, dx), "horizontal", 1, 0
-        return max(1, dy), "vertical", 1, 0
+        axis = 0 if abs(dx) > abs(dy) else 1
+        # Items of different heights (chat bubbles, headers): the median step between
+        # consecutive items, not just the first one.
+        pairs = zip(kids, kids[1:], strict=False)
+        steps = sorted(b.bounds[axis] - a.bounds[axis] for a, b in pairs)
+        steps = [d for d in steps if d > 0] or [1]
+        pitch = steps[len(steps) // 2]
+        return pitch, "horizontal" if axis == 0 else "vertical", 1, 0
     if kids:
         return max(1, kids[0].bounds[3] - kids[0].bounds[1]), "vertical", 1, 0
     return 1, "vertical", 1, 0
