@@ -195,3 +195,27 @@ def test_a_sent_message_is_an_inferred_insert_and_reset_removes_it(examples):
     assert "See you at 7" in {e["text"] for e in m.observe("elements")}
     m.reset()
     assert "See you at 7" not in m.dump_state()
+
+
+def test_row_removal_and_stepper_become_delete_and_update(examples):
+    """A remove button whose row vanished -> delete; a stepper whose number moved ->
+    update by that step (both inferred from before/after differences in the traces)."""
+    spec = load_app(examples / "shopping").spec
+    effects = {(t.widget, e.op): e for t in spec.transitions for e in t.effects}
+    assert ("remove_button", "delete") in effects
+    update = effects[("increase_button", "update")]
+    assert update.values[0][0] == "quantity"
+    m = Machine(spec)
+    table = effects[("remove_button", "delete")].target
+    before = m.rows(table)
+    m.jump("main_cart")
+    qty = {r["id"]: r["quantity"] for r in before}
+    plus = next(e for e in m.observe("elements") if e["content_desc"].startswith("Increase"))
+    m.step({"action_type": "click", "index": plus["index"]})
+    after = {r["id"]: r["quantity"] for r in m.rows(table)}
+    assert sum(after.values()) == sum(qty.values()) + 1
+    remove = next(e for e in m.observe("elements") if e["content_desc"].startswith("Remove"))
+    m.step({"action_type": "click", "index": remove["index"]})
+    assert len(m.rows(table)) == len(before) - 1
+    m.reset()
+    assert m.rows(table) == before

@@ -28,6 +28,7 @@ from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import (
     AppSpec,
+    BinOp,
     BoolOp,
     Column,
     Compare,
@@ -104,7 +105,8 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
 
     ctx_of, tapped, row_ids = _collect_rows(traces, where, infos, obs)
     sends = _sent_rows(traces, where, infos, obs, row_ids)
-    created: dict[str, set[int]] = defaultdict(set)
+    edits, created = _row_edits(traces, where, infos, obs, row_ids, tapped)
+    edited = {infos[src].lists[e[1]].table for (src, _, _), e in edits.items()}
     for (src, _, _), (lkey, _, _, rid) in sends.items():
         created[infos[src].lists[lkey].table].add(rid)
     for info in infos.values():
@@ -140,10 +142,14 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     tables: list[Table] = []
     for sname in sorted(infos):
         for lc in infos[sname].lists.values():
-            mutable = lc.checkable is not None or lc.table in created
-            cols = [Column("id", "int"), Column("ctx", "int")] + [Column(c) for c in
-                                                                   lc.columns]
+            mutable = lc.checkable is not None or lc.table in created or lc.table in edited
             rows = [tuple(r) for r in lc.rows if r[0] not in created.get(lc.table, ())]
+            numeric = [i for i in range(len(lc.columns)) if lc.table in edited and rows
+                       and all(_is_int(r[2 + i]) for r in rows)]
+            cols = [Column("id", "int"), Column("ctx", "int")] + [
+                Column(c, "int" if i in numeric else "text") for i, c in enumerate(lc.columns)]
+            rows = [r[:2] + tuple(int(v) if i in numeric else v for i, v in enumerate(r[2:]))
+                    for r in rows]
             if lc.checkable is not None:
                 cols.append(Column("checked", "bool"))
                 rows = [r + (False,) for r in rows]
@@ -160,6 +166,21 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
             inserts[(src, widget, action)] = eff
             prov.effects[f"{src}.{widget}"] = [
                 f"typed text appeared as a new row of {eff.target} (row {rid})"]
+    for (src, widget, action), edit in edits.items():
+        lc = infos[src].lists[edit[1]]
+        where_row = Compare("==", Ref(("id",)), Ref(("item", "id")))
+        if edit[0] == "delete":
+            eff = Effect(op="delete", target=lc.table, where=where_row)
+        else:
+            col = lc.columns[edit[2]]
+            table = next(t for t in tables if t.name == lc.table)
+            if dict((c.name, c.type) for c in table.columns)[col] != "int":
+                continue
+            eff = Effect(op="update", target=lc.table, where=where_row, values=(
+                (col, BinOp("+" if edit[3] >= 0 else "-", Ref((col,)), Const(abs(edit[3])))),))
+        inserts.setdefault((src, widget, action), eff)
+        prov.effects[f"{src}.{widget}"] = [f"the tapped row of {lc.table} "
+                                           f"{'vanished' if edit[0] == 'delete' else 'changed'}"]
     transitions = _transitions(graph, infos, toggles, tapped, prov, inserts)
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
                    height=graph.height, title=name, source="",
@@ -266,6 +287,58 @@ def _sent_rows(traces: Sequence[Trace], where, infos, obs, row_ids):
     return out
 
 
+def _row_edits(traces: Sequence[Trace], where, infos, obs, row_ids, tapped):
+    """Taps inside a list item that changed that very row, on the same screen:
+    the row vanished and nothing else changed (a remove button -> `delete`), or one of
+    its numbers moved by a step (a quantity stepper -> `update ... set n = n + step`).
+
+    Returns (screen, widget, action) -> ("delete", list key) | ("update", list key,
+    field index, step), and the ids of rows that only exist after such an update.
+    """
+    out: dict[tuple, tuple] = {}
+    after_update: dict[str, set[int]] = defaultdict(set)
+    for t, trace in enumerate(traces):
+        for k, step in enumerate(trace.steps):
+            a = ObsRef(trace=t, index=step.before)
+            b = ObsRef(trace=t, index=step.after) if step.after is not None else None
+            row = tapped.get((t, k))
+            if row is None or b is None or a not in where or where.get(b) != where[a]:
+                continue
+            src = where[a]
+            target = touch_target(obs[a].root, step.action)
+            lkey = widget_ref(obs[a].root, target).list_key if target is not None else None
+            before, after = row_ids.get(a, {}).get(lkey), row_ids.get(b, {}).get(lkey)
+            if not before or after is None or row not in before:
+                continue
+            lc = infos[src].lists[lkey]
+
+            def values(r: int, lc=lc) -> tuple:
+                return tuple(lc.rows[r - 1][2:])  # by what it shows, whatever its ctx
+
+            old, new = [values(r) for r in before], [values(r) for r in after]
+            at = before.index(row)
+            rest = old[:at] + old[at + 1:]
+            widget, action, _, _ = classify_step(obs[a].root, step)
+            if new == rest:
+                out.setdefault((src, widget, action), ("delete", lkey))
+            elif len(new) == len(old) and new[:at] + new[at + 1:] == rest and new[at] != old[at]:
+                diffs = [i for i, (x, y) in enumerate(zip(old[at], new[at], strict=False))
+                         if x != y]
+                # The counter is the one plain number that changed (a line total beside
+                # it changes too, and stays as recorded).
+                counters = [i for i in diffs if _is_int(old[at][i]) and _is_int(new[at][i])]
+                if len(counters) == 1:
+                    i = counters[0]
+                    delta = int(new[at][i]) - int(old[at][i])
+                    out.setdefault((src, widget, action), ("update", lkey, i, delta))
+                    after_update[lc.table].add(after[at])
+    return out, after_update
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, str) and v.strip().lstrip("-").isdigit()
+
+
 def _focused(root: Node) -> NodePath | None:
     for path, node in root.walk():
         if node.editable and node.focused:
@@ -312,7 +385,8 @@ def _drill_downs(traces: Sequence[Trace], where, obs) -> Counter:
                 continue
             before = _list_items(obs[a].root, ref.list_key)
             after = _list_items(obs[b].root, ref.list_key)
-            if before and after and len(before & after) * 2 < min(len(before), len(after)):
+            if min(len(before), len(after)) >= 2 and \
+                    len(before & after) * 2 < min(len(before), len(after)):
                 out[(where[a], ref.list_key)] += 1
     return out
 
@@ -395,11 +469,15 @@ def _visible_paths(root: Node) -> list[NodePath]:
 
 
 def _texts_by_key(root: Node) -> dict[str, str]:
-    from phoneworld.infer.skeleton import is_list
+    """Texts outside lists, by widget key, in the app's windows (never the status bar's
+    clock or battery)."""
+    from phoneworld.infer.skeleton import app_windows, is_list
     out: dict[str, str] = {}
-    for path, node in root.walk():
-        if node.text and not _inside_list(root, path, is_list):
-            out.setdefault(widget_ref(root, path).key, node.text)
+    for start, win in app_windows(root):
+        for rel, node in win.walk():
+            path = start + rel
+            if node.text and not _inside_list(root, path, is_list):
+                out.setdefault(widget_ref(root, path).key, node.text)
     return out
 
 
