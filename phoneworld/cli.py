@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     from phoneworld.serve.commands import register as register_serve
 
     register_serve(sub)
+    from phoneworld.tasks.commands import register as register_tasks
+
+    register_tasks(sub)
     from phoneworld.device.commands import register as register_record
 
     register_record(sub)

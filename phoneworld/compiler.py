@@ -96,6 +96,9 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
     spec = dataclasses.replace(spec, source=source)
+    from phoneworld.tasks import synthesize_tasks
+
+    spec = dataclasses.replace(spec, tasks=synthesize_tasks(spec))
     try:
         check(spec, f"<spec inferred for {name}>")
     except SpecError as err:  # a compiler bug, not the user's: say so, write nothing

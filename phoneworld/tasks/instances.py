@@ -1,0 +1,241 @@
+"""Task instances: templates with their parameters drawn from real rows.
+
+    draw(spec, ask_price) ->
+      [TaskInstance(id="shopping/ask_product_price_category_product_list#5c1f0a9e",
+                    kind="information", instruction="How much does Oat Milk cost?",
+                    apps=("shopping",), params={"n": "Oat Milk", "v": "$4.29"}, ...), ...]
+
+Parameters of a template that come from one table take their values from one row. A
+drawing is kept when every value is there (not empty, not cut short with "…"), when the
+goal does not already hold after a reset (each half of a composite on its own), when no
+other row gives the same instruction a different goal (two "Wi-Fi" rows with different
+keys: neither is drawn), and when a person can see what the task is about (`reach`).
+
+An id is `app/template#hash` (the hash of the drawn values), so it names the same
+instance for the same spec whatever the seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from phoneworld.runtime.expr import display
+from phoneworld.runtime.machine import Machine
+from phoneworld.runtime.phone import Phone
+from phoneworld.runtime.state import State
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not, Ref, Task, Value
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
+from phoneworld.tasks.reach import Reach, explore
+from phoneworld.tasks.schema import read_schema, reads
+
+KINDS = ("state", "information", "navigation", "composite", "cross_app")
+MAX_DRAWS = 20_000
+"""Drawings of one template that are looked at (rows of each table, multiplied)."""
+
+
+@dataclass(frozen=True)
+class TaskInstance:
+    """One task to do: an instruction, the apps it needs, and its checker."""
+
+    id: str
+    kind: str
+    instruction: str
+    apps: tuple[str, ...]
+    params: dict[str, Value] = field(hash=False)
+    template: str
+    goals: tuple[Goal, ...] = field(default=(), repr=False)
+    show: tuple[tuple[str, tuple[Value, ...]], ...] = field(default=(), repr=False)
+    """Per app, what the question is about (must be on screen with the answer)."""
+    typed: tuple[str, ...] = field(default=(), repr=False)
+    """Text the task has to type (a message to send)."""
+
+    def check(self, target: Machine | Phone, *, collateral: bool = False) -> CheckResult:
+        """Whether the task is done on `target` (a `Machine` or a `Phone`), and why."""
+        for g in self.goals:
+            if isinstance(target, Machine) and target.spec.name != g.app:
+                return CheckResult(False, f"this task needs app {g.app!r}; the machine runs "
+                                          f"{target.spec.name!r} (use a Phone)")
+            if isinstance(target, Phone) and g.app not in target.machines:
+                return CheckResult(False, f"this task needs app {g.app!r}, which this phone "
+                                          f"does not have")
+        return check_goals(target, self.goals, collateral=collateral)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The instance as JSON (what `phoneworld tasks --json` prints)."""
+        return {"id": self.id, "kind": self.kind, "instruction": self.instruction,
+                "apps": list(self.apps), "template": self.template, "params": self.params}
+
+    def queries(self, specs: Sequence[AppSpec]) -> list[dict[str, Any]]:
+        """The SQL form of the task's state checks, `{"app", "sql", "values"}` each (values
+        are bound, never part of the SQL text); answer and screen checks have none."""
+        from phoneworld.tasks.sql import state_queries
+
+        by_name = {s.name: s for s in specs}
+        return [q for g in self.goals
+                for q in state_queries(g.app, g.condition, g.params, by_name[g.app])]
+
+
+# -- drawing -----------------------------------------------------------------------------------
+
+@lru_cache(maxsize=32)
+def _rows(spec: AppSpec) -> dict[str, list[dict[str, Value]]]:
+    st = State(spec)
+    return {t.name: [dict(r) for r in st.rows(t.name)] for t in spec.tables}
+
+
+@lru_cache(maxsize=32)
+def fresh_machine(spec: AppSpec) -> Machine:
+    """A machine of `spec` just after a reset, to judge goals on (do not step it)."""
+    m = Machine(spec)
+    m.reset()
+    return m
+
+
+def draw(spec: AppSpec, task: Task) -> list[TaskInstance]:
+    """Every instance of `task` worth doing, in row order (see the module docstring)."""
+    return list(_draw(_bare(spec), task))
+
+
+@lru_cache(maxsize=32)
+def _bare(spec: AppSpec) -> AppSpec:
+    """`spec` without its task section: what drawing depends on (one cache for both)."""
+    return dataclasses.replace(spec, tasks=()) if spec.tasks else spec
+
+
+@lru_cache(maxsize=1024)
+def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
+    """`draw`, cached per spec and template."""
+    rows = _rows(spec)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for p in task.params:
+        groups.setdefault(p.table, []).append((p.name, p.column))
+    choices = []
+    for table, cols in groups.items():
+        options = []
+        for r in rows.get(table, []):
+            b = {name: r.get(col) for name, col in cols}
+            if all(_usable(v) for v in b.values()):
+                options.append(b)
+        choices.append(list({_canon(b): b for b in options}.values()))
+    visible = _holes_of(task)
+    tables = {p.name: p.table for p in task.params}
+    m = fresh_machine(spec)
+    reach = explore(spec)
+    found: dict[str, list[dict[str, Value]]] = {}
+    for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
+        b: dict[str, Value] = {}
+        for part in combo:
+            b.update(part)
+        if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
+            continue
+        if not _seen(task, b, visible, tables, reach):
+            continue
+        shown = _canon({k: v for k, v in b.items() if k in visible})
+        found.setdefault(shown, []).append(b)
+    out = []
+    for options in found.values():
+        if len(options) == 1:  # else the same words for different goals: ambiguous
+            out.append(_instance(spec, task, options[0], visible, tables))
+    return tuple(out)
+
+
+def _halves(task: Task) -> list[Expr]:
+    """A composite's two goals (each must not hold after a reset); else the condition."""
+    c = task.condition
+    if task.kind == "composite" and isinstance(c, BoolOp) and c.op == "and":
+        return list(c.items)
+    return [c]
+
+
+def _holes_of(task: Task) -> set[str]:
+    return {h for v in P.variants(task.instruction) for h in P.holes(v)}
+
+
+def _usable(v: Value) -> bool:
+    if v is None or isinstance(v, bool):
+        return v is not None
+    s = display(v).strip()
+    return s != "" and not s.endswith(("…", "..."))
+
+
+def _canon(b: dict[str, Value]) -> str:
+    return json.dumps(sorted((k, display(v)) for k, v in b.items()), ensure_ascii=False)
+
+
+def _subject(answer_params: set[str], visible: set[str], tables: dict[str, str]) -> list[str]:
+    """The shown parameters a question is about: those from its answer's row."""
+    rows = {tables[p] for p in answer_params}
+    return [p for p in sorted(visible) if tables.get(p) in rows]
+
+
+def _seen(task: Task, b: dict[str, Value], visible: set[str], tables: dict[str, str],
+          reach: Reach) -> bool:
+    """Whether a person can see what the task is about: its screens are reached, each
+    question's subject shares a screen with the answer, other shown values appear."""
+    for c in conjuncts(task.condition):
+        r = reads(c)
+        if "screen" in r:
+            for x in (c.left, c.right) if isinstance(c, Compare) else ():
+                if isinstance(x, Const) and isinstance(x.value, str) and \
+                        x.value not in reach.screens:
+                    return False
+        if "answer" in r:
+            answers = {p for p in r if p in b}
+            values = [b[p] for p in _subject(answers, visible, tables)] + \
+                [b[p] for p in sorted(answers)]
+            if not reach.together(values):
+                return False
+    return all(reach.anywhere(b[p]) for p in visible if isinstance(b.get(p), str))
+
+
+def instance(spec: AppSpec, task: Task, bindings: dict[str, Value]) -> TaskInstance:
+    """The instance of `task` with these parameter values (no checks: see `draw`)."""
+    return _instance(spec, task, dict(bindings), _holes_of(task),
+                     {p.name: p.table for p in task.params})
+
+
+def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
+              tables: dict[str, str]) -> TaskInstance:
+    digest = hashlib.sha1(_canon(b).encode()).hexdigest()[:8]
+    iid = f"{spec.name}/{task.name}#{digest}"
+    text = P.fill(P.pick(task.instruction, iid), {k: display(v) for k, v in b.items()})
+    answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
+               for p in reads(c) if p in b}
+    show = tuple(b[p] for p in _subject(answers, visible, tables))
+    typed = tuple(display(b[p]) for p in sorted(_typed(spec, task.condition)) if p in b)
+    return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),
+                        params=dict(b), template=task.name,
+                        goals=(Goal(spec.name, task.condition, tuple(b.items())),),
+                        show=((spec.name, show),) if answers else (), typed=typed)
+
+
+def _typed(spec: AppSpec, condition: Expr) -> set[str]:
+    """The parameters a condition compares with a column that typed text fills
+    (`exists(message where message_text == m)`, `message_text = input.compose`)."""
+    fed = {(i.table, col) for i in read_schema(spec).inserts for col, _ in i.inputs}
+    out: set[str] = set()
+    stack: list[Any] = [condition]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Call) and e.table is not None and e.where is not None:
+            for c in conjuncts(e.where):
+                if isinstance(c, Compare) and c.op in ("==", "~"):
+                    for a, b in ((c.left, c.right), (c.right, c.left)):
+                        if isinstance(a, Ref) and isinstance(b, Ref) and \
+                                (e.table, a.path[0]) in fed:
+                            out.add(b.path[0])
+        elif isinstance(e, (BoolOp,)):
+            stack.extend(e.items)
+        elif isinstance(e, Not):
+            stack.append(e.item)
+        elif isinstance(e, Compare):
+            stack += [e.left, e.right]
+    return out

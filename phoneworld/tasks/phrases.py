@@ -1,0 +1,169 @@
+"""How tasks are worded: several phrasings per kind of goal, and how they combine.
+
+A template's instruction holds its phrasings separated by ` | `; an instance uses one of
+them, picked by its id, with `{param}` holes filled (`{{` and `}}` are literal braces):
+
+    "What does {n} cost? | How much is {n}? | Tell me the price of {n}."
+    -> fill("How much is {n}?", {"n": "Oat Milk"}) == "How much is Oat Milk?"
+
+Every phrase of one goal says the same thing; they differ only in wording, so that
+instructions read like a person's requests rather than one fixed form.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+SEPARATOR = " | "
+_HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")
+
+# Questions about one fact of a named thing, by the sort of fact (`schema.FACTS`): full
+# questions, then the noun phrase a combined instruction uses ("tell me {object}").
+QUESTIONS: dict[str, tuple[tuple[str, ...], str]] = {
+    "price": (("How much does {n} cost?", "What is the price of {n}?",
+               "Find the price of {n} for me.", "Look up how much {n} costs."),
+              "the price of {n}"),
+    "amount": (("What is the {label} of {n}?", "Find the {label} of {n} for me.",
+                "Tell me the {label} for {n}."),
+               "the {label} of {n}"),
+    "count": (("How many {unit} does {n} have?", "How many {unit} are listed under {n}?",
+               "Tell me how many {unit} there are in {n}."),
+              "how many {unit} {n} has"),
+    "quantity": (("What quantity of {n} is listed?", "How many of {n} are there?",
+                  "Check the quantity of {n}."),
+                 "the quantity of {n}"),
+    "size": (("What size does {n} come in?", "What is the {label} of {n}?",
+              "Find out how big a pack of {n} is."),
+             "the {label} of {n}"),
+    "status": (("What is the status of {n}?", "Check the status of {n}.",
+                "Tell me what status {n} has."),
+               "the status of {n}"),
+    "time": (("What {label} is shown for {n}?", "When is {n} dated?",
+              "Find the {label} next to {n}."),
+             "the {label} shown for {n}"),
+    "phone": (("What is {n}'s phone number?", "Find the phone number of {n}.",
+               "Look up {n}'s number."),
+              "the phone number of {n}"),
+    "email": (("What is {n}'s email address?", "Find the email address of {n}."),
+              "the email address of {n}"),
+    "address": (("What is the address of {n}?", "Find the address for {n}."),
+                "the address of {n}"),
+    "snippet": (("What does the preview of the chat with {n} say?",
+                 "What message preview is shown for {n}?",
+                 "Read me the preview of the conversation with {n}."),
+                "the message preview shown for {n}"),
+    "summary": (("What does the {label} of {n} say?", "What is written under {n}?",
+                 "Read me the {label} of {n}."),
+                "the {label} of {n}"),
+    "badge": (("Which badge does {n} have?", "What label is shown on {n}?",
+               "Tell me the badge on {n}."),
+              "the badge on {n}"),
+    "unread": (("How many unread messages are there from {n}?",
+                "How many messages from {n} are unread?",
+                "Check how many unread messages {n} has sent."),
+               "how many unread messages {n} has"),
+    "rating": (("What is {n} rated?", "What rating does {n} have?"),
+               "the rating of {n}"),
+}
+
+TURN_ON = ("Turn on {n}.", "Switch {n} on.", "Enable {n}.", "Make sure {n} is turned on.")
+TURN_OFF = ("Turn off {n}.", "Switch {n} off.", "Disable {n}.", "Make sure {n} is off.")
+FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Switch “{label}” on ({screen}).",
+           "Go to {screen} and enable “{label}”.")
+FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}” off ({screen}).",
+            "Go to {screen} and disable “{label}”.")
+ADD = ("Add {n} to {where}.", "Put {n} in {where}.", "Please add {n} to {where}.")
+SEND = ("Send “{m}” to {n}.", "Text {n}: “{m}”.", "Write “{m}” to {n} and send it.")
+POST = ("Post “{m}” on {n}.", "Write “{m}” for {n} and submit it.",
+        "Add the text “{m}” to {n}.")
+REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
+          "Delete {n} from {where}.")
+OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
+        "Navigate to the {screen} screen.")
+SUBMIT = ("Go through {form} and tap “{button}”.", "Press “{button}” on the {form} screen.",
+          "Get to {form} and press “{button}”.")
+BOTH = ("{a}, then {b}.", "First {a}; after that, {b}.", "{A} and {b}.",
+        "Please {a}, and then {b}.")
+ACROSS = ("Check in {app_a}: {qa} Then switch to {app_b} and {b}. Reply with what you "
+          "found in {app_a}.",
+          "Open {app_a} and find this out: {qa} After that, in {app_b}, {b}. Finally, tell "
+          "me the answer.",
+          "In {app_b}, {b}. Before that, look this up in {app_a}: {qa} Answer at the end.")
+PASS_ON = ("Check in {app_a}: {qa} Then open {app_b} and send what you found to {n}.",
+           "Find this out in {app_a}: {qa} Text the answer to {n} in {app_b}.",
+           "Look up the answer in {app_a} ({qa}) and message it to {n} using {app_b}.")
+IN_APP = ("In {app}, {t}", "Open {app} and {t}", "Using {app}: {T}")
+IN_APP_ASK = ("In {app}, {t}", "Using {app}: {T}", "{T} (Look in {app}.)")
+
+_VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put", "please",
+                    "remove", "take", "delete", "open", "go", "show", "navigate", "press",
+                    "get", "first", "what", "how", "which", "when", "find", "look", "tell",
+                    "check", "read", "using", "in", "before", "send", "text", "write",
+                    "post"})
+
+
+def variants(instruction: str) -> list[str]:
+    """A template's phrasings."""
+    return [v.strip() for v in instruction.split(SEPARATOR) if v.strip()] or [instruction]
+
+
+def join(phrasings: list[str] | tuple[str, ...]) -> str:
+    """Phrasings as one template instruction."""
+    return SEPARATOR.join(phrasings)
+
+
+def pick(instruction: str, key: str) -> str:
+    """The phrasing an instance with id `key` uses (always the same for the same id)."""
+    vs = variants(instruction)
+    h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:4], "big")
+    return vs[h % len(vs)]
+
+
+def fill(template: str, values: dict[str, object]) -> str:
+    """`template` with `{p}` holes replaced by values and `{{`/`}}` as braces."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(0) == "{{":
+            return "{"
+        if m.group(0) == "}}":
+            return "}"
+        v = values.get(m.group(1), m.group(0))
+        return str(v)
+    return _HOLE.sub(one, template)
+
+
+def rename_holes(template: str, names: dict[str, str]) -> str:
+    """`template` with holes renamed (`{n}` -> `{n2}`), literal braces left alone."""
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1)
+        return m.group(0) if name is None or name not in names else "{" + names[name] + "}"
+    return _HOLE.sub(one, template)
+
+
+def literal(text: str) -> str:
+    """Text from an app (a label) made safe inside a template: braces doubled, no `|`."""
+    return " ".join(text.replace("{", "{{").replace("}", "}}").replace("|", "/").split())
+
+
+def lower_first(sentence: str) -> str:
+    """`Turn on X.` -> `turn on X` when it starts with one of our own verbs."""
+    s = sentence.strip()
+    s = s[:-1] if s.endswith(".") else s
+    first = s.split(" ", 1)[0]
+    if first.lower() in _VERBS:
+        return s[:1].lower() + s[1:]
+    return s
+
+
+def upper_first(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def app_title(title: str) -> str:
+    """An app's name as a sentence shows it: `shopping` -> `Shopping` (else as it is)."""
+    return upper_first(title) if title.islower() else title
+
+
+def holes(template: str) -> list[str]:
+    """The parameter names a template's holes use, in order."""
+    return [m for m in _HOLE.findall(template) if m]

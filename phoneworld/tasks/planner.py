@@ -1,0 +1,374 @@
+"""Shortest action sequences that make a task's checker true, by breadth-first search.
+
+    plan(Machine(spec), [Goal("settings", turn_on_wifi, {"k": 1, ...})], show=...)
+      -> [{"action_type": "click", "index": 4}, {"action_type": "click", "index": 2}]
+
+The search runs the app itself: from each state it tries every action a person could
+take on the screen (tap what is clickable, long-press what is long-clickable, type a
+task's text into a field, press enter, scroll a list either way, go back; on a phone,
+open the task's app), with `snapshot`/`restore` between tries. States are told apart by
+a key: the top screen with its parameter, typed text, scroll offsets and focus, the
+screen and parameter below it (so `back` is not confused), and the tables and flags that
+matter (those the goal reads and those that steer transitions); everything else is
+left out so that toggling an unrelated switch is not a new state. The key is an
+abstraction, so a plan is only a candidate until `demos.make_demo` replays it on a fresh
+machine and the checker agrees.
+
+A task is planned in stages: first look at each fact the task asks for (its subject and
+the expected answer on one screen), then reach each state goal, then each screen goal,
+each by a shortest search from where the last stage ended and keeping what earlier
+stages achieved; then answer. A single-goal task is one search, so its plan is shortest
+(in the abstraction); a composite one is shortest stage by stage.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from phoneworld.runtime.expr import display, evaluate, normalise
+from phoneworld.runtime.machine import Machine, Snapshot
+from phoneworld.runtime.phone import Phone
+from phoneworld.spec.ast import AppSpec, BinOp, BoolOp, Call, Compare, Expr, Not
+from phoneworld.tasks.checkers import Goal, conjuncts, expected_answers, goal_holds, scope_for
+from phoneworld.tasks.schema import reads
+
+MAX_STATES = 6000
+"""States one search stage may visit before it gives up."""
+MAX_DEPTH = 24
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Plan:
+    actions: tuple[Action, ...]
+    states: int
+    """How many states the search visited (all stages)."""
+
+
+class World:
+    """A machine or a phone seen by the search: act, look, remember, and key a state."""
+
+    def __init__(self, target: Machine | Phone,
+                 facts: Sequence[Callable[[World], bool]] = ()) -> None:
+        self.target = target
+        self.phone = target if isinstance(target, Phone) else None
+        specs = list(target.specs.values()) if self.phone else [target.spec]
+        self.relevant = {s.name: _steering(s) for s in specs}
+        self.facts = list(facts)
+        """What the goal is made of: a state is keyed by their truth, not by its data."""
+        self.long_press = any(t.action == "long_press" for s in specs for t in s.transitions)
+
+    def machines(self) -> dict[str, Machine]:
+        if self.phone is not None:
+            return self.phone.machines
+        return {self.target.spec.name: self.target}  # type: ignore[union-attr]
+
+    def snapshot(self) -> Any:
+        return self.target.snapshot()
+
+    def restore(self, snap: Any) -> None:
+        self.target.restore(snap)
+
+    def step(self, action: Action) -> Any:
+        return self.target.step(action)
+
+    @property
+    def foreground(self) -> str | None:
+        if self.phone is not None:
+            return self.phone.foreground
+        return self.target.spec.name  # type: ignore[union-attr]
+
+    def elements(self) -> list[dict[str, Any]]:
+        return self.target.observe("elements")
+
+    def texts(self) -> set[object]:
+        """What the screen shows, normalised as `~` compares."""
+        out: set[object] = set()
+        for e in self.elements():
+            for v in (e["text"], e["content_desc"]):
+                if v:
+                    out.add(normalise(v))
+        return out
+
+    def key(self) -> tuple:
+        parts: list[Any] = [self.foreground, tuple(f(self) for f in self.facts)]
+        for name, m in self.machines().items():
+            tables, flags = self.relevant[name]
+            parts.append((_frames(m.snapshot()), _data(m, tables, flags)))
+        return tuple(parts)
+
+    def long_clickable(self) -> list[int]:
+        """Element indexes of long-clickable views. The element list does not say which
+        are; the view tree does, and lists the same views in the same order (checked by
+        their bounds)."""
+        els = self.elements()
+        out: list[int] = []
+        index = 0
+        stack = [self.target.observe("node")]
+        while stack:
+            n = stack.pop()
+            if n.clickable or n.long_clickable or n.checkable or n.editable or \
+                    n.scrollable or n.text or n.content_desc:
+                if index >= len(els) or list(els[index]["bounds"]) != list(n.bounds):
+                    return []  # not the same order after all: no long presses
+                if n.long_clickable:
+                    out.append(index)
+                index += 1
+            stack.extend(reversed(n.children))
+        return out
+
+
+def _frames(snap: Snapshot) -> tuple:
+    stack = snap.stack
+    screen, param, table, inputs, scroll, focus = stack[-1]
+    focus_key = (focus[0], _pkey(focus[1])) if focus else None
+    below = (stack[-2][0], _pkey(stack[-2][1])) if len(stack) > 1 else None
+    return (screen, table, _pkey(param), inputs, scroll, focus_key, below, snap.left_app)
+
+
+def _pkey(v: Any) -> Any:
+    if isinstance(v, dict):
+        return tuple(v.values())[:1]
+    return v
+
+
+def _data(m: Machine, tables: tuple[str, ...], flags: tuple[str, ...]) -> tuple:
+    st = m.state
+    return (tuple(tuple(tuple(r.values()) for r in st.rows(t)) for t in tables),
+            tuple(st.flags.get(f) for f in flags))
+
+
+@lru_cache(maxsize=64)
+def _steering(spec: AppSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The state tables and flags that steer the app: read by a transition's `when` or
+    `with`, or a list's `where`, or by the effects that change those."""
+    names: set[str] = set()
+    for t in spec.transitions:
+        names |= reads(t.when) | reads(t.with_param)
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            if v.items is not None:
+                names |= reads(v.items.where)
+            stack.extend(v.children)
+    grew = True
+    while grew:
+        grew = False
+        for t in spec.transitions:
+            for e in t.effects:
+                if e.target in names:
+                    more = reads(e.where) | {n for _, x in e.values for n in reads(x)}
+                    if not more <= names:
+                        names |= more
+                        grew = True
+    state = [t.name for t in spec.tables if t.kind == "state" and t.name in names]
+    flags = [f.name for f in spec.flags if f.name in names]
+    return tuple(state), tuple(flags)
+
+
+# -- one search ----------------------------------------------------------------------------
+
+def candidate_actions(world: World, typed: Sequence[str] = (),
+                      apps: Sequence[str] = ()) -> list[Action]:
+    """Every action worth trying on the current screen, in a fixed order. On a phone,
+    outside the apps the goal is in only opening one of them is: apps do not touch one
+    another's state."""
+    if apps and world.foreground not in apps:
+        return [{"action_type": "open_app", "app_name": app} for app in apps]
+    els = world.elements()
+    acts: list[Action] = []
+    for e in els:
+        if e["clickable"] or e["checkable"]:
+            acts.append({"action_type": "click", "index": e["index"]})
+    if world.long_press:
+        acts += [{"action_type": "long_press", "index": i} for i in world.long_clickable()]
+    editable = [e["index"] for e in els if e["editable"]]
+    for i in editable:
+        for text in typed:
+            acts.append({"action_type": "input_text", "index": i, "text": text})
+    if editable and typed:
+        acts.append({"action_type": "keyboard_enter"})
+    for e in els:
+        if e["scrollable"]:
+            acts.append({"action_type": "scroll", "direction": "down", "index": e["index"]})
+            acts.append({"action_type": "scroll", "direction": "up", "index": e["index"]})
+    acts.append({"action_type": "navigate_back"})
+    for app in apps:
+        if world.foreground != app:
+            acts.append({"action_type": "open_app", "app_name": app})
+    return acts
+
+
+def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] = (),
+           apps: Sequence[str] = (), max_states: int = MAX_STATES,
+           max_depth: int = MAX_DEPTH) -> tuple[list[Action], int] | None:
+    """A shortest action list from the world's current state to one where `goal` holds
+    (and the number of states visited), or None within the limits. The world is left in
+    the goal state."""
+    start = world.snapshot()
+    if goal(world):
+        return [], 1
+    seen = {world.key()}
+    queue: deque[tuple[Any, tuple[Action, ...]]] = deque([(start, ())])
+    while queue:
+        snap, path = queue.popleft()
+        if len(path) >= max_depth:
+            continue
+        world.restore(snap)
+        moved = False
+        for action in candidate_actions(world, typed, apps):
+            if moved:
+                world.restore(snap)
+            try:
+                out = world.step(action)
+            except Exception:  # noqa: BLE001 - an action the screen refuses is no move
+                moved = True
+                continue
+            # A press that fires nothing leaves the state as it was (a text field it
+            # focuses aside), so the next try needs no restore.
+            moved = not out.event.startswith("no-op") or action.get("action_type") in (
+                "long_press", "input_text", "keyboard_enter") or _focuses(world, action)
+            if out.event.startswith("no-op") or (world.phone is None and world.target.left_app) \
+                    or (world.phone is not None and world.phone.foreground is None):
+                continue
+            key = world.key()
+            if key in seen:
+                continue
+            seen.add(key)
+            new = (*path, action)
+            if goal(world):
+                return list(new), len(seen)
+            if len(seen) >= max_states:
+                world.restore(start)
+                return None
+            queue.append((world.snapshot(), new))
+    world.restore(start)
+    return None
+
+
+# -- a task in stages ------------------------------------------------------------------------
+
+def plan(target: Machine | Phone, goals: Sequence[Goal], *,
+         show: Sequence[tuple[str, Sequence[object]]] = (), typed: Sequence[str] = (),
+         max_states: int = MAX_STATES) -> Plan | None:
+    """Actions from `target`'s current state that make every goal hold, ending with an
+    answer where a goal wants one (see the module docstring); None when none is found.
+
+    `show` lists, per app, what must be on one screen before the answer may be given
+    (the question's subject; the expected answer is added), or, for an app with no
+    question, what must be seen there before anything else (a fact used elsewhere);
+    `typed` is text the plan may type into fields."""
+    facts = [_holds(Goal(g.app, c, g.bindings)) for g in goals
+             for c in conjuncts(g.condition) if "answer" not in reads(c)]
+    facts += [_counts(g, call) for g in goals for call in _table_calls(g.condition)]
+    world = World(target, facts)
+    actions: list[Action] = []
+    visited = 0
+    answer: str | None = None
+    stages: list[tuple[str, Callable[[World], bool]]] = []
+    for g in goals:
+        if not g.wants_answer:
+            continue
+        expected = expected_answers(g.condition, scope_for(target, g))
+        if len(expected) == 0 or answer is not None:
+            return None
+        answer = display(expected[0])
+        must = [*next((list(v) for app, v in show if app == g.app), []), expected[0]]
+        stages.append((g.app, _sees(g.app, must)))
+    asked = {g.app for g in goals if g.wants_answer}
+    stages = [(app, _sees(app, list(v))) for app, v in show if app not in asked and v] + stages
+    kept: list[Callable[[World], bool]] = []
+    for part in ("state", "screen"):
+        for g in goals:
+            rest = [c for c in conjuncts(g.condition)
+                    if "answer" not in reads(c) and _is_screen(c) == (part == "screen")]
+            if rest:
+                stages.append((g.app, _holds(Goal(g.app, _and(rest), g.bindings))))
+    for app, stage in stages:
+        done = list(kept)
+
+        def reached(w: World, stage=stage, done=done) -> bool:
+            return stage(w) and all(k(w) for k in done)
+
+        apps = [app] if world.phone is not None else []
+        found = search(world, reached, typed=typed, apps=apps, max_states=max_states)
+        if found is None:
+            return None
+        steps, n = found
+        actions += steps
+        visited += n
+        if stage.__name__ != "sees":
+            kept.append(stage)
+    if answer is not None:
+        world.step({"action_type": "answer", "text": answer})
+        actions.append({"action_type": "answer", "text": answer})
+    if not all(goal_holds(target, g) for g in goals):
+        return None
+    return Plan(tuple(actions), visited)
+
+
+def _focuses(world: World, action: Action) -> bool:
+    """Whether a click may have focused a text field (which changes the state)."""
+    i = action.get("index")
+    if i is None:
+        return False
+    els = world.elements()
+    return i < len(els) and bool(els[i]["editable"])
+
+
+def _sees(app: str, values: Sequence[object]) -> Callable[[World], bool]:
+    want = [normalise(v) for v in values]
+
+    def sees(w: World) -> bool:
+        if w.foreground != app:
+            return False
+        shown = w.texts()
+        return all(v in shown for v in want)
+    return sees
+
+
+def _holds(goal: Goal) -> Callable[[World], bool]:
+    def holds_(w: World) -> bool:
+        return goal_holds(w.target, goal)
+    return holds_
+
+
+def _table_calls(e: Expr) -> list[Call]:
+    """The `count(...)`/`exists(...)` calls in a condition."""
+    out, stack = [], [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Call) and x.table is not None:
+            out.append(x)
+        elif isinstance(x, (Compare, BinOp)):
+            stack += [x.left, x.right]
+        elif isinstance(x, BoolOp):
+            stack.extend(x.items)
+        elif isinstance(x, Not):
+            stack.append(x.item)
+    return out
+
+
+def _counts(goal: Goal, call: Call) -> Callable[[World], Any]:
+    """How many rows a goal's table call matches: progress towards a goal ("two rows
+    to remove, one left") that its truth alone does not show."""
+    count = Call("count", table=call.table, where=call.where)
+
+    def matching(w: World) -> Any:
+        return evaluate(count, scope_for(w.target, goal))
+    return matching
+
+
+def _is_screen(e: Expr) -> bool:
+    return "screen" in reads(e)
+
+
+def _and(items: list[Expr]) -> Expr:
+    return items[0] if len(items) == 1 else BoolOp("and", tuple(items))
+

@@ -1,0 +1,252 @@
+"""The properties every generated checker is held to, and the oracle that judges them.
+
+    case = record_case(spec, instance, demo)  # at codegen: the demo and what it achieved
+    holds_complete(spec, case)                # the demo, replayed, satisfies the checker
+    holds_sound(spec, case, draw)             # on a random walk, checker == oracle
+    holds_deterministic(spec, case)           # same actions, same verdict, same data
+    holds_reset(spec, case)                   # after a reset the checker is false again
+
+The oracle does not read the checker's condition, let alone run it: it compares the
+walk's final data with what the verified demo achieved, recorded when the tests were
+generated. For each table and flag the task names, the demo's final rows differ from the
+reset ones by some added and some removed rows (an update is one of each); the goal is
+reached when the walk's table holds every added row and lacks every removed one, each
+named flag has the demo's value, the screen is the demo's last screen (where the task
+names `screen`) and the answer is the demo's (compared as text, or as numbers). A
+checker that is off by one, too lenient or too strict, disagrees with it on some walk.
+
+Walks start with a prefix of the demo (so they get close to the goal, and every strict
+prefix of a shortest plan must fail) and go on with actions drawn from the screen, and
+answers drawn from the demo's, numbers one off, and other rows' values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from phoneworld.errors import InvalidAction
+from phoneworld.runtime.machine import Machine
+from phoneworld.runtime.state import State
+from phoneworld.spec.ast import AppSpec, Task
+from phoneworld.tasks.demos import Demo
+from phoneworld.tasks.instances import TaskInstance
+from phoneworld.tasks.schema import reads
+
+Draw = Callable[[Any], Any]
+"""hypothesis' `data.draw`."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One task instance with its verified demo and what that demo achieved."""
+
+    id: str
+    template: str
+    params: dict[str, Any]
+    actions: list[dict[str, Any]]
+    tables: dict[str, dict[str, list[list[Any]]]]
+    """table -> {"added": rows, "removed": rows} (rows as stored, lists)."""
+    flags: dict[str, Any]
+    screen: str | None
+    answer: str | None
+    others: list[str]
+    """Wrong answers worth trying: other rows' values of the answer's column."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "template": self.template, "params": self.params,
+                "actions": self.actions, "tables": self.tables, "flags": self.flags,
+                "screen": self.screen, "answer": self.answer, "others": self.others}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Case:
+        return cls(id=d["id"], template=d["template"], params=d["params"],
+                   actions=d["actions"], tables=d["tables"], flags=d["flags"],
+                   screen=d["screen"], answer=d["answer"], others=d["others"])
+
+
+# -- recording (at codegen) -------------------------------------------------------------------
+
+def record_case(spec: AppSpec, instance: TaskInstance, demo: Demo) -> Case:
+    """What `demo` achieved, in the terms the oracle compares (see the module docstring)."""
+    task = _template(spec, instance.template)
+    names = reads(task.condition)
+    m = Machine(spec)
+    m.reset()
+    before = m.state.dump()
+    answer = None
+    for a in demo.actions:
+        m.step(a)
+        if a.get("action_type") == "answer":
+            answer = a.get("text")
+    after = m.state.dump()
+    tables = {}
+    for t in spec.tables:
+        if t.name in names and t.kind == "state":
+            added, removed = _diff(before[t.name], after[t.name])
+            if added or removed:
+                tables[t.name] = {"added": [list(r) for r in added],
+                                  "removed": [list(r) for r in removed]}
+    old, new = dict(before["flags"]), dict(after["flags"])
+    flags = {f: new.get(f) for f in sorted(names) if f in new and new.get(f) != old.get(f)}
+    others: list[str] = []
+    if "answer" in names:
+        cols = {p.name: (p.table, p.column) for p in task.params}
+        for p in sorted(names & set(cols)):
+            table, col = cols[p]
+            rows = State(spec).rows(table)
+            others += sorted({str(r[col]) for r in rows if r.get(col) not in (None, "")}
+                             - {str(instance.params.get(p))})[:8]
+    return Case(id=instance.id, template=instance.template, params=dict(instance.params),
+                actions=[dict(a) for a in demo.actions], tables=tables, flags=flags,
+                screen=m.screen if "screen" in names else None, answer=answer, others=others)
+
+
+def _diff(before: list, after: list) -> tuple[list, list]:
+    b, a = Counter(map(tuple, before)), Counter(map(tuple, after))
+    return sorted((a - b).elements(), key=repr), sorted((b - a).elements(), key=repr)
+
+
+def _template(spec: AppSpec, name: str) -> Task:
+    from phoneworld.tasks.sample import templates
+
+    task = next((t for t in templates(spec) if t.name == name), None)
+    if task is None:
+        raise AssertionError(f"the spec has no task template {name!r} any more; regenerate "
+                             f"the tests (phoneworld build)")
+    return task
+
+
+# -- the oracle -------------------------------------------------------------------------------
+
+def reached(m: Machine, case: Case) -> bool:
+    """Whether `m` is where the demo got to, in everything the task names (the oracle)."""
+    dump = m.state.dump()
+    for table, change in case.tables.items():
+        rows = Counter(map(tuple, dump.get(table, [])))
+        added = Counter(map(tuple, change["added"]))
+        removed = Counter(map(tuple, change["removed"]))
+        if any(rows[r] < n for r, n in added.items()):
+            return False
+        if any(rows[r] > 0 and r not in added for r in removed):
+            return False
+    flags = dict(dump.get("flags", []))
+    if any(_stored(flags.get(f)) != _stored(v) for f, v in case.flags.items()):
+        return False
+    if case.screen is not None and (m.left_app or m.screen != case.screen):
+        return False
+    if case.answer is not None and (m.answer is None or _plain(m.answer) != _plain(case.answer)):
+        return False
+    return True
+
+
+def _stored(v: Any) -> Any:
+    return int(v) if isinstance(v, bool) else v
+
+
+_CURRENCY = re.compile(r"[$€£¥₹]")
+
+
+def _plain(text: str) -> Any:
+    """An answer as the oracle compares it: a number when it reads as one, else lower-case
+    words with the spacing and final punctuation dropped."""
+    s = _CURRENCY.sub("", text).strip().casefold()
+    try:
+        return float(s.replace(",", ""))
+    except ValueError:
+        return " ".join(s.split()).rstrip(".!?")
+
+
+# -- the properties --------------------------------------------------------------------------
+
+def instance_of(spec: AppSpec, case: Case) -> TaskInstance:
+    """The case's task instance, with the spec's current condition for its template."""
+    from phoneworld.tasks.instances import instance
+
+    return instance(spec, _template(spec, case.template), case.params)
+
+
+def replay(spec: AppSpec, actions: Sequence[dict[str, Any]], m: Machine | None = None
+           ) -> Machine:
+    m = m or Machine(spec)
+    m.reset()
+    for a in actions:
+        m.step(a)
+    return m
+
+
+def holds_complete(spec: AppSpec, case: Case) -> None:
+    """The recorded demo, replayed on a fresh machine, satisfies checker and oracle."""
+    inst = instance_of(spec, case)
+    m = replay(spec, case.actions)
+    assert reached(m, case), f"{case.id}: the demo no longer reaches its goal"
+    result = inst.check(m)
+    assert result.success, f"{case.id}: the checker rejects the verified demo: {result.reason}"
+
+
+def holds_reset(spec: AppSpec, case: Case) -> None:
+    """After the demo the checker is true; after a reset it is false."""
+    inst = instance_of(spec, case)
+    m = replay(spec, case.actions)
+    m.reset()
+    result = inst.check(m)
+    assert not result.success, f"{case.id}: the checker holds right after a reset"
+    assert not reached(m, case), f"{case.id}: a reset does not undo the goal"
+
+
+def holds_deterministic(spec: AppSpec, case: Case) -> None:
+    """Two replays: the same verdict, reason and data."""
+    inst = instance_of(spec, case)
+    a, b = replay(spec, case.actions), replay(spec, case.actions)
+    ra, rb = inst.check(a), inst.check(b)
+    assert (ra.success, ra.reason) == (rb.success, rb.reason), f"{case.id}: {ra} != {rb}"
+    assert a.state.dump() == b.state.dump() and a.screen == b.screen
+    again = instance_of(spec, case)
+    assert (again.id, again.instruction, again.params) == (inst.id, inst.instruction,
+                                                           inst.params)
+
+
+def holds_sound(spec: AppSpec, case: Case, draw: Draw, m: Machine | None = None,
+                max_extra: int = 6) -> None:
+    """On a walk (a prefix of the demo, then drawn actions), the checker says success
+    exactly when the oracle does."""
+    from hypothesis import strategies as st
+
+    from phoneworld.tasks.planner import World, candidate_actions
+
+    inst = instance_of(spec, case)
+    moves = [a for a in case.actions if a.get("action_type") != "status"]
+    k = draw(st.integers(0, len(moves)))
+    m = replay(spec, moves[:k], m)
+    world = World(m)
+    walk = [*moves[:k]]
+    for _ in range(draw(st.integers(0, max_extra))):
+        options = candidate_actions(world) + _answers(case)
+        a = draw(st.sampled_from(options))
+        try:
+            out = m.step(a)
+        except InvalidAction:
+            continue
+        walk.append(a)
+        if out.done:
+            break
+    ok = inst.check(m).success
+    goal = reached(m, case)
+    assert ok == goal, (
+        f"{case.id}: the checker says {'success' if ok else 'failure'} but the goal was "
+        f"{'' if goal else 'not '}reached ({'unsound' if ok else 'incomplete'}) after "
+        f"{walk}")
+
+
+def _answers(case: Case) -> list[dict[str, Any]]:
+    if case.answer is None:
+        return []
+    texts = [case.answer, *case.others]
+    n = _plain(case.answer)
+    if isinstance(n, float):
+        for d in (-1, 1):
+            texts.append(f"{n + d:g}")
+    return [{"action_type": "answer", "text": t} for t in dict.fromkeys(texts)]

@@ -1,0 +1,412 @@
+"""What an app offers for tasks: its entities, what a person can read about them, its screens'
+names, and the state its widgets change.
+
+    content category_product_list(id, ctx, product_name, product_price) shown in a list
+    ->  Entity(table="category_product_list", name="product_name", noun="product",
+               fields=(Field("product_price", "price"),))
+
+An entity is a table that the app shows: its rows appear in a list or as the parameter of
+a detail screen. Its *name* is the column a person would call it by; its *fields* are the
+other columns some view shows. State changes come from the transitions' effects (toggles
+of flags, of a table's boolean column, inserts and deletes). Everything here is read from
+the spec alone; `reach` says which of it can actually be seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from phoneworld.spec.ast import (
+    AppSpec,
+    BinOp,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Expr,
+    Not,
+    Ref,
+    Screen,
+    View,
+)
+
+_SYSTEM = re.compile(r"systemui|statusbar|navigationbar|clock|battery", re.I)
+_NAME_WORDS = ("name", "title", "label", "query", "number", "text1")
+FACTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(p)) for k, p in (
+    ("unread", r"\bunread\b"),
+    ("price", r"^(price|cost)$"),
+    ("amount", r"\b(price|cost|amount|total|subtotal|fare|fee)\b"),
+    ("count", r"\bcount\b"),
+    ("quantity", r"\b(quantity|qty)\b"),
+    ("size", r"\b(unit|size|weight|volume)\b"),
+    ("status", r"\bstatus\b"),
+    ("time", r"\b(date|time|timestamp|when)\b"),
+    ("phone", r"\b(number|phone|tel)\b"),
+    ("email", r"\bemail\b"),
+    ("address", r"\baddress\b"),
+    ("snippet", r"\b(snippet|preview|last message)\b"),
+    ("summary", r"\b(summary|subtitle|description)\b"),
+    ("badge", r"\bbadge\b"),
+    ("rating", r"\b(rating|stars|score)\b"),
+))
+"""The sorts of facts a question can ask about, by the words of a column's name; a column
+whose words match none (a button's text, a dialog title) is not asked about."""
+_PREFIX = re.compile(r"^(main|sub_settings|d)_")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A column some view shows, with the words a person would use for it and what sort
+    of fact it holds (`price`, `count`, `time`, ...; see `FACTS`)."""
+
+    column: str
+    label: str
+    fact: str
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A table the app shows, row by row."""
+
+    table: str
+    kind: str
+    key: str
+    name: str
+    noun: str
+    fields: tuple[Field, ...]
+
+
+@dataclass(frozen=True)
+class RowToggle:
+    """`update T set c = not item.c where key == item.key`: a switch per row."""
+
+    table: str
+    column: str
+    screen: str
+
+
+@dataclass(frozen=True)
+class FlagToggle:
+    """`toggle f` fired from a widget (the switch bound to `f`, usually)."""
+
+    flag: str
+    label: str
+    screen: str
+
+
+@dataclass(frozen=True)
+class RowInsert:
+    """`insert T(col = item.x / param.x / input.w, ...)`: a collection that grows."""
+
+    table: str
+    screen: str
+    source: str | None
+    """The table whose row the new row refers to (the list's or the screen's), if any."""
+    columns: tuple[tuple[str, str], ...]
+    """(column of T, column of `source`) pairs copied from the source row."""
+    inputs: tuple[tuple[str, str], ...]
+    """(column of T, text field) pairs filled from typed text."""
+    label: str
+
+
+@dataclass(frozen=True)
+class RowDelete:
+    """`delete T where c == item.x / param.x`: a collection that shrinks."""
+
+    table: str
+    screen: str
+    column: str
+    source: str
+    source_column: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Schema:
+    """Everything `synthesize` builds templates from."""
+
+    app: str
+    title: str
+    entities: tuple[Entity, ...]
+    screen_labels: tuple[tuple[str, str], ...]
+    row_toggles: tuple[RowToggle, ...]
+    flag_toggles: tuple[FlagToggle, ...]
+    inserts: tuple[RowInsert, ...]
+    deletes: tuple[RowDelete, ...]
+
+    def entity(self, table: str) -> Entity | None:
+        return next((e for e in self.entities if e.table == table), None)
+
+    def screen_label(self, screen: str) -> str:
+        return dict(self.screen_labels).get(screen, "")
+
+
+@lru_cache(maxsize=64)
+def read_schema(spec: AppSpec) -> Schema:
+    """The entities, screen labels and state changes of `spec` (see the module docstring)."""
+    tables = {t.name: t for t in spec.tables}
+    shown: dict[str, dict[str, str]] = {}  # table -> column -> a view id showing it
+    on_detail: dict[tuple[str, str], set[str]] = {}  # (screen, param table) -> columns
+    for screen in spec.screens:
+        if screen.foreign:
+            continue
+        for view, item_table in _views(screen.root, None):
+            e = view.text
+            if not isinstance(e, Ref) or len(e.path) != 2 or _SYSTEM.search(view.id):
+                continue
+            if e.path[0] == "item" and item_table in tables:
+                shown.setdefault(item_table, {}).setdefault(e.path[1], view.id)
+            elif e.path[0] == "param" and screen.param in tables:
+                on_detail.setdefault((screen.name, screen.param), set()).add(e.path[1])
+    for (_, table), cols in sorted(on_detail.items()):
+        # A detail screen's field is a fact about its row only where the screen also shows
+        # the row's name (a cart screen's total, bound to its parameter, is not).
+        if any(_name_column([c]) is not None for c in cols):
+            for c in sorted(cols):
+                shown.setdefault(table, {}).setdefault(c, "")
+    entities = []
+    for name, t in tables.items():
+        cols = shown.get(name)
+        if not cols:
+            continue
+        types = {c.name: c.type for c in t.columns}
+        visible = [c.name for c in t.columns if c.name in cols and types[c.name] == "text"]
+        if not visible:
+            continue
+        entity_name = _name_column(visible)
+        if entity_name is None:
+            continue
+        fields = []
+        for c in visible:
+            label = label_of(c, entity_name)
+            fact = next((k for k, rx in FACTS if rx.search(label)), None)
+            if c != entity_name and fact is not None:
+                fields.append(Field(c, label, fact))
+        entities.append(Entity(table=name, kind=t.kind, key=t.columns[0].name,
+                               name=entity_name, noun=_noun(entity_name),
+                               fields=tuple(fields)))
+    return Schema(app=spec.name, title=spec.title or spec.name, entities=tuple(entities),
+                  screen_labels=tuple(_screen_labels(spec)),
+                  row_toggles=tuple(_row_toggles(spec)), flag_toggles=tuple(_flag_toggles(spec)),
+                  inserts=tuple(_inserts(spec)), deletes=tuple(_deletes(spec)))
+
+
+# -- words ------------------------------------------------------------------------------------
+
+def words(identifier: str) -> str:
+    """`product_unit_price` -> `product unit price` (digits and `d_` prefixes dropped)."""
+    w = _PREFIX.sub("", identifier)
+    w = re.sub(r"_\d+$", "", w)
+    return " ".join(p for p in w.split("_") if p and not p.isdigit())
+
+
+def label_of(column: str, name_column: str) -> str:
+    """A column's words without the entity's own prefix: `product_price` -> `price`."""
+    w = words(column).split()
+    prefix = words(name_column).split()[:-1]
+    while prefix and w[:1] == prefix[:1] and len(w) > 1:
+        w, prefix = w[1:], prefix[1:]
+    return " ".join(w) or words(column)
+
+
+def _noun(name_column: str) -> str:
+    """`product_name` -> `product`; `title` -> `` (no noun to be had)."""
+    w = words(name_column).split()
+    return " ".join(w[:-1]) if len(w) > 1 else ""
+
+
+def _name_column(visible: list[str]) -> str | None:
+    """The column a row is called by: the first shown one named like a name."""
+    for word in _NAME_WORDS:
+        for c in visible:
+            if c.endswith(word) and not c.startswith("d_"):
+                return c
+    return None
+
+
+def view_label(view: View, *, fallback: bool = True) -> str:
+    """What a person would call a widget: its text, its description, or a child's text
+    (else, with `fallback`, the words of its name)."""
+    if isinstance(view.text, Const) and isinstance(view.text.value, str) and \
+            view.text.value.strip():
+        return view.text.value.strip()
+    if view.desc.strip():
+        return view.desc.strip()
+    for child, _ in _views(view, None):
+        if child is not view and isinstance(child.text, Const) and \
+                isinstance(child.text.value, str) and child.text.value.strip():
+            return child.text.value.strip()
+    return words(view.name) if view.name and fallback else ""
+
+
+def _views(v: View, table: str | None) -> Iterator[tuple[View, str | None]]:
+    """Every view with the table its `item` stands for."""
+    yield v, table
+    inner = v.items.table if v.items is not None else table
+    for c in v.children:
+        yield from _views(c, inner)
+
+
+def named_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str | None]]:
+    """(screen, widget name) -> the view and the table its list items show (if any)."""
+    out = {}
+    for s in spec.screens:
+        for v, t in _views(s.root, None):
+            if v.name:
+                out.setdefault((s.name, v.name), (v, t))
+    return out
+
+
+def _screen_labels(spec: AppSpec) -> Iterator[tuple[str, str]]:
+    """A screen's title (a fixed label in its top bar), unless it is the app's own name;
+    else the label of the widget that opens it."""
+    named = named_views(spec)
+    start_title = _title(next((s for s in spec.screens if s.name == spec.start), None), spec)
+    tables = {t.name: t for t in spec.tables}
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        title = _title(s, spec)
+        if s.param in tables and any(title in r for r in tables[s.param].rows):
+            title = ""  # a detail screen's title that is its row's, not its own
+        if title and (title != start_title or s.name == spec.start):
+            yield s.name, title
+            continue
+        if s.param is not None and "tabs" not in s.modules:
+            continue  # a detail screen is named by its row
+        dialogs = {d.name for d in spec.screens if "dialog" in d.modules}
+        openers = {view_label(named[(t.screen, t.widget)][0], fallback=False)
+                   for t in spec.transitions
+                   if t.target == s.name and t.screen != s.name and t.screen not in dialogs
+                   and (t.screen, t.widget) in named}
+        openers.discard("")
+        if len(openers) == 1:
+            yield s.name, openers.pop()
+        elif title:
+            yield s.name, title
+
+
+def _title(s: Screen | None, spec: AppSpec) -> str:
+    """The first fixed, unnamed label in the top tenth of the screen (below the status
+    bar): where an app bar shows its title."""
+    if s is None:
+        return ""
+    top = spec.height * 0.1
+    for v, t in _views(s.root, None):
+        if t is None and not v.id and not v.name and "editable" not in v.flags and \
+                isinstance(v.text, Const) and isinstance(v.text.value, str) and \
+                v.text.value.strip() and v.bounds[1] < top and v.bounds[1] > spec.height * 0.02:
+            return v.text.value.strip()
+    return ""
+
+
+# -- state changes ------------------------------------------------------------------------------
+
+def _row_toggles(spec: AppSpec) -> Iterator[RowToggle]:
+    seen = set()
+    bools = {(t.name, c.name) for t in spec.tables if t.kind == "state" for c in t.columns
+             if c.type == "bool"}
+    for t in spec.transitions:
+        for e in t.effects:
+            if e.op != "update" or len(e.values) != 1:
+                continue
+            col, value = e.values[0]
+            if (e.target, col) in bools and isinstance(value, Not) and \
+                    isinstance(value.item, Ref) and value.item.path[-1] == col and \
+                    (e.target, col) not in seen:
+                seen.add((e.target, col))
+                yield RowToggle(e.target, col, t.screen)
+
+
+def _flag_toggles(spec: AppSpec) -> Iterator[FlagToggle]:
+    named = named_views(spec)
+    seen = set()
+    for t in spec.transitions:
+        for e in t.effects:
+            if e.op == "toggle" and e.target not in seen:
+                seen.add(e.target)
+                view = named.get((t.screen, t.widget))
+                label = view_label(view[0]) if view else words(e.target)
+                yield FlagToggle(e.target, label or words(e.target), t.screen)
+
+
+def _source_of(e: Expr, item: str | None, param: str | None) -> tuple[str, str] | None:
+    if isinstance(e, Ref) and len(e.path) == 2 and e.path[0] in ("item", "param"):
+        table = item if e.path[0] == "item" else param
+        return (table, e.path[1]) if table else None
+    return None
+
+
+def _inserts(spec: AppSpec) -> Iterator[RowInsert]:
+    named = named_views(spec)
+    params = {s.name: s.param for s in spec.screens}
+    seen = set()
+    for t in spec.transitions:
+        view = named.get((t.screen, t.widget))
+        item = view[1] if view else None
+        for e in t.effects:
+            if e.op != "insert" or e.target in seen:
+                continue
+            cols, inputs, source = [], [], None
+            for col, value in e.values:
+                src = _source_of(value, item, params.get(t.screen))
+                if src and source in (None, src[0]):
+                    source = src[0]
+                    cols.append((col, src[1]))
+                elif isinstance(value, Ref) and len(value.path) == 2 and value.path[0] == "input":
+                    inputs.append((col, value.path[1]))
+            if cols or inputs:
+                seen.add(e.target)
+                yield RowInsert(e.target, t.screen, source, tuple(cols), tuple(inputs),
+                                view_label(view[0]) if view else words(t.widget))
+
+
+def _deletes(spec: AppSpec) -> Iterator[RowDelete]:
+    named = named_views(spec)
+    params = {s.name: s.param for s in spec.screens}
+    seen = set()
+    for t in spec.transitions:
+        view = named.get((t.screen, t.widget))
+        item = view[1] if view else None
+        for e in t.effects:
+            if e.op != "delete" or not isinstance(e.where, Compare) or e.where.op != "==" or \
+                    e.target in seen:
+                continue
+            left, right = e.where.left, e.where.right
+            if isinstance(right, Ref) and len(right.path) == 1:
+                left, right = right, left
+            src = _source_of(right, item, params.get(t.screen))
+            if isinstance(left, Ref) and len(left.path) == 1 and src:
+                seen.add(e.target)
+                yield RowDelete(e.target, t.screen, left.path[0], src[0], src[1],
+                                view_label(view[0]) if view else words(t.widget))
+
+
+# -- expressions -----------------------------------------------------------------------------------
+
+def reads(e: Expr | None) -> set[str]:
+    """The tables and bare names (flags, parameters, `answer`, `screen`) `e` reads."""
+    out: set[str] = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if x is None:
+            continue
+        if isinstance(x, Ref):
+            if len(x.path) == 1:
+                out.add(x.path[0])
+        elif isinstance(x, Call):
+            if x.table:
+                out.add(x.table)
+            stack.append(x.where)
+            stack.extend(x.args)
+        elif isinstance(x, (Compare, BinOp)):
+            stack += [x.left, x.right]
+        elif isinstance(x, BoolOp):
+            stack.extend(x.items)
+        elif isinstance(x, Not):
+            stack.append(x.item)
+    return out

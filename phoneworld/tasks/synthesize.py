@@ -1,0 +1,398 @@
+"""Task templates from an app's schema: what the spec's `task` section holds.
+
+    synthesize_tasks(spec) ->
+      task ask_product_price_category_product_list information
+          (n: category_product_list.product_name, v: category_product_list.product_price)
+          "How much does {n} cost? | What is the price of {n}? | ..." { answer ~ v }
+      task turn_on_sub_settings_network_recycler_view state
+          (n: sub_settings_network_recycler_view.title, k: sub_settings_network_recycler_view.id)
+          "Turn on {n}. | Switch {n} on. | ..."
+          { exists(sub_settings_network_recycler_view where id == k and checked == true) }
+      task open_main_cart navigation "Open Cart. | Go to Cart. | ..." { screen == "main_cart" }
+
+One template per goal the app supports: *information* (a fact a list or detail screen
+shows about a named row), *state* (a toggle of a flag or of a row's switch, adding a row
+to a collection, removing one), *navigation* (reaching a named screen, or pressing a
+form's submit button) and *composite* (two of those at once, at most `MAX_COMPOSITE`).
+Parameters drawn from the same table come from the same row (see `instances`); a
+parameter the instruction does not show (the expected answer, a row's key) is hidden.
+Cross-app templates combine two apps' templates when a phone is sampled (`instances`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from phoneworld.spec.ast import (
+    AppSpec,
+    BinOp,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Expr,
+    Not,
+    Ref,
+    Screen,
+    Task,
+    TaskParam,
+)
+from phoneworld.spec.names import ROOTS
+from phoneworld.spec.parse import keywords
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.schema import (
+    Entity,
+    RowInsert,
+    Schema,
+    named_views,
+    read_schema,
+    view_label,
+    words,
+)
+
+MAX_COMPOSITE = 12
+"""Composite templates per app (each has many instances)."""
+_UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
+
+
+@dataclass(frozen=True)
+class _Base:
+    """A template with the pieces a composite needs: its clauses ("turn on {n}") or, for a
+    question, the thing asked for ("the price of {n}"), and what it changes."""
+
+    task: Task
+    clauses: tuple[str, ...] = ()
+    asks: str = ""
+    touches: str = ""
+    screen: str = ""
+    """The screen a state change is made on, or a navigation reaches."""
+
+
+def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
+    """The task templates for `spec`, in a fixed order (information, state, navigation,
+    composite), each with at least one instance to draw; deterministic for the same spec."""
+    from phoneworld.tasks.instances import draw
+
+    bare = replace(spec, tasks=())
+    bases = [b for b in _bases(bare) if draw(bare, b.task)]
+    pairs = itertools.islice((t for t in _composites(bases, _Names(bare)) if draw(bare, t)),
+                             MAX_COMPOSITE)
+    return tuple(b.task for b in bases) + tuple(pairs)
+
+
+def _bases(spec: AppSpec) -> Iterator[_Base]:
+    schema = read_schema(spec)
+    names = _Names(spec)
+    yield from _information(spec, schema, names)
+    yield from _state(spec, schema, names)
+    yield from _navigation(spec, schema)
+
+
+# -- information --------------------------------------------------------------------------
+
+def _information(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
+    tables = {t.name: t for t in spec.tables}
+    for e in schema.entities:
+        t = tables[e.table]
+        cols = [c.name for c in t.columns]
+        for f in e.fields:
+            questions, obj = P.QUESTIONS[f.fact]
+            unit = _unit(t.rows, cols.index(f.column)) if f.fact == "count" else ""
+            if f.fact == "count" and not unit:  # "7", not "7 products": no unit to name
+                questions, obj = P.QUESTIONS["amount"]
+            if not _answerable(t.rows, cols.index(e.name), cols.index(f.column)):
+                continue
+            n, v = names.new("n"), names.new("v")
+            fill = {"label": f.label, "unit": unit}
+            task = Task(
+                name=f"ask_{f.column}_{e.table}", kind="information",
+                instruction=P.join([_words(q, fill, n=n) for q in questions]),
+                condition=Compare("~", Ref(("answer",)), Ref((v,))),
+                params=(TaskParam(n, e.table, e.name), TaskParam(v, e.table, f.column)))
+            yield _Base(task, asks=_words(obj, fill, n=n), touches="answer")
+
+
+def _answerable(rows: tuple, name: int, value: int) -> bool:
+    return any(_usable(r[name]) and _usable(r[value]) for r in rows)
+
+
+def _usable(v: object) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
+        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
+
+
+def _unit(rows: tuple, i: int) -> str:
+    units = [m.group(1).lower() for r in rows if isinstance(r[i], str)
+             for m in [_UNIT.match(r[i])] if m]
+    return max(sorted(set(units)), key=units.count) if units else ""
+
+
+# -- state ------------------------------------------------------------------------------------
+
+def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
+    flags = {f.name: f for f in spec.flags}
+    for ft in schema.flag_toggles:
+        flag = flags.get(ft.flag)
+        if flag is None or flag.type != "bool":
+            continue
+        screen = schema.screen_label(ft.screen) or words(ft.screen)
+        fill = {"label": ft.label, "screen": screen}
+        for on, phr in ((True, P.FLAG_ON), (False, P.FLAG_OFF)):
+            if bool(flag.initial) == on:
+                continue  # already so after a reset: nothing to do
+            task = Task(name=f"turn_{'on' if on else 'off'}_{ft.flag}", kind="state",
+                        instruction=P.join([_words(p, fill) for p in phr]),
+                        condition=Compare("==", Ref((ft.flag,)), Const(on)))
+            yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
+                        touches=ft.flag, screen=ft.screen)
+    for rt in schema.row_toggles:
+        e = schema.entity(rt.table)
+        if e is None:
+            continue
+        for on, phr in ((True, P.TURN_ON), (False, P.TURN_OFF)):
+            n, k = names.new("n"), names.new("k")
+            suffix = "" if rt.column == "checked" else f"{rt.column}_"
+            # The key and the name: a key alone may come back on another row later.
+            cond = _exists(rt.table, [(e.key, Ref((k,))), (e.name, Ref((n,))),
+                                      (rt.column, Const(on))])
+            task = Task(name=f"turn_{'on' if on else 'off'}_{suffix}{rt.table}", kind="state",
+                        instruction=P.join([_words(p, {}, n=n) for p in phr]),
+                        condition=cond,
+                        params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key)))
+            yield _Base(task, clauses=tuple(P.lower_first(_words(p, {}, n=n)) for p in phr),
+                        touches=rt.table, screen=rt.screen)
+    for ins in schema.inserts:
+        src = schema.entity(ins.source) if ins.source else None
+        if src is None or not ins.columns:
+            continue
+        if ins.inputs:
+            yield from _send(spec, ins, src, names)
+            continue
+        n = names.new("n")
+        keys, used = [], {n}
+        for col, scol in ins.columns:
+            k = n if scol == src.name else names.new("k", used)
+            used.add(k)
+            keys.append((col, k, scol))
+        where = _collection(spec, schema, ins.table)
+        task = Task(
+            name=f"add_to_{ins.table}", kind="state",
+            instruction=P.join([_words(p, {"where": where}, n=n) for p in P.ADD]),
+            condition=_exists(ins.table, [(col, Ref((k,))) for col, k, _ in keys]),
+            params=(TaskParam(n, src.table, src.name),
+                    *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n)))
+        yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
+                                        for p in P.ADD), touches=ins.table,
+                        screen=ins.screen)
+    for de in schema.deletes:
+        src = schema.entity(de.source)
+        if src is None:
+            continue
+        n, k = names.new("n"), names.new("k")
+        where = _collection(spec, schema, de.table)
+        if de.source == de.table:
+            # A row of the collection itself: gone when no row of that name is left (its
+            # key may be given to a new row later).
+            gone, params = _exists(de.table, [(src.name, Ref((n,)))]), \
+                (TaskParam(n, src.table, src.name),)
+        else:
+            gone, params = _exists(de.table, [(de.column, Ref((k,)))]), \
+                (TaskParam(n, src.table, src.name), TaskParam(k, src.table, de.source_column))
+        task = Task(
+            name=f"remove_from_{de.table}", kind="state",
+            instruction=P.join([_words(p, {"where": where}, n=n) for p in P.REMOVE]),
+            condition=Not(gone), params=params)
+        yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
+                                        for p in P.REMOVE), touches=de.table,
+                        screen=de.screen)
+
+
+def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator[_Base]:
+    """An insert of typed text (a message, a comment): write a text the app already holds
+    elsewhere (the table's own rows) to a row of the source (a contact, a post)."""
+    if len(ins.inputs) != 1:
+        return
+    n, m = names.new("n"), names.new("m")
+    keys, used = [], {n, m}
+    for col, scol in ins.columns:
+        k = n if scol == src.name else names.new("k", used)
+        used.add(k)
+        keys.append((col, k, scol))
+    text_column = ins.inputs[0][0]
+    phrases = P.SEND if re.search(r"send|reply|message|chat", f"{ins.label} {ins.table}",
+                                  re.I) else P.POST
+    task = Task(
+        name=f"send_to_{ins.table}", kind="state",
+        instruction=P.join([_words(p, {}, n=n, m=m) for p in phrases]),
+        condition=_exists(ins.table, [*((col, Ref((k,))) for col, k, _ in keys),
+                                      (text_column, Ref((m,)))]),
+        params=(TaskParam(n, src.table, src.name),
+                *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n),
+                TaskParam(m, ins.table, text_column)))
+    yield _Base(task, clauses=tuple(P.lower_first(_words(p, {}, n=n, m=m)) for p in phrases),
+                touches=ins.table, screen=ins.screen)
+
+
+def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
+    """How a person names a collection: the label of a screen that lists it, else its name."""
+    for s in spec.screens:
+        if table in _lists(s) and schema.screen_label(s.name):
+            return f"the {schema.screen_label(s.name)}"
+    return f"the {words(table)}"
+
+
+def _lists(screen: Screen) -> set[str]:
+    """The tables a screen's lists show."""
+    out = set()
+    stack = [screen.root]
+    while stack:
+        v = stack.pop()
+        if v.items is not None:
+            out.add(v.items.table)
+        stack.extend(v.children)
+    return out
+
+
+def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
+    items = tuple(Compare("==", Ref((col,)), value) for col, value in pairs)
+    where = items[0] if len(items) == 1 else BoolOp("and", items)
+    return Call("exists", table=table, where=where)
+
+
+# -- navigation ------------------------------------------------------------------------------
+
+def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
+    forms = {s.name for s in spec.screens if "form" in s.modules}
+    dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
+    seen_labels = set()
+    for s in spec.screens:
+        label = schema.screen_label(s.name)
+        if s.name == spec.start or s.foreign or "dialog" in s.modules or not label or \
+                label == schema.title:
+            continue
+        if s.param is not None and not any(t.target == s.name and t.with_param is None
+                                           and t.screen not in dialogs
+                                           for t in spec.transitions):
+            continue  # only ever shows a row: which row, a condition cannot say
+        cond = Compare("==", Ref(("screen",)), Const(s.name))
+        into = [t for t in spec.transitions if t.target == s.name and t.screen != s.name]
+        submit = [t for t in into if t.screen in forms]
+        if into and len(submit) == len(into):
+            view = named_views(spec).get((submit[0].screen, submit[0].widget))
+            button = view_label(view[0], fallback=False) if view else ""
+            form = schema.screen_label(submit[0].screen)
+            if button and form:
+                fill = {"button": button, "form": form}
+                task = Task(name=f"submit_{submit[0].screen}", kind="navigation",
+                            instruction=P.join([_words(p, fill) for p in P.SUBMIT]),
+                            condition=cond)
+                yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill))
+                                                for p in P.SUBMIT), touches="screen",
+                            screen=s.name)
+                continue
+        if label in seen_labels:
+            continue
+        seen_labels.add(label)
+        fill = {"screen": label}
+        task = Task(name=f"open_{s.name}", kind="navigation",
+                    instruction=P.join([_words(p, fill) for p in P.OPEN]), condition=cond)
+        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in P.OPEN),
+                    touches="screen", screen=s.name)
+
+
+# -- composite ---------------------------------------------------------------------------------
+
+def _composites(bases: list[_Base], names: _Names) -> Iterator[Task]:
+    """Pairs of goals: state and question, state and screen, two states, screen and
+    question; taken round-robin from each sort so that different templates appear."""
+    state = [b for b in bases if b.task.kind == "state"]
+    info = [b for b in bases if b.task.kind == "information"]
+    nav = [b for b in bases if b.task.kind == "navigation"]
+    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
+    sorts = [_diagonal(state, info), away,
+             [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
+              if a.touches != b.touches], _diagonal(nav, info)]
+    for i in range(max((len(s) for s in sorts), default=0)):
+        for pairs in sorts:
+            if i < len(pairs):
+                yield _pair(*pairs[i], names)
+
+
+def _diagonal(xs: list[_Base], ys: list[_Base]) -> list[tuple[_Base, _Base]]:
+    """All pairs, ordered so that early ones use different members of both lists."""
+    pairs = [(i, j) for i in range(len(xs)) for j in range(len(ys))]
+    pairs.sort(key=lambda p: (p[0] + p[1], p))
+    return [(xs[i], ys[j]) for i, j in pairs]
+
+
+def _pair(a: _Base, b: _Base, names: _Names) -> Task:
+    """Both goals: `a`'s, then `b`'s with its parameters renamed where they meet `a`'s."""
+    taken = {p.name for p in a.task.params}
+    renames = {}
+    for p in b.task.params:
+        new = p.name if p.name not in taken else names.new(p.name, taken)
+        taken.add(new)
+        renames[p.name] = new
+    b_params = tuple(replace(p, name=renames[p.name]) for p in b.task.params)
+    b_cond = _rename(b.task.condition, renames)
+    b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
+        [f"tell me {P.rename_holes(b.asks, renames)}"]
+    texts = []
+    for i, pattern in enumerate(P.BOTH):
+        ca = a.clauses[i % len(a.clauses)]
+        cb = b_clauses[i % len(b_clauses)]
+        texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
+                                   .replace("{a}", ca).replace("{b}", cb)))
+    return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
+                instruction=P.join(texts),
+                condition=BoolOp("and", (a.task.condition, b_cond)),
+                params=a.task.params + b_params)
+
+
+def _rename(e: Expr, names: dict[str, str]) -> Expr:
+    """`e` with task parameter references renamed (columns never share their names)."""
+    if isinstance(e, Ref):
+        if len(e.path) == 1 and e.path[0] in names:
+            return Ref((names[e.path[0]],))
+        return e
+    if isinstance(e, Call):
+        return replace(e, where=_rename(e.where, names) if e.where is not None else None,
+                       args=tuple(_rename(a, names) for a in e.args))
+    if isinstance(e, (Compare, BinOp)):
+        return replace(e, left=_rename(e.left, names), right=_rename(e.right, names))
+    if isinstance(e, BoolOp):
+        return replace(e, items=tuple(_rename(i, names) for i in e.items))
+    if isinstance(e, Not):
+        return Not(_rename(e.item, names))
+    return e
+
+
+# -- names and words ----------------------------------------------------------------------------
+
+class _Names:
+    """Parameter names that no column, flag or keyword of the spec uses."""
+
+    def __init__(self, spec: AppSpec) -> None:
+        self.taken = set(keywords()) | set(ROOTS) | {f.name for f in spec.flags} | \
+            {c.name for t in spec.tables for c in t.columns} | {t.name for t in spec.tables}
+
+    def new(self, base: str, used: set[str] | frozenset[str] = frozenset()) -> str:
+        # A role gets the same name in every template (`n` the name, `v` the value, `k`
+        # the key); `used` holds the names this template has already taken.
+        name, i = base, 2
+        while name in self.taken or name in used:
+            name, i = f"{base}{i}", i + 1
+        return name
+
+
+def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
+    """A phrase with its role holes renamed (`{n}` -> the parameter's name), then the app's
+    words filled in as literal text."""
+    out = P.rename_holes(phrase, holes)
+    for key, value in fill.items():
+        out = out.replace("{" + key + "}", P.literal(value))
+    return out
+

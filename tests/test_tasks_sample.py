@@ -1,0 +1,118 @@
+"""Drawing task instances: counts, kinds, seeds, ids that read back, natural wording."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+
+import pytest
+
+from phoneworld.tasks import TaskInstance, find_task, sample_tasks
+from phoneworld.tasks.instances import draw
+from tests.tasks_fixtures import example, phone_specs, tiny_shop
+
+
+def _same(a: TaskInstance, b: TaskInstance) -> bool:
+    return (a.id, a.kind, a.instruction, a.apps, a.params, a.template) == \
+        (b.id, b.kind, b.instruction, b.apps, b.params, b.template)
+
+
+def test_shopping_has_200_distinct_instances_of_3_kinds_from_seed_0():
+    spec = example("shopping")
+    tasks = sample_tasks([spec], 200, 0)
+    assert len(tasks) == 200 and len({t.id for t in tasks}) == 200
+    kinds = Counter(t.kind for t in tasks)
+    assert len(kinds) >= 3 and {"state", "information", "navigation"} <= set(kinds)
+    again = sample_tasks([spec], 200, 0)
+    assert [t.id for t in tasks] == [t.id for t in again]
+    assert all(_same(a, b) for a, b in zip(tasks, again, strict=True))
+    other = sample_tasks([spec], 200, 1)
+    assert [t.id for t in other] != [t.id for t in tasks]
+
+
+def test_a_small_n_still_has_every_kind():
+    kinds = {t.kind for t in sample_tasks([example("shopping")], 8, 3)}
+    assert kinds == {"state", "information", "navigation", "composite"}
+
+
+def test_sampling_stops_when_there_is_no_more():
+    spec = tiny_shop()
+    everything = sample_tasks([spec], 10_000, 0)
+    total = sum(len(draw(spec, t)) for t in spec.tasks)
+    assert len(everything) == total == len({t.id for t in everything})
+    assert sample_tasks([spec], 0, 0) == []
+    with pytest.raises(ValueError):
+        sample_tasks([spec], -1, 0)
+
+
+@pytest.mark.parametrize("apps", [["shopping"], ["messages"], ["settings"],
+                                  ["shopping", "messages", "settings"]])
+def test_ids_read_back(apps):
+    specs = [example(a) for a in apps]
+    for t in sample_tasks(specs, 80, 5):
+        assert _same(find_task(specs, t.id), t)
+
+
+def test_unknown_ids_say_what_is_wrong():
+    specs = [example("shopping")]
+    with pytest.raises(LookupError, match="not a task id"):
+        find_task(specs, "nonsense")
+    with pytest.raises(LookupError, match="no app 'nope'"):
+        find_task(specs, "nope/open_main_cart#97d170e1")
+    with pytest.raises(LookupError, match="did you mean 'open_main_cart'"):
+        find_task(specs, "shopping/open_main_crt#97d170e1")
+    with pytest.raises(LookupError, match="no instance"):
+        find_task(specs, "shopping/open_main_cart#00000000")
+
+
+def test_instructions_read_naturally():
+    for specs in ([example("shopping")], phone_specs(), [tiny_shop()]):
+        for t in sample_tasks(specs, 300, 0):
+            text = t.instruction
+            assert text and text == text.strip() and text[0].isupper(), text
+            assert not re.search(r"\{[a-z_0-9]*\}|\?\?|\.\.| \| |\s[.,?]", text), text
+            assert text[-1] in ".?)", text
+            if t.kind == "information":  # a question names what it is about
+                assert any(isinstance(v, str) and v in text for v in t.params.values()), text
+
+
+def test_a_phone_names_the_app_and_joins_apps():
+    specs = phone_specs()
+    tasks = sample_tasks(specs, 120, 0)
+    kinds = Counter(t.kind for t in tasks)
+    assert kinds["cross_app"] >= 10
+    titles = {"shopping": "Shopping", "messages": "Messages", "settings": "Settings"}
+    for t in tasks:
+        for app in t.apps:
+            assert titles[app] in t.instruction, t.instruction
+        if t.kind == "cross_app":
+            assert len(set(t.apps)) == 2
+            assert all(k.split(".", 1)[0] in t.apps for k in t.params)
+            if ">" in t.id:  # what was found is typed in the other app: one goal, there
+                assert [g.app for g in t.goals] == [t.apps[1]] and t.typed
+            else:  # what was found is the answer
+                assert t.goals[0].wants_answer and not t.goals[1].wants_answer
+
+
+def test_goals_already_reached_are_not_drawn():
+    spec = tiny_shop()
+    on = {t.params["n"] for t in draw(spec, _template(spec, "turn_on_setting"))}
+    off = {t.params["n"] for t in draw(spec, _template(spec, "turn_off_setting"))}
+    assert on == {"Bluetooth", "Airplane mode"} and off == {"Wi-Fi"}
+    removable = {t.params["n"] for t in draw(spec, _template(spec, "remove_from_cart"))}
+    assert removable == {"Bread"}  # the one row in the cart after a reset
+
+
+def test_ambiguous_rows_are_not_drawn():
+    spec = tiny_shop()
+    setting = next(t for t in spec.tables if t.name == "setting")
+    twin = dataclasses.replace(setting, rows=(*setting.rows, (4, "Bluetooth", "On", False)))
+    spec = dataclasses.replace(spec, tables=tuple(twin if t.name == "setting" else t
+                                                  for t in spec.tables))
+    names = {t.params["n"] for t in draw(spec, _template(spec, "turn_on_setting"))}
+    assert names == {"Airplane mode"}  # which "Bluetooth"? neither is asked for
+
+
+def _template(spec, name):
+    return next(t for t in spec.tasks if t.name == name)
