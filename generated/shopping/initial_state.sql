@@ -32,7 +32,6 @@ INSERT INTO "main_cart_cart_list" VALUES(1,NULL,'Bananas','$1.29 each',1,'$1.29'
 INSERT INTO "main_cart_cart_list" VALUES(2,NULL,'Oat Milk','$4.29 each',1,'$4.29');
 INSERT INTO "main_cart_cart_list" VALUES(3,NULL,'Greek Yogurt','$1.49 each',2,'$2.98');
 INSERT INTO "main_cart_cart_list" VALUES(4,NULL,'Sea Salt Potato Chips','$2.99 each',1,'$2.99');
-INSERT INTO "main_cart_cart_list" VALUES(5,NULL,'Bananas','$1.29 each',2,'$2.58');
 CREATE TABLE "main_category_list" ("id" INTEGER, "ctx" INTEGER, "category_name" TEXT, "category_count" TEXT, "category_badge" TEXT);
 INSERT INTO "main_category_list" VALUES(1,NULL,'Fruit & Vegetables','7 products','2 new');
 INSERT INTO "main_category_list" VALUES(2,NULL,'Dairy & Eggs','7 products','');

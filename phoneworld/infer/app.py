@@ -144,6 +144,17 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
         for lc in infos[sname].lists.values():
             mutable = lc.checkable is not None or lc.table in created or lc.table in edited
             rows = [tuple(r) for r in lc.rows if r[0] not in created.get(lc.table, ())]
+            if lc.table in edited:
+                # A list whose rows are removed and stepped holds one row per thing (a
+                # cart line per product): later sightings of the same thing with other
+                # numbers were made by actions in the traces, not the initial state.
+                seen_first: set = set()
+                unique = []
+                for r in rows:
+                    if (r[1], r[2]) not in seen_first:
+                        seen_first.add((r[1], r[2]))
+                        unique.append(r)
+                rows = unique
             numeric = [i for i in range(len(lc.columns)) if lc.table in edited and rows
                        and all(_is_int(r[2 + i]) for r in rows)]
             cols = [Column("id", "int"), Column("ctx", "int")] + [
