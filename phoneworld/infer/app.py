@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from phoneworld.infer import content as C
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
-from phoneworld.infer.transitions import classify_step, touch_target
+from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
 from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import (
@@ -179,7 +179,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                 f"typed text appeared as a new row of {eff.target} (row {rid})"]
     for (src, widget, action), edit in edits.items():
         lc = infos[src].lists[edit[1]]
-        where_row = Compare("==", Ref(("id",)), Ref(("item", "id")))
+        where_row = _id_is_item()
         if edit[0] == "delete":
             eff = Effect(op="delete", target=lc.table, where=where_row)
         else:
@@ -272,7 +272,7 @@ def _sent_rows(traces: Sequence[Trace], where, infos, obs, row_ids):
                 continue
             src, act, root = where[a], step.action, obs[a].root
             if act.kind == "type" and act.text:
-                field = act.target if act.target is not None else _focused(root)
+                field = act.target if act.target is not None else focused_editable(root)
                 if field is not None:
                     typed[src] = (widget_ref(root, field).key, act.text)
                 continue
@@ -348,13 +348,6 @@ def _row_edits(traces: Sequence[Trace], where, infos, obs, row_ids, tapped):
 
 def _is_int(v: object) -> bool:
     return isinstance(v, str) and v.strip().lstrip("-").isdigit()
-
-
-def _focused(root: Node) -> NodePath | None:
-    for path, node in root.walk():
-        if node.editable and node.focused:
-            return path
-    return None
 
 
 def _insert_effect(info, lc: C.ListContent, field: int, field_key: str,

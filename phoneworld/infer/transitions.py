@@ -23,7 +23,8 @@ from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
 
 
-def _focused_editable(root: Node | None):
+def focused_editable(root: Node | None) -> NodePath | None:
+    """The path of the focused text field, if any."""
     if root is None:
         return None
     for path, node in root.walk():
@@ -60,14 +61,14 @@ def classify_step(root: Node | None, step: Step) -> tuple[str, str, bool, str | 
     if a.kind in ("tap", "long_press"):
         return "screen", a.kind, False, None
     if a.kind == "type":
-        target = a.target if a.target is not None else _focused_editable(root)
+        target = a.target if a.target is not None else focused_editable(root)
         key = widget_ref(root, target).key if (root is not None and target is not None) \
             else "input"
         return key, "type", False, None
     if a.kind == "key":
         k = (a.key or "").lower()
         if k == "enter":
-            target = _focused_editable(root)
+            target = focused_editable(root)
             key = widget_ref(root, target).key if target is not None else "enter"
             return key, "submit", False, "enter"
         if k in ("back", "home"):
