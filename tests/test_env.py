@@ -254,6 +254,25 @@ def test_sampled_actions_are_valid_and_deterministic():
     assert "not an action" not in env.action_space
 
 
+def test_sampling_keeps_its_random_stream():
+    # Drawn as `rng.choice(len(types), p=weights)` drew them before: same seed, same actions.
+    from phoneworld.env.spaces import ActionSpace
+
+    space = ActionSpace(1080, 2400, ("Shop",), seed=11)
+    assert [space.sample()["action_type"] for _ in range(30)] == [
+        "click", "scroll", "click", "double_tap", "click", "scroll", "navigate_back", "scroll",
+        "keyboard_enter", "status", "keyboard_enter", "input_text", "click", "click",
+        "navigate_home", "click", "click", "wait", "long_press", "scroll", "click", "click",
+        "input_text", "wait", "scroll", "status", "scroll", "navigate_back", "scroll", "click"]
+    for seed in range(5):
+        space, rng = ActionSpace(1080, 2400, seed=seed), np.random.default_rng(seed)
+        for _ in range(200):
+            t = space._types[int(rng.choice(len(space._types), p=space._p))]
+            assert space.sample()["action_type"] == t
+            # what sample draws after the type, so both streams stay in step
+            rng.bit_generator.state = space.np_random.bit_generator.state
+
+
 def test_random_actions_never_crash_the_env():
     env = PhoneworldEnv(["shopping", "messages", "settings"], max_steps=25)
     env.action_space.seed(1)
@@ -316,6 +335,16 @@ def test_in_process_screenshots_need_a_renderer():
     img = obs["screenshot"]
     assert img.shape == (240, 108, 3) and img.dtype == np.uint8 and int(img[0, 0, 0]) == 200
     assert obs in env.observation_space and calls == ["main"]
+
+
+def test_the_element_text_is_made_once_per_screen():
+    from phoneworld.env.observation import format_elements
+
+    env = PhoneworldEnv("shopping")
+    obs, _ = env.reset()
+    again, _ = env.reset()
+    assert obs["elements"] == format_elements(env._view.elements)
+    assert again["elements"] is obs["elements"]  # the same screen: the same text
 
 
 def test_render_ansi():

@@ -180,7 +180,7 @@ class PhoneworldEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return format_elements(self._view.elements) if self._view is not None else ""
+        return elements_text(self._view) if self._view is not None else ""
 
     def close(self) -> None:
         backend = getattr(self, "backend", None)
@@ -214,7 +214,7 @@ class PhoneworldEnv(gymnasium.Env):
         makers: dict[str, Callable[[], Any]] = {}
         for f in self.forms:
             if f == "elements":
-                makers[f] = lambda v=view: format_elements(v.elements)
+                makers[f] = lambda v=view: elements_text(v)
             elif f == "xml":
                 makers[f] = lambda v=view: v.xml
             else:
@@ -236,6 +236,13 @@ class PhoneworldEnv(gymnasium.Env):
         if shot is None:
             raise PhoneworldError("this backend gave no screenshot")
         return to_rgb(shot, self.shot_size)
+
+
+def elements_text(view: View) -> str:
+    """The element list as text (`format_elements`); a view that keeps its own text (the
+    in-process one keeps it with each rendered screen) is asked for it."""
+    text = getattr(view, "elements_text", None)
+    return text() if text is not None else format_elements(view.elements)
 
 
 def to_rgb(shot: Any, size: tuple[int, int]) -> np.ndarray:

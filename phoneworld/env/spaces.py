@@ -15,6 +15,7 @@ fields, so that what it draws is valid on the screen shown.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -82,6 +83,11 @@ class ActionSpace(spaces.Space[dict]):
         self._types = list(w)
         p = np.array([w[t] for t in self._types], dtype=float)
         self._p = p / p.sum()
+        # `rng.choice(n, p=p)` draws `rng.random()` and searches this same cdf; doing it
+        # here draws the same types from the same stream at a tenth of its cost.
+        cdf = self._p.cumsum()
+        cdf /= cdf[-1]
+        self._cdf = cdf.tolist()
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -92,7 +98,7 @@ class ActionSpace(spaces.Space[dict]):
         if mask is not None or probability is not None:
             raise ValueError("ActionSpace.sample takes no mask or probability")
         rng = self.np_random
-        t = self._types[int(rng.choice(len(self._types), p=self._p))]
+        t = self._types[bisect_right(self._cdf, rng.random())]
         elements = list(self.screen()) if self.screen is not None else []
         if t in ("click", "double_tap", "long_press"):
             return {"action_type": t, **self._target(rng, elements)}

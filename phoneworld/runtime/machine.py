@@ -15,21 +15,25 @@ phone. Leaving the app (back on the last screen, home) is recorded in `left_app`
 screen stays (the phone shell, not the machine, owns the launcher).
 
 Rendering is lazy: an outcome renders on first access; a step that finds an earlier
-outcome still unread but held renders it first, from the state it describes.
+outcome still unread but held renders it first, from the state it describes. Rendered
+screens are kept (`cache`) under the data's version and the frame they show, so a screen
+met again, in this episode or a later one, is not rendered again.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
+from phoneworld.runtime.cache import RenderCache, screen_key
 from phoneworld.runtime.effects import apply_effect
 from phoneworld.runtime.expr import Scope, did_you_mean, evaluate, filter_rows, holds
 from phoneworld.runtime.gestures import HANDLERS
+from phoneworld.runtime.layout import ViewPlan, plan_screen
 from phoneworld.runtime.render import Element, Frame, Rendering, render_boxes
 from phoneworld.runtime.state import Row, State
 from phoneworld.runtime.validate import check_runnable
@@ -82,6 +86,8 @@ class Snapshot:
     answer: str | None
     status: str | None
     left_app: bool
+    version: int | None = field(default=None, compare=False)
+    """`State.version` of `image` (restoring it finds the screens rendered in that data)."""
 
 
 class Machine:
@@ -92,6 +98,7 @@ class Machine:
         self.spec = spec
         self.state = State(spec)
         self._screens = {s.name: s for s in spec.screens}
+        self._plans: dict[str, ViewPlan] = {}
         self._on: dict[tuple[str, str, str], list[Transition]] = {}
         self._on_any: dict[tuple[str, str], list[Transition]] = {}
         for t in spec.transitions:
@@ -111,6 +118,10 @@ class Machine:
         self.seed: int | None = None
         self._rendered: Rendering | None = None
         self._pending: weakref.ref[Rendering] | None = None
+        self._key: Any = None
+        """`screen_key` of the current rendering while it is not in the cache."""
+        self.cache = RenderCache()
+        """Screens rendered before (see the module docstring)."""
 
     # -- properties --------------------------------------------------------------------
 
@@ -168,7 +179,7 @@ class Machine:
 
     def observe(self, format: ObserveFormat = "elements") -> Any:
         """The current screen as `elements` (list of dicts), `xml`, `html` or `node`."""
-        return _form(self._rendering(), format)
+        return _form(self._computed(), format)
 
     def check(self, condition: Expr | Task, params: Mapping[str, Value] | None = None) -> bool:
         """Whether a task condition (state, screen and answer predicates) holds now;
@@ -194,12 +205,13 @@ class Machine:
             image=self.state.image(),
             stack=tuple((f.screen, f.param, f.param_table, tuple(f.inputs.items()),
                          tuple(f.scroll.items()), f.focus) for f in self._stack),
-            answer=self._answer, status=self._status, left_app=self.left_app)
+            answer=self._answer, status=self._status, left_app=self.left_app,
+            version=self.state.version)
 
     def restore(self, snap: Snapshot) -> Outcome:
         """Put back a state taken by `snapshot`."""
         self._freeze()
-        self.state.load(snap.image)
+        self.state.load(snap.image, snap.version)
         stack = []
         for screen, param, table, inputs, scroll, focus in snap.stack:
             f = Frame(screen, param, table)
@@ -265,16 +277,26 @@ class Machine:
             return self._rendered
         r = self._pending() if self._pending is not None else None
         if r is None:
-            r = self._render(self._stack[-1])
+            frame = self._stack[-1]
+            self._key = key = screen_key(self.state.version, frame, self._answer)
+            r = self.cache.get(key)
+            if r is not None:
+                self._rendered = r  # computed already, and kept
+                self._key = None
+                return r
+            r = self._render(frame)
             self._pending = weakref.ref(r)
         return r
 
     def _render(self, frame: Frame) -> Rendering:
         screen = self._screens[frame.screen]
+        plan = self._plans.get(screen.name)
+        if plan is None:
+            plan = self._plans[screen.name] = plan_screen(screen)
         scope = Scope(self.state, param=self._param(frame), inputs=frame.inputs,
                       answer=self._answer, screen=frame.screen)
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
-                         self.spec.height, lambda: render_boxes(screen, frame, scope))
+                         self.spec.height, lambda: render_boxes(plan, frame, scope))
 
     def _computed(self) -> Rendering:
         """The current rendering with its boxes computed (kept until the state changes)."""
@@ -285,14 +307,25 @@ class Machine:
 
     def _freeze(self) -> None:
         # An outcome handed out earlier may still be read after this step: render it now,
-        # from the state it describes. Nobody holding it (the usual loop) costs nothing.
-        r = self._pending() if self._pending is not None else None
-        if r is not None and not r.ready:
-            r.boxes  # noqa: B018
+        # from the state it describes. Nobody holding it costs nothing. What is rendered
+        # is kept for the next time this screen shows in this data.
+        r = self._rendered
+        if r is None:
+            r = self._pending() if self._pending is not None else None
+            if r is None:
+                return
+            if not r.ready:
+                r.boxes  # noqa: B018
+        key = self._key
+        # The version check guards against data written behind the machine's back.
+        if key is not None and key[0] == self.state.version:
+            self.cache.put(key, r)
+            self._key = None
 
     def _changed(self) -> None:
         self._rendered = None
         self._pending = None
+        self._key = None
 
     def _outcome(self, event: str, fired: Transition | None) -> Outcome:
         return Outcome(self.screen, event, fired, self.done, self._rendering())

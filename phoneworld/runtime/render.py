@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
+from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.state import Row
-from phoneworld.spec.ast import Const, Screen, View
 from phoneworld.traces.hierarchy import to_uiautomator_xml
 from phoneworld.traces.model import Bounds, Node, NodePath
 
@@ -37,28 +37,18 @@ class Box:
                  "password", "scrollable", "selected", "enabled", "focusable", "focused",
                  "input_key", "list_key", "list_axis", "list_page", "list_max")
 
-    def __init__(self, view: View, row: Row | None, path: NodePath, bounds: Bounds) -> None:
-        flags = view.flags
-        self.view = view
+    def __init__(self, plan: ViewPlan, row: Row | None, path: NodePath, bounds: Bounds) -> None:
+        self.view = plan.view
         self.row = row
         self.path = path
         self.depth = len(path)
         self.children: list[int] = []
-        self.cls = view.cls
-        self.rid = view.id
-        self.text = ""
-        self.desc = view.desc
+        (self.cls, self.rid, self.desc, self.clickable, self.long_clickable, self.checkable,
+         self.editable, self.password, self.scrollable, self.selected, self.enabled,
+         self.focusable) = plan.static
+        self.text = plan.text
         self.bounds = bounds
-        self.clickable = "clickable" in flags
-        self.long_clickable = "long_clickable" in flags
-        self.checkable = "checkable" in flags
-        self.checked = False
-        self.editable = "editable" in flags
-        self.password = "password" in flags
-        self.scrollable = "scrollable" in flags or view.items is not None
-        self.selected = "selected" in flags
-        self.enabled = "disabled" not in flags
-        self.focusable = "focusable" in flags or self.editable
+        self.checked = plan.checked
         self.focused = False
         self.input_key: str | None = None
         self.list_key: str | None = None
@@ -75,12 +65,14 @@ class Box:
 class Frame:
     """One entry of the back stack: a screen, its parameter, and what it shows now."""
 
-    __slots__ = ("screen", "param", "param_table", "inputs", "scroll", "focus")
+    __slots__ = ("screen", "param", "param_table", "inputs", "scroll", "focus", "param_key")
 
     def __init__(self, screen: str, param: Any = None, param_table: str | None = None) -> None:
         self.screen = screen
         self.param = param
         self.param_table = param_table
+        self.param_key: Any = None
+        """The parameter as a hashable key, made once by `cache.screen_key`."""
         self.inputs: dict[str, str] = {}
         self.scroll: dict[str, int] = {}
         self.focus: tuple[str, Row | None] | None = None
@@ -91,62 +83,70 @@ class Frame:
         f.inputs = dict(self.inputs)
         f.scroll = dict(self.scroll)
         f.focus = self.focus
+        f.param_key = self.param_key
         return f
 
 
-def view_key(view: View, vpath: tuple[int, ...]) -> str:
-    """The key a view's typed text and scroll offset are kept under: its name, else its path."""
-    return view.name or "@" + ".".join(map(str, vpath))
-
-
-def render_boxes(screen: Screen, frame: Frame, scope: Scope) -> list[Box]:
-    """Render `screen` in `frame`'s state: boxes in document order, the root first."""
+def render_boxes(plan: ViewPlan, frame: Frame, scope: Scope) -> list[Box]:
+    """Render a screen (its `plan_screen` plan) in `frame`'s state: boxes in document
+    order, the root first."""
     out: list[Box] = []
-    _render(screen.root, scope, frame, 0, 0, None, None, (), out)
+    _render(plan, scope, frame, 0, 0, None, None, out)
     return out
 
 
-def _render(view: View, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
-            parent: Box | None, vpath: tuple[int, ...], out: list[Box]) -> None:
-    x1, y1, x2, y2 = view.bounds
-    b = (x1 + dx, y1 + dy, x2 + dx, y2 + dy)
+def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
+            parent: Box | None, out: list[Box]) -> None:
+    x1, y1, x2, y2 = p.bounds
+    x1 += dx
+    y1 += dy
+    x2 += dx
+    y2 += dy
     if clip is not None:
-        b = (max(b[0], clip[0]), max(b[1], clip[1]), min(b[2], clip[2]), min(b[3], clip[3]))
-        if b[0] >= b[2] or b[1] >= b[3]:
+        cx1, cy1, cx2, cy2 = clip
+        if x1 < cx1:
+            x1 = cx1
+        if y1 < cy1:
+            y1 = cy1
+        if x2 > cx2:
+            x2 = cx2
+        if y2 > cy2:
+            y2 = cy2
+        if x1 >= x2 or y1 >= y2:
             return
+    b = (x1, y1, x2, y2)
     if parent is None:
         path: NodePath = ()
     else:
-        path = (*parent.path, len(parent.children))
-        parent.children.append(len(out))
-    box = Box(view, scope.item, path, b)
+        siblings = parent.children
+        path = (*parent.path, len(siblings))
+        siblings.append(len(out))
+    box = Box(p, scope.item, path, b)
     out.append(box)
-    if view.text is not None:
-        box.text = display(view.text.value if type(view.text) is Const
-                           else evaluate(view.text, scope))
-    if view.checked is not None:
-        box.checked = truthy(view.checked.value if type(view.checked) is Const
-                             else evaluate(view.checked, scope))
-    if box.editable:
-        key = box.input_key = view_key(view, vpath)
-        typed = frame.inputs.get(key)
+    if p.text_expr is not None:
+        box.text = display(evaluate(p.text_expr, scope))
+    if p.checked_expr is not None:
+        box.checked = truthy(evaluate(p.checked_expr, scope))
+    if p.editable:
+        key = box.input_key = p.key
+        typed = frame.inputs.get(key)  # type: ignore[arg-type]
         if typed:
-            box.text = "\u2022" * len(typed) if box.password else typed
+            box.text = "\u2022" * len(typed) if p.password else typed
         focus = frame.focus
         box.focused = focus is not None and focus[0] == key and focus[1] == scope.item
-    if view.items is None:
-        for i, child in enumerate(view.children):
-            _render(child, scope, frame, dx, dy, clip, box, (*vpath, i), out)
+    lst = p.items
+    if lst is None:
+        for child in p.children:
+            _render(child, scope, frame, dx, dy, clip, box, out)
         return
-    box.list_key = view_key(view, vpath)
-    if not view.children:
+    box.list_key = p.key
+    template = p.template
+    if template is None:
         return
-    lst = view.items
     rows = filter_rows(lst.table, lst.where, scope, as_item=True)
-    template = view.children[0]
     vertical = lst.axis == "vertical"
     box.list_axis = lst.axis
-    lo, hi = (b[1], b[3]) if vertical else (b[0], b[2])
+    lo, hi = (y1, y2) if vertical else (x1, x2)
     t = template.bounds
     t_lo, t_hi = (t[1] + dy, t[3] + dy) if vertical else (t[0] + dx, t[2] + dx)
     pitch = lst.pitch if lst.pitch > 0 else max(1, t_hi - t_lo)
@@ -156,7 +156,7 @@ def _render(view: View, scope: Scope, frame: Frame, dx: int, dy: int, clip: Boun
     lines = -(-len(rows) // span)
     box.list_page = page
     box.list_max = max(0, lines - page)
-    offset = min(frame.scroll.get(box.list_key, 0), box.list_max)
+    offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
     for i, row in enumerate(rows):
         d = pitch * (i // span - offset)
         across = lst.cross * (i % span)
@@ -164,14 +164,14 @@ def _render(view: View, scope: Scope, frame: Frame, dx: int, dy: int, clip: Boun
             continue
         _render(template, scope.with_item(row), frame,
                 dx + across if vertical else dx + d, dy + d if vertical else dy + across,
-                b, box, (*vpath, 0), out)
+                b, box, out)
 
 
 class Rendering:
     """One screen as rendered at one moment; every form is computed once, on first use."""
 
     __slots__ = ("screen", "package", "width", "height", "_compute", "_boxes", "_index",
-                 "_elements", "_node", "_xml", "_html", "__weakref__")
+                 "_elements", "_node", "_xml", "_html", "_derived", "__weakref__")
 
     def __init__(self, screen: str, package: str, width: int, height: int,
                  compute: Callable[[], list[Box]]) -> None:
@@ -186,6 +186,18 @@ class Rendering:
         self._node: Node | None = None
         self._xml: str | None = None
         self._html: str | None = None
+        self._derived: dict[str, Any] | None = None
+
+    def derived(self, name: str, make: Callable[[Rendering], Any]) -> Any:
+        """`make(self)`, computed once per rendering under `name`: for forms made outside
+        the runtime (the env's element list as text), kept as long as the rendering."""
+        d = self._derived
+        if d is None:
+            d = self._derived = {}
+        v = d.get(name, d)
+        if v is d:
+            v = d[name] = make(self)
+        return v
 
     @property
     def ready(self) -> bool:

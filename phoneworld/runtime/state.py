@@ -3,7 +3,13 @@
 The database is built once per spec (`initial_image`) and serialised; `reset` puts those
 bytes back with `deserialize`, which takes microseconds and restores the initial state
 bit for bit. Reads go through a per-table row cache (content tables never change, state
-tables are small), so rendering a screen costs no SQL once the data is warm.
+tables are small), so rendering a screen costs no SQL once the data is warm; what was
+read in the initial data stays cached across resets.
+
+`State.version` names the data's content: the same number means the same rows and flags,
+so what is computed from the data (a rendered screen) can be kept under it. Every write
+moves to the version that (version, write) led to before, if any, so replaying the same
+writes from a reset meets the same versions again; a reset returns to the initial one.
 
     State(spec).rows("product")   -> [{"id": 1, "name": "Oat milk", "price": "$3.49"}, ...]
     state.insert("cart", {"product": 1, "qty": 1}); state.reset()   # cart empty again
@@ -14,6 +20,7 @@ always quoted as identifiers; values are always bound parameters, never SQL text
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
@@ -25,6 +32,10 @@ Row = dict[str, Value]
 _SQL_TYPES: dict[str, str] = {"text": "TEXT", "int": "INTEGER", "real": "REAL", "bool": "INTEGER"}
 _I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
 _TRUE = frozenset({"true", "1", "yes", "on"})
+_VERSIONS = itertools.count(1)
+"""Version numbers, unique in the process: one names one content, whichever `State` has it."""
+_CHAIN_LIMIT = 4096
+"""(version, write) -> version pairs kept per `State` (forgetting them only costs reuse)."""
 
 
 def quote(name: str) -> str:
@@ -114,6 +125,14 @@ class State:
         self._rows: dict[str, tuple[list[int], list[Row]]] = {}
         self._keys: dict[str, dict[Value, Row]] = {}
         self._flags: dict[str, Value] = {}
+        # What was read in the initial data, kept across resets (an episode starts there).
+        self._initial_rows: dict[str, tuple[list[int], list[Row]]] = {}
+        self._initial_keys: dict[str, dict[Value, Row]] = {}
+        self._initial_flags: dict[str, Value] | None = None
+        self._initial_version = next(_VERSIONS)
+        self._chain: dict[tuple[int, tuple], int] = {}
+        self.version = self._initial_version
+        """The content's number (see the module docstring)."""
         self.reset()
 
     # -- whole-database operations ------------------------------------------------------
@@ -126,14 +145,31 @@ class State:
         """The database as bytes (for snapshots)."""
         return self.conn.serialize()
 
-    def load(self, image: bytes) -> None:
-        """Replace the database by `image` (from `image()` or the initial one)."""
+    def load(self, image: bytes, version: int | None = None) -> None:
+        """Replace the database by `image` (from `image()` or the initial one); `version`
+        is the `version` the image was taken at, where known."""
         self.conn.deserialize(image)
-        self._rows.clear()
-        self._keys.clear()
+        if version is not None:
+            self.version = version
+        elif image is self._image:
+            self.version = self._initial_version
+        else:
+            self.version = next(_VERSIONS)
+        if self.version == self._initial_version:
+            if self._initial_flags is None:
+                self._initial_flags = self._read_flags()
+            self._rows = dict(self._initial_rows)
+            self._keys = dict(self._initial_keys)
+            self._flags = dict(self._initial_flags)
+        else:
+            self._rows = {}
+            self._keys = {}
+            self._flags = self._read_flags()
+
+    def _read_flags(self) -> dict[str, Value]:
         types = self.flag_types
-        self._flags = {name: (bool(v) if types.get(name) == "bool" and v is not None else v)
-                       for name, v in self.conn.execute("SELECT name, value FROM flags")}
+        return {name: (bool(v) if types.get(name) == "bool" and v is not None else v)
+                for name, v in self.conn.execute("SELECT name, value FROM flags")}
 
     def dump(self) -> dict[str, list[tuple[Value, ...]]]:
         """Every table's rows in storage order, flags included (for tests and diffs)."""
@@ -171,6 +207,8 @@ class State:
             for row in self.rows(table):
                 index.setdefault(row[first], row)
             self._keys[table] = index
+            if self.version == self._initial_version:
+                self._initial_keys[table] = index
         return index.get(key)
 
     def _load(self, table: str) -> tuple[list[int], list[Row]]:
@@ -188,14 +226,18 @@ class State:
                 ids.append(rowid)
                 rows.append(dict(zip(cols, values, strict=True)))
             cached = self._rows[table] = (ids, rows)
+            if self.version == self._initial_version:
+                self._initial_rows[table] = cached
         return cached
 
     # -- writes ---------------------------------------------------------------------------
 
     def set_flag(self, name: str, value: Value) -> None:
         value = coerce(value, self.flag_types[name])
-        self.conn.execute("UPDATE flags SET value = ? WHERE name = ?", (_stored(value), name))
+        stored = _stored(value)
+        self.conn.execute("UPDATE flags SET value = ? WHERE name = ?", (stored, name))
         self._flags[name] = value
+        self._advance(("flag", name, _typed((stored,))))
 
     def insert(self, table: str, values: Mapping[str, Value]) -> None:
         """Insert one row; an omitted integer key gets the next free number."""
@@ -207,9 +249,9 @@ class State:
             row[key.name] = max(keys, default=0) + 1
         cols = ", ".join(quote(c) for c in row)
         marks = ", ".join("?" * len(row))
-        self.conn.execute(f"INSERT INTO {quote(table)} ({cols}) VALUES ({marks})",
-                          [_stored(v) for v in row.values()])
-        self._dirty(table)
+        stored = [_stored(v) for v in row.values()]
+        self.conn.execute(f"INSERT INTO {quote(table)} ({cols}) VALUES ({marks})", stored)
+        self._dirty(table, ("insert", table, tuple(row), _typed(stored)))
 
     def update(self, table: str, rowid: int, values: Mapping[str, Value]) -> None:
         if not values:
@@ -218,18 +260,38 @@ class State:
         sets = ", ".join(f"{quote(c)} = ?" for c in values)
         params = [_stored(coerce(v, types[c])) for c, v in values.items()]
         self.conn.execute(f"UPDATE {quote(table)} SET {sets} WHERE _rowid_ = ?", [*params, rowid])
-        self._dirty(table)
+        self._dirty(table, ("update", table, rowid, tuple(values), _typed(params)))
 
     def delete(self, table: str, rowids: Iterable[int]) -> None:
         ids = [(i,) for i in rowids]
         if ids:
             self.conn.executemany(f"DELETE FROM {quote(table)} WHERE _rowid_ = ?", ids)
-            self._dirty(table)
+            self._dirty(table, ("delete", table, tuple(ids)))
 
     def clear(self, table: str) -> None:
         self.conn.execute(f"DELETE FROM {quote(table)}")
-        self._dirty(table)
+        self._dirty(table, ("clear", table))
 
-    def _dirty(self, table: str) -> None:
+    def _dirty(self, table: str, write: tuple) -> None:
         self._rows.pop(table, None)
         self._keys.pop(table, None)
+        self._advance(write)
+
+    def _advance(self, write: tuple) -> None:
+        """Move `version` past `write`: to the version it led to before, else a new one."""
+        key = (self.version, write)
+        try:
+            version = self._chain.get(key)
+        except TypeError:  # an unhashable stored value: a content never met again
+            self.version = next(_VERSIONS)
+            return
+        if version is None:
+            if len(self._chain) >= _CHAIN_LIMIT:
+                self._chain.clear()
+            version = self._chain[key] = next(_VERSIONS)
+        self.version = version
+
+
+def _typed(values: Iterable[Value]) -> tuple[tuple[type, Value], ...]:
+    # With their types: 1, 1.0 and True are equal keys but not the same stored value.
+    return tuple((type(v), v) for v in values)

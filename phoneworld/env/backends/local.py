@@ -1,7 +1,9 @@
 """The in-process backend: a `Machine` for one app, a `Phone` for several; no I/O at all.
 
 A step's `Outcome` is the view: the machine renders it only when a form is read, and
-renders it from the state it describes even if read after later steps.
+renders it from the state it describes even if read after later steps. The element
+list's text is made once per rendered screen and kept with it (the machine keeps
+screens it has rendered, so a screen met again costs neither rendering nor text).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from phoneworld.env.backends import verdict
+from phoneworld.env.observation import format_elements
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome
@@ -45,6 +48,10 @@ class LocalView:
     @property
     def xml(self) -> str:
         return self.outcome.xml
+
+    def elements_text(self) -> str:
+        """`format_elements(self.elements)`, made once per rendered screen."""
+        return self.outcome.rendering.derived("elements_text", _elements_text)
 
     def screenshot(self) -> Any:
         return self._shot(self.outcome) if self._shot is not None else None
@@ -118,6 +125,10 @@ class LocalBackend:
 
     def close(self) -> None:
         pass
+
+
+def _elements_text(r: Any) -> str:
+    return format_elements(r.elements)
 
 
 def _tasks_module() -> Any:

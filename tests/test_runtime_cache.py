@@ -1,0 +1,185 @@
+"""Rendered screens kept by the machine: the data's version, the cache, and no stale screens."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from phoneworld.errors import InvalidAction
+from phoneworld.runtime import Machine
+from phoneworld.runtime.cache import RenderCache, frozen, screen_key
+from phoneworld.runtime.render import Frame
+from phoneworld.runtime.state import State
+from tests.test_runtime import ACTION, shop_spec, tap
+
+
+def uncached(spec) -> Machine:
+    m = Machine(spec)
+    m.cache = RenderCache(size=0)  # keeps nothing: every screen rendered afresh
+    return m
+
+
+# -- State.version -------------------------------------------------------------------------------
+
+def test_the_same_writes_from_a_reset_reach_the_same_version():
+    s = State(shop_spec())
+    start = s.version
+    s.insert("cart", {"product": 2, "qty": 1})
+    s.set_flag("notifications", False)
+    after = s.version
+    assert after != start
+    s.reset()
+    assert s.version == start
+    s.insert("cart", {"product": 2, "qty": 1})
+    s.set_flag("notifications", False)
+    assert s.version == after
+    s.reset()
+    s.insert("cart", {"product": 3, "qty": 1})  # another write: another content
+    assert s.version not in (start, after)
+
+
+def test_writes_that_store_the_same_values_are_the_same_write():
+    s = State(shop_spec())
+    s.set_flag("last_viewed", 1)
+    one = s.version
+    s.reset()
+    s.set_flag("last_viewed", 1.0)  # an int flag stores 1 either way
+    assert s.version == one
+    s.reset()
+    assert s.flags["last_viewed"] == 0  # the initial flags, not the dict written to
+    s.insert("cart", {"product": 1, "qty": True})  # an int column stores 1
+    true = s.version
+    s.reset()
+    s.insert("cart", {"product": 1, "qty": 1})
+    assert s.version == true
+    s.reset()
+    s.insert("cart", {"product": 1, "qty": 1.5})
+    assert s.version != true
+
+
+def test_a_loaded_image_is_a_new_version_unless_its_version_is_given():
+    s = State(shop_spec())
+    s.insert("cart", {"product": 2, "qty": 1})
+    v, image = s.version, s.image()
+    s.reset()
+    s.load(image)
+    assert s.version != v
+    s.load(image, v)
+    assert s.version == v
+    other = State(shop_spec())
+    assert other.version != s.version  # versions are unique in the process
+
+
+def test_initial_reads_survive_a_reset_and_writes_do_not():
+    s = State(shop_spec())
+    assert s.rows("cart") == []
+    s.insert("cart", {"product": 2, "qty": 1})
+    assert [r["product"] for r in s.rows("cart")] == [2]
+    s.reset()
+    assert s.rows("cart") == [] and s.by_key("cart", 2) is None
+    assert s.flag("notifications") is True
+
+
+# -- keys ------------------------------------------------------------------------------------------
+
+def test_keys_tell_apart_what_renders_differently():
+    assert frozen(1) != frozen(True) != frozen(1.0)
+    assert frozen({"id": 1, "name": "a"}) == frozen({"id": 1, "name": "a"})
+    f = Frame("detail", {"id": 1}, "product")
+    g = f.copy()
+    g.inputs["search"] = "milk"
+    assert screen_key(1, f, None) != screen_key(1, g, None)
+    assert screen_key(1, f, None) != screen_key(2, f, None)
+    assert screen_key(1, f, None) != screen_key(1, f, "answer")
+    assert screen_key(1, f, None) == screen_key(1, f.copy(), None)
+
+
+def test_an_unhashable_parameter_is_rendered_and_not_kept():
+    cache = RenderCache()
+    key = screen_key(1, Frame("detail", {"tags": ["a", {"b"}]}), None)
+    cache.put(key, object())  # type: ignore[arg-type]
+    assert cache.get(key) is None and len(cache) == 0
+
+
+def test_the_least_recently_used_goes_first():
+    cache = RenderCache(size=2)
+    for k in "abc":
+        cache.put(k, k)  # type: ignore[arg-type]
+        cache.get("a")
+    assert cache.get("a") == "a" and cache.get("b") is None and cache.get("c") == "c"
+
+
+# -- the machine -------------------------------------------------------------------------------
+
+def test_a_screen_met_again_is_not_rendered_again():
+    m = Machine(shop_spec())
+    first = m.reset()
+    xml = first.xml
+    tap(m, "Rye bread")
+    m.step({"action_type": "navigate_back"})  # writes last_viewed: other data
+    hits = m.cache.hits
+    again = m.reset()
+    assert m.cache.hits == hits + 1
+    assert again.rendering is first.rendering and again.xml == xml
+
+
+def test_data_changed_by_an_action_shows_on_screens_seen_before():
+    m = Machine(shop_spec())
+    m.reset()
+    tap(m, "Rye bread")
+    before = m.observe("xml")
+    tap(m, "Add to cart")
+    assert m.observe("xml") != before
+    m.step({"action_type": "navigate_back"})
+    assert next(e for e in m.observe() if e["content_desc"] == "Cart")["text"] == "1"
+
+
+def test_data_written_behind_the_machines_back_is_not_served_stale():
+    m = Machine(shop_spec())
+    m.reset()
+    tap(m, "Settings")
+    m.step({"action_type": "navigate_back"})
+    m.state.insert("cart", {"product": 2, "qty": 1})
+    tap(m, "Settings")
+    m.step({"action_type": "navigate_back"})
+    assert next(e for e in m.observe() if e["content_desc"] == "Cart")["text"] == "1"
+
+
+def test_a_restored_snapshot_finds_its_screens():
+    m = Machine(shop_spec())
+    m.reset()
+    tap(m, "Apples")
+    snap, xml = m.snapshot(), m.observe("xml")
+    tap(m, "Add to cart")
+    hits = m.cache.hits
+    assert m.restore(snap).xml == xml and m.cache.hits == hits + 1
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(ACTION, max_size=15), min_size=1, max_size=4),
+       st.lists(st.sampled_from(["elements", "xml", "html", None]), min_size=1))
+def test_cached_screens_are_exactly_the_screens_rendered_afresh(episodes, reads):
+    spec = shop_spec()
+    cached, fresh = Machine(spec), uncached(spec)
+    n = 0
+    for actions in episodes:
+        a, b = cached.reset(), fresh.reset()
+        assert a.xml == b.xml
+        for action in actions:
+            try:
+                a = cached.step(action)
+            except InvalidAction as err:
+                try:
+                    fresh.step(action)
+                except InvalidAction as err2:
+                    assert str(err) == str(err2)
+                    continue
+                raise
+            b = fresh.step(action)
+            read = reads[n % len(reads)]
+            n += 1
+            if read is not None:
+                assert getattr(a, read) == getattr(b, read)
+            assert (a.screen, a.event, a.done) == (b.screen, b.event, b.done)
+        assert cached.observe("xml") == fresh.observe("xml")
+        assert cached.state.dump() == fresh.state.dump()
