@@ -36,9 +36,10 @@ _SCALES = ("css", "device")
 
 def json_response(obj: Any, status: int = 200, headers: dict[str, str] | None = None
                   ) -> Response:
-    """`obj` as compact JSON (faster than `jsonify`, which sorts keys)."""
-    return Response(json.dumps(obj, separators=(",", ":")), status, headers,
-                    mimetype="application/json")
+    """`obj` as compact JSON (faster than `jsonify`, which sorts keys); bytes are taken
+    as JSON already."""
+    body = obj if isinstance(obj, bytes) else json.dumps(obj, separators=(",", ":"))
+    return Response(body, status, headers, mimetype="application/json")
 
 
 def _served() -> Any:
@@ -108,7 +109,7 @@ def delete_session(session_id: str) -> Response:
 def observation(session_id: str) -> Response:
     fmt = _format()
     with _served().store.use(session_id) as s:
-        return json_response(s.observation(fmt))
+        return json_response(s.observation_json(fmt))
 
 
 @bp.post("/sessions/<sid:session_id>/step")
@@ -116,7 +117,7 @@ def step(session_id: str) -> Response:
     fmt = _format()
     with _served().store.use(session_id) as s:  # an unknown id is a 404 before all else
         s.step(_body(None, required=True))
-        return json_response(s.observation(fmt))
+        return json_response(s.observation_json(fmt))
 
 
 @bp.post("/sessions/<sid:session_id>/reset")
@@ -125,7 +126,7 @@ def reset(session_id: str) -> Response:
     with _served().store.use(session_id) as s:
         body = _body(_RESET_FIELDS)
         s.reset(_seed(body), _app_field(body))
-        return json_response(s.observation(fmt))
+        return json_response(s.observation_json(fmt))
 
 
 @bp.get("/sessions/<sid:session_id>/screenshot")
@@ -158,9 +159,13 @@ def check(session_id: str) -> Response:
 # -- request parsing ---------------------------------------------------------------------------
 
 def _body(allowed: tuple[str, ...] | None, required: bool = False) -> dict[str, Any]:
+    return parse_body(request.get_data(cache=False), allowed, required)
+
+
+def parse_body(raw: bytes, allowed: tuple[str, ...] | None, required: bool = False
+               ) -> dict[str, Any]:
     """The JSON object in the body (`{}` when empty and not `required`); with `allowed`,
     an unknown key is a 400 naming it."""
-    raw = request.get_data(cache=False)
     if not raw.strip():
         if required:
             raise ApiError('the body must be a JSON object, an AndroidWorld action such as '

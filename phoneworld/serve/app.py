@@ -25,12 +25,13 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
-from phoneworld.errors import InvalidAction, PhoneworldError
+from phoneworld.errors import PhoneworldError
 from phoneworld.generated import GeneratedApp, find_apps, load_app
 from phoneworld.serve.api import bp as api_bp
 from phoneworld.serve.api import json_response
-from phoneworld.serve.errors import ApiError
+from phoneworld.serve.errors import ApiError, bug_body, refusal
 from phoneworld.serve.graph import screen_graph_svg
+from phoneworld.serve.hot import HotRoutes
 from phoneworld.serve.screenshots import Screenshotter
 from phoneworld.serve.sessions import Session, SessionStore
 from phoneworld.serve.ui import csp, graph_page, phone_page
@@ -112,6 +113,11 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
                     Screenshotter(chromium, timeout=screenshot_timeout))
     app.extensions["phoneworld"] = served
     app.register_blueprint(api_bp)
+    # Steps and observations skip Flask's per-request work (see `hot`); Flask answers the
+    # rest, and answers those too whenever a request is out of the ordinary.
+    hot = HotRoutes(app.wsgi_app, served.store, max_body=max_body,
+                    trusted_hosts=app.config["TRUSTED_HOSTS"])
+    app.wsgi_app = hot  # type: ignore[method-assign]
     _ui_routes(app, served)
     _error_handlers(app)
 
@@ -232,22 +238,10 @@ def _title(store: SessionStore) -> str:
 
 
 def _error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(err: ApiError) -> Response:
-        headers = {"Retry-After": str(err.retry_after)} if err.retry_after else None
-        return json_response(err.body(), err.status, headers)
-
-    @app.errorhandler(InvalidAction)
-    def _invalid_action(err: InvalidAction) -> Response:
-        body: dict[str, object] = {"error": str(err), "status": 400}
-        if err.field:
-            body["field"] = err.field
-        return json_response(body, 400)
-
     @app.errorhandler(PhoneworldError)
-    def _phoneworld_error(err: PhoneworldError) -> Response:
-        # A well-formed request the app cannot carry out here (its spec says no).
-        return json_response({"error": f"the app cannot do this: {err}", "status": 409}, 409)
+    def _refused(err: PhoneworldError) -> Response:
+        # ApiError, InvalidAction and the rest: one mapping, shared with the hot routes.
+        return json_response(*refusal(err))
 
     @app.errorhandler(HTTPException)
     def _http_error(err: HTTPException) -> Response:
@@ -265,6 +259,4 @@ def _error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def _bug(err: Exception) -> Response:
         _log.exception("unexpected error on %s %s", request.method, request.path)
-        return json_response({"error": f"internal error ({type(err).__name__}); this is a "
-                                       "bug in phoneworld, please report it", "status": 500},
-                             500)
+        return json_response(bug_body(err), 500)

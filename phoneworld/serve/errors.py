@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import InvalidAction, PhoneworldError
 
 
 class ApiError(PhoneworldError):
@@ -54,3 +54,25 @@ class ServerBusy(ApiError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, 429, retry_after=1)
+
+
+def refusal(err: PhoneworldError) -> tuple[dict[str, object], int, dict[str, str] | None]:
+    """The JSON body, status and extra headers that answer `err`: an `ApiError` as it
+    says, an invalid action as a 400 naming its field, any other `PhoneworldError` as a
+    409 (a well-formed request the app cannot carry out here: its spec says no). Both
+    Flask's error handlers and the hot routes (`hot`) answer through this."""
+    if isinstance(err, ApiError):
+        headers = {"Retry-After": str(err.retry_after)} if err.retry_after else None
+        return err.body(), err.status, headers
+    if isinstance(err, InvalidAction):
+        body: dict[str, object] = {"error": str(err), "status": 400}
+        if err.field:
+            body["field"] = err.field
+        return body, 400, None
+    return {"error": f"the app cannot do this: {err}", "status": 409}, 409, None
+
+
+def bug_body(err: BaseException) -> dict[str, object]:
+    """The 500 body for an unexpected exception (a bug, logged with its traceback)."""
+    return {"error": f"internal error ({type(err).__name__}); this is a bug in phoneworld, "
+                     "please report it", "status": 500}

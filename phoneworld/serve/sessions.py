@@ -4,7 +4,7 @@
     s = store.create(app="shopping", seed=0)
     with store.use(s.id) as s:              # the session's lock is held inside
         s.step({"action_type": "click", "index": 3})
-        s.observation("elements")
+        s.observation_json("elements")  # what the API sends: bytes of JSON
 
 A session is a capability: its id is 128 random bits, and nothing lists the ids. The
 store's lock guards only the table of sessions; each session has its own lock, held for
@@ -12,10 +12,16 @@ a whole request, so requests on one session run one at a time and different sess
 run side by side. Sessions idle for `idle_timeout` seconds are dropped by a sweep that
 runs on `create` and at most every few seconds on `use`; at the cap, `create` sweeps,
 then refuses with a 429.
+
+A session keeps the screen it last sent and that screen's form as JSON text: the
+runtime hands back the same `Rendering` for as long as nothing changes (a no-op tap, a
+scroll at the end of a list, a wait), and then neither the screen nor its JSON is
+computed again. Most random steps change nothing, so this is most of a step's cost.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -27,18 +33,21 @@ from phoneworld.errors import InvalidAction
 from phoneworld.runtime import Machine, Phone
 from phoneworld.runtime.expr import did_you_mean
 from phoneworld.runtime.phone import LAUNCHER
+from phoneworld.runtime.render import Rendering
 from phoneworld.serve.errors import ApiError, NoSuchSession, TooManySessions
 from phoneworld.spec.ast import AppSpec
 
 FORMATS = ("elements", "xml", "html", "none")
 """Observation formats over HTTP (`none`: the screen's name and state, no content)."""
 
+_COMPACT = (",", ":")
+
 
 class Session:
     """One client's machine or phone, its task and its bookkeeping."""
 
     __slots__ = ("id", "target", "task", "seed", "lock", "created", "last_used", "steps",
-                 "event", "_names")
+                 "event", "_names", "_shown")
 
     def __init__(self, session_id: str, target: Machine | Phone, names: Mapping[str, str],
                  task: Any = None, seed: int | None = None) -> None:
@@ -51,6 +60,8 @@ class Session:
         self.steps = 0
         self.event = "reset"
         self._names = names
+        self._shown: tuple[Rendering, str, str] | None = None
+        """(the rendering last sent, its format, that form as JSON text)."""
 
     @property
     def front(self) -> Machine:
@@ -101,17 +112,29 @@ class Session:
 
     def observation(self, format: str = "elements") -> dict[str, Any]:
         """The current screen as JSON: its name, app, package and the asked-for form."""
+        return json.loads(self.observation_json(format))
+
+    def observation_json(self, format: str = "elements") -> bytes:
+        """`observation` as compact JSON bytes, the form's text reused while the screen
+        is unchanged (see the module's docstring)."""
         m = self.front
         rendering = m.outcome().rendering
-        out: dict[str, Any] = {
+        head = json.dumps({
             "session": self.id, "app": self.app, "package": rendering.package,
             "screen": m.screen, "event": self.event, "step": self.steps,
             "done": self.target.done, "answer": self.target.answer,
             "screen_size": [m.spec.width, m.spec.height], "format": format,
-        }
-        if format != "none":
-            out[format] = getattr(rendering, format)
-        return out
+        }, separators=_COMPACT)
+        if format == "none":
+            # Nothing rendered: holding the rendering would make the next step render it.
+            self._shown = None
+            return head.encode()
+        shown = self._shown
+        if shown is None or shown[0] is not rendering or shown[1] != format:
+            shown = (rendering, format, json.dumps(getattr(rendering, format),
+                                                   separators=_COMPACT))
+            self._shown = shown
+        return f'{head[:-1]},"{format}":{shown[2]}}}'.encode()
 
     def html(self) -> str:
         """The current screen as the phone-sized HTML page."""
