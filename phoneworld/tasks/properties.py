@@ -9,7 +9,9 @@
 The oracle does not read the checker's condition, let alone run it: it compares the
 walk's final data with what the verified demo achieved, recorded when the tests were
 generated. For each table and flag the task names, the demo's final rows differ from the
-reset ones by some added and some removed rows (an update is one of each); the goal is
+reset ones by some added and some removed rows (an update is one of each); of those, the
+rows that name one of the instance's parameter values (its subject) are the goal, so a
+change the demo made on its way to another row does not become part of it. The goal is
 reached when the walk's table holds every added row and lacks every removed one, each
 named flag has the demo's value, the screen is the demo's last screen (where the task
 names `screen`) and the answer is the demo's (compared as text, or as numbers). A
@@ -84,9 +86,10 @@ def record_case(spec: AppSpec, instance: TaskInstance, demo: Demo) -> Case:
             answer = a.get("text")
     after = m.state.dump()
     tables = {}
+    subject = _subject(instance.params)
     for t in spec.tables:
         if t.name in names and t.kind == "state":
-            added, removed = _diff(before[t.name], after[t.name])
+            added, removed = _about(subject, *_diff(before[t.name], after[t.name]))
             if added or removed:
                 tables[t.name] = {"added": [list(r) for r in added],
                                   "removed": [list(r) for r in removed]}
@@ -108,6 +111,26 @@ def record_case(spec: AppSpec, instance: TaskInstance, demo: Demo) -> Case:
 def _diff(before: list, after: list) -> tuple[list, list]:
     b, a = Counter(map(tuple, before)), Counter(map(tuple, after))
     return sorted((a - b).elements(), key=repr), sorted((b - a).elements(), key=repr)
+
+
+def _subject(params: dict[str, Any]) -> set[str]:
+    """The instance's parameter values, as the text rows are matched on."""
+    return {_cell(v) for v in params.values() if v not in (None, "")}
+
+
+def _about(subject: set[str], added: list, removed: list) -> tuple[list, list]:
+    """The changed rows that name the task's subject (a parameter value in some column):
+    the demo's other changes in the same table were on its way, not its goal. Where no
+    changed row names a parameter (the task says which table, not which row), all count."""
+    def named(r: Sequence[Any]) -> bool:
+        return any(_cell(v) in subject for v in r)
+
+    keep_a, keep_r = [r for r in added if named(r)], [r for r in removed if named(r)]
+    return (keep_a, keep_r) if keep_a or keep_r else (added, removed)
+
+
+def _cell(v: Any) -> str:
+    return str(int(v)) if isinstance(v, bool) else str(v)
 
 
 def _template(spec: AppSpec, name: str) -> Task:
