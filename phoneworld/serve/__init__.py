@@ -5,7 +5,8 @@
     serve("generated/", port=8000)            # waitress, until Ctrl-C
 
 Modules, one concept each: `sessions` (isolated, capped, expiring sessions), `api` (the
-agent routes), `openapi` (their description), `screenshots` (the browser thread), `graph`
+agent routes), `hot` (steps and observations without Flask's per-request work),
+`openapi` (their description), `screenshots` (the browser thread), `graph`
 (the screen graph as SVG), `ui` (the pages for a person), `app` (the Flask factory and
 error handling), `server` (waitress/Werkzeug), `commands` (the `serve` subcommand),
 `tasks` (tasks through `phoneworld.tasks`), `errors` (4xx answers).

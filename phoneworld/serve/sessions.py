@@ -13,10 +13,12 @@ run side by side. Sessions idle for `idle_timeout` seconds are dropped by a swee
 runs on `create` and at most every few seconds on `use`; at the cap, `create` sweeps,
 then refuses with a 429.
 
-A session keeps the screen it last sent and that screen's form as JSON text: the
-runtime hands back the same `Rendering` for as long as nothing changes (a no-op tap, a
-scroll at the end of a list, a wait), and then neither the screen nor its JSON is
-computed again. Most random steps change nothing, so this is most of a step's cost.
+A session holds the screen it last sent (its `Rendering`) and that screen's form as JSON
+text. The runtime hands back the same rendering for as long as nothing changes (a no-op
+tap, a wait, a scroll at the end of a list), but only while someone holds it; held, such
+a step renders nothing and encodes nothing. In serve_load's random walk about 60% of
+steps change nothing, and holding cuts the rendering work about 2.5x, for about 100 KiB
+per session (one screen's boxes and elements).
 """
 
 from __future__ import annotations
