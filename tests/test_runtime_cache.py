@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from dataclasses import replace
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +14,12 @@ from phoneworld.runtime.cache import RenderCache, frozen, screen_key
 from phoneworld.runtime.render import Frame
 from phoneworld.runtime.state import State
 from tests.test_runtime import ACTION, shop_spec, tap
+
+
+def own_cache(spec) -> Machine:
+    m = Machine(spec)
+    m.cache = RenderCache()  # hits counted for this machine alone
+    return m
 
 
 def uncached(spec) -> Machine:
@@ -66,8 +75,7 @@ def test_a_loaded_image_is_a_new_version_unless_its_version_is_given():
     assert s.version != v
     s.load(image, v)
     assert s.version == v
-    other = State(shop_spec())
-    assert other.version != s.version  # versions are unique in the process
+    assert State(shop_spec()).version == s.versions.initial  # shared by the spec's States
 
 
 def test_initial_reads_survive_a_reset_and_writes_do_not():
@@ -88,15 +96,16 @@ def test_keys_tell_apart_what_renders_differently():
     f = Frame("detail", {"id": 1}, "product")
     g = f.copy()
     g.inputs["search"] = "milk"
-    assert screen_key(1, f, None) != screen_key(1, g, None)
-    assert screen_key(1, f, None) != screen_key(2, f, None)
-    assert screen_key(1, f, None) != screen_key(1, f, "answer")
-    assert screen_key(1, f, None) == screen_key(1, f.copy(), None)
+    assert screen_key(0, 1, f, None) != screen_key(0, 1, g, None)
+    assert screen_key(0, 1, f, None) != screen_key(0, 2, f, None)
+    assert screen_key(0, 1, f, None) != screen_key(7, 1, f, None)
+    assert screen_key(0, 1, f, None) != screen_key(0, 1, f, "answer")
+    assert screen_key(0, 1, f, None) == screen_key(0, 1, f.copy(), None)
 
 
 def test_an_unhashable_parameter_is_rendered_and_not_kept():
     cache = RenderCache()
-    key = screen_key(1, Frame("detail", {"tags": ["a", {"b"}]}), None)
+    key = screen_key(0, 1, Frame("detail", {"tags": ["a", {"b"}]}), None)
     cache.put(key, object())  # type: ignore[arg-type]
     assert cache.get(key) is None and len(cache) == 0
 
@@ -112,7 +121,7 @@ def test_the_least_recently_used_goes_first():
 # -- the machine -------------------------------------------------------------------------------
 
 def test_a_screen_met_again_is_not_rendered_again():
-    m = Machine(shop_spec())
+    m = own_cache(shop_spec())
     first = m.reset()
     xml = first.xml
     tap(m, "Rye bread")
@@ -121,6 +130,7 @@ def test_a_screen_met_again_is_not_rendered_again():
     again = m.reset()
     assert m.cache.hits == hits + 1
     assert again.rendering is first.rendering and again.xml == xml
+    assert again.node == first.node  # made afresh each time, never kept
 
 
 def test_data_changed_by_an_action_shows_on_screens_seen_before():
@@ -146,13 +156,55 @@ def test_data_written_behind_the_machines_back_is_not_served_stale():
 
 
 def test_a_restored_snapshot_finds_its_screens():
-    m = Machine(shop_spec())
+    m = own_cache(shop_spec())
     m.reset()
     tap(m, "Apples")
     snap, xml = m.snapshot(), m.observe("xml")
     tap(m, "Add to cart")
     hits = m.cache.hits
     assert m.restore(snap).xml == xml and m.cache.hits == hits + 1
+
+
+def test_machines_of_one_app_share_screens_and_other_apps_do_not():
+    spec = shop_spec()
+    a, b = Machine(spec), Machine(spec)
+    a.cache = b.cache = RenderCache()
+    for m in (a, b):
+        m.reset()
+        tap(m, "Rye bread")
+        tap(m, "Add to cart")  # the same write in both: the same version
+        m.step({"action_type": "navigate_back"}).xml  # noqa: B018 - read: rendered, kept
+        m.step({"action_type": "wait"})
+    assert a.outcome().rendering is b.outcome().rendering
+    renamed = Machine(replace(spec, title="Other shop"))
+    renamed.cache = a.cache
+    assert renamed.reset().rendering is not a.reset().rendering
+
+
+def test_a_machine_in_a_thread_of_its_own_sees_its_own_data():
+    spec = shop_spec()
+
+    def play(m: Machine, n: int) -> list[str]:
+        seen = []
+        for _ in range(10):
+            m.reset()
+            tap(m, "Rye bread")
+            for _ in range(n):
+                tap(m, "Add to cart")
+            m.step({"action_type": "navigate_back"})
+            tap(m, "Cart")
+            seen.append(m.observe("xml"))
+        return seen
+
+    want = {n: play(uncached(spec), n) for n in range(1, 5)}
+    got: dict[int, list[str]] = {}
+    threads = [threading.Thread(target=lambda n=n: got.update({n: play(Machine(spec), n)}))
+               for n in want]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == want and len({xml[0] for xml in want.values()}) == len(want)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -88,6 +88,7 @@ class ActionSpace(spaces.Space[dict]):
         cdf = self._p.cumsum()
         cdf /= cdf[-1]
         self._cdf = cdf.tolist()
+        self._memo: tuple[Any, list[int], list[int]] | None = None
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -99,11 +100,13 @@ class ActionSpace(spaces.Space[dict]):
             raise ValueError("ActionSpace.sample takes no mask or probability")
         rng = self.np_random
         t = self._types[bisect_right(self._cdf, rng.random())]
-        elements = list(self.screen()) if self.screen is not None else []
         if t in ("click", "double_tap", "long_press"):
-            return {"action_type": t, **self._target(rng, elements)}
+            live = self._indexes()[0]
+            if live and rng.random() < 0.7:
+                return {"action_type": t, "index": int(live[int(rng.integers(len(live)))])}
+            return {"action_type": t, **self._point(rng)}
         if t == "input_text":
-            fields = [e["index"] for e in elements if e.get("editable")]
+            fields = self._indexes()[1]
             a: dict[str, Any] = {"action_type": t, "text": self._text(rng)}
             if fields:
                 a["index"] = int(fields[int(rng.integers(len(fields)))])
@@ -123,13 +126,20 @@ class ActionSpace(spaces.Space[dict]):
                     "goal_status": "complete" if rng.random() < 0.8 else "infeasible"}
         return {"action_type": t}
 
-    def _target(self, rng: np.random.Generator,
-                elements: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def _indexes(self) -> tuple[list[int], list[int]]:
+        """Indexes of the current screen's tappable elements and of its text fields. Read
+        only for actions that aim at an element (so the screen is not rendered for the
+        others), and worked out once per element list (a screen shown again comes back
+        as the same list)."""
+        elements = self.screen() if self.screen is not None else ()
+        memo = self._memo
+        if memo is not None and memo[0] is elements:
+            return memo[1], memo[2]
         live = [e["index"] for e in elements if e.get("clickable") or e.get("checkable")
                 or e.get("editable")]
-        if live and rng.random() < 0.7:
-            return {"index": int(live[int(rng.integers(len(live)))])}
-        return self._point(rng)
+        fields = [e["index"] for e in elements if e.get("editable")]
+        self._memo = (elements, live, fields)
+        return live, fields
 
     def _point(self, rng: np.random.Generator) -> dict[str, int]:
         return {"x": int(rng.integers(self.width)), "y": int(rng.integers(self.height))}
@@ -152,7 +162,8 @@ class ActionSpace(spaces.Space[dict]):
 
         new = ActionSpace.__new__(ActionSpace)
         new.__dict__.update({k: (v if k == "screen" else copy.deepcopy(v, memo))
-                             for k, v in self.__dict__.items()})
+                             for k, v in self.__dict__.items() if k != "_memo"})
+        new._memo = None
         return new
 
     def __repr__(self) -> str:

@@ -29,12 +29,12 @@ from typing import Any, Literal
 
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
-from phoneworld.runtime.cache import RenderCache, screen_key
+from phoneworld.runtime.cache import SHARED, RenderCache, screen_key
 from phoneworld.runtime.effects import apply_effect
 from phoneworld.runtime.expr import Scope, did_you_mean, evaluate, filter_rows, holds
 from phoneworld.runtime.gestures import HANDLERS
 from phoneworld.runtime.layout import ViewPlan, plan_screen
-from phoneworld.runtime.render import Element, Frame, Rendering, render_boxes
+from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_boxes
 from phoneworld.runtime.state import Row, State
 from phoneworld.runtime.validate import check_runnable
 from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
@@ -120,8 +120,8 @@ class Machine:
         self._pending: weakref.ref[Rendering] | None = None
         self._key: Any = None
         """`screen_key` of the current rendering while it is not in the cache."""
-        self.cache = RenderCache()
-        """Screens rendered before (see the module docstring)."""
+        self.cache: RenderCache = SHARED
+        """Screens rendered before, by this and other machines (see `cache`)."""
 
     # -- properties --------------------------------------------------------------------
 
@@ -278,7 +278,9 @@ class Machine:
         r = self._pending() if self._pending is not None else None
         if r is None:
             frame = self._stack[-1]
-            self._key = key = screen_key(self.state.version, frame, self._answer)
+            state = self.state
+            self._key = key = screen_key(state.versions.app, state.version, frame,
+                                         self._answer)
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept
@@ -295,8 +297,15 @@ class Machine:
             plan = self._plans[screen.name] = plan_screen(screen)
         scope = Scope(self.state, param=self._param(frame), inputs=frame.inputs,
                       answer=self._answer, screen=frame.screen)
+
+        def compute(r: Rendering) -> list[Box]:
+            boxes = render_boxes(plan, frame, scope)
+            if self._pending is not None and self._pending() is r:
+                self._rendered = r  # read while current: keep it, for the cache
+            return boxes
+
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
-                         self.spec.height, lambda: render_boxes(plan, frame, scope))
+                         self.spec.height, compute)
 
     def _computed(self) -> Rendering:
         """The current rendering with its boxes computed (kept until the state changes)."""
@@ -318,7 +327,7 @@ class Machine:
                 r.boxes  # noqa: B018
         key = self._key
         # The version check guards against data written behind the machine's back.
-        if key is not None and key[0] == self.state.version:
+        if key is not None and key[1] == self.state.version:
             self.cache.put(key, r)
             self._key = None
 

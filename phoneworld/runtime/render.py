@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
+from phoneworld.runtime.hits import HitTester
 from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.state import Row
 from phoneworld.traces.hierarchy import to_uiautomator_xml
@@ -168,25 +169,27 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
 
 
 class Rendering:
-    """One screen as rendered at one moment; every form is computed once, on first use."""
+    """One screen as rendered at one moment; every form but the `Node` tree is computed
+    once, on first use."""
 
     __slots__ = ("screen", "package", "width", "height", "_compute", "_boxes", "_index",
-                 "_elements", "_node", "_xml", "_html", "_derived", "__weakref__")
+                 "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
 
     def __init__(self, screen: str, package: str, width: int, height: int,
-                 compute: Callable[[], list[Box]]) -> None:
+                 compute: Callable[[Rendering], list[Box]]) -> None:
         self.screen = screen
         self.package = package
         self.width = width
         self.height = height
-        self._compute: Callable[[], list[Box]] | None = compute
+        self._compute: Callable[[Rendering], list[Box]] | None = compute
+        """Renders the boxes (given this rendering, to learn that it has been)."""
         self._boxes: list[Box] | None = None
         self._index: list[int] | None = None
         self._elements: list[Element] | None = None
-        self._node: Node | None = None
         self._xml: str | None = None
         self._html: str | None = None
         self._derived: dict[str, Any] | None = None
+        self._hits: HitTester | None = None
 
     def derived(self, name: str, make: Callable[[Rendering], Any]) -> Any:
         """`make(self)`, computed once per rendering under `name`: for forms made outside
@@ -208,7 +211,7 @@ class Rendering:
     def boxes(self) -> list[Box]:
         if self._boxes is None:
             assert self._compute is not None
-            self._boxes = self._compute()
+            self._boxes = self._compute(self)
             self._compute = None
         return self._boxes
 
@@ -230,10 +233,10 @@ class Rendering:
 
     @property
     def node(self) -> Node:
-        """The screen as a `Node` tree, attributes as in a uiautomator dump."""
-        if self._node is None:
-            self._node = _node(self.boxes, 0, self.package)
-        return self._node
+        """The screen as a `Node` tree, attributes as in a uiautomator dump. Made afresh
+        on each read and not kept: it takes several times the memory of all the other
+        forms together, and renderings are kept (see `cache`)."""
+        return _node(self.boxes, 0, self.package)
 
     @property
     def xml(self) -> str:
@@ -254,20 +257,11 @@ class Rendering:
     def hit(self, x: int, y: int) -> int | None:
         """The box a touch at (x, y) lands on, by `traces.hierarchy.hit_test`'s rule:
         the deepest containing box, a clickable one winning over labels inside it,
-        later siblings winning ties."""
-        best = best_click = -1
-        depth = click_depth = -1
-        for i, b in enumerate(self.boxes):
-            x1, y1, x2, y2 = b.bounds
-            if x1 <= x < x2 and y1 <= y < y2:
-                d = b.depth
-                if d >= depth:
-                    best, depth = i, d
-                if (b.clickable or b.long_clickable or b.checkable) and d >= click_depth:
-                    best_click, click_depth = i, d
-        if best_click >= 0:
-            return best_click
-        return best if best >= 0 else None
+        later siblings winning ties (see `hits`)."""
+        hits = self._hits
+        if hits is None:
+            hits = self._hits = HitTester(self.boxes)
+        return hits.hit(x, y)
 
     def ancestors(self, i: int) -> list[int]:
         """Box `i` and its ancestors, innermost first."""

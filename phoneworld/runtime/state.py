@@ -8,8 +8,9 @@ read in the initial data stays cached across resets.
 
 `State.version` names the data's content: the same number means the same rows and flags,
 so what is computed from the data (a rendered screen) can be kept under it. Every write
-moves to the version that (version, write) led to before, if any, so replaying the same
-writes from a reset meets the same versions again; a reset returns to the initial one.
+moves to the version that (version, write) led to before in any `State` of the same spec,
+if any, so replaying the same writes from a reset meets the same versions again, in this
+episode, a later one, or another machine's; a reset returns to the initial version.
 
     State(spec).rows("product")   -> [{"id": 1, "name": "Oat milk", "price": "$3.49"}, ...]
     state.insert("cart", {"product": 1, "qty": 1}); state.reset()   # cart empty again
@@ -35,7 +36,26 @@ _TRUE = frozenset({"true", "1", "yes", "on"})
 _VERSIONS = itertools.count(1)
 """Version numbers, unique in the process: one names one content, whichever `State` has it."""
 _CHAIN_LIMIT = 4096
-"""(version, write) -> version pairs kept per `State` (forgetting them only costs reuse)."""
+"""(version, write) -> version pairs kept per spec (forgetting them only costs reuse)."""
+
+
+class Versions:
+    """The versions of one spec's data, shared by all its `State`s: `app` names the spec
+    (for keys that must not meet another spec's), `initial` its initial data, and `chain`
+    maps (version, write) to the version it led to."""
+
+    __slots__ = ("app", "initial", "chain")
+
+    def __init__(self) -> None:
+        self.app = next(_VERSIONS)
+        self.initial = next(_VERSIONS)
+        self.chain: dict[tuple[int, tuple], int] = {}
+
+
+@lru_cache(maxsize=64)
+def versions(spec: AppSpec) -> Versions:
+    """The version registry of `spec` (one per spec, shared like `initial_image`)."""
+    return Versions()
 
 
 def quote(name: str) -> str:
@@ -129,8 +149,8 @@ class State:
         self._initial_rows: dict[str, tuple[list[int], list[Row]]] = {}
         self._initial_keys: dict[str, dict[Value, Row]] = {}
         self._initial_flags: dict[str, Value] | None = None
-        self._initial_version = next(_VERSIONS)
-        self._chain: dict[tuple[int, tuple], int] = {}
+        self.versions = versions(spec)
+        self._initial_version = self.versions.initial
         self.version = self._initial_version
         """The content's number (see the module docstring)."""
         self.reset()
@@ -280,15 +300,18 @@ class State:
     def _advance(self, write: tuple) -> None:
         """Move `version` past `write`: to the version it led to before, else a new one."""
         key = (self.version, write)
+        chain = self.versions.chain
         try:
-            version = self._chain.get(key)
+            version = chain.get(key)
         except TypeError:  # an unhashable stored value: a content never met again
             self.version = next(_VERSIONS)
             return
         if version is None:
-            if len(self._chain) >= _CHAIN_LIMIT:
-                self._chain.clear()
-            version = self._chain[key] = next(_VERSIONS)
+            # Threads may race here: each then gets a number of its own, which is still
+            # the name of one content (just not shared).
+            if len(chain) >= _CHAIN_LIMIT:
+                chain.clear()
+            version = chain[key] = next(_VERSIONS)
         self.version = version
 
 
