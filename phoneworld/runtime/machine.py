@@ -316,22 +316,26 @@ class Machine:
 
     def _freeze(self) -> None:
         # An outcome handed out earlier may still be read after this step: render it now,
-        # from the state it describes. Nobody holding it costs nothing. What is rendered
-        # is kept for the next time this screen shows in this data.
-        r = self._rendered
-        if r is None:
-            r = self._pending() if self._pending is not None else None
-            if r is None:
-                return
-            if not r.ready:
-                r.boxes  # noqa: B018
+        # from the state it describes. Nobody holding it costs nothing.
+        r = self._pending() if self._pending is not None else None
+        if r is not None and not r.ready:
+            r.boxes  # noqa: B018
+        self._keep()
+
+    def _keep(self) -> None:
+        """Put the current rendering, if rendered, in the cache (before anything changes)."""
         key = self._key
+        if key is None:
+            return
+        r = self._rendered  # set when the current rendering's boxes are made
         # The version check guards against data written behind the machine's back.
-        if key is not None and key[1] == self.state.version:
+        if r is not None and key[1] == self.state.version:
             self.cache.put(key, r)
             self._key = None
 
     def _changed(self) -> None:
+        """Called before the screen or data change (or after, once `_freeze` has run)."""
+        self._keep()
         self._rendered = None
         self._pending = None
         self._key = None
