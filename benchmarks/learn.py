@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-steps", type=int, default=12)
     p.add_argument("--size", default="tiny", choices=["micro", "tiny", "small"])
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reason", action="store_true",
+                   help="train replies as `Reason: <target>` then the action")
     p.add_argument("--kinds", nargs="*", default=[],
                    help="task kinds to train and evaluate on (default: all)")
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")
@@ -57,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = TrainConfig(apps=a.apps, out=str(out), seed=a.seed, tasks=a.tasks,
                       sft_steps=a.sft_steps, sft_batch=a.sft_batch, rl_steps=a.rl_steps,
                       group=a.group, groups=a.groups, mix=1.0, max_steps=a.max_steps,
-                      tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None)
+                      tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None,
+                      reason=a.reason)
     result = train(cfg)
     t_train = time.time() - t0
     specs = data.load_specs(a.apps)

@@ -33,6 +33,8 @@ class TrainConfig:
     format: str = _f("androidworld", "action format the policy speaks",
                      choices=["androidworld", "phonebuddy"])
     history: int = _f(3, "how many previous actions a step's prompt shows")
+    reason: bool = _f(False, "train the policy to write a one-line reason naming its target "
+                             "before each action (M3A's `Reason: ... Action: ...`)")
     max_steps: int = _f(10, "steps before an episode is cut off")
     # SFT
     tasks: int = _f(300, "task instances to draw for demos")
@@ -57,7 +59,7 @@ class TrainConfig:
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
-    max_new_tokens: int = _f(40, "longest action the policy may write")
+    max_new_tokens: int = _f(64, "longest reply (reason and action) the policy may write")
     workers: int = _f(0, "rollout worker processes (0: in this process)")
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "
                                "cluster bound to 127.0.0.1", nargs="?", const="local")

@@ -104,7 +104,8 @@ def target(specs: Sequence[Any]) -> Any:
 
 
 def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
-                    fmt: str = "androidworld", k: int = 3) -> list[dict[str, Any]] | None:
+                    fmt: str = "androidworld", k: int = 3, reason: bool = False
+                    ) -> list[dict[str, Any]] | None:
     """Chat examples of one demo replayed on `backend`, or None when it fails the check."""
     from phoneworld.runtime.actions import Action
 
@@ -116,7 +117,8 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         els = view.elements
         text = reply(a, fmt, elements=els, width=w, height=h)
         msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h)
-        out.append({"messages": [*msgs, {"role": "assistant", "content": text}]})
+        said = reply(a, fmt, elements=els, width=w, height=h, reason=True) if reason else text
+        out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
         history.append(text)
         try:
             view = backend.step(Action.parse(dict(a)))
@@ -127,7 +129,7 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
-                  k: int = 3) -> list[dict[str, Any]]:
+                  k: int = 3, reason: bool = False) -> list[dict[str, Any]]:
     """One chat example per step of every task's verified demo."""
     make_demo = _tasks().make_demo
     backend = target(specs)
@@ -136,14 +138,14 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         demo = make_demo(list(specs), t)
         if demo is None or not getattr(demo, "verified", True):
             continue
-        ex = replay_examples(backend, t, demo_actions(demo), fmt, k)
+        ex = replay_examples(backend, t, demo_actions(demo), fmt, k, reason)
         if ex:
             out.extend(ex)
     return out
 
 
 def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
-                   k: int = 3) -> list[dict[str, Any]]:
+                   k: int = 3, reason: bool = False) -> list[dict[str, Any]]:
     """One chat example per step of every recorded trace that carries an instruction."""
     from phoneworld.device.bridge import elements
     from phoneworld.device.double import replay_actions
@@ -165,7 +167,9 @@ def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
                 text = reply(a, fmt, elements=els, width=obs.width, height=obs.height)
                 msgs = messages(trace.instruction, els, history, fmt, k=k, width=obs.width,
                                 height=obs.height)
-                out.append({"messages": [*msgs, {"role": "assistant", "content": text}]})
+                said = reply(a, fmt, elements=els, width=obs.width, height=obs.height,
+                             reason=True) if reason else text
+                out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
                 history.append(text)
     return out
 

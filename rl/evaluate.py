@@ -36,7 +36,8 @@ def rates(episodes: Sequence[Episode]) -> dict[str, Any]:
 
 def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[Any], *,
                    fmt: str = "androidworld", k: int = 3, max_steps: int = 6,
-                   batch: int = 16, progress: bool = False) -> dict[str, Any]:
+                   max_new_tokens: int = 64, batch: int = 16, progress: bool = False
+                   ) -> dict[str, Any]:
     """Rates of one greedy episode per task (see `rates`)."""
     from rl.data import target
     from rl.rollout import Slot, play
@@ -51,7 +52,8 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
     for i in chunks:
         part = tasks[i:i + batch]
         slots = [Slot(b, t) for b, t in zip(backends, part, strict=False)]
-        eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps, greedy=True)
+        eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
+                    max_new_tokens=max_new_tokens, greedy=True)
     return rates(eps)
 
 

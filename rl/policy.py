@@ -100,8 +100,14 @@ def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:
 
 def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
           elements: Sequence[Mapping[str, Any]] | None = None, width: int = 1080,
-          height: int = 2400) -> str:
-    """The text the policy should write for `action` (an AndroidWorld action dict)."""
+          height: int = 2400, reason: bool = False) -> str:
+    """The text the policy should write for `action` (an AndroidWorld action dict).
+
+    With `reason`, the action is preceded by a one-line reason naming what it acts on
+    (`Reason: click "Bakery"`), M3A's "Reason: ... Action: ..." form: the model first
+    writes the words it is after, copied from the task, then finds them on the screen,
+    which is easier to learn than jumping from the task to an index in one token.
+    """
     from phoneworld.runtime.actions import Action
 
     _check(fmt)
@@ -109,11 +115,33 @@ def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
     a = Action.parse(dict(action)).as_dict()
     a = {k: v for k, v in a.items() if v is not None}
     if fmt == "androidworld":
-        return json.dumps(a, ensure_ascii=False)
-    from phoneworld.env.formats import to_phonebuddy
+        text = json.dumps(a, ensure_ascii=False)
+    else:
+        from phoneworld.env.formats import to_phonebuddy
 
-    call = to_phonebuddy(a, width, height, elements=elements)
-    return "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
+        call = to_phonebuddy(a, width, height, elements=elements)
+        text = "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
+    if not reason:
+        return text
+    return f"Reason: {why(a, elements or ())}\nAction: {text}"
+
+
+def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]]) -> str:
+    """A short reason for `action`: its type and the words of the element it acts on."""
+    kind = str(action.get("action_type"))
+    if kind == "scroll":
+        kind += " " + str(action.get("direction") or "down")
+    i = action.get("index")
+    if i is None or not 0 <= int(i) < len(elements):
+        return kind
+    e = elements[int(i)]
+    words = _words(e)
+    if not words:  # a row: the words of what it holds, as `screen_text` folds them
+        b = list(e.get("bounds") or ())
+        words = [w for x in elements[int(i) + 1:]
+                 if _inside(list(x.get("bounds") or ()), b) for w in _words(x)][:1]
+    label = words[0] if words else str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
+    return f"{kind} {json.dumps(label, ensure_ascii=False)}" if label else kind
 
 
 def messages(instruction: str, elements: Sequence[Mapping[str, Any]],

@@ -56,7 +56,7 @@ class Episode:
         return len(self.steps)
 
 
-def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 40,
+def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 64,
              temperature: float = 1.0, greedy: bool = False) -> list[list[int]]:
     """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept)."""
     import torch
@@ -76,7 +76,7 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
 
 
 def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworld",
-         k: int = 3, max_steps: int = 6, max_new_tokens: int = 40, temperature: float = 1.0,
+         k: int = 3, max_steps: int = 6, max_new_tokens: int = 64, temperature: float = 1.0,
          greedy: bool = False) -> list[Episode]:
     """Play every slot's episode to its end, in lock-step (see the module docstring)."""
     from phoneworld.runtime.actions import Action
@@ -111,7 +111,8 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
                     views[i] = b.step(Action.parse(a))
                     eps[i].valid += 1
                     hist[i].append(reply(a, fmt, elements=None, width=b.width,
-                                         height=b.height) if fmt == "androidworld" else text)
+                                         height=b.height) if fmt == "androidworld"
+                                   else text.rsplit("Action:", 1)[-1].strip())
                     over = a["action_type"] in ("status", "answer")
                 except Exception:  # the app rejected it: an invalid step
                     hist[i].append(text.strip())

@@ -85,8 +85,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     examples = []
     if cfg.sft_steps > 0 or cfg.model is None:
         say(f"demos for {len(tasks)} task instances ...")
-        examples = data.demo_examples(specs, tasks, cfg.format, cfg.history)
-        examples += data.trace_examples(cfg.traces, cfg.format, cfg.history)
+        examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason)
+        examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason)
         say(f"{len(examples)} SFT examples")
     base = Path(cfg.model) if cfg.model else out / "base"
     if cfg.model is None and not (base / "config.json").is_file():
@@ -120,7 +120,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         model.eval()
         held = data.held_out(specs, cfg.eval_tasks, cfg.seed + 1, tasks, cfg.kinds)
         result["eval"] = evaluate_tasks(model, tok, specs, held, fmt=cfg.format,
-                                        k=cfg.history, max_steps=cfg.max_steps, progress=True)
+                                        k=cfg.history, max_steps=cfg.max_steps,
+                                        max_new_tokens=cfg.max_new_tokens, progress=True)
         (out / "eval.json").write_text(json.dumps(result["eval"], indent=1, sort_keys=True))
         plot(result["eval"], out / "eval.png")
     return result

@@ -87,9 +87,11 @@ def test_reply_round_trips(fmt: str, action: dict) -> None:
         assert got == action
 
 
-@pytest.mark.parametrize("fmt", ["androidworld", "phonebuddy"])
-def test_demo_examples_replay_to_success_in_both_formats(fmt: str) -> None:
-    """A demo turned into examples, read back from its replies, still passes its check."""
+@pytest.mark.parametrize("fmt, reason", [("androidworld", False), ("phonebuddy", False),
+                                         ("androidworld", True)])
+def test_demo_examples_replay_to_success_in_both_formats(fmt: str, reason: bool) -> None:
+    """A demo turned into examples, read back from its replies, still passes its check;
+    with reasons, the prompts' previous actions stay actions only."""
     from rl import data, toy
     from tests.rl_fixtures import APP
 
@@ -97,8 +99,11 @@ def test_demo_examples_replay_to_success_in_both_formats(fmt: str) -> None:
     backend = data.target(specs)
     for task in toy.sample_tasks(specs, 4, 1):
         examples = data.replay_examples(backend, task, data.demo_actions(
-            toy.make_demo(specs, task)), fmt)
+            toy.make_demo(specs, task)), fmt, reason=reason)
         assert examples
+        said = [ex["messages"][-1]["content"] for ex in examples]
+        assert all(s.startswith("Reason: ") == reason for s in said)
+        assert "Reason" not in examples[-1]["messages"][1]["content"]
         backend.reset(None, task)
         from phoneworld.runtime.actions import Action
 
@@ -106,3 +111,18 @@ def test_demo_examples_replay_to_success_in_both_formats(fmt: str) -> None:
             a = read_action(ex["messages"][-1]["content"], fmt, backend.width, backend.height)
             backend.step(Action.parse(a))
         assert backend.check(task)[0]
+
+
+@pytest.mark.parametrize("action, reason", [
+    ({"action_type": "click", "index": 1}, 'click "Bakery"'),  # a row: the words it holds
+    ({"action_type": "click", "index": 4}, 'click "Wi-Fi"'),
+    ({"action_type": "scroll", "direction": "up"}, "scroll up"),
+    ({"action_type": "answer", "text": "4"}, "answer"),
+])
+def test_reason_names_the_target_and_still_reads_as_the_action(action, reason) -> None:
+    for fmt in ("androidworld", "phonebuddy"):
+        text = reply(action, fmt, elements=ELEMENTS, reason=True)
+        assert text.startswith(f"Reason: {reason}\nAction: ")
+        got = read_action(text, fmt)
+        plain = read_action(reply(action, fmt, elements=ELEMENTS), fmt)
+        assert got == plain and got is not None
