@@ -7,7 +7,10 @@ included) and on the bare env:
 - scripted: the recorded sessions' own actions replayed (valid, screen-changing steps),
   observations not read, or with the element list / the XML read after every step,
   beside `Machine.step` alone on the same actions (what the runtime itself costs);
-- random: `action_space.sample()` every step (which reads the element list to aim);
+- random: `action_space.sample()` every step (which reads the element list to aim), and
+  the same with the machine's render cache off (every screen rendered afresh: what a
+  screen never met before costs; with the cache, screens met again, in the same data,
+  in this episode or an earlier one, are not rendered again);
 - overhead: a `wait` step, beside `Machine.step` of the same, to show what the env adds.
 Reset: with a fixed task and with none. HTTP: the same scripted steps against
 `phoneworld serve` (waitress in a thread; the test suite's stand-in where serve is not
@@ -34,6 +37,7 @@ import gymnasium  # noqa: E402
 from phoneworld.device.double import replay_actions  # noqa: E402
 from phoneworld.env import make, register_envs  # noqa: E402
 from phoneworld.runtime import Action, Machine  # noqa: E402
+from phoneworld.runtime.cache import RenderCache  # noqa: E402
 from phoneworld.traces import read_traces  # noqa: E402
 
 
@@ -109,6 +113,13 @@ def bench_local(app: str, seconds: float) -> None:
     bare.action_space.seed(0)
     print(f"  steps/s, random actions (sampled)   bare env        "
           f"{_rate(random_steps, seconds):10,.0f}")
+    target = bare.backend.target
+    if isinstance(target, Machine):  # what a screen never met before costs
+        kept, target.cache = target.cache, RenderCache(size=0)
+        bare.action_space.seed(0)
+        print(f"  steps/s, random, no render cache    bare env        "
+              f"{_rate(random_steps, seconds):10,.0f}")
+        target.cache = kept
 
     wait = Action(action_type="wait")
     bare.reset()

@@ -157,7 +157,9 @@ class PhoneworldEnv(gymnasium.Env):
         except InvalidAction as err:
             if self.invalid_action == "raise":
                 raise
-            error, view = err, self._view
+            # Without its traceback: kept, it would hold this frame, which holds it (a
+            # cycle left to the garbage collector on every invalid step).
+            error, view = err.with_traceback(None), self._view
         self._view = view
         self._steps += 1
         t = a.action_type if a is not None and error is None else None
