@@ -98,3 +98,38 @@ def test_wrong_checkers_are_caught(op, n, caught_by, tmp_path):
                     if line.startswith("FAILED")}
     assert failed == caught_by, r.stdout[-3000:]
     assert all(c.startswith("tasks_shop/turn_on_setting#") for c in failed_cases)
+
+
+def _at(tables: dict[str, list[list]]):
+    """What the oracle reads of a machine: its data, screen and answer."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(state=SimpleNamespace(dump=lambda: {**tables, "flags": []}),
+                           screen="cart", left_app=False, answer=None)
+
+
+def _case(params, added=(), removed=()):
+    from phoneworld.tasks.properties import Case
+
+    return Case(id="c", template="t", params=params, actions=[], flags={}, screen=None,
+                answer=None, others=[], tables={"cart": {"added": [list(r) for r in added],
+                                                         "removed": [list(r) for r in removed]}})
+
+
+def test_the_oracle_follows_rows_by_what_names_them_not_by_every_cell():
+    from phoneworld.tasks.properties import reached
+
+    bananas, milk = (1, None, "Bananas", "$1.29", 1), (2, None, "Oat Milk", "$4.29", 1)
+    gone = _case({"n": "Bananas"}, removed=[bananas])
+    assert reached(_at({"cart": [milk]}), gone)
+    # one more of them is not fewer: the row is still there under its name
+    assert not reached(_at({"cart": [(1, None, "Bananas", "$1.29", 2), milk]}), gone)
+    # a message is sent when the text is in the right conversation, whatever its time says
+    sent = _case({"k": 4, "m": "Hi", "n": "Ann"}, added=[(9, 4, "Hi", "4:44 PM")])
+    assert reached(_at({"cart": [(12, 4, "Hi", "5:00 PM")]}), sent)
+    assert not reached(_at({"cart": [(12, 3, "Hi", "4:44 PM")]}), sent)
+    # a switch turned on: the update's new values must show, the old ones be gone
+    on = _case({"k": 2, "n": "Wi-Fi"}, added=[(2, "Wi-Fi", True)],
+               removed=[(2, "Wi-Fi", False)])
+    assert reached(_at({"cart": [(2, "Wi-Fi", True)]}), on)
+    assert not reached(_at({"cart": [(2, "Wi-Fi", False)]}), on)

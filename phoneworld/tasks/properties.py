@@ -12,9 +12,11 @@ generated. For each table and flag the task names, the demo's final rows differ 
 reset ones by some added and some removed rows (an update is one of each); of those, the
 rows that name one of the instance's parameter values (its subject) are the goal, so a
 change the demo made on its way to another row does not become part of it. The goal is
-reached when the walk's table holds every added row and lacks every removed one, each
-named flag has the demo's value, the screen is the demo's last screen (where the task
-names `screen`) and the answer is the demo's (compared as text, or as numbers). A
+reached when the walk's table holds every added row and lacks every removed one (an
+update's new and old values; a new or deleted row by the cells that name the subject, so
+that a count changed on the way does not make a row another), each named flag has the
+demo's value, the screen is the demo's last screen (where the task names `screen`) and
+the answer is the demo's (compared as text, or as numbers). A
 checker that is off by one, too lenient or too strict, disagrees with it on some walk.
 
 Walks start with a prefix of the demo (so they get close to the goal, and every strict
@@ -148,15 +150,12 @@ def _template(spec: AppSpec, name: str) -> Task:
 def reached(m: Machine, case: Case) -> bool:
     """Whether `m` is where the demo got to, in everything the task names (the oracle)."""
     dump = m.state.dump()
+    subject = _subject(case.params)
     for table, change in case.tables.items():
-        # Rows are compared without their key: an inserted row's number depends on what
-        # else was inserted first, not on whether the goal was reached.
-        rows = Counter(tuple(r[1:]) for r in dump.get(table, []))
-        added = Counter(tuple(r[1:]) for r in change["added"])
-        removed = Counter(tuple(r[1:]) for r in change["removed"])
-        if any(rows[r] < n for r, n in added.items()):
+        rows = dump.get(table, [])
+        if not all(_holds(rows, r, subject, change) for r in change["added"]):
             return False
-        if any(rows[r] > 0 and r not in added for r in removed):
+        if any(_stays(rows, r, subject, change) for r in change["removed"]):
             return False
     flags = dict(dump.get("flags", []))
     if any(_stored(flags.get(f)) != _stored(v) for f, v in case.flags.items()):
@@ -166,6 +165,54 @@ def reached(m: Machine, case: Case) -> bool:
     if case.answer is not None and (m.answer is None or _plain(m.answer) != _plain(case.answer)):
         return False
     return True
+
+
+def _holds(rows: list, row: Sequence[Any], subject: set[str], change: dict) -> bool:
+    """Whether the walk's `rows` hold the demo's added `row`. An update (the same key was
+    removed) must show the new values. A new row is matched on the cells that name the
+    subject, where it has some: what else the row holds (a quantity, a time) may change
+    on the way without the row ceasing to be there. Keys are never compared: an inserted
+    row's number depends on what else was inserted first."""
+    cells = _naming(row, subject, words_first=False)
+    if cells and not _updated(row, change["removed"]):
+        return any(_agree(r, row, cells) for r in rows)
+    return any(tuple(r[1:]) == tuple(row[1:]) for r in rows)
+
+
+def _stays(rows: list, row: Sequence[Any], subject: set[str], change: dict) -> bool:
+    """Whether the demo's removed `row` is still there. An update's old values must be
+    gone; a deleted row is gone when no row names the subject the way it did (a row that
+    only changed, say its quantity, is still there)."""
+    cells = _naming(row, subject)
+    if cells and not _updated(row, change["added"]):
+        return any(_agree(r, row, cells) for r in rows)
+    return any(tuple(r[1:]) == tuple(row[1:]) for r in rows if tuple(row[1:]) not in
+               {tuple(a[1:]) for a in change["added"]})
+
+
+def _updated(row: Sequence[Any], others: list) -> bool:
+    return any(o[0] == row[0] for o in others)
+
+
+def _naming(row: Sequence[Any], subject: set[str], words_first: bool = True) -> list[int]:
+    """The columns (never the key) whose cell is one of the subject's values. For a
+    deleted row a word beats a number, which may be a count that changed before the row
+    went; a new row needs them all (the message's text and whom it was sent to)."""
+    cells = [i for i, v in enumerate(row) if i and v is not None and _cell(v) in subject]
+    words = [i for i in cells if not _number(_cell(row[i]))]
+    return (words or cells) if words_first else cells
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _agree(a: Sequence[Any], b: Sequence[Any], cells: list[int]) -> bool:
+    return all(i < len(a) and _cell(a[i]) == _cell(b[i]) for i in cells)
 
 
 def _stored(v: Any) -> Any:
