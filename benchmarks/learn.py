@@ -38,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-steps", type=int, default=12)
     p.add_argument("--size", default="tiny", choices=["micro", "tiny", "small"])
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--reason", action="store_true",
-                   help="train replies as `Reason: <target>` then the action")
+    p.add_argument("--reason", default=True, action=argparse.BooleanOptionalAction,
+                   help="train replies as `Reason: <target>` then the action (default: on)")
     p.add_argument("--kinds", nargs="*", default=[],
                    help="task kinds to train and evaluate on (default: all)")
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")

@@ -33,8 +33,8 @@ class TrainConfig:
     format: str = _f("androidworld", "action format the policy speaks",
                      choices=["androidworld", "phonebuddy"])
     history: int = _f(3, "how many previous actions a step's prompt shows")
-    reason: bool = _f(False, "train the policy to write a one-line reason naming its target "
-                             "before each action (M3A's `Reason: ... Action: ...`)")
+    reason: bool = _f(True, "train the policy to write a one-line reason naming its target "
+                            "before each action (M3A's `Reason: ... Action: ...`)")
     max_steps: int = _f(10, "steps before an episode is cut off")
     # SFT
     tasks: int = _f(300, "task instances to draw for demos")
@@ -91,8 +91,10 @@ def add_arguments(parser: argparse.ArgumentParser, cls: type = TrainConfig) -> N
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore
         default = meta.pop("flag_default", default)
-        if isinstance(default, bool):
-            parser.add_argument(flag, action="store_true", help=help_text)
+        if isinstance(default, bool):  # --flag / --no-flag
+            parser.add_argument(flag, dest=f.name, default=default,
+                                action=argparse.BooleanOptionalAction,
+                                help=f"{help_text} (default: {'on' if default else 'off'})")
             continue
         kind = {int: int, float: float}.get(type(default), str)
         if "action" not in meta:

@@ -58,3 +58,16 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is repeated
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["rl_iterations"] == 0
+
+
+def test_switches_go_both_ways() -> None:
+    import argparse
+
+    from rl.config import TrainConfig, add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    assert TrainConfig.from_args(p.parse_args([])).reason is True
+    assert TrainConfig.from_args(p.parse_args(["--no-reason"])).reason is False
+    assert TrainConfig.from_args(p.parse_args(["--resume"])).resume is True
+    assert TrainConfig.from_args(p.parse_args([])).resume is False
