@@ -1,6 +1,6 @@
 """Does the trainer learn? The tiny default model on the example apps, on a CPU.
 
-    OMP_NUM_THREADS=1 python benchmarks/learn.py [--sft-steps 300] [--rl-steps 8] ...
+    python benchmarks/learn.py [--threads 2] [--sft-steps 600] [--rl-steps 6] ...
 
 Trains (SFT on verified demos of training task instances, then group-relative RL from the
 SFT model) and evaluates greedy success on *held-out* task instances (drawn with another
@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 
@@ -30,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--apps", nargs="+", default=["generated"])
     p.add_argument("--tasks", type=int, default=300, help="training task instances")
     p.add_argument("--eval-tasks", type=int, default=60, help="held-out instances")
-    p.add_argument("--sft-steps", type=int, default=300)
+    p.add_argument("--sft-steps", type=int, default=600)
     p.add_argument("--sft-batch", type=int, default=8)
     p.add_argument("--rl-steps", type=int, default=6)
     p.add_argument("--group", type=int, default=6)
@@ -43,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kinds", nargs="*", default=[],
                    help="task kinds to train and evaluate on (default: all)")
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")
+    p.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                   help="torch threads (default: every core)")
     a = p.parse_args(argv)
+    os.environ["OMP_NUM_THREADS"] = str(a.threads)
 
     import torch
 
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from rl.model import load_policy
     from rl.train import train
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(a.threads)
     out = Path(a.out or tempfile.mkdtemp(prefix="pw-learn-"))
     t0 = time.time()
     cfg = TrainConfig(apps=a.apps, out=str(out), seed=a.seed, tasks=a.tasks,

@@ -6,7 +6,9 @@
       -> [{"messages": [system, user(task + screen + last actions), assistant(action)]}]
 
 A demo is replayed on the mock app here, so every example's screen is exactly the one the
-policy will see, and a demo whose replay does not pass the task's checker is dropped.
+policy will see, and a demo whose replay does not pass the task's checker is dropped. What
+a demo types or answers that its task does not say (a value it read) is noted in the reply
+of the first step whose screen shows it (`Note: "..."`, see `rl.policy`).
 Traces with an instruction give one example per step, a tap becoming a click on the
 smallest element under it.
 """
@@ -111,21 +113,48 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
 
     view = backend.reset(None, task)
     history: list[str] = []
+    noted: list[str] = []
+    found = found_values(task.instruction, actions)
     out = []
     w, h = backend.width, backend.height
     for a in actions:
         els = view.elements
         text = reply(a, fmt, elements=els, width=w, height=h)
-        msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h)
-        said = reply(a, fmt, elements=els, width=w, height=h, reason=True) if reason else text
+        msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h,
+                        noted=noted)
+        now = [v for v in found if v not in noted and _shows(els, v)]
+        said = reply(a, fmt, elements=els, width=w, height=h, reason=reason, note=now)
         out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
         history.append(text)
+        noted += now
         try:
             view = backend.step(Action.parse(dict(a)))
         except Exception:
             return None
     ok, _ = backend.check(task)
     return out if ok else None
+
+
+def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What a demo answers or types that the task does not say: values it read in an app,
+    which its examples note on the first screen that shows them."""
+    out: list[str] = []
+    for a in actions:
+        v = str(a.get("text") or "")
+        if a.get("action_type") in ("answer", "input_text") and v and v not in instruction \
+                and v not in out:
+            out.append(v)
+    return out
+
+
+def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
+    """Whether an element's words hold `value` whole (not "1" inside "12 oz")."""
+    import re
+
+    from rl.policy import _words
+
+    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    return any(whole.search(w) for e in elements for w in _words(e))
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",

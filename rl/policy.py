@@ -11,8 +11,10 @@
       -> {"action_type": "click", "index": 7}
     read_action("I think I'm done", ...) -> None      # an invalid step, never an exception
 
-Every step's prompt stands alone (task, current screen, the last k actions), so the
-context stays bounded however long the episode. The PhoneBuddy format shows each element's
+Every step's prompt stands alone (task, notes, current screen, the last k actions), so
+the context stays bounded however long the episode. Notes are the agent's memory: a reply
+may start with `Note: "60%"` (a value read on this screen) and every later prompt of the
+episode lists it, so a value found in one app can be typed or answered in another. The PhoneBuddy format shows each element's
 centre on the 0-1000 grid and answers with a `<tool_call>`; AndroidWorld answers with JSON
 and element indices. Screens are cut at `MAX_SCREEN_CHARS`.
 """
@@ -25,6 +27,7 @@ from typing import Any
 
 FORMATS = ("androidworld", "phonebuddy")
 MAX_SCREEN_CHARS = 4000
+MAX_NOTES = 4  # the latest notes a prompt shows
 _FLAGS = ("clickable", "editable", "scrollable")
 
 SYSTEM = {
@@ -100,13 +103,16 @@ def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:
 
 def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
           elements: Sequence[Mapping[str, Any]] | None = None, width: int = 1080,
-          height: int = 2400, reason: bool = False) -> str:
+          height: int = 2400, reason: bool = False, note: Sequence[str] = ()) -> str:
     """The text the policy should write for `action` (an AndroidWorld action dict).
 
     With `reason`, the action is preceded by a one-line reason naming what it acts on
     (`Reason: click "Bakery"`), M3A's "Reason: ... Action: ..." form: the model first
     writes the words it is after, copied from the task, then finds them on the screen,
     which is easier to learn than jumping from the task to an index in one token.
+    `note` puts what the agent read on this screen first (`Note: "60%"`): the prompts
+    of the later steps show it under `Notes:` (see `notes`), so a value found in one app
+    can still be typed or answered screens later.
     """
     from phoneworld.runtime.actions import Action
 
@@ -121,9 +127,27 @@ def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
 
         call = to_phonebuddy(a, width, height, elements=elements)
         text = "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
+    head = "".join(f"Note: {json.dumps(str(n), ensure_ascii=False)}\n" for n in note)
     if not reason:
-        return text
-    return f"Reason: {why(a, elements or ())}\nAction: {text}"
+        return head + text
+    return f"{head}Reason: {why(a, elements or ())}\nAction: {text}"
+
+
+def notes(text: str) -> list[str]:
+    """The values a reply notes (its `Note: "..."` lines), in order; malformed ones are
+    skipped."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("Note:"):
+            continue
+        try:
+            value = json.loads(line[5:].strip())
+        except ValueError:
+            continue
+        if isinstance(value, str) and value:
+            out.append(value)
+    return out
 
 
 def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]]) -> str:
@@ -146,10 +170,16 @@ def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]]) -> str
 
 def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
              history: Sequence[str] = (), fmt: str = "androidworld", *, k: int = 3,
-             width: int = 1080, height: int = 2400) -> list[dict[str, str]]:
-    """The chat prompt of one step: the task, the screen, and the last `k` replies."""
+             width: int = 1080, height: int = 2400, noted: Sequence[str] = ()
+             ) -> list[dict[str, str]]:
+    """The chat prompt of one step: the task, what the agent noted so far (every step's
+    notes, however long ago), the screen, and the last `k` replies."""
     _check(fmt)
-    user = f"Task: {instruction}\nScreen:\n{screen_text(elements, fmt, width, height)}"
+    user = f"Task: {instruction}\n"
+    if noted:
+        user += "Notes: " + " ".join(json.dumps(str(n), ensure_ascii=False)
+                                     for n in list(noted)[-MAX_NOTES:]) + "\n"
+    user += f"Screen:\n{screen_text(elements, fmt, width, height)}"
     recent = list(history)[-k:] if k > 0 else []
     user += "\nPrevious actions:\n" + ("\n".join(recent) if recent else "none")
     return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]

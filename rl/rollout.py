@@ -4,7 +4,8 @@
     eps[0].reward, eps[0].valid, eps[0].steps   # steps: (prompt ids, action ids) pairs
 
 Each step every running episode gets its own prompt (`rl.policy.messages`); the prompts
-are generated as one left-padded batch and each reply is read with `read_action`. A reply
+are generated as one left-padded batch and each reply is read with `read_action`; what a
+reply notes (`Note: "..."`) is shown in every later prompt of its episode. A reply
 that names no valid action, or one the app rejects, is an invalid step: nothing happens,
 it still counts. An episode ends with `status` or `answer`, or after `max_steps`; then the
 task's checker (mock) or the device's predicate or judge gives the reward, 1 or 0.
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rl.model import prompt_ids
-from rl.policy import messages, read_action, reply
+from rl.policy import messages, notes, read_action, reply
 
 
 @dataclass
@@ -81,12 +82,13 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
     """Play every slot's episode to its end, in lock-step (see the module docstring)."""
     from phoneworld.runtime.actions import Action
 
-    eps, views, hist = [], [], []
+    eps, views, hist, noted = [], [], [], []
     for s in slots:
         eps.append(Episode(str(s.task.id), s.source, s.group, ",".join(getattr(
             s.task, "apps", ()) or ()), str(getattr(s.task, "kind", ""))))
         views.append(s.backend.reset(None, s.task))
         hist.append([])
+        noted.append([])
     live = list(range(len(slots)))
     for _ in range(max_steps):
         if not live:
@@ -95,7 +97,7 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
         for i in live:
             b = slots[i].backend
             msgs = messages(slots[i].task.instruction, views[i].elements, hist[i], fmt, k=k,
-                            width=b.width, height=b.height)
+                            width=b.width, height=b.height, noted=noted[i])
             prompts.append(prompt_ids(tok, msgs))
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy)
@@ -104,6 +106,7 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
             b = slots[i].backend
             eps[i].steps.append((p, ids))
             text = tok.decode(ids, skip_special_tokens=True)
+            noted[i] += [n for n in notes(text) if n not in noted[i]]
             a = read_action(text, fmt, b.width, b.height)
             over = False
             if a is not None:

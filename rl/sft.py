@@ -34,6 +34,8 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
         data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
         save_total_limit=1, logging_steps=max(1, min(10, steps // 10)),
         disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=0.0,
+        # Batches of like lengths: about 30% less padding on the apps' prompts.
+        train_sampling_strategy="group_by_length",
     )
 
 

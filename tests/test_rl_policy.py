@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rl.policy import messages, read_action, reply, screen_text
+from rl.policy import MAX_NOTES, messages, notes, read_action, reply, screen_text
 
 ELEMENTS = [
     {"index": 0, "text": "Corner Shop", "class": "android.widget.TextView",
@@ -126,3 +126,43 @@ def test_reason_names_the_target_and_still_reads_as_the_action(action, reason) -
         got = read_action(text, fmt)
         plain = read_action(reply(action, fmt, elements=ELEMENTS), fmt)
         assert got == plain and got is not None
+
+
+def test_a_note_is_read_back_and_shown_in_every_later_prompt() -> None:
+    action = {"action_type": "open_app", "app_name": "messages"}
+    for reason in (False, True):
+        text = reply(action, elements=ELEMENTS, reason=reason, note=['4 "products"'])
+        assert text.startswith('Note: "4 \\"products\\""\n')
+        assert notes(text) == ['4 "products"']
+        assert read_action(text) == action
+    assert notes('Note: "a"\nNote: broken\nNote: 3\nAction: {}') == ["a"]
+    assert "Notes" not in messages("x", ELEMENTS)[-1]["content"]
+    shown = [str(i) for i in range(MAX_NOTES + 2)]
+    user = messages("x", ELEMENTS, noted=shown)[-1]["content"]
+    assert user.splitlines()[1] == "Notes: " + " ".join(f'"{n}"' for n in shown[-MAX_NOTES:])
+
+
+def test_a_value_read_in_one_app_is_noted_where_it_shows_and_kept_until_used() -> None:
+    """A cross-app demo types or answers what it read screens earlier: its examples note
+    the value on the first screen showing it, and every later prompt holds it, so the
+    value is always in the prompt or the reply itself when it is used."""
+    from rl import data
+    from tests.rl_fixtures import ROOT
+
+    specs = data.load_specs([ROOT / "generated"])
+    tasks = [t for t in data.sample(specs, 60, 3) if t.kind == "cross_app"][:4]
+    assert tasks
+    make_demo = data._tasks().make_demo
+    for task in tasks:
+        actions = data.demo_actions(make_demo(list(specs), task))
+        found = data.found_values(task.instruction, actions)
+        assert found
+        examples = data.replay_examples(data.target(specs), task, actions, reason=True)
+        assert examples
+        said = [ex["messages"][-1]["content"] for ex in examples]
+        assert sorted(n for s in said for n in notes(s)) == sorted(found)
+        for ex, s in zip(examples, said, strict=True):
+            a = read_action(s)
+            if a.get("text") in found:
+                assert a["text"] in notes(s) or f'"{a["text"]}"' in ex["messages"][1][
+                    "content"].split("\nScreen:")[0]

@@ -44,3 +44,27 @@ def test_ray_matches_in_process(micro) -> None:  # noqa: F811
     finally:
         ray.shutdown()
     assert _key(run_groups(_jobs(folder, tasks))) == _key(there)
+
+
+def test_what_a_reply_notes_is_in_the_later_prompts_of_its_episode(micro, monkeypatch) -> None:  # noqa: F811,E501
+    pytest.importorskip("torch")
+    from rl import rollout
+    from rl.data import target
+
+    folder, specs, tasks, _ = micro
+    from rl.model import load_policy
+
+    model, tok = load_policy(folder)
+    said = iter(['Note: "12 oz"\nAction: {"action_type": "navigate_back"}',
+                 '{"action_type": "navigate_back"}', '{"action_type": "navigate_back"}'])
+    seen: list[str] = []
+
+    def scripted(model, tok, prompts, **kw):  # noqa: ANN001, ANN003, ANN202
+        seen.extend(tok.decode(p) for p in prompts)
+        return [tok(next(said) + "<|im_end|>")["input_ids"] for _ in prompts]
+
+    monkeypatch.setattr(rollout, "generate", scripted)
+    (ep,) = rollout.play(model, tok, [rollout.Slot(target(specs), tasks[0])], max_steps=3)
+    assert ep.n == 3 and ep.valid == 3
+    assert "Notes:" not in seen[0]
+    assert all('Notes: "12 oz"' in p for p in seen[1:])
