@@ -14,9 +14,10 @@
 Every step's prompt stands alone (task, notes, current screen, the last k actions), so
 the context stays bounded however long the episode. Notes are the agent's memory: a reply
 may start with `Note: "60%"` (a value read on this screen) and every later prompt of the
-episode lists it, so a value found in one app can be typed or answered in another. The PhoneBuddy format shows each element's
-centre on the 0-1000 grid and answers with a `<tool_call>`; AndroidWorld answers with JSON
-and element indices. Screens are cut at `MAX_SCREEN_CHARS`.
+episode lists it, so a value found in one app can be typed or answered in another. The
+PhoneBuddy format shows each element's centre on the 0-1000 grid and answers with a
+`<tool_call>`; AndroidWorld answers with JSON and element indices. Screens are cut at
+`MAX_SCREEN_CHARS`.
 """
 
 from __future__ import annotations
