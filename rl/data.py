@@ -15,6 +15,7 @@ smallest element under it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -149,8 +150,6 @@ def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list
 
 def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
     """Whether an element's words hold `value` whole (not "1" inside "12 oz")."""
-    import re
-
     from rl.policy import _words
 
     whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
