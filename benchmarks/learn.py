@@ -1,6 +1,6 @@
 """Does the trainer learn? The tiny default model on the example apps, on a CPU.
 
-    python benchmarks/learn.py [--threads 2] [--sft-steps 600] [--rl-steps 6] ...
+    python benchmarks/learn.py [--threads 2] [--sft-steps 1500] [--rl-steps 6] ...
 
 Trains (SFT on verified demos of training task instances, then group-relative RL from the
 SFT model) and evaluates greedy success on *held-out* task instances (drawn with another
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--apps", nargs="+", default=["generated"])
     p.add_argument("--tasks", type=int, default=300, help="training task instances")
     p.add_argument("--eval-tasks", type=int, default=60, help="held-out instances")
-    p.add_argument("--sft-steps", type=int, default=600)
+    p.add_argument("--sft-steps", type=int, default=1500)
     p.add_argument("--sft-batch", type=int, default=8)
     p.add_argument("--rl-steps", type=int, default=6)
     p.add_argument("--group", type=int, default=6)
