@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-tasks", type=int, default=60, help="held-out instances")
     p.add_argument("--sft-steps", type=int, default=1500)
     p.add_argument("--sft-batch", type=int, default=8)
+    p.add_argument("--sft-lr", type=float, default=2e-3)
     p.add_argument("--rl-steps", type=int, default=6)
     p.add_argument("--group", type=int, default=6)
     p.add_argument("--groups", type=int, default=4)
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(a.out or tempfile.mkdtemp(prefix="pw-learn-"))
     t0 = time.time()
     cfg = TrainConfig(apps=a.apps, out=str(out), seed=a.seed, tasks=a.tasks,
-                      sft_steps=a.sft_steps, sft_batch=a.sft_batch, rl_steps=a.rl_steps,
+                      sft_steps=a.sft_steps, sft_batch=a.sft_batch, sft_lr=a.sft_lr,
+                      rl_steps=a.rl_steps,
                       group=a.group, groups=a.groups, mix=1.0, max_steps=a.max_steps,
                       tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None,
                       reason=a.reason)
