@@ -151,6 +151,14 @@ def notes(text: str) -> list[str]:
     return out
 
 
+def action_part(text: str) -> str:
+    """A reply without its `Note:` and `Reason:` lines: the action as the history shows it
+    (what `reply` gives without `note` and `reason`)."""
+    text = text.rsplit("Action:", 1)[-1]
+    return "\n".join(line for line in text.splitlines()
+                     if not line.strip().startswith("Note:")).strip()
+
+
 def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]]) -> str:
     """A short reason for `action`: its type and the words of the element it acts on."""
     kind = str(action.get("action_type"))

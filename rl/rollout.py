@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rl.model import prompt_ids
-from rl.policy import messages, notes, read_action, reply
+from rl.policy import action_part, messages, notes, read_action, reply
 
 
 @dataclass
@@ -115,7 +115,7 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
                     eps[i].valid += 1
                     hist[i].append(reply(a, fmt, elements=None, width=b.width,
                                          height=b.height) if fmt == "androidworld"
-                                   else text.rsplit("Action:", 1)[-1].strip())
+                                   else action_part(text))
                     over = a["action_type"] in ("status", "answer")
                 except Exception:  # the app rejected it: an invalid step
                     hist[i].append(text.strip())

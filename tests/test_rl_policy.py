@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rl.policy import MAX_NOTES, messages, notes, read_action, reply, screen_text
+from rl.policy import (
+    MAX_NOTES,
+    action_part,
+    messages,
+    notes,
+    read_action,
+    reply,
+    screen_text,
+)
 
 ELEMENTS = [
     {"index": 0, "text": "Corner Shop", "class": "android.widget.TextView",
@@ -136,6 +144,10 @@ def test_a_note_is_read_back_and_shown_in_every_later_prompt() -> None:
         assert notes(text) == ['4 "products"']
         assert read_action(text) == action
     assert notes('Note: "a"\nNote: broken\nNote: 3\nAction: {}') == ["a"]
+    for fmt in ("androidworld", "phonebuddy"):  # the history shows the action alone
+        for reason in (False, True):
+            said = reply(action, fmt, elements=ELEMENTS, reason=reason, note=["4"])
+            assert action_part(said) == reply(action, fmt, elements=ELEMENTS)
     assert "Notes" not in messages("x", ELEMENTS)[-1]["content"]
     shown = [str(i) for i in range(MAX_NOTES + 2)]
     user = messages("x", ELEMENTS, noted=shown)[-1]["content"]
