@@ -114,5 +114,18 @@ def test_ambiguous_rows_are_not_drawn():
     assert names == {"Airplane mode"}  # which "Bluetooth"? neither is asked for
 
 
+def test_a_name_shared_with_a_row_whose_goal_holds_is_still_ambiguous():
+    """"Turn on Bluetooth" with a second Bluetooth row already on: a person cannot tell
+    which row is meant, so the task is not drawn (the other row being out of the running
+    does not make the words name one row)."""
+    spec = tiny_shop()
+    setting = next(t for t in spec.tables if t.name == "setting")
+    twin = dataclasses.replace(setting, rows=(*setting.rows, (4, "Bluetooth", "On", True)))
+    spec = dataclasses.replace(spec, tables=tuple(twin if t.name == "setting" else t
+                                                  for t in spec.tables))
+    names = {t.params["n"] for t in draw(spec, _template(spec, "turn_on_setting"))}
+    assert names == {"Airplane mode"}
+
+
 def _template(spec, name):
     return next(t for t in spec.tasks if t.name == name)

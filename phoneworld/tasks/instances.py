@@ -130,19 +130,23 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     m = fresh_machine(spec)
     reach = explore(spec)
     found: dict[str, list[dict[str, Value]]] = {}
+    meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
         b: dict[str, Value] = {}
         for part in combo:
             b.update(part)
+        shown = _canon({k: v for k, v in b.items() if k in visible})
+        meant.setdefault(shown, set()).add(_canon(b))
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
             continue
         if not _seen(task, b, visible, tables, reach):
             continue
-        shown = _canon({k: v for k, v in b.items() if k in visible})
         found.setdefault(shown, []).append(b)
     out = []
-    for options in found.values():
-        if len(options) == 1:  # else the same words for different goals: ambiguous
+    for shown, options in found.items():
+        # The same words for different rows ("Mom" twice in a list) are ambiguous, even
+        # when the other row's goal already holds or is out of sight.
+        if len(options) == 1 and len(meant[shown]) == 1:
             out.append(_instance(spec, task, options[0], visible, tables))
     return tuple(out)
 
