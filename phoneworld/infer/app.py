@@ -22,6 +22,15 @@ from dataclasses import dataclass, field
 
 from phoneworld.infer import content as C
 from phoneworld.infer.edits import insert_effect, is_int, row_edits, sent_rows
+from phoneworld.infer.keys import (
+    last_part,
+    list_items,
+    list_key,
+    list_label,
+    resolve_key,
+    texts_by_key,
+    widget_keys,
+)
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.infer.transitions import classify_step, touch_target
@@ -89,13 +98,13 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
             continue
         for path, key in C.find_lists(info.root):
             lc = C.ListContent(key=key, table=identifier(
-                f"{info.screen.name}_{_list_label(info.root.at(path))}"))
+                f"{info.screen.name}_{list_label(info.root.at(path))}"))
             lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(info.root.at(path))
             info.lists[key] = lc
     entries: dict[str, Counter] = defaultdict(Counter)
     for t in graph.transitions:
         if t.item and t.target not in ("stay", "back") and t.target in infos:
-            lkey = widget_ref_list_key(t.widget)
+            lkey = list_key(t.widget)
             if lkey in infos[t.source].lists:
                 entries[t.target][(t.source, lkey)] += t.count
     for (screen, lkey), n in _drill_downs(traces, where, obs).items():
@@ -131,7 +140,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
         for key, path in sorted(info.keys.items()):
             node = info.root.at(path)
             if node.checkable and "[item]" not in key:
-                fname = identifier(f"{info.screen.name}_{_last(key)}")
+                fname = identifier(f"{info.screen.name}_{last_part(key)}")
                 while any(f.name == fname for f in flags):
                     fname += "_2"
                 first = _first_checked(info, key, obs)
@@ -274,34 +283,12 @@ def _drill_downs(traces: Sequence[Trace], where, obs) -> Counter:
             ref = widget_ref(obs[a].root, target)
             if ref.item is None:
                 continue
-            before = _list_items(obs[a].root, ref.list_key)
-            after = _list_items(obs[b].root, ref.list_key)
+            before = list_items(obs[a].root, ref.list_key)
+            after = list_items(obs[b].root, ref.list_key)
             if min(len(before), len(after)) >= 2 and \
                     len(before & after) * 2 < min(len(before), len(after)):
                 out[(where[a], ref.list_key)] += 1
     return out
-
-
-def _list_items(root: Node, key: str | None) -> set[tuple[str, ...]]:
-    for path, k in C.find_lists(root):
-        if k == key:
-            return {tuple(n.text for _, _, n in C.item_fields(item) if n.text)
-                    for item in root.at(path).children}
-    return set()
-
-
-def widget_ref_list_key(widget: str) -> str:
-    return widget.split("/[item]", 1)[0]
-
-
-def _last(key: str) -> str:
-    part = key.split("/")[-1].split("@")[0]
-    return part.split("#", 1)[1] if "#" in part else part
-
-
-def _list_label(node: Node) -> str:
-    from phoneworld.infer.skeleton import short_class, short_id
-    return short_id(node.resource_id) or short_class(node.class_name)
 
 
 def _representative(s: AbstractScreen, graph: ScreenGraph, traces: Sequence[Trace],
@@ -312,73 +299,17 @@ def _representative(s: AbstractScreen, graph: ScreenGraph, traces: Sequence[Trac
         root = obs[ref].root
         if root is None:
             continue
-        keys = _widget_keys(root)
-        score = sum(1 for w in wanted if _resolve(w, keys) is not None)
+        keys = widget_keys(root)
+        score = sum(1 for w in wanted if resolve_key(w, keys) is not None)
         if score > best_score:
             best, best_score, best_keys = ref, score, keys
     root = obs[best].root if best is not None else None
     named = sorted({p for k, p in best_keys.items() if k in wanted
                     or interactive(root.at(p))}
-                   | {p for w in wanted if (p := _resolve(w, best_keys)) is not None})
+                   | {p for w in wanted if (p := resolve_key(w, best_keys)) is not None})
     namer = Namer()
     names = {p: namer.name(root.at(p)) for p in named}
     return _ScreenInfo(screen=s, rep=best, root=root, keys=best_keys, names=names)
-
-
-def _resolve(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
-    """The path of a widget key in a representative; a tap inside a list item that the
-    item template lacks falls back to the item itself (tapping the row)."""
-    if widget in keys:
-        return keys[widget]
-    if "/[item]" in widget:
-        return keys.get(widget.split("/[item]", 1)[0] + "/[item]")
-    return None
-
-
-def _widget_keys(root: Node) -> dict[str, NodePath]:
-    """Widget key -> path of every node (inside lists: the first item only)."""
-    out: dict[str, NodePath] = {}
-    for path in _visible_paths(root):
-        ref = widget_ref(root, path)
-        if ref.system or (ref.item is not None and ref.item != 0):
-            continue
-        out.setdefault(ref.key, path)
-    return out
-
-
-def _visible_paths(root: Node) -> list[NodePath]:
-    """Paths of the views that are shown: visible, and under visible ancestors only."""
-    out: list[NodePath] = []
-    stack: list[tuple[NodePath, Node]] = [((), root)]
-    while stack:
-        path, node = stack.pop()
-        if not node.visible:
-            continue
-        out.append(path)
-        stack.extend((path + (i,), c) for i, c in reversed(list(enumerate(node.children))))
-    return out
-
-
-def _texts_by_key(root: Node) -> dict[str, str]:
-    """Texts outside lists, by widget key, in the app's windows (never the status bar's
-    clock or battery)."""
-    from phoneworld.infer.skeleton import app_windows, is_list
-    out: dict[str, str] = {}
-    for start, win in app_windows(root):
-        for rel, node in win.walk():
-            path = start + rel
-            if node.text and not _inside_list(root, path, is_list):
-                out.setdefault(widget_ref(root, path).key, node.text)
-    return out
-
-
-def _inside_list(root: Node, path: NodePath, is_list) -> bool:
-    n = root
-    for i in path:
-        if is_list(n):
-            return True
-        n = n.children[i]
-    return False
 
 
 def _bind_details(info: _ScreenInfo, plc: C.ListContent, obs, ctx_of) -> dict[str, Ref]:
@@ -388,7 +319,7 @@ def _bind_details(info: _ScreenInfo, plc: C.ListContent, obs, ctx_of) -> dict[st
         o = obs[ref]
         if o.root is None or not ctx_of.get(ref):
             continue
-        for key, text in _texts_by_key(o.root).items():
+        for key, text in texts_by_key(o.root).items():
             per_key[key].setdefault(ctx_of[ref], text)
     rows = {r[0]: r for r in plc.rows}
     out: dict[str, Ref] = {}
@@ -401,7 +332,7 @@ def _bind_details(info: _ScreenInfo, plc: C.ListContent, obs, ctx_of) -> dict[st
                 col = cname
                 break
         if col is None:
-            col = identifier(f"d_{_last(key)}")
+            col = identifier(f"d_{last_part(key)}")
             while col in plc.columns:
                 col += "_2"
             plc.columns.append(col)
@@ -537,7 +468,7 @@ def _transitions(graph: ScreenGraph, infos, toggles, tapped, prov,
         if action == "back":
             name = "back"
         else:
-            path = _resolve(widget, info.keys)
+            path = resolve_key(widget, info.keys)
             name = info.names.get(path, "") if path is not None else ""
             if not name:
                 prov.dropped.append(f"{src}: {action} on {widget} (not in the layout)")
@@ -581,7 +512,7 @@ def _row_variants(ts, default: str, tapped) -> list[tuple[str, object, int]]:
 
 def _transition(info, infos, name, widget, action, target, item, when, effects,
                 count) -> Transition:
-    lkey = widget_ref_list_key(widget)
+    lkey = list_key(widget)
     if target == "stay" and item and info.param_list == (info.screen.name, lkey):
         target = info.screen.name  # a drill-down: the same screen, one level deeper
     with_param = None
@@ -610,7 +541,7 @@ def _id_is_item():
 
 
 def _item_table(info: _ScreenInfo, widget: str, mutable_only: bool = False) -> str | None:
-    lc = info.lists.get(widget_ref_list_key(widget))
+    lc = info.lists.get(list_key(widget))
     if lc is None or (mutable_only and lc.checkable is None):
         return None
     return lc.table
