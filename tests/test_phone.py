@@ -20,7 +20,8 @@ def test_launcher_open_app_home_and_state_kept(specs):
     out = phone.reset()
     assert phone.screen == "launcher:home" and phone.package == "com.android.launcher3"
     icons = [e for e in out.elements if e["clickable"]]
-    assert [e["text"] for e in icons] == [s.title or s.name for s in specs]
+    assert [e["text"] for e in icons] == [s.label for s in specs]
+    assert "Shopping" in [e["text"] for e in icons]  # as tasks name it
     phone.step({"action_type": "click", "index": icons[1]["index"]})
     assert phone.foreground == "messages" and 'package="com.example.messages"' in \
         phone.observe("xml")

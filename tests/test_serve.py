@@ -280,7 +280,7 @@ def test_phone_launcher_open_app_home_and_switching(phone_app):
     assert (obs["app"], obs["package"]) == ("launcher", "com.android.launcher3")
     assert obs["apps"] == sorted(obs["apps"]) and len(obs["apps"]) >= 2
     first, second = obs["apps"][:2]
-    icon = index_of(obs, first)
+    icon = index_of(obs, first.capitalize())  # the icon shows the label tasks use
     got = step(c, sid, {"action_type": "click", "index": icon})
     assert got["app"] == first and got["package"] != "com.android.launcher3"
     clickable = [e for e in got["elements"] if e["clickable"]]

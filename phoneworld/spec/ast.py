@@ -251,3 +251,10 @@ class AppSpec:
     transitions: tuple[Transition, ...] = ()
     tasks: tuple[Task, ...] = ()
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def label(self) -> str:
+        """The app's name as people see it, on the launcher and in task wording: its title
+        (else its name), capitalised when all lower case (`shopping` -> `Shopping`)."""
+        t = self.title or self.name
+        return t[:1].upper() + t[1:] if t.islower() else t

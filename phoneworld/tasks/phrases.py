@@ -159,11 +159,6 @@ def upper_first(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def app_title(title: str) -> str:
-    """An app's name as a sentence shows it: `shopping` -> `Shopping` (else as it is)."""
-    return upper_first(title) if title.islower() else title
-
-
 def holes(template: str) -> list[str]:
     """The parameter names a template's holes use, in order."""
     return [m for m in _HOLE.findall(template) if m]

@@ -50,7 +50,7 @@ def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
     if len(specs) < 2 or len(inst.apps) != 1:
         return inst
     app = next(s for s in specs if s.name == inst.apps[0])
-    title = P.app_title(app.title or app.name)
+    title = app.label
     question = inst.instruction.rstrip().endswith("?")
     pattern = P.pick(P.join(P.IN_APP_ASK if question else P.IN_APP), "app:" + inst.id)
     end = "?" if question else "."
@@ -62,7 +62,7 @@ def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
 def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
     """A question in one app with a goal in another: look it up, do the other thing,
     then answer."""
-    titles = {s.name: P.app_title(s.title or s.name) for s in specs}
+    titles = {s.name: s.label for s in specs}
     app_a, app_b = a.apps[0], b.apps[0]
     ha, hb = a.id.rsplit("#", 1)[1], b.id.rsplit("#", 1)[1]
     iid = f"{app_a}+{app_b}/{a.template}+{b.template}#{ha}.{hb}"
@@ -81,7 +81,7 @@ def passed_on(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> Tas
     """A fact found in one app, used in another: look up `a`'s answer, then do `b` with
     that answer as the text it types (send it as a message). `b`'s check compares the
     typed text with `~`, so "4.29" passes for "$4.29"."""
-    titles = {s.name: P.app_title(s.title or s.name) for s in specs}
+    titles = {s.name: s.label for s in specs}
     app_a, app_b = a.apps[0], b.apps[0]
     found = [v for g in a.goals for v in _answer_params(g) if v in a.params]
     if len(found) != 1 or not _can_pass_on(b):
