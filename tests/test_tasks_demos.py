@@ -92,6 +92,33 @@ def test_plans_are_shortest():
             assert not t.check(m).success, (t.id, k)
 
 
+def test_a_composite_reaches_its_state_goals_in_the_order_it_names_them():
+    """"First switch Payment methods on; after that, take Bananas out of the Cart": the
+    demo does the first before the second, even where the other order is as short."""
+    from phoneworld.tasks.checkers import Goal, goal_holds
+    from phoneworld.tasks.schema import reads
+
+    spec = example("shopping")
+    checked = 0
+    for t in sample_tasks([spec], 120, 0):
+        g = t.goals[0]
+        halves = getattr(g.condition, "items", ())
+        if t.kind != "composite" or len(halves) != 2 or any(
+                {"answer", "screen"} & set(reads(h)) for h in halves):
+            continue
+        d = make_demo([spec], t)
+        m = new_target([spec], t)
+        first = {}
+        for i, a in enumerate(d.actions):
+            m.step(a)
+            for k, h in enumerate(halves):
+                if goal_holds(m, Goal(g.app, h, g.bindings)):
+                    first.setdefault(k, i)
+        assert d.verified and first[0] <= first[1], (t.instruction, d.actions)
+        checked += 1
+    assert checked >= 3
+
+
 def test_tiny_shop_plans():
     spec = tiny_shop()
     by_template = {t.template: t for t in sample_tasks([spec], 100, 0)}

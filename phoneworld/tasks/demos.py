@@ -76,9 +76,12 @@ def make_demo(specs: Sequence[AppSpec], instance: TaskInstance, *,
     missing = [a for a in instance.apps if a not in {s.name for s in specs}]
     if missing:
         raise ValueError(f"task {instance.id} needs app {missing[0]!r}, which is not given")
-    work = new_target(specs, instance)
-    found = plan(work, instance.goals, show=instance.show, typed=instance.typed,
-                 max_states=max_states)
+    found = None
+    for in_order in (True, False):  # as worded; else in whichever order a plan exists
+        found = plan(new_target(specs, instance), instance.goals, show=instance.show,
+                     typed=instance.typed, max_states=max_states, in_order=in_order)
+        if found is not None:
+            break
     if found is None:
         return None
     actions = [*found.actions, DONE]

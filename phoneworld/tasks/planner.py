@@ -15,7 +15,8 @@ abstraction, so a plan is only a candidate until `demos.make_demo` replays it on
 machine and the checker agrees.
 
 A task is planned in stages: first look at each fact the task asks for (its subject and
-the expected answer on one screen), then reach each state goal, then each screen goal,
+the expected answer on one screen), then reach each state goal (a composite's in the
+order its wording gives them), then each screen goal,
 each by a shortest search from where the last stage ended and keeping what earlier
 stages achieved; then answer. A single-goal task is one search, so its plan is shortest
 (in the abstraction); a composite one is shortest stage by stage.
@@ -256,14 +257,16 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
 
 def plan(target: Machine | Phone, goals: Sequence[Goal], *,
          show: Sequence[tuple[str, Sequence[object]]] = (), typed: Sequence[str] = (),
-         max_states: int = MAX_STATES) -> Plan | None:
+         max_states: int = MAX_STATES, in_order: bool = True) -> Plan | None:
     """Actions from `target`'s current state that make every goal hold, ending with an
     answer where a goal wants one (see the module docstring); None when none is found.
 
     `show` lists, per app, what must be on one screen before the answer may be given
     (the question's subject; the expected answer is added), or, for an app with no
     question, what must be seen there before anything else (a fact used elsewhere);
-    `typed` is text the plan may type into fields."""
+    `typed` is text the plan may type into fields. With `in_order`, the state goals of
+    a composite (`a and b`) are reached one after the other, as its wording asks ("first
+    a; after that, b"); else in one search, whichever order is shorter."""
     facts = [_holds(Goal(g.app, c, g.bindings)) for g in goals
              for c in conjuncts(g.condition) if "answer" not in reads(c)]
     facts += [_counts(g, call) for g in goals for call in _table_calls(g.condition)]
@@ -286,10 +289,15 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
     kept: list[Callable[[World], bool]] = []
     for part in ("state", "screen"):
         for g in goals:
-            rest = [c for c in conjuncts(g.condition)
-                    if "answer" not in reads(c) and _is_screen(c) == (part == "screen")]
-            if rest:
-                stages.append((g.app, _holds(Goal(g.app, _and(rest), g.bindings))))
+            pieces = [g.condition]
+            if in_order and part == "state" and isinstance(g.condition, BoolOp) and \
+                    g.condition.op == "and":
+                pieces = list(g.condition.items)
+            for piece in pieces:
+                rest = [c for c in conjuncts(piece)
+                        if "answer" not in reads(c) and _is_screen(c) == (part == "screen")]
+                if rest:
+                    stages.append((g.app, _holds(Goal(g.app, _and(rest), g.bindings))))
     for app, stage in stages:
         done = list(kept)
 
