@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--reason", default=True, action=argparse.BooleanOptionalAction,
                    help="train replies as `Reason: <target>` then the action (default: on)")
+    p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
+                   help="ground typed, answered and noted text in what the agent saw "
+                        "(rl.ground; default: on)")
     p.add_argument("--kinds", nargs="*", default=[],
                    help="task kinds to train and evaluate on (default: all)")
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")
@@ -64,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
                       rl_steps=a.rl_steps,
                       group=a.group, groups=a.groups, mix=1.0, max_steps=a.max_steps,
                       tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None,
-                      reason=a.reason)
+                      reason=a.reason, grounded=a.grounded)
     result = train(cfg)
     t_train = time.time() - t0
     specs = data.load_specs(a.apps)
@@ -78,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                          ("after_rl", Path(result["final"]))):
         model, tok = load_policy(folder)
         model.eval()
-        r = evaluate_tasks(model, tok, specs, held, max_steps=a.max_steps)
+        r = evaluate_tasks(model, tok, specs, held, max_steps=a.max_steps,
+                           grounded=a.grounded)
         figures[name] = r
         print(f"{name:>10}: success {r['success_rate']:.1%}  valid actions "
               f"{r['valid_rate']:.1%}  " + "  ".join(

@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plot", default=None,
                    help="PNG of the rates (default: eval.png in the model's folder)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
+                   help="ground typed, answered and noted text in what the agent saw "
+                        "(default: on)")
     p.set_defaults(func=run_eval)
 
 
@@ -72,7 +75,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
     plot_to = args.plot or str(Path(args.model) / "eval.png")
     result = evaluate(args.model, args.apps, args.tasks, args.seed, fmt=args.format,
-                      max_steps=args.max_steps, plot_to=plot_to, progress=not args.json)
+                      max_steps=args.max_steps, plot_to=plot_to, progress=not args.json,
+                      grounded=args.grounded)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

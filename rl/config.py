@@ -32,7 +32,7 @@ class TrainConfig:
     seed: int = _f(0, "seed for task sampling, the model and the rollouts")
     format: str = _f("androidworld", "action format the policy speaks",
                      choices=["androidworld", "phonebuddy"])
-    history: int = _f(3, "how many previous actions a step's prompt shows")
+    history: int = _f(6, "how many previous steps a step's prompt lists")
     reason: bool = _f(True, "train the policy to write a one-line reason naming its target "
                             "before each action (M3A's `Reason: ... Action: ...`)")
     max_steps: int = _f(10, "steps before an episode is cut off")
@@ -59,6 +59,8 @@ class TrainConfig:
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
+    grounded: bool = _f(True, "ground what a reply types, answers or notes in the task, "
+                        "the notes and the screen (rl.ground)")
     max_new_tokens: int = _f(64, "longest reply (reason and action) the policy may write")
     workers: int = _f(0, "rollout worker processes (0: in this process)")
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "

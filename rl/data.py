@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rl.policy import messages, reply
+from rl.policy import HISTORY, messages, read_action, reply, step_line, under
 
 
 def load_specs(apps: Sequence[str | Path]) -> list[Any]:
@@ -99,6 +99,17 @@ def demo_actions(demo: Any) -> list[dict[str, Any]]:
     return out
 
 
+def by_label(actions: Sequence[Mapping[str, Any]], specs: Sequence[Any]
+             ) -> list[dict[str, Any]]:
+    """The actions with `open_app` naming the app as the launcher and the task's words
+    do ("Settings", not "settings"), as AndroidWorld's `open_app` takes an app's label:
+    the policy copies the name it read."""
+    labels = {s.name: s.label for s in specs}
+    return [{**a, "app_name": labels.get(a["app_name"], a["app_name"])}
+            if a.get("action_type") == "open_app" and a.get("app_name") else dict(a)
+            for a in actions]
+
+
 def target(specs: Sequence[Any]) -> Any:
     """The in-process backend every episode on these apps runs on."""
     from phoneworld.env.backends.local import LocalBackend
@@ -107,7 +118,7 @@ def target(specs: Sequence[Any]) -> Any:
 
 
 def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
-                    fmt: str = "androidworld", k: int = 3, reason: bool = False
+                    fmt: str = "androidworld", k: int = HISTORY, reason: bool = False
                     ) -> list[dict[str, Any]] | None:
     """Chat examples of one demo replayed on `backend`, or None when it fails the check."""
     from phoneworld.runtime.actions import Action
@@ -126,7 +137,7 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         now = [v for v in found if v not in noted and _shows(els, v)]
         said = reply(a, fmt, elements=els, width=w, height=h, reason=reason, note=now)
         out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
-        history.append(text)
+        history.append(step_line(read_action(text, fmt, w, h), els, text))
         noted += now
         try:
             view = backend.step(Action.parse(dict(a)))
@@ -157,7 +168,7 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
-                  k: int = 3, reason: bool = False) -> list[dict[str, Any]]:
+                  k: int = HISTORY, reason: bool = False) -> list[dict[str, Any]]:
     """One chat example per step of every task's verified demo."""
     make_demo = _tasks().make_demo
     backend = target(specs)
@@ -166,14 +177,14 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         demo = make_demo(list(specs), t)
         if demo is None or not getattr(demo, "verified", True):
             continue
-        ex = replay_examples(backend, t, demo_actions(demo), fmt, k, reason)
+        ex = replay_examples(backend, t, by_label(demo_actions(demo), specs), fmt, k, reason)
         if ex:
             out.extend(ex)
     return out
 
 
 def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
-                   k: int = 3, reason: bool = False) -> list[dict[str, Any]]:
+                   k: int = HISTORY, reason: bool = False) -> list[dict[str, Any]]:
     """One chat example per step of every recorded trace that carries an instruction."""
     from phoneworld.device.bridge import elements
     from phoneworld.device.double import replay_actions
@@ -191,29 +202,19 @@ def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
                 if not acts or obs.root is None:
                     continue
                 els = elements(obs.root)
-                a = _as_index(acts[0], els)
+                a = acts[0]
+                if a.get("action_type") in ("click", "long_press") and a.get("x") is not None:
+                    i = under(els, a["x"], a["y"])  # a tap: the smallest element under it
+                    a = a if i is None else {"action_type": a["action_type"], "index": i}
                 text = reply(a, fmt, elements=els, width=obs.width, height=obs.height)
                 msgs = messages(trace.instruction, els, history, fmt, k=k, width=obs.width,
                                 height=obs.height)
                 said = reply(a, fmt, elements=els, width=obs.width, height=obs.height,
                              reason=True) if reason else text
                 out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
-                history.append(text)
+                history.append(step_line(read_action(text, fmt, obs.width, obs.height),
+                                         els, text))
     return out
-
-
-def _as_index(a: dict[str, Any], els: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """A tap at a point as a click on the smallest element under it (else unchanged)."""
-    if a.get("action_type") not in ("click", "long_press") or a.get("x") is None:
-        return a
-    x, y = a["x"], a["y"]
-    under = [e for e in els if e.get("bounds") and e["bounds"][0] <= x <= e["bounds"][2]
-             and e["bounds"][1] <= y <= e["bounds"][3]]
-    if not under:
-        return a
-    best = min(under, key=lambda e: (e["bounds"][2] - e["bounds"][0]) *
-               (e["bounds"][3] - e["bounds"][1]))
-    return {"action_type": a["action_type"], "index": best["index"]}
 
 
 def corpus(specs: Sequence[Any], examples: Sequence[Mapping[str, Any]]) -> list[str]:

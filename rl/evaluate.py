@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rl.policy import HISTORY
 from rl.rollout import Episode
 
 
@@ -35,9 +36,9 @@ def rates(episodes: Sequence[Episode]) -> dict[str, Any]:
 
 
 def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[Any], *,
-                   fmt: str = "androidworld", k: int = 3, max_steps: int = 6,
-                   max_new_tokens: int = 64, batch: int = 16, progress: bool = False
-                   ) -> dict[str, Any]:
+                   fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
+                   max_new_tokens: int = 64, batch: int = 16, progress: bool = False,
+                   grounded: bool = True) -> dict[str, Any]:
     """Rates of one greedy episode per task (see `rates`)."""
     from rl.data import target
     from rl.rollout import Slot, play
@@ -53,13 +54,14 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
         part = tasks[i:i + batch]
         slots = [Slot(b, t) for b, t in zip(backends, part, strict=False)]
         eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
-                    max_new_tokens=max_new_tokens, greedy=True)
+                    max_new_tokens=max_new_tokens, greedy=True, grounded=grounded)
     return rates(eps)
 
 
 def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
-             fmt: str = "androidworld", k: int = 3, max_steps: int = 6,
-             plot_to: str | Path | None = None, progress: bool = True) -> dict[str, Any]:
+             fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
+             plot_to: str | Path | None = None, progress: bool = True,
+             grounded: bool = True) -> dict[str, Any]:
     """Load a policy folder, play `n` task instances drawn with `seed`, and report."""
     import torch
 
@@ -71,7 +73,7 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
     model.eval()
     specs = load_specs(apps)
     result = evaluate_tasks(model, tok, specs, sample(specs, n, seed), fmt=fmt, k=k,
-                            max_steps=max_steps, progress=progress)
+                            max_steps=max_steps, progress=progress, grounded=grounded)
     result["model"] = str(model_dir)
     if plot_to is not None:
         plot(result, plot_to)

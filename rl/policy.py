@@ -4,14 +4,14 @@
       -> [{"role": "system", ...},
           {"role": "user", "content": 'Task: Open Cart.\\nScreen:\\n[0] TextView "Corner
               Shop"\\n[1] ImageButton desc="Search" id=action_search clickable\\n...\\n'
-              'Previous actions:\\n{"action_type": "click", "index": 6}'}]
+              'Previous steps:\\nopen_app "shopping"'}]
     reply({"action_type": "click", "index": 7}, "androidworld")
       -> '{"action_type": "click", "index": 7}'
     read_action('Action: {"action_type": "click", "index": 7}', "androidworld", 1080, 2400)
       -> {"action_type": "click", "index": 7}
     read_action("I think I'm done", ...) -> None      # an invalid step, never an exception
 
-Every step's prompt stands alone (task, notes, current screen, the last k actions), so
+Every step's prompt stands alone (task, notes, current screen, the last k steps), so
 the context stays bounded however long the episode. Notes are the agent's memory: a reply
 may start with `Note: "60%"` (a value read on this screen) and every later prompt of the
 episode lists it, so a value found in one app can be typed or answered in another. The
@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 FORMATS = ("androidworld", "phonebuddy")
 MAX_SCREEN_CHARS = 4000
 MAX_NOTES = 4  # the latest notes a prompt shows
+HISTORY = 6  # the previous steps a prompt lists
 _FLAGS = ("clickable", "editable", "scrollable")
 
 SYSTEM = {
@@ -48,47 +50,70 @@ def _check(fmt: str) -> None:
 
 def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld",
                 width: int = 1080, height: int = 2400) -> str:
-    """The element list as compact lines: index, words, id, flags (and, for PhoneBuddy,
-    the centre on the 0-1000 grid).
+    """The element list as compact lines: label, index, flags, the other words (and, for
+    PhoneBuddy, the centre on the 0-1000 grid).
 
-    The words of a plain text element inside a clickable one are folded into the
-    clickable one's line (`[6] clickable "Bakery" "4 products"`), so that what to tap and
-    what it says sit together and the prompt stays short.
+    A line starts with its label, the words a reason names it by (see `why`), with the
+    index right after it (`"Bakery" [6] clickable "4 products"`): a reply that has
+    written `click "Bakery" [` finds the index where the same words stood on the screen,
+    a plain copy. The words of a plain text element inside a clickable one are folded
+    into the clickable one's line, so what to tap and what it says sit together and the
+    prompt stays short. A line without words is labelled by its id (`id=results`).
     """
     _check(fmt)
-    lines: list[list[str]] = []
-    open_: list[tuple[list[int], list[str]]] = []  # enclosing clickables: bounds, line
+    out, size = [], 0
+    for line in _lines(elements):
+        parts = [line.label, f"[{line.index}]", *line.flags, *line.words[1:]]
+        if fmt == "phonebuddy" and len(line.bounds) == 4:
+            b = line.bounds
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            parts.append(f"@{round(cx * 1000 / max(width, 1))},"
+                         f"{round(cy * 1000 / max(height, 1))}")
+        text = " ".join(p for p in parts if p)
+        size += len(text) + 1
+        if size > MAX_SCREEN_CHARS:
+            out.append("...")
+            break
+        out.append(text)
+    return "\n".join(out)
+
+
+@dataclass
+class _Line:
+    index: int
+    bounds: list[int]
+    flags: list[str]
+    words: list[str]  # JSON-quoted
+    rid: str
+
+    @property
+    def label(self) -> str:
+        if self.words:
+            return self.words[0]
+        return f"id={self.rid}" if self.rid else ""
+
+
+def _lines(elements: Sequence[Mapping[str, Any]]) -> list[_Line]:
+    """The screen's lines: one per element, except plain text inside a clickable, whose
+    words join the clickable's line."""
+    lines: list[_Line] = []
+    open_: list[_Line] = []  # the enclosing clickables
     for i, e in enumerate(elements):
         b = list(e.get("bounds") or [0, 0, 0, 0])
-        while open_ and not _inside(b, open_[-1][0]):
+        while open_ and not _inside(b, open_[-1].bounds):
             open_.pop()
         words = [json.dumps(str(w), ensure_ascii=False) for w in _words(e)]
         flags = [f for f in _FLAGS if e.get(f)]
         if e.get("checkable"):
             flags.append("checked" if e.get("checked") else "unchecked")
         if open_ and not flags:
-            open_[-1][1].extend(w for w in words if w not in open_[-1][1])
+            open_[-1].words.extend(w for w in words if w not in open_[-1].words)
             continue
-        parts = [f"[{e.get('index', i)}]", *flags, *words]
         rid = str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
-        if rid and not words:
-            parts.append("id=" + rid)
-        if fmt == "phonebuddy" and len(b) == 4:
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            parts.append(f"@{round(cx * 1000 / max(width, 1))},"
-                         f"{round(cy * 1000 / max(height, 1))}")
-        lines.append(parts)
+        lines.append(_Line(int(e.get("index", i)), b, flags, words, rid))
         if e.get("clickable"):
-            open_.append((b, parts))
-    out, size = [], 0
-    for parts in lines:
-        line = " ".join(parts)
-        size += len(line) + 1
-        if size > MAX_SCREEN_CHARS:
-            out.append("...")
-            break
-        out.append(line)
-    return "\n".join(out)
+            open_.append(lines[-1])
+    return lines
 
 
 def _words(e: Mapping[str, Any]) -> list[str]:
@@ -131,7 +156,7 @@ def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
     head = "".join(f"Note: {json.dumps(str(n), ensure_ascii=False)}\n" for n in note)
     if not reason:
         return head + text
-    return f"{head}Reason: {why(a, elements or ())}\nAction: {text}"
+    return f"{head}Reason: {why(a, elements or (), index=True)}\nAction: {text}"
 
 
 def notes(text: str) -> list[str]:
@@ -151,38 +176,64 @@ def notes(text: str) -> list[str]:
     return out
 
 
-def action_part(text: str) -> str:
-    """A reply without its `Note:` and `Reason:` lines: the action as the history shows it
-    (what `reply` gives without `note` and `reason`)."""
-    text = text.rsplit("Action:", 1)[-1]
-    return "\n".join(line for line in text.splitlines()
-                     if not line.strip().startswith("Note:")).strip()
-
-
-def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]]) -> str:
-    """A short reason for `action`: its type and the words of the element it acts on."""
+def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,
+        index: bool = False) -> str:
+    """A short reason for `action`: its type and the label of the screen line it acts on
+    (the app, for `open_app`); with `index`, that line's index after it, as the screen
+    shows them (`click "Bakery" [6]`)."""
     kind = str(action.get("action_type"))
     if kind == "scroll":
         kind += " " + str(action.get("direction") or "down")
+    if kind == "open_app" and action.get("app_name"):
+        return f"{kind} {json.dumps(str(action['app_name']), ensure_ascii=False)}"
     i = action.get("index")
+    if i is None and action.get("x") is not None and action.get("y") is not None:
+        i = under(elements, action["x"], action["y"])
     if i is None or not 0 <= int(i) < len(elements):
         return kind
-    e = elements[int(i)]
-    words = _words(e)
-    if not words:  # a row: the words of what it holds, as `screen_text` folds them
-        b = list(e.get("bounds") or ())
-        words = [w for x in elements[int(i) + 1:]
-                 if _inside(list(x.get("bounds") or ()), b) for w in _words(x)][:1]
-    label = words[0] if words else str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
-    return f"{kind} {json.dumps(label, ensure_ascii=False)}" if label else kind
+    i = int(i)
+    found = [ln for ln in _lines(elements) if ln.index == i]
+    if found:
+        label = found[0].label
+    else:  # text folded into a clickable's line: its own words
+        label = next((json.dumps(w, ensure_ascii=False) for w in _words(elements[i])), "")
+    where = f" [{i}]" if index else ""
+    return f"{kind} {label}{where}" if label else f"{kind}{where}"
+
+
+def step_line(action: Mapping[str, Any] | None, elements: Sequence[Mapping[str, Any]],
+              said: str = "") -> str:
+    """How later prompts list a step: what it did and to what (`click "Bakery"`,
+    `input_text "Search" "milk"`), as M3A's step summaries do, since an index means
+    nothing once its screen is gone. A reply that named no action is listed as it was
+    written (`said`, cut short)."""
+    if action is None:
+        return "invalid: " + " ".join(said.split())[:60]
+    line = why(action, elements)
+    if action.get("action_type") == "input_text":
+        line += " " + json.dumps(str(action.get("text") or ""), ensure_ascii=False)
+    return line
+
+
+def under(elements: Sequence[Mapping[str, Any]], x: float, y: float) -> int | None:
+    """The index of the smallest element whose bounds hold the point, if any."""
+    best, area = None, None
+    for i, e in enumerate(elements):
+        b = e.get("bounds")
+        if not b or len(b) != 4 or not (b[0] <= x <= b[2] and b[1] <= y <= b[3]):
+            continue
+        size = (b[2] - b[0]) * (b[3] - b[1])
+        if area is None or size < area:
+            best, area = int(e.get("index", i)), size
+    return best
 
 
 def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
-             history: Sequence[str] = (), fmt: str = "androidworld", *, k: int = 3,
+             history: Sequence[str] = (), fmt: str = "androidworld", *, k: int = HISTORY,
              width: int = 1080, height: int = 2400, noted: Sequence[str] = ()
              ) -> list[dict[str, str]]:
     """The chat prompt of one step: the task, what the agent noted so far (every step's
-    notes, however long ago), the screen, and the last `k` replies."""
+    notes, however long ago), the screen, and the last `k` steps (`step_line`s)."""
     _check(fmt)
     user = f"Task: {instruction}\n"
     if noted:
@@ -190,7 +241,7 @@ def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
                                      for n in list(noted)[-MAX_NOTES:]) + "\n"
     user += f"Screen:\n{screen_text(elements, fmt, width, height)}"
     recent = list(history)[-k:] if k > 0 else []
-    user += "\nPrevious actions:\n" + ("\n".join(recent) if recent else "none")
+    user += "\nPrevious steps:\n" + ("\n".join(recent) if recent else "none")
     return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]
 
 

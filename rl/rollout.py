@@ -3,12 +3,15 @@
     eps = play(model, tok, [Slot(backend, task, "mock", group=0) for ...], max_steps=6)
     eps[0].reward, eps[0].valid, eps[0].steps   # steps: (prompt ids, action ids) pairs
 
-Each step every running episode gets its own prompt (`rl.policy.messages`); the prompts
+Each step every running episode gets its own prompt (`rl.policy.messages`: the task, the
+notes, the screen and what the last steps did, `rl.policy.step_line`); the prompts
 are generated as one left-padded batch and each reply is read with `read_action`; what a
 reply notes (`Note: "..."`) is shown in every later prompt of its episode. A reply
 that names no valid action, or one the app rejects, is an invalid step: nothing happens,
-it still counts. An episode ends with `status` or `answer`, or after `max_steps`; then the
-task's checker (mock) or the device's predicate or judge gives the reward, 1 or 0.
+it still counts. What a reply types, answers or notes is grounded in the task, the notes
+and the screen (`rl.ground`; `grounded=False` turns that off). An episode ends with
+`status` or `answer`, or after `max_steps`; then the task's checker (mock) or the
+device's predicate or judge gives the reward, 1 or 0.
 The generated ids are kept as they are (never decoded and re-encoded) for the update.
 
 `run_groups` plays groups in this process, in worker processes, or as Ray tasks; device
@@ -24,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rl.ground import sources_of
 from rl.model import prompt_ids
-from rl.policy import action_part, messages, notes, read_action, reply
+from rl.policy import HISTORY, messages, notes, read_action, step_line
 
 
 @dataclass
@@ -58,14 +62,22 @@ class Episode:
 
 
 def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 64,
-             temperature: float = 1.0, greedy: bool = False) -> list[list[int]]:
-    """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept)."""
+             temperature: float = 1.0, greedy: bool = False,
+             sources: list[list[str]] | None = None) -> list[list[int]]:
+    """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept).
+
+    With `sources` (one list per prompt), free text in a reply is grounded in them
+    (`rl.ground`)."""
     import torch
 
     enc = tok.pad({"input_ids": prompts}, return_tensors="pt", padding_side="left")
     enc = {k: v.to(model.device) for k, v in enc.items()}
     kw: dict[str, Any] = {"do_sample": False} if greedy else {
         "do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
+    if sources is not None:
+        from rl.ground import Grounded
+
+        kw["prefix_allowed_tokens_fn"] = Grounded(tok, enc["input_ids"].shape[1], sources)
     with torch.no_grad():
         out = model.generate(**enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id,
                              eos_token_id=tok.eos_token_id, **kw)
@@ -77,8 +89,8 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
 
 
 def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworld",
-         k: int = 3, max_steps: int = 6, max_new_tokens: int = 64, temperature: float = 1.0,
-         greedy: bool = False) -> list[Episode]:
+         k: int = HISTORY, max_steps: int = 6, max_new_tokens: int = 64, temperature: float = 1.0,
+         greedy: bool = False, grounded: bool = True) -> list[Episode]:
     """Play every slot's episode to its end, in lock-step (see the module docstring)."""
     from phoneworld.runtime.actions import Action
 
@@ -93,14 +105,16 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
     for _ in range(max_steps):
         if not live:
             break
-        prompts = []
+        prompts, sources = [], []
         for i in live:
             b = slots[i].backend
             msgs = messages(slots[i].task.instruction, views[i].elements, hist[i], fmt, k=k,
                             width=b.width, height=b.height, noted=noted[i])
             prompts.append(prompt_ids(tok, msgs))
+            sources.append(sources_of(slots[i].task.instruction, views[i].elements, noted[i]))
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
-                        temperature=temperature, greedy=greedy)
+                        temperature=temperature, greedy=greedy,
+                        sources=sources if grounded else None)
         still = []
         for i, p, ids in zip(live, prompts, outs, strict=True):
             b = slots[i].backend
@@ -108,19 +122,15 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
             text = tok.decode(ids, skip_special_tokens=True)
             noted[i] += [n for n in notes(text) if n not in noted[i]]
             a = read_action(text, fmt, b.width, b.height)
+            hist[i].append(step_line(a, views[i].elements, text))
             over = False
             if a is not None:
                 try:
                     views[i] = b.step(Action.parse(a))
                     eps[i].valid += 1
-                    hist[i].append(reply(a, fmt, elements=None, width=b.width,
-                                         height=b.height) if fmt == "androidworld"
-                                   else action_part(text))
                     over = a["action_type"] in ("status", "answer")
                 except Exception:  # the app rejected it: an invalid step
-                    hist[i].append(text.strip())
-            else:
-                hist[i].append(text.strip()[:80])
+                    hist[i][-1] = step_line(None, (), text)
             if not over:
                 still.append(i)
         live = still

@@ -121,7 +121,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         held = data.held_out(specs, cfg.eval_tasks, cfg.seed + 1, tasks, cfg.kinds)
         result["eval"] = evaluate_tasks(model, tok, specs, held, fmt=cfg.format,
                                         k=cfg.history, max_steps=cfg.max_steps,
-                                        max_new_tokens=cfg.max_new_tokens, progress=True)
+                                        max_new_tokens=cfg.max_new_tokens, progress=True,
+                                        grounded=cfg.grounded)
         (out / "eval.json").write_text(json.dumps(result["eval"], indent=1, sort_keys=True))
         plot(result["eval"], out / "eval.png")
     return result
@@ -175,7 +176,8 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
     elif log_path.exists():
         log_path.unlink()
     settings = {"fmt": cfg.format, "k": cfg.history, "max_steps": cfg.max_steps,
-                "max_new_tokens": cfg.max_new_tokens, "temperature": cfg.temperature}
+                "max_new_tokens": cfg.max_new_tokens, "temperature": cfg.temperature,
+                "grounded": cfg.grounded}
     pol = policy_dir(rl_dir)
     log: list[dict[str, Any]] = []
     bar = _bar(range(first, cfg.rl_steps), "RL")

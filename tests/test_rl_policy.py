@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from rl.policy import (
     MAX_NOTES,
-    action_part,
     messages,
     notes,
     read_action,
     reply,
     screen_text,
+    step_line,
+    why,
 )
 
 ELEMENTS = [
@@ -34,8 +35,11 @@ ELEMENTS = [
 
 def test_screen_folds_text_into_its_clickable() -> None:
     text = screen_text(ELEMENTS)
-    assert text.splitlines() == ['[0] "Corner Shop"', '[1] clickable id=item "Bakery" '
-                                 '"4 products"', '[4] unchecked "Wi-Fi"']
+    assert text.splitlines() == ['"Corner Shop" [0]', '"Bakery" [1] clickable "4 products"',
+                                 '"Wi-Fi" [4] unchecked']
+    bare = [{"index": 0, "resource_id": "com.x:id/results", "scrollable": True,
+             "bounds": [0, 0, 10, 10]}, {"index": 1, "bounds": [20, 20, 30, 30]}]
+    assert screen_text(bare).splitlines() == ["id=results [0] scrollable", "[1]"]
 
 
 def test_phonebuddy_screen_has_grid_points() -> None:
@@ -122,8 +126,9 @@ def test_demo_examples_replay_to_success_in_both_formats(fmt: str, reason: bool)
 
 
 @pytest.mark.parametrize("action, reason", [
-    ({"action_type": "click", "index": 1}, 'click "Bakery"'),  # a row: the words it holds
-    ({"action_type": "click", "index": 4}, 'click "Wi-Fi"'),
+    ({"action_type": "click", "index": 1}, 'click "Bakery" [1]'),  # a row: its words
+    ({"action_type": "click", "index": 4}, 'click "Wi-Fi" [4]'),
+    ({"action_type": "open_app", "app_name": "shopping"}, 'open_app "shopping"'),
     ({"action_type": "scroll", "direction": "up"}, "scroll up"),
     ({"action_type": "answer", "text": "4"}, "answer"),
 ])
@@ -136,6 +141,44 @@ def test_reason_names_the_target_and_still_reads_as_the_action(action, reason) -
         assert got == plain and got is not None
 
 
+def test_a_reason_names_each_line_as_the_screen_shows_it() -> None:
+    """`click "<label>" [i]` copies the start of the line it acts on, on every screen of
+    the example apps: the index is where the same words stood."""
+    from rl import data
+    from tests.rl_fixtures import ROOT
+
+    specs = data.load_specs([ROOT / "generated"])
+    backend = data.target(specs)
+    seen = 0
+    for task in data.sample(specs, 12, 0):
+        els = backend.reset(None, task).elements
+        screen = screen_text(els)
+        if screen.endswith("..."):  # cut short: not every line is there
+            continue
+        for e in els:
+            if e.get("clickable"):
+                said = why({"action_type": "click", "index": e["index"]}, els, index=True)
+                target = said.split(" ", 1)[1]
+                assert any(line.startswith(target + " ") or line == target
+                           for line in screen.splitlines()), (said, screen)
+                seen += 1
+    assert seen > 20
+
+
+def test_history_lists_what_each_step_did_not_its_index() -> None:
+    assert step_line({"action_type": "click", "index": 1}, ELEMENTS) == 'click "Bakery"'
+    assert step_line({"action_type": "click", "x": 500, "y": 430}, ELEMENTS) == \
+        'click "4 products"'  # a point: the smallest element under it
+    assert step_line({"action_type": "input_text", "index": 4, "text": "milk"},
+                     ELEMENTS) == 'input_text "Wi-Fi" "milk"'
+    assert step_line({"action_type": "open_app", "app_name": "messages"}, ELEMENTS) == \
+        'open_app "messages"'
+    assert step_line({"action_type": "navigate_back"}, ELEMENTS) == "navigate_back"
+    assert step_line(None, ELEMENTS, "I think\nI'm done") == "invalid: I think I'm done"
+    user = messages("x", ELEMENTS, ["a", "b", "c"], k=2)[-1]["content"]
+    assert user.endswith("Previous steps:\nb\nc")
+
+
 def test_a_note_is_read_back_and_shown_in_every_later_prompt() -> None:
     action = {"action_type": "open_app", "app_name": "messages"}
     for reason in (False, True):
@@ -144,10 +187,9 @@ def test_a_note_is_read_back_and_shown_in_every_later_prompt() -> None:
         assert notes(text) == ['4 "products"']
         assert read_action(text) == action
     assert notes('Note: "a"\nNote: broken\nNote: 3\nAction: {}') == ["a"]
-    for fmt in ("androidworld", "phonebuddy"):  # the history shows the action alone
-        for reason in (False, True):
-            said = reply(action, fmt, elements=ELEMENTS, reason=reason, note=["4"])
-            assert action_part(said) == reply(action, fmt, elements=ELEMENTS)
+    for fmt in ("androidworld", "phonebuddy"):  # the history shows what the step did
+        said = reply(action, fmt, elements=ELEMENTS, reason=True, note=["4"])
+        assert step_line(read_action(said, fmt), ELEMENTS) == 'open_app "messages"'
     assert "Notes" not in messages("x", ELEMENTS)[-1]["content"]
     shown = [str(i) for i in range(MAX_NOTES + 2)]
     user = messages("x", ELEMENTS, noted=shown)[-1]["content"]
@@ -178,3 +220,22 @@ def test_a_value_read_in_one_app_is_noted_where_it_shows_and_kept_until_used() -
             if a.get("text") in found:
                 assert a["text"] in notes(s) or f'"{a["text"]}"' in ex["messages"][1][
                     "content"].split("\nScreen:")[0]
+
+
+def test_demos_open_an_app_by_the_name_the_task_and_the_launcher_show() -> None:
+    from rl import data
+    from tests.rl_fixtures import ROOT
+
+    specs = data.load_specs([ROOT / "generated"])
+    tasks = [t for t in data.sample(specs, 40, 2) if t.kind == "cross_app"][:3]
+    opened = 0
+    for ex in data.demo_examples(specs, tasks, reason=True):
+        a = read_action(ex["messages"][-1]["content"])
+        if a["action_type"] != "open_app":
+            continue
+        user = ex["messages"][1]["content"]
+        assert a["app_name"] in user.split("\n")[0]  # the task's word for it
+        if "Previous steps:\nnone" in user:  # from the launcher: its icon says the same
+            assert f'"{a["app_name"]}" [' in user
+        opened += 1
+    assert opened >= 2 * len(tasks)

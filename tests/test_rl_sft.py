@@ -48,3 +48,34 @@ def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:  # n
 
     steps, got = losses(run)
     assert steps == 4 and got == pytest.approx(losses(tmp_path / "a")[1], rel=1e-4)
+
+
+def test_the_reply_only_loss_is_trl_s_loss(micro, tmp_path) -> None:  # noqa: F811
+    """The lean loss (one projection of the reply positions) gives trl's fused-head loss
+    and gradients on the same batch."""
+    import torch
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    from rl.model import load_policy
+    from rl.sft import reply_loss_trainer, sft_args
+
+    folder, _, _, examples = micro
+    model, tok = load_policy(folder)
+    tok.padding_side = "right"
+    trainer = reply_loss_trainer(SFTTrainer)(
+        model=model, args=sft_args(tmp_path, 1, batch=4, progress=False),
+        train_dataset=Dataset.from_list(list(examples[:8])), processing_class=tok)
+    batch = trainer._prepare_inputs(next(iter(trainer.get_train_dataloader())))
+    assert (batch["labels"] != -100).sum() < batch["attention_mask"].sum() / 2
+
+    def loss_and_grad(fn) -> tuple[float, torch.Tensor]:  # noqa: ANN001
+        model.zero_grad()
+        loss = fn(trainer, model, dict(batch))
+        loss.backward()
+        return loss.item(), model.get_output_embeddings().weight.grad.clone()
+
+    mine, g_mine = loss_and_grad(type(trainer).compute_loss)
+    theirs, g_theirs = loss_and_grad(SFTTrainer.compute_loss)
+    assert mine == pytest.approx(theirs, rel=1e-5)
+    assert torch.allclose(g_mine, g_theirs, atol=1e-6)
