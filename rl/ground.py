@@ -18,12 +18,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from rl.policy import _words
 
 _OPEN = re.compile(r'(?:"(?:text|app_name)":\s*"|^Note:\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
-_VOCAB: dict[int, tuple[list[str], list[int]]] = {}
 
 
 def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
@@ -37,13 +37,11 @@ def _escaped(sources: Sequence[str]) -> str:
     return "\x00".join(json.dumps(s, ensure_ascii=False)[1:-1] for s in sources)
 
 
+@lru_cache(maxsize=4)  # holds the tokenizer, so a cached entry is never another's
 def _pieces(tok: Any) -> tuple[list[str], list[int]]:
-    """Each token's text (cached per tokenizer) and every token id."""
-    key = id(tok)
-    if key not in _VOCAB:
-        n = len(tok)
-        _VOCAB[key] = ([tok.decode([i]) for i in range(n)], list(range(n)))
-    return _VOCAB[key]
+    """Each token's text and every token id (per tokenizer, once)."""
+    n = len(tok)
+    return [tok.decode([i]) for i in range(n)], list(range(n))
 
 
 def inside(reply: str) -> str | None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rl.ground import sources_of
+from rl.ground import Grounded, sources_of
 from rl.model import prompt_ids
 from rl.policy import HISTORY, messages, notes, read_action, step_line
 
@@ -75,8 +75,6 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
     kw: dict[str, Any] = {"do_sample": False} if greedy else {
         "do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
     if sources is not None:
-        from rl.ground import Grounded
-
         kw["prefix_allowed_tokens_fn"] = Grounded(tok, enc["input_ids"].shape[1], sources)
     with torch.no_grad():
         out = model.generate(**enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id,
@@ -111,7 +109,9 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
             msgs = messages(slots[i].task.instruction, views[i].elements, hist[i], fmt, k=k,
                             width=b.width, height=b.height, noted=noted[i])
             prompts.append(prompt_ids(tok, msgs))
-            sources.append(sources_of(slots[i].task.instruction, views[i].elements, noted[i]))
+            if grounded:
+                sources.append(sources_of(slots[i].task.instruction, views[i].elements,
+                                          noted[i]))
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy,
                         sources=sources if grounded else None)
