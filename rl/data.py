@@ -16,7 +16,7 @@ smallest element under it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +79,39 @@ def sample(specs: Sequence[Any], n: int, seed: int,
     return [t for t in drawn if str(getattr(t, "kind", "")) in kinds][:n]
 
 
-def held_out(specs: Sequence[Any], n: int, seed: int, seen: Iterable[Any],
-             kinds: Sequence[str] | None = None) -> list[Any]:
-    """`n` task instances whose ids are not among `seen`'s (drawn with `seed`)."""
-    ids = {str(t.id) for t in seen}
-    fresh = [t for t in sample(specs, 3 * n + 10, seed, kinds) if str(t.id) not in ids]
-    return fresh[:n]
+def split(specs: Sequence[Any], n: int, held: int, seed: int,
+          kinds: Sequence[str] | None = None) -> tuple[list[Any], list[Any]]:
+    """(`n` training instances, `held` held-out ones) from one draw of `n + held`, the
+    held-out share of every task kind the same (largest remainders; one at least of a
+    kind with two or more), chosen with `seed + 1`. No id is in both, and the held-out
+    set has the draw's mix of kinds: neither the leftovers of a training draw (the few
+    navigation and state instances of small apps would all be used up) nor a kind's
+    every instance."""
+    import random
+
+    pool = sample(specs, n + held, seed, kinds)
+    if held <= 0 or not pool:
+        return pool[:n], []
+    groups: dict[str, list[Any]] = {}
+    for t in pool:
+        groups.setdefault(str(getattr(t, "kind", "")), []).append(t)
+    want = min(held, len(pool))
+    exact = {k: len(g) * want / len(pool) for k, g in groups.items()}
+    take = {k: min(len(groups[k]) - 1, max(1, int(v))) if len(groups[k]) > 1 else int(v)
+            for k, v in exact.items()}
+    for k in sorted(groups, key=lambda k: take[k] - exact[k]):  # largest remainders first
+        if sum(take.values()) >= want:
+            break
+        if take[k] < len(groups[k]) - 1:
+            take[k] += 1
+    for k in sorted(groups, key=lambda k: exact[k] - take[k]):  # too many "at least one"s
+        if sum(take.values()) <= want:
+            break
+        take[k] -= 1 if take[k] > 0 else 0
+    rng = random.Random(seed + 1)
+    chosen = {id(t) for k, g in groups.items() for t in rng.sample(g, take[k])}
+    test = [t for t in pool if id(t) in chosen]
+    return [t for t in pool if id(t) not in chosen][:n], test
 
 
 def demo_actions(demo: Any) -> list[dict[str, Any]]:

@@ -64,11 +64,13 @@ def say(msg: str) -> None:
 
 
 def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
-          judge: Any = None) -> dict[str, Any]:
+          judge: Any = None, hold_out: int | None = None) -> dict[str, Any]:
     """Run SFT then RL as `cfg` says; returns the final folder and the figures.
 
     `devices` overrides `cfg.device` with ready backends (a device double in tests);
     `judge(task, target)` decides device episodes instead of the screen predicates.
+    `hold_out` instances (default: `cfg.eval_tasks`) are kept out of training
+    (`data.split`); the evaluation after training plays `cfg.eval_tasks` of them.
     """
     if devices is None:
         check_sources(cfg)
@@ -81,7 +83,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(cfg.to_json())
     specs = data.load_specs(cfg.apps)
-    tasks = data.sample(specs, cfg.tasks, cfg.seed, cfg.kinds)
+    tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0), cfg.seed,
+                             cfg.kinds)
     examples = []
     if cfg.sft_steps > 0 or cfg.model is None:
         say(f"demos for {len(tasks)} task instances ...")
@@ -100,7 +103,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         start, losses = train_sft(base, examples, out / "sft", steps=cfg.sft_steps,
                                   lr=cfg.sft_lr, batch=cfg.sft_batch,
                                   max_length=cfg.max_length, seed=cfg.seed,
-                                  save_steps=20 * cfg.save_every, resume=cfg.resume)
+                                  save_steps=max(20 * cfg.save_every, cfg.sft_steps // 10),
+                                  resume=cfg.resume)
     result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start)}
     final = start
     if cfg.rl_steps > 0:
@@ -118,8 +122,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
 
         model, tok = load_policy(dest)
         model.eval()
-        held = data.held_out(specs, cfg.eval_tasks, cfg.seed + 1, tasks, cfg.kinds)
-        result["eval"] = evaluate_tasks(model, tok, specs, held, fmt=cfg.format,
+        result["eval"] = evaluate_tasks(model, tok, specs, held[:cfg.eval_tasks],
+                                        fmt=cfg.format,
                                         k=cfg.history, max_steps=cfg.max_steps,
                                         max_new_tokens=cfg.max_new_tokens, progress=True,
                                         grounded=cfg.grounded)
