@@ -107,7 +107,8 @@ def split(specs: Sequence[Any], n: int, held: int, seed: int,
     for k in sorted(groups, key=lambda k: exact[k] - take[k]):  # too many "at least one"s
         if sum(take.values()) <= want:
             break
-        take[k] -= 1 if take[k] > 0 else 0
+        if take[k] > 0:
+            take[k] -= 1
     rng = random.Random(seed + 1)
     chosen = {id(t) for k, g in groups.items() for t in rng.sample(g, take[k])}
     test = [t for t in pool if id(t) in chosen]
