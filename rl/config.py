@@ -44,7 +44,7 @@ class TrainConfig:
     sft_steps: int = _f(3000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(2e-3, "SFT learning rate")
     sft_batch: int = _f(2, "SFT batch size (small batches, many steps: the tiny model "
-                                    "learns more per CPU second)")
+                           "learns more per CPU second)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
     # RL
     rl_steps: int = _f(10, "RL iterations (0: skip RL)")
@@ -67,7 +67,7 @@ class TrainConfig:
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "
                                "cluster bound to 127.0.0.1", nargs="?", const="local")
     save_every: int = _f(5, "checkpoint every this many RL iterations (and SFT steps x20, "
-                                "at least a tenth of the SFT steps)")
+                            "at least a tenth of the SFT steps)")
     eval_tasks: int = _f(40, "held-out task instances for the evaluation after training")
     tiny_size: str = _f("micro", "size of the built tiny model", choices=["micro", "tiny", "small"])
 
