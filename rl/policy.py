@@ -23,6 +23,7 @@ PhoneBuddy format shows each element's centre on the 0-1000 grid and answers wit
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,13 @@ MAX_SCREEN_CHARS = 4000
 MAX_NOTES = 4  # the latest notes a prompt shows
 HISTORY = 6  # the previous steps a prompt lists
 _FLAGS = ("clickable", "editable", "scrollable")
+HINTS = True  # mark screen lines that share words with the task (see `screen_text`)
+MAX_MARKS = 3
+# Words too common in task wordings to point at anything on a screen.
+_STOP = frozenset("""a an the and or of to in on at for from with by is it its me my you
+your this that then there what when how many much does do say says tell answer reply after
+before first finally end using look check find found up out please make sure show shown
+read written under""".split())
 
 SYSTEM = {
     "androidworld": "You operate an Android phone. Reply with one action as JSON: click, "
@@ -49,7 +57,7 @@ def _check(fmt: str) -> None:
 
 
 def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld",
-                width: int = 1080, height: int = 2400) -> str:
+                width: int = 1080, height: int = 2400, task: str = "") -> str:
     """The element list as compact lines: label, index, flags, the other words (and, for
     PhoneBuddy, the centre on the 0-1000 grid).
 
@@ -62,8 +70,10 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     """
     _check(fmt)
     out, size = [], 0
+    wanted = _keywords(task) if HINTS else set()
     for line in _lines(elements):
-        parts = [line.label, f"[{line.index}]", *line.flags, *line.words[1:]]
+        hits = len(wanted & {w for word in line.words for w in _keywords(word)})
+        parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags, *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:
             b = line.bounds
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
@@ -114,6 +124,11 @@ def _lines(elements: Sequence[Mapping[str, Any]]) -> list[_Line]:
         if e.get("clickable"):
             open_.append(lines[-1])
     return lines
+
+
+def _keywords(text: str) -> set[str]:
+    """The words of `text` that can name something on a screen (lower case)."""
+    return {w for w in re.findall(r"[^\W_]+", text.lower()) if len(w) > 1 and w not in _STOP}
 
 
 def _words(e: Mapping[str, Any]) -> list[str]:
@@ -239,7 +254,7 @@ def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
     if noted:
         user += "Notes: " + " ".join(json.dumps(str(n), ensure_ascii=False)
                                      for n in list(noted)[-MAX_NOTES:]) + "\n"
-    user += f"Screen:\n{screen_text(elements, fmt, width, height)}"
+    user += f"Screen:\n{screen_text(elements, fmt, width, height, instruction)}"
     recent = list(history)[-k:] if k > 0 else []
     user += "\nPrevious steps:\n" + ("\n".join(recent) if recent else "none")
     return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]

@@ -261,3 +261,16 @@ def test_split_holds_out_every_kinds_share_and_trains_on_the_rest(n: int, held: 
     for kind, k in kinds_test.items():
         assert k <= max(1, round(pool[kind] * held / (n + held)) + 1)
     assert data.split(specs, n, held, 0) == (train, test)  # deterministic
+
+
+def test_lines_that_share_words_with_the_task_are_marked(monkeypatch) -> None:
+    import rl.policy
+
+    lines = screen_text(ELEMENTS, task="What does Bakery show? Open the corner shop.")
+    assert lines.splitlines() == ['** "Corner Shop" [0]', '* "Bakery" [1] clickable '
+                                  '"4 products"', '"Wi-Fi" [4] unchecked']
+    assert "*" not in screen_text(ELEMENTS, task="What is in the shop on it?"[:14])
+    assert "*" not in screen_text(ELEMENTS)  # no task, no marks
+    assert "* " in messages("Find the Bakery.", ELEMENTS)[-1]["content"]
+    monkeypatch.setattr(rl.policy, "HINTS", False)
+    assert "*" not in screen_text(ELEMENTS, task="Open Bakery.")
