@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reason", default=True, action=argparse.BooleanOptionalAction,
                    help="train replies as `Reason: <target>` then the action (default: on)")
     p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
-                   help="ground typed, answered and noted text in what the agent saw "
-                        "(rl.ground; default: on)")
+                   help="ground replies in what the agent saw: reasons, actions, typed "
+                        "and noted text (rl.ground; default: on)")
     p.add_argument("--kinds", nargs="*", default=[],
                    help="task kinds to train and evaluate on (default: all)")
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")

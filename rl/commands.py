@@ -42,8 +42,8 @@ def register(subparsers: Any) -> None:
                    help="PNG of the rates (default: eval.png in the model's folder)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
-                   help="ground typed, answered and noted text in what the agent saw "
-                        "(default: on)")
+                   help="ground replies in what the agent saw: reasons, actions, "
+                        "typed and noted text (rl.ground; default: on)")
     p.set_defaults(func=run_eval)
 
 

@@ -60,8 +60,9 @@ class TrainConfig:
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
-    grounded: bool = _f(True, "ground what a reply types, answers or notes in the task, "
-                        "the notes and the screen (rl.ground)")
+    grounded: bool = _f(True, "ground replies in what the agent saw: reasons in the "
+                        "screen's lines, actions in their reasons, text in the task, "
+                        "notes and screen (rl.ground)")
     max_new_tokens: int = _f(64, "longest reply (reason and action) the policy may write")
     workers: int = _f(0, "rollout worker processes (0: in this process)")
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "

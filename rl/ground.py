@@ -1,16 +1,29 @@
-"""Grounded decoding: what a reply types, answers or notes comes from what the agent saw.
+"""Grounded decoding: a reply names what is on the screen and copies what the agent saw.
 
-    allowed = Grounded(tok, prompt_len, [sources_of(task.instruction, elements, noted), ...])
-    model.generate(..., prefix_allowed_tokens_fn=allowed)
+    seen = [seen_at(task.instruction, elements, noted, apps=["Shopping", ...]), ...]
+    model.generate(..., prefix_allowed_tokens_fn=Grounded(tok, prompt_len, seen))
 
-A policy can only know a value it has read: in the task, in its notes, or on the screen.
-While a reply is inside such free text (the `"text": "` or `"app_name": "` of an action,
-or a `Note: "` line) only the tokens that keep the text a piece of one of those sources
-may come next, and the closing quote only once the text stands there as whole words;
-everywhere else the model is free. This is decoding with a constraint (a logits mask
-through transformers' `prefix_allowed_tokens_fn`), not a repair of the reply afterwards:
-the model still picks which value, and an action that names the wrong one still fails.
-It is an option of evaluation and rollouts (`--grounded`, on by default).
+A policy can only act on what is on its screen and only know a value it has read. While a
+reply is writing
+
+- its reason line (`Reason: click "Bakery" [6]`), only tokens that keep the line a
+  reason this screen allows may come next: a verb with a line's label and index as
+  `rl.policy.why` writes them, `navigate_back`, `status`, `answer`, or `open_app` with
+  the label of an app the backend has (one the task names, if it names any);
+- its action (`Action: {...}`), only the action that reason names, up to the text it
+  types or answers;
+- a noted value (`Note: "`), only a piece of the words on the screen;
+- a typed, answered or opened text (`"text": "`, `"app_name": "`), only a piece of the
+  task or of the notes (those of earlier steps and those of this reply): the agent types
+  what the task says or what it noted where it read it;
+
+and a free text closes only once it stands there as whole words. Everywhere else (which
+line comes next, the reply's end) the model is free. This is decoding with a constraint (a
+logits mask through transformers' `prefix_allowed_tokens_fn`), not a repair of the reply
+afterwards: the model still picks which line, which value and which action, and a wrong
+one still fails. It is an option of evaluation and rollouts (`--grounded`, on by default).
+A plain list of strings instead of a `Seen` grounds every free text in all of them and
+leaves reasons and actions free.
 """
 
 from __future__ import annotations
@@ -18,12 +31,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from rl.policy import _words
+from rl.policy import _words, notes, reply, why
 
 _OPEN = re.compile(r'(?:"(?:text|app_name)":\s*"|^Note:\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
+_FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
+_TARGETED = ("click", "long_press", "input_text")
+_DIRECTIONS = ("down", "up", "right", "left")
+_FREE = "\x01"  # stands for a free text in an action's template
+
+
+@dataclass
+class Seen:
+    """What the agent can see at one step, split by what each part of a reply may copy."""
+
+    task: str
+    notes: list[str] = field(default_factory=list)
+    screen: list[str] = field(default_factory=list)  # every word on the screen
+    reasons: list[str] = field(default_factory=list)  # every reason line it allows
 
 
 def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
@@ -32,41 +60,143 @@ def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
     return [instruction, *noted, *(w for e in elements for w in _words(e))]
 
 
+def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
+            noted: Sequence[str] = (), apps: Sequence[str] = ()) -> Seen:
+    """A step's `Seen`: the task, the notes, the screen's words and every reason line the
+    screen allows (`reasons`), where the apps it may open are those of `apps` the task
+    names (all of them when it names none)."""
+    named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
+    return Seen(instruction, list(noted), [w for e in elements for w in _words(e)],
+                reasons(elements, named or apps))
+
+
+def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> list[str]:
+    """Every reason line `rl.policy.reply` can write on this screen, sorted. Without
+    `apps`, a reason that opens an app is left free (`open_app ` alone stands for it)."""
+    out = {"navigate_back", "status", "answer", *(f"scroll {d}" for d in _DIRECTIONS)}
+    for i in range(len(elements)):
+        for kind in _TARGETED:
+            out.add(why({"action_type": kind, "index": i}, elements, index=True))
+        for d in _DIRECTIONS:
+            out.add(why({"action_type": "scroll", "index": i, "direction": d}, elements,
+                        index=True))
+    out.update(why({"action_type": "open_app", "app_name": a}, ()) for a in apps)
+    if not apps:
+        out.add("open_app ")
+    return sorted(out)
+
+
+def action_of(reason: str) -> str | None:
+    """The start of the action a reason line names (`Action: ` left off), up to the
+    opening quote of what it types or answers; None for a line that is no reason."""
+    verb, _, rest = reason.partition(" ")
+    where = re.search(r"\[(\d+)\]$", rest)
+    a: dict[str, Any] = {"action_type": verb}
+    if verb in _TARGETED or (verb == "scroll" and where):
+        if not where:
+            return None
+        a["index"] = int(where.group(1))
+    if verb == "scroll":
+        a["direction"] = rest.split(" ", 1)[0] or "down"
+    elif verb == "open_app":
+        try:
+            a["app_name"] = json.loads(rest)
+        except ValueError:
+            return None
+    elif verb in ("input_text", "answer"):
+        a["text"] = _FREE
+    elif verb == "status":
+        a["goal_status"] = "complete"
+    elif verb not in ("click", "long_press", "navigate_back"):
+        return None
+    try:
+        text = reply(a)
+    except Exception:  # not an action the runtime knows
+        return None
+    cut = text.find(json.dumps(_FREE)[1:-1])
+    return text if cut < 0 else text[:cut]
+
+
+def inside(reply_: str) -> str | None:
+    """The free text a partial reply is in the middle of (JSON-escaped), else None."""
+    found = list(_OPEN.finditer(reply_))
+    m = found[-1] if found else None
+    return m.group(1) if m and m.end() == len(reply_) else None
+
+
+def _field(said: str) -> tuple[str, str] | None:
+    """(which free text, what of it is written) when `said` ends inside one."""
+    found = list(_FIELD.finditer(said))
+    m = found[-1] if found else None
+    if not m or m.end() != len(said):
+        return None
+    return (m.group(1) or m.group(2)), m.group(3)
+
+
 def _escaped(sources: Sequence[str]) -> str:
     """The sources as they read inside a JSON string, apart from each other."""
     return "\x00".join(json.dumps(s, ensure_ascii=False)[1:-1] for s in sources)
 
 
 @lru_cache(maxsize=4)  # holds the tokenizer, so a cached entry is never another's
-def _pieces(tok: Any) -> tuple[list[str], list[int]]:
-    """Each token's text and every token id (per tokenizer, once)."""
+def _pieces(tok: Any) -> tuple[list[str], list[int], dict[str, list[int]], int]:
+    """Each token's text, every token id, the ids of each text, the longest text."""
     n = len(tok)
-    return [tok.decode([i]) for i in range(n)], list(range(n))
-
-
-def inside(reply: str) -> str | None:
-    """The free text a partial reply is in the middle of (JSON-escaped), else None."""
-    found = list(_OPEN.finditer(reply))
-    m = found[-1] if found else None
-    return m.group(1) if m and m.end() == len(reply) else None
+    pieces = [tok.decode([i]) for i in range(n)]
+    ids: dict[str, list[int]] = {}
+    for i, p in enumerate(pieces):
+        if p:
+            ids.setdefault(p, []).append(i)
+    return pieces, list(range(n)), ids, max(map(len, pieces), default=1)
 
 
 class Grounded:
     """A `prefix_allowed_tokens_fn` for one left-padded batch (see the module docstring)."""
 
-    def __init__(self, tok: Any, prompt_len: int, sources: Sequence[Sequence[str]]) -> None:
+    def __init__(self, tok: Any, prompt_len: int, seen: Sequence[Seen | Sequence[str]]
+                 ) -> None:
         self.tok = tok
         self.start = prompt_len
-        self.seen = [_escaped(s) for s in sources]
-        self.pieces, self.every = _pieces(tok)
+        self.seen = list(seen)
+        self.pieces, self.every, self.ids_of, self.longest = _pieces(tok)
 
     def __call__(self, row: int, ids: Any) -> list[int]:
         said = self.tok.decode(ids[self.start:].tolist(), skip_special_tokens=True)
-        part = inside(said)
-        if part is None:
+        seen = self.seen[row]
+        line = said.rsplit("\n", 1)[-1]
+        if isinstance(seen, Seen) and line.startswith("Action: "):
+            named = re.search(r"^Reason: (.*)$", said, re.M)
+            start = action_of(named.group(1)) if named else None
+            part = line[len("Action: "):]
+            if start is not None and start.startswith(part) and len(part) < len(start):
+                return self.following([start[len(part):]]) or self.every
+        at = _field(said)
+        if at is not None:
+            kind, part = at
+            if not isinstance(seen, Seen):
+                sources: Sequence[str] = seen
+            elif kind == "Note":
+                sources = seen.screen
+            else:
+                sources = [seen.task, *seen.notes, *notes(said)]
+            return self.allowed(part, _escaped(sources)) or self.every
+        if not isinstance(seen, Seen):
             return self.every
-        allowed = self.allowed(part, self.seen[row])
-        return allowed or self.every  # nothing fits (a split character): leave it free
+        if not line.startswith("Reason: "):
+            return self.every
+        part = line[len("Reason: "):]
+        if part.startswith("open_app ") and "open_app " in seen.reasons:
+            return self.every
+        ends = [r[len(part):] + "\n" for r in seen.reasons if r.startswith(part)]
+        return self.following(ends) or self.every
+
+    def following(self, ends: Sequence[str]) -> list[int]:
+        """Tokens whose text starts one of `ends` (or is all of one)."""
+        out: set[int] = set()
+        for end in ends:
+            for n in range(1, min(len(end), self.longest) + 1):
+                out.update(self.ids_of.get(end[:n], ()))
+        return sorted(out)
 
     def allowed(self, part: str, seen: str) -> list[int]:
         """Tokens that may follow the free text `part`, given what was seen."""

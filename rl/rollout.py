@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rl.ground import Grounded, sources_of
+from rl.ground import Grounded, seen_at
 from rl.model import prompt_ids
 from rl.policy import HISTORY, messages, notes, read_action, step_line
 
@@ -63,11 +63,11 @@ class Episode:
 
 def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 64,
              temperature: float = 1.0, greedy: bool = False,
-             sources: list[list[str]] | None = None) -> list[list[int]]:
+             sources: list[Any] | None = None) -> list[list[int]]:
     """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept).
 
-    With `sources` (one list per prompt), free text in a reply is grounded in them
-    (`rl.ground`)."""
+    With `sources` (one `rl.ground.Seen` or list of strings per prompt), a reply is
+    grounded in what its prompt's step saw (`rl.ground`)."""
     import torch
 
     enc = tok.pad({"input_ids": prompts}, return_tensors="pt", padding_side="left")
@@ -93,6 +93,7 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
     from phoneworld.runtime.actions import Action
 
     eps, views, hist, noted = [], [], [], []
+    apps = [[sp.label for sp in getattr(s.backend, "specs", ())] for s in slots]
     for s in slots:
         eps.append(Episode(str(s.task.id), s.source, s.group, ",".join(getattr(
             s.task, "apps", ()) or ()), str(getattr(s.task, "kind", ""))))
@@ -110,8 +111,8 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
                             width=b.width, height=b.height, noted=noted[i])
             prompts.append(prompt_ids(tok, msgs))
             if grounded:
-                sources.append(sources_of(slots[i].task.instruction, views[i].elements,
-                                          noted[i]))
+                sources.append(seen_at(slots[i].task.instruction, views[i].elements,
+                                       noted[i], apps[i]))
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy,
                         sources=sources if grounded else None)

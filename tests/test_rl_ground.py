@@ -60,3 +60,107 @@ def test_sampled_text_is_a_whole_piece_of_what_was_seen(micro) -> None:  # noqa:
         else:
             assert value in whole, text
     assert closed > 0
+
+
+SCREEN = [
+    {"index": 0, "text": "Corner Shop", "bounds": [0, 0, 1080, 200]},
+    {"index": 1, "text": "Bakery", "clickable": True, "bounds": [0, 300, 1080, 500]},
+    {"index": 2, "text": "Search", "editable": True, "clickable": True,
+     "bounds": [0, 600, 1080, 700]},
+    {"index": 3, "resource_id": "com.x:id/results", "scrollable": True,
+     "bounds": [0, 800, 1080, 2000]},
+]
+
+
+def test_reasons_are_what_the_screen_allows() -> None:
+    from rl.ground import reasons
+
+    allowed = reasons(SCREEN, ["Shopping", "Settings"])
+    assert {'click "Bakery" [1]', 'input_text "Search" [2]', "scroll down id=results [3]",
+            'open_app "Settings"', "navigate_back", "status", "answer"} <= set(allowed)
+    assert allowed == sorted(allowed) and 'click "Bakery" [2]' not in allowed
+    assert "open_app " not in allowed and "open_app " in reasons(SCREEN)  # no apps: free
+
+
+@pytest.mark.parametrize("reason, start", [
+    ('click "Bakery" [1]', '{"action_type": "click", "index": 1}'),
+    ('input_text "Search" [2]', '{"action_type": "input_text", "index": 2, "text": "'),
+    ("scroll up id=results [3]", '{"action_type": "scroll", "index": 3, "direction": "up"}'),
+    ('open_app "Shopping"', '{"action_type": "open_app", "app_name": "Shopping"}'),
+    ("answer", '{"action_type": "answer", "text": "'),
+    ("navigate_back", '{"action_type": "navigate_back"}'),
+    ("click", None), ("fly away", None), ('open_app "Shop', None),
+])
+def test_a_reason_names_its_action(reason, start) -> None:
+    from rl.ground import action_of
+
+    assert action_of(reason) == start
+
+
+def _sample(tok, model, prompt, head, allowed, seed, n=16):
+    import torch
+
+    ids = torch.tensor([prompt + tok(head)["input_ids"]])
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True,
+                             max_new_tokens=n, top_k=0, pad_token_id=tok.pad_token_id,
+                             prefix_allowed_tokens_fn=allowed)
+    return tok.decode(out[0, len(prompt):].tolist(), skip_special_tokens=True)
+
+
+def test_a_sampled_reason_is_the_screens_and_its_action_follows_it(micro) -> None:  # noqa: F811
+    """An untrained model samples freely, yet its reason line is one the screen allows
+    (or the start of one) and the action after a reason is the one it names."""
+    pytest.importorskip("torch")
+    from rl.ground import Grounded, action_of, seen_at
+    from rl.model import load_policy, prompt_ids
+
+    model, tok = load_policy(micro[0])
+    model.eval()
+    seen = seen_at("Open Bakery.", SCREEN, apps=["Shopping"])
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: Open Bakery."}])
+    for seed in range(6):
+        allowed = Grounded(tok, len(prompt), [seen])
+        said = _sample(tok, model, prompt, "Reason: ", allowed, seed)
+        line = said.split("\n")[0][len("Reason: "):]
+        assert any(r == line or ("\n" not in said and r.startswith(line))
+                   for r in seen.reasons), said
+        said = _sample(tok, model, prompt, 'Reason: click "Bakery" [1]\nAction: ', allowed,
+                       seed, n=40)
+        act, start = said.split("Action: ", 1)[1], action_of('click "Bakery" [1]')
+        assert act.startswith(start) or start.startswith(act) and len(act) > 20, said
+
+
+def test_typed_text_comes_from_the_task_and_notes_and_a_note_from_the_screen(
+        micro) -> None:  # noqa: F811
+    pytest.importorskip("torch")
+    from rl.ground import Grounded, Seen
+    from rl.model import load_policy, prompt_ids
+
+    model, tok = load_policy(micro[0])
+    model.eval()
+    seen = Seen("Type hello there.", ["$3.49"], ["Oat Milk", "2 items"], [])
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: x"}])
+    typed, noted = "\x00".join(["Type hello there.", "$3.49"]), "\x00".join(seen.screen)
+    for seed in range(8):
+        allowed = Grounded(tok, len(prompt), [seen])
+        for head, whole in (('Action: {"action_type": "input_text", "index": 2, "text": "',
+                             typed), ('Note: "', noted)):
+            said = _sample(tok, model, prompt, head, allowed, seed, n=10)[len(head):]
+            value, sep, _ = said.partition('"')
+            assert value in whole, said
+            if sep:
+                assert value.strip() and re.search(
+                    r"(?<![\w.])" + re.escape(value) + r"(?!\w|\.\w)", whole), said
+
+
+def test_the_apps_to_open_are_those_the_task_names() -> None:
+    from rl.ground import seen_at
+
+    apps = ["Shopping", "Settings", "Messages"]
+    named = seen_at("Check in Settings, then text Dad in Messages.", SCREEN, apps=apps)
+    assert [r for r in named.reasons if r.startswith("open_app")] == [
+        'open_app "Messages"', 'open_app "Settings"']
+    anything = seen_at("Text Dad.", SCREEN, apps=apps)
+    assert len([r for r in anything.reasons if r.startswith("open_app")]) == 3
