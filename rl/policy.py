@@ -67,13 +67,18 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     a plain copy. The words of a plain text element inside a clickable one are folded
     into the clickable one's line, so what to tap and what it says sit together and the
     prompt stays short. A line without words is labelled by its id (`id=results`).
+    With `task` (and `HINTS` on), a line that shares words with it starts with a `*` per
+    shared word, up to `MAX_MARKS` (`** "Oat Milk" [9]` for "Remove Oat Milk"): the
+    match a policy would otherwise have to learn to make, made for it; the words are those
+    that can name something (`_keywords`: no "the", "what", "tell" ...).
     """
     _check(fmt)
     out, size = [], 0
     wanted = _keywords(task) if HINTS else set()
     for line in _lines(elements):
         hits = len(wanted & {w for word in line.words for w in _keywords(word)})
-        parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags, *line.words[1:]]
+        parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags,
+                 *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:
             b = line.bounds
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
