@@ -17,8 +17,8 @@ reply is writing
   task or of the notes (those of earlier steps and those of this reply): the agent types
   what the task says or what it noted where it read it;
 
-and a free text closes only once it stands there as whole words. Everywhere else (which
-line comes next, the reply's end) the model is free. This is decoding with a constraint (a
+and a free text closes only once it stands there as whole words; an action ends the
+reply. Everywhere else (which line comes next) the model is free. This is decoding with a constraint (a
 logits mask through transformers' `prefix_allowed_tokens_fn`), not a repair of the reply
 afterwards: the model still picks which line, which value and which action, and a wrong
 one still fails. It is an option of evaluation and rollouts (`--grounded`, on by default).
@@ -170,6 +170,13 @@ class Grounded:
             part = line[len("Action: "):]
             if start is not None and start.startswith(part) and len(part) < len(start):
                 return self.following([start[len(part):]]) or self.every
+            if start is not None and part.startswith(start):  # the action is written
+                rest = part[len(start):]
+                q = _close(rest, 0) if start.endswith('"') else 0
+                if q is not None:  # ... up to its end: close it, then stop
+                    after = rest[q:]
+                    end = '"}'[len(after):] if start.endswith('"') else ""
+                    return (self.following([end]) if end else []) or [self.tok.eos_token_id]
         at = _field(said)
         if at is not None:
             kind, part = at
@@ -179,7 +186,8 @@ class Grounded:
                 sources = seen.screen
             else:
                 sources = [seen.task, *seen.notes, *notes(said)]
-            return self.allowed(part, _escaped(sources)) or self.every
+            tail = '"\n' if kind == "Note" else '"}'
+            return self.allowed(part, _escaped(sources), tail) or self.every
         if not isinstance(seen, Seen):
             return self.every
         if not line.startswith("Reason: "):
@@ -198,8 +206,9 @@ class Grounded:
                 out.update(self.ids_of.get(end[:n], ()))
         return sorted(out)
 
-    def allowed(self, part: str, seen: str) -> list[int]:
-        """Tokens that may follow the free text `part`, given what was seen."""
+    def allowed(self, part: str, seen: str, tail: str = '"') -> list[int]:
+        """Tokens that may follow the free text `part`, given what was seen; a token that
+        closes it may go on only with what follows the text (`tail`, from its quote)."""
         out = []
         for i, piece in enumerate(self.pieces):
             if not piece:
@@ -209,7 +218,8 @@ class Grounded:
             if q is None:
                 if "\x00" not in text and text in seen and _starts(text, seen):
                     out.append(i)
-            elif text[:q].strip() and text[:q] in seen and _whole(text[:q], seen):
+            elif text[:q].strip() and text[:q] in seen and _whole(text[:q], seen) \
+                    and tail.startswith(text[q:]):
                 out.append(i)
         return out
 

@@ -145,14 +145,17 @@ def test_typed_text_comes_from_the_task_and_notes_and_a_note_from_the_screen(
     typed, noted = "\x00".join(["Type hello there.", "$3.49"]), "\x00".join(seen.screen)
     for seed in range(8):
         allowed = Grounded(tok, len(prompt), [seen])
-        for head, whole in (('Action: {"action_type": "input_text", "index": 2, "text": "',
-                             typed), ('Note: "', noted)):
+        for head, whole in (('Reason: input_text "Search" [2]\nAction: {"action_type": '
+                             '"input_text", "index": 2, "text": "', typed),
+                            ('Note: "', noted)):
             said = _sample(tok, model, prompt, head, allowed, seed, n=10)[len(head):]
-            value, sep, _ = said.partition('"')
+            value, sep, rest = said.partition('"')
             assert value in whole, said
             if sep:
                 assert value.strip() and re.search(
                     r"(?<![\w.])" + re.escape(value) + r"(?!\w|\.\w)", whole), said
+                if head.startswith("Reason"):  # the action is closed and the reply ends
+                    assert rest in ("", "}"), said
 
 
 def test_the_apps_to_open_are_those_the_task_names() -> None:
