@@ -18,12 +18,12 @@ reply is writing
   what the task says or what it noted where it read it;
 
 and a free text closes only once it stands there as whole words; an action ends the
-reply. Everywhere else (which line comes next) the model is free. This is decoding with a constraint (a
-logits mask through transformers' `prefix_allowed_tokens_fn`), not a repair of the reply
-afterwards: the model still picks which line, which value and which action, and a wrong
-one still fails. It is an option of evaluation and rollouts (`--grounded`, on by default).
-A plain list of strings instead of a `Seen` grounds every free text in all of them and
-leaves reasons and actions free.
+reply. Everywhere else (which line comes next) the model is free. This is decoding with a
+constraint (a logits mask through transformers' `prefix_allowed_tokens_fn`), not a repair
+of the reply afterwards: the model still picks which line, which value and which action,
+and a wrong one still fails. It is an option of evaluation and rollouts (`--grounded`,
+on by default). A plain list of strings instead of a `Seen` grounds every free text in
+all of them and leaves reasons and actions free.
 """
 
 from __future__ import annotations
