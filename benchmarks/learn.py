@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sft-steps", type=int, default=15000)
     p.add_argument("--sft-batch", type=int, default=2)
     p.add_argument("--sft-lr", type=float, default=2e-3)
+    p.add_argument("--sft-weight-decay", type=float, default=0.0)
     p.add_argument("--rl-steps", type=int, default=6)
     p.add_argument("--group", type=int, default=6)
     p.add_argument("--groups", type=int, default=4)
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     cfg = TrainConfig(apps=a.apps, out=str(out), seed=a.seed, tasks=a.tasks,
                       sft_steps=a.sft_steps, sft_batch=a.sft_batch, sft_lr=a.sft_lr,
+                      sft_weight_decay=a.sft_weight_decay,
                       rl_steps=a.rl_steps,
                       group=a.group, groups=a.groups, mix=1.0, max_steps=a.max_steps,
                       tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None,

@@ -43,6 +43,8 @@ class TrainConfig:
                            nargs="*")
     sft_steps: int = _f(3000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(2e-3, "SFT learning rate")
+    sft_weight_decay: float = _f(0.0, "SFT weight decay (AdamW; 0.1 made the tiny model fit "
+                                      "its demos worse and generalise no better)")
     sft_batch: int = _f(2, "SFT batch size (small batches, many steps: the tiny model "
                            "learns more per CPU second)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")

@@ -20,7 +20,7 @@ from rl.model import load_policy
 
 def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
              max_length: int = 768, seed: int = 0, save_steps: int = 100,
-             progress: bool = True) -> Any:
+             progress: bool = True, weight_decay: float = 0.0) -> Any:
     """An `SFTConfig` with the settings that work on a CPU (and on GPUs, with accelerate)."""
     import torch
     from trl import SFTConfig
@@ -33,7 +33,7 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
         gradient_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
         data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
         save_total_limit=1, logging_steps=max(1, min(10, steps // 10)),
-        disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=0.0,
+        disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=weight_decay,
         # Batches of like lengths: about 30% less padding on the apps' prompts.
         train_sampling_strategy="group_by_length",
     )
@@ -98,7 +98,7 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
-              ) -> tuple[Path, list[float]]:
+              weight_decay: float = 0.0) -> tuple[Path, list[float]]:
     """Fine-tune the model in `model_dir` on `examples`; (final folder, logged losses).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
@@ -118,7 +118,7 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     model, tok = load_policy(model_dir)
     tok.padding_side = "right"  # training pads on the right; generation on the left
     args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
-                    save_steps=save_steps, progress=progress)
+                    save_steps=save_steps, progress=progress, weight_decay=weight_decay)
     trainer = reply_loss_trainer(SFTTrainer)(
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)

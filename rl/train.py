@@ -102,6 +102,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
 
         start, losses = train_sft(base, examples, out / "sft", steps=cfg.sft_steps,
                                   lr=cfg.sft_lr, batch=cfg.sft_batch,
+                                  weight_decay=cfg.sft_weight_decay,
                                   max_length=cfg.max_length, seed=cfg.seed,
                                   save_steps=max(20 * cfg.save_every, cfg.sft_steps // 10),
                                   resume=cfg.resume)

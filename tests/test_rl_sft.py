@@ -15,9 +15,19 @@ def test_sft_lowers_the_loss(micro, tmp_path) -> None:  # noqa: F811
 
     folder, _, _, examples = micro
     final, losses = train_sft(folder, examples, tmp_path, steps=12, lr=3e-3, batch=4,
-                              max_length=512, save_steps=100, progress=False)
+                              max_length=512, save_steps=100, progress=False,
+                              weight_decay=0.1)
     assert (final / "config.json").is_file() and (final / "chat_template.jinja").is_file()
     assert losses[-1] < losses[0] - 0.5
+
+
+def test_weight_decay_reaches_the_optimizer(tmp_path) -> None:
+    from rl.config import TrainConfig
+    from rl.sft import sft_args
+
+    assert sft_args(tmp_path, 1, weight_decay=0.1).weight_decay == 0.1
+    assert sft_args(tmp_path, 1).weight_decay == 0.0
+    assert TrainConfig(sft_weight_decay=0.1).sft_weight_decay == 0.1
 
 
 def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:  # noqa: F811
