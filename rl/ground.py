@@ -1,7 +1,8 @@
 """Grounded decoding: a reply names what is on the screen and copies what the agent saw.
 
     seen = [seen_at(task.instruction, elements, noted, apps=["Shopping", ...]), ...]
-    model.generate(..., prefix_allowed_tokens_fn=Grounded(tok, prompt_len, seen))
+    model.generate(..., logits_processor=[Grounded(tok, prompt_len, seen).mask])
+    # or prefix_allowed_tokens_fn=Grounded(...): the same limits, slower
 
 A policy can only act on what is on its screen and only know a value it has read. While a
 reply is writing
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from rl.policy import _words, notes, reply, why
+from rl.policy import _lines, _words, notes, reply, why
 
 _OPEN = re.compile(r'(?:"(?:text|app_name)":\s*"|^Note:\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
 _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
@@ -74,12 +75,13 @@ def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> 
     """Every reason line `rl.policy.reply` can write on this screen, sorted. Without
     `apps`, a reason that opens an app is left free (`open_app ` alone stands for it)."""
     out = {"navigate_back", "status", "answer", *(f"scroll {d}" for d in _DIRECTIONS)}
+    lines = _lines(elements)
     for i in range(len(elements)):
         for kind in _TARGETED:
-            out.add(why({"action_type": kind, "index": i}, elements, index=True))
+            out.add(why({"action_type": kind, "index": i}, elements, index=True, lines=lines))
         for d in _DIRECTIONS:
             out.add(why({"action_type": "scroll", "index": i, "direction": d}, elements,
-                        index=True))
+                        index=True, lines=lines))
     out.update(why({"action_type": "open_app", "app_name": a}, ()) for a in apps)
     if not apps:
         out.add("open_app ")
@@ -161,6 +163,22 @@ class Grounded:
         self.pieces, self.every, self.ids_of, self.longest = _pieces(tok)
 
     def __call__(self, row: int, ids: Any) -> list[int]:
+        return self.limit(row, ids) or self.every
+
+    def mask(self, ids: Any, scores: Any) -> Any:
+        """A `transformers` logits processor: the scores of the tokens a row may not write
+        next set to -inf (rows with nothing to limit are left alone, which is much
+        cheaper than masking every token of every row)."""
+        for row in range(ids.shape[0]):
+            allowed = self.limit(row, ids[row])
+            if allowed:
+                keep = scores[row, allowed]
+                scores[row] = float("-inf")
+                scores[row, allowed] = keep
+        return scores
+
+    def limit(self, row: int, ids: Any) -> list[int] | None:
+        """The tokens row `row` may write next, or None (or []) when it is free."""
         said = self.tok.decode(ids[self.start:].tolist(), skip_special_tokens=True)
         seen = self.seen[row]
         line = said.rsplit("\n", 1)[-1]
@@ -169,7 +187,7 @@ class Grounded:
             start = action_of(named.group(1)) if named else None
             part = line[len("Action: "):]
             if start is not None and start.startswith(part) and len(part) < len(start):
-                return self.following([start[len(part):]]) or self.every
+                return self.following([start[len(part):]])
             if start is not None and part.startswith(start):  # the action is written
                 rest = part[len(start):]
                 q = _close(rest, 0) if start.endswith('"') else 0
@@ -187,16 +205,14 @@ class Grounded:
             else:
                 sources = [seen.task, *seen.notes, *notes(said)]
             tail = '"\n' if kind == "Note" else '"}'
-            return self.allowed(part, _escaped(sources), tail) or self.every
-        if not isinstance(seen, Seen):
-            return self.every
-        if not line.startswith("Reason: "):
-            return self.every
+            return self.allowed(part, _escaped(sources), tail)
+        if not isinstance(seen, Seen) or not line.startswith("Reason: "):
+            return None
         part = line[len("Reason: "):]
         if part.startswith("open_app ") and "open_app " in seen.reasons:
-            return self.every
+            return None
         ends = [r[len(part):] + "\n" for r in seen.reasons if r.startswith(part)]
-        return self.following(ends) or self.every
+        return self.following(ends)
 
     def following(self, ends: Sequence[str]) -> list[int]:
         """Tokens whose text starts one of `ends` (or is all of one)."""

@@ -197,10 +197,11 @@ def notes(text: str) -> list[str]:
 
 
 def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,
-        index: bool = False) -> str:
+        index: bool = False, lines: Sequence[_Line] | None = None) -> str:
     """A short reason for `action`: its type and the label of the screen line it acts on
     (the app, for `open_app`); with `index`, that line's index after it, as the screen
-    shows them (`click "Bakery" [6]`)."""
+    shows them (`click "Bakery" [6]`). `lines` are the screen's `_lines`, when the caller
+    has them already."""
     kind = str(action.get("action_type"))
     if kind == "scroll":
         kind += " " + str(action.get("direction") or "down")
@@ -212,7 +213,7 @@ def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,
     if i is None or not 0 <= int(i) < len(elements):
         return kind
     i = int(i)
-    found = [ln for ln in _lines(elements) if ln.index == i]
+    found = [ln for ln in (_lines(elements) if lines is None else lines) if ln.index == i]
     if found:
         label = found[0].label
     else:  # text folded into a clickable's line: its own words

@@ -75,7 +75,10 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
     kw: dict[str, Any] = {"do_sample": False} if greedy else {
         "do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
     if sources is not None:
-        kw["prefix_allowed_tokens_fn"] = Grounded(tok, enc["input_ids"].shape[1], sources)
+        from transformers import LogitsProcessorList
+
+        kw["logits_processor"] = LogitsProcessorList(
+            [Grounded(tok, enc["input_ids"].shape[1], sources).mask])
     with torch.no_grad():
         out = model.generate(**enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id,
                              eos_token_id=tok.eos_token_id, **kw)
