@@ -12,7 +12,7 @@ reply is writing
   `rl.policy.why` writes them, `navigate_back`, `status`, `answer`, or `open_app` with
   the label of an app the backend has (one the task names, if it names any);
 - its action (`Action: {...}`), only the action that reason names, up to the text it
-  types or answers;
+  types or answers (in the AndroidWorld format; a PhoneBuddy tool call is left free);
 - a noted value (`Note: "`), only a piece of the words on the screen;
 - a typed, answered or opened text (`"text": "`, `"app_name": "`), only a piece of the
   task or of the notes (those of earlier steps and those of this reply): the agent types
@@ -38,7 +38,6 @@ from typing import Any
 
 from rl.policy import _lines, _words, notes, reply, why
 
-_OPEN = re.compile(r'(?:"(?:text|app_name)":\s*"|^Note:\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
 _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
 _TARGETED = ("click", "long_press", "input_text")
 _DIRECTIONS = ("down", "up", "right", "left")
@@ -53,6 +52,7 @@ class Seen:
     notes: list[str] = field(default_factory=list)
     screen: list[str] = field(default_factory=list)  # every word on the screen
     reasons: list[str] = field(default_factory=list)  # every reason line it allows
+    fmt: str = "androidworld"  # the action format (PhoneBuddy's actions are left free)
 
 
 def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
@@ -62,13 +62,14 @@ def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
 
 
 def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
-            noted: Sequence[str] = (), apps: Sequence[str] = ()) -> Seen:
+            noted: Sequence[str] = (), apps: Sequence[str] = (),
+            fmt: str = "androidworld") -> Seen:
     """A step's `Seen`: the task, the notes, the screen's words and every reason line the
     screen allows (`reasons`), where the apps it may open are those of `apps` the task
     names (all of them when it names none)."""
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
     return Seen(instruction, list(noted), [w for e in elements for w in _words(e)],
-                reasons(elements, named or apps))
+                reasons(elements, named or apps), fmt)
 
 
 def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> list[str]:
@@ -121,9 +122,8 @@ def action_of(reason: str) -> str | None:
 
 def inside(reply_: str) -> str | None:
     """The free text a partial reply is in the middle of (JSON-escaped), else None."""
-    found = list(_OPEN.finditer(reply_))
-    m = found[-1] if found else None
-    return m.group(1) if m and m.end() == len(reply_) else None
+    at = _field(reply_)
+    return at[1] if at else None
 
 
 def _field(said: str) -> tuple[str, str] | None:
@@ -182,7 +182,7 @@ class Grounded:
         said = self.tok.decode(ids[self.start:].tolist(), skip_special_tokens=True)
         seen = self.seen[row]
         line = said.rsplit("\n", 1)[-1]
-        if isinstance(seen, Seen) and line.startswith("Action: "):
+        if isinstance(seen, Seen) and seen.fmt == "androidworld" and line.startswith("Action: "):
             named = re.search(r"^Reason: (.*)$", said, re.M)
             start = action_of(named.group(1)) if named else None
             part = line[len("Action: "):]

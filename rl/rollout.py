@@ -115,7 +115,7 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
             prompts.append(prompt_ids(tok, msgs))
             if grounded:
                 sources.append(seen_at(slots[i].task.instruction, views[i].elements,
-                                       noted[i], apps[i]))
+                                       noted[i], apps[i], fmt))
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy,
                         sources=sources if grounded else None)

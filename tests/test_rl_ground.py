@@ -167,3 +167,19 @@ def test_the_apps_to_open_are_those_the_task_names() -> None:
         'open_app "Messages"', 'open_app "Settings"']
     anything = seen_at("Text Dad.", SCREEN, apps=apps)
     assert len([r for r in anything.reasons if r.startswith("open_app")]) == 3
+
+
+def test_a_phonebuddy_action_is_left_free_but_its_reason_is_not(micro) -> None:  # noqa: F811
+    pytest.importorskip("torch")
+    import torch
+
+    from rl.ground import Grounded, seen_at
+    from rl.model import load_policy
+
+    _, tok = load_policy(micro[0])
+    seen = seen_at("Open Bakery.", SCREEN, apps=["Shopping"], fmt="phonebuddy")
+    limits = Grounded(tok, 0, [seen])
+    acting = torch.tensor(tok('Reason: click "Bakery" [1]\nAction: ')["input_ids"])
+    assert limits.limit(0, acting) is None
+    reasoning = torch.tensor(tok('Reason: click "Bak')["input_ids"])
+    assert limits.limit(0, reasoning)  # still one of the screen's reasons
