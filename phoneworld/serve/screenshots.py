@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import math
 import os
 import queue
 import shutil
@@ -199,9 +198,12 @@ class Screenshotter:
     def _draw(self, browser: Any, pages: dict[tuple[int, int], tuple[Any, Any, str]],
               job: _Job) -> bytes:
         # CSS pixels: the 412-wide frame, height rounded down (1080x2400 -> 412x915).
-        # Device pixels: the same page scaled by 1080/412, clipped to the app's exact size.
+        # Device pixels: a window of the app's exact size, which the page's own
+        # `<meta name=viewport content="width=412">` scales the frame to fill (a mobile
+        # context honours it). A clip scaled by 1080/412 instead comes out 2399 rows high
+        # in Chromium 150, which rounds the clip to whole CSS pixels first.
         exact = FRAME_WIDTH * job.height / max(1, job.width)
-        viewport = (FRAME_WIDTH, math.ceil(exact) if job.device else max(1, int(exact)))
+        viewport = (job.width, job.height) if job.device else (FRAME_WIDTH, max(1, int(exact)))
         got = pages.get(viewport)
         if got is None:
             ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
@@ -215,9 +217,6 @@ class Screenshotter:
         cdp.send("Page.setDocumentContent", {"frameId": frame, "html": job.html})
         # optimizeForSpeed: faster zlib settings, a slightly larger PNG (about 34 vs 39 ms).
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        if job.device:
-            params["clip"] = {"x": 0, "y": 0, "width": FRAME_WIDTH, "height": exact,
-                              "scale": job.width / FRAME_WIDTH}
         self.rendered += 1
         return base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
 
