@@ -188,12 +188,13 @@ class Grounded:
             part = line[len("Action: "):]
             if start is not None and start.startswith(part) and len(part) < len(start):
                 return self.following([start[len(part):]])
-            if start is not None and part.startswith(start):  # the action is written
+            if start is not None and part.startswith(start):  # the action is written ...
+                if not start.endswith('"'):  # ... whole: stop
+                    return [self.tok.eos_token_id]
                 rest = part[len(start):]
-                q = _close(rest, 0) if start.endswith('"') else 0
-                if q is not None:  # ... up to its end: close it, then stop
-                    after = rest[q:]
-                    end = '"}'[len(after):] if start.endswith('"') else ""
+                q = _close(rest, 0)
+                if q is not None:  # ... up to the end of its text: close it, then stop
+                    end = '"}'[len(rest) - q:]
                     return (self.following([end]) if end else []) or [self.tok.eos_token_id]
         at = _field(said)
         if at is not None:

@@ -28,10 +28,22 @@ def test_what_an_agent_can_see_is_the_task_its_notes_and_the_screen() -> None:
     assert sources_of("Buy it.", els, ["$3"]) == ["Buy it.", "$3", "Oat Milk", "Remove"]
 
 
+def _sample(tok, model, prompt, head, allowed, seed, n=16):
+    import torch
+
+    ids = torch.tensor([prompt + tok(head)["input_ids"]])
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True,
+                             max_new_tokens=n, top_k=0, pad_token_id=tok.pad_token_id,
+                             prefix_allowed_tokens_fn=allowed)
+    return tok.decode(out[0, len(prompt):].tolist(), skip_special_tokens=True)
+
+
 def test_sampled_text_is_a_whole_piece_of_what_was_seen(micro) -> None:  # noqa: F811
     """An untrained model samples freely, yet every value it closes stands in the sources
     as whole words, and every value it has not closed yet is a piece of one."""
-    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch")
     from rl.ground import Grounded
     from rl.model import load_policy, prompt_ids
 
@@ -40,17 +52,12 @@ def test_sampled_text_is_a_whole_piece_of_what_was_seen(micro) -> None:  # noqa:
     model.eval()
     seen = ["Tell me the price of Oat Milk.", "$3.49", "Oat Milk", "2 items"]
     prompt = prompt_ids(tok, [{"role": "user", "content": "Task: " + seen[0]}])
-    head = tok('{"action_type": "answer", "text": "')["input_ids"]
-    ids = torch.tensor([prompt + head])
+    head = '{"action_type": "answer", "text": "'
     whole = "\x00".join(seen)
     closed = 0
     for seed in range(12):
-        torch.manual_seed(seed)
-        with torch.no_grad():
-            out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True,
-                                 max_new_tokens=12, top_k=0, pad_token_id=tok.pad_token_id,
-                                 prefix_allowed_tokens_fn=Grounded(tok, len(prompt), [seen]))
-        text = tok.decode(out[0, len(prompt) + len(head):].tolist(), skip_special_tokens=True)
+        text = _sample(tok, model, prompt, head, Grounded(tok, len(prompt), [seen]), seed,
+                       n=12)[len(head):]
         value, sep, _ = text.partition('"')
         value = json.loads(f'"{value}"') if not value.endswith("\\") else value
         if sep:
@@ -95,18 +102,6 @@ def test_a_reason_names_its_action(reason, start) -> None:
     from rl.ground import action_of
 
     assert action_of(reason) == start
-
-
-def _sample(tok, model, prompt, head, allowed, seed, n=16):
-    import torch
-
-    ids = torch.tensor([prompt + tok(head)["input_ids"]])
-    torch.manual_seed(seed)
-    with torch.no_grad():
-        out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=True,
-                             max_new_tokens=n, top_k=0, pad_token_id=tok.pad_token_id,
-                             prefix_allowed_tokens_fn=allowed)
-    return tok.decode(out[0, len(prompt):].tolist(), skip_special_tokens=True)
 
 
 def test_a_sampled_reason_is_the_screens_and_its_action_follows_it(micro) -> None:  # noqa: F811
