@@ -76,7 +76,7 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     out, size = [], 0
     wanted = _keywords(task) if HINTS else set()
     for line in _lines(elements):
-        hits = len(wanted & {w for word in line.words for w in _keywords(word)})
+        hits = len(wanted & {w for word in line.words for w in _keywords(json.loads(word))})
         parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags,
                  *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:

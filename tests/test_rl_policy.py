@@ -274,3 +274,8 @@ def test_lines_that_share_words_with_the_task_are_marked(monkeypatch) -> None:
     assert "* " in messages("Find the Bakery.", ELEMENTS)[-1]["content"]
     monkeypatch.setattr(rl.policy, "HINTS", False)
     assert "*" not in screen_text(ELEMENTS, task="Open Bakery.")
+
+
+def test_marks_read_a_line_s_words_not_their_json_escapes() -> None:
+    two = [{"index": 0, "text": "Two\nlines", "bounds": [0, 0, 10, 10]}]
+    assert screen_text(two, task="Read the lines.").startswith("* ")
