@@ -132,7 +132,7 @@ def _view(draw, depth: int, refs: list[Ref], item: str | None, ctx: dict) -> Vie
                     for _ in range(draw(st.integers(0, 2)))]
     return View(cls=draw(st.sampled_from(CLASSES) | texts),
                 bounds=draw(st.tuples(coords, coords, coords, coords)), name=name,
-                id=draw(texts), text=opt(exprs(scope, {}, 0)), desc=draw(texts),
+                id=draw(texts), text=opt(exprs(scope, {}, 0)), desc=opt(exprs(scope, {}, 0)),
                 checked=opt(exprs(scope, {}, 0)),
                 flags=tuple(draw(st.lists(st.sampled_from(VIEW_FLAGS), max_size=3,
                                           unique=True))),

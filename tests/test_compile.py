@@ -214,8 +214,14 @@ def test_row_removal_and_stepper_become_delete_and_update(examples):
     m.step({"action_type": "click", "index": plus["index"]})
     after = {r["id"]: r["quantity"] for r in m.rows(table)}
     assert sum(after.values()) == sum(qty.values()) + 1
-    remove = next(e for e in m.observe("elements") if e["content_desc"].startswith("Remove"))
-    m.step({"action_type": "click", "index": remove["index"]})
+    # Every row's button says its own row ("Remove Greek Yogurt"), as recorded.
+    removes = [e for e in m.observe("elements") if e["content_desc"].startswith("Remove")]
+    names = [e["text"] for e in m.observe("elements")
+             if e["resource_id"].endswith("/cart_item_name")]
+    assert [e["content_desc"] for e in removes] == [f"Remove {n}" for n in names]
+    assert len(set(names)) == len(names) >= 2
+    m.step({"action_type": "click", "index": removes[1]["index"]})
     assert len(m.rows(table)) == len(before) - 1
+    assert names[1] not in {e["text"] for e in m.observe("elements")}
     m.reset()
     assert m.rows(table) == before

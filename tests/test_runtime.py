@@ -66,7 +66,8 @@ def shop_spec() -> AppSpec:
     """A shop: product list, detail with add-to-cart, cart, settings switch, search."""
     row = View(
         cls="android.widget.LinearLayout", bounds=(0, 400, 1080, 700), name="product_row",
-        id="com.shop:id/row", flags=("clickable",),
+        id="com.shop:id/row", desc=BinOp("+", Const("Open "), R("item", "name")),
+        flags=("clickable",),
         children=(
             text("TextView", (40, 420, 800, 520), R("item", "name"), id="com.shop:id/name"),
             text("TextView", (40, 540, 400, 640), R("item", "price"), id="com.shop:id/price"),
@@ -76,9 +77,9 @@ def shop_spec() -> AppSpec:
         children=(
             text("TextView", (40, 40, 600, 160), "Shop"),
             View(cls="android.widget.ImageButton", bounds=(900, 40, 1040, 160),
-                 name="settings", desc="Settings", flags=("clickable",)),
+                 name="settings", desc=Const("Settings"), flags=("clickable",)),
             text("TextView", (700, 40, 880, 160), Call("count", table="cart"), name="cart",
-                 desc="Cart", flags=("clickable",)),
+                 desc=Const("Cart"), flags=("clickable",)),
             text("EditText", (40, 200, 1040, 320), "Search products", name="search",
                  id="com.shop:id/search", flags=("clickable", "editable", "focusable")),
             View(cls="androidx.recyclerview.widget.RecyclerView", bounds=(0, 400, 1080, 2200),
@@ -203,6 +204,13 @@ def test_starts_on_home_with_list_rendered(m: Machine):
     # Six whole rows fit (1800 px / 300 px); the seventh would start at the list's bottom.
     names = [e["text"] for e in m.observe() if e["resource_id"] == "com.shop:id/name"]
     assert names == [p[1] for p in PRODUCTS[:6]]
+
+
+def test_a_row_bound_description_names_its_own_row(m: Machine):
+    rows = [e for e in m.observe() if e["resource_id"] == "com.shop:id/row"]
+    assert [e["content_desc"] for e in rows[:2]] == ["Open Oat milk", "Open Rye bread"]
+    tap(m, "Open Rye bread")
+    assert m.screen == "detail" and "Rye bread" in {e["text"] for e in m.observe()}
 
 
 def test_tap_list_item_opens_detail_with_param_and_back_pops(m: Machine):

@@ -103,7 +103,7 @@ def test_short_class_names():
 @given(st.text())
 def test_any_string_survives(s):
     spec = AppSpec("a", s, "s", title=s, notes=(s, s + '"'), screens=(
-        Screen("s", "P0", View(s, (0, 0, 1, 1), id=s, text=Const(s), desc=s)),))
+        Screen("s", "P0", View(s, (0, 0, 1, 1), id=s, text=Const(s), desc=Const(s))),))
     assert_round_trip(spec)
 
 

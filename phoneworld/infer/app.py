@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from phoneworld.infer import content as C
-from phoneworld.infer.edits import insert_effect, is_int, row_edits, sent_rows
+from phoneworld.infer.edits import insert_effect, row_edits, sent_rows
 from phoneworld.infer.keys import (
     last_part,
     list_items,
@@ -166,7 +166,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                         unique.append(r)
                 rows = unique
             numeric = [i for i in range(len(lc.columns)) if lc.table in edited and rows
-                       and all(is_int(r[2 + i]) for r in rows)]
+                       and all(C.is_int(r[2 + i]) for r in rows)]
             cols = [Column("id", "int"), Column("ctx", "int")] + [
                 Column(c, "int" if i in numeric else "text") for i, c in enumerate(lc.columns)]
             rows = [r[:2] + tuple(int(v) if i in numeric else v for i, v in enumerate(r[2:]))
@@ -413,6 +413,12 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
             col = fields.get(rel)
             return Ref(("item", col)) if col else (Const(node.text) if node.text else None)
 
+        descs = {rel: C.description(lc, k) for k, rel, _ in C.item_fields(item, described=True)}
+
+        def item_desc(rel, node, descs=descs):
+            bound = descs.get(rel)
+            return bound or (Const(node.content_desc) if node.content_desc else None)
+
         def item_checked(rel, node, check_rel=check_rel):
             if rel in check_rel:
                 return Ref(("item", "checked"))
@@ -421,7 +427,7 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
         item_names = {p[len(lpath) + 1:]: n for p, n in names.items()
                       if p[:len(lpath) + 1] == lpath + (0,)}
         template = to_view(item, names=item_names, text_of=item_text,
-                           checked_of=item_checked, lists={})
+                           checked_of=item_checked, lists={}, desc_of=item_desc)
         where = Ref(("item", "ctx"))
         cond = None
         if param is not None and any(r[1] is not None for r in lc.rows):

@@ -4,7 +4,9 @@
     three visits  ->  content product_list(id int, ctx int, name text, price text)
 
 The fields of an item are its text-bearing descendants, named by their class/id path
-inside the item. Rows keep the order in which items were first seen (top to bottom, then
+inside the item. A content description that differs from row to row as a field does
+("Remove Oat milk", "Remove Bread") is bound to that field (`description`), so every
+row says its own. Rows keep the order in which items were first seen (top to bottom, then
 later visits), so rendering the table reproduces the recorded list and scrolling reveals
 the rest. `ctx` is the id of the screen's parameter row the item was seen under (0 when the
 screen has no parameter), so a category screen shows that category's products.
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier
 from phoneworld.infer.skeleton import app_windows, is_list, node_key, short_id
+from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.traces.model import Node, NodePath
 
 
@@ -32,6 +35,8 @@ class ListContent:
     """[id, ctx, *values] per distinct item."""
     checkable: str | None = None
     """Inner path of a checkable node in the item (its state becomes a column)."""
+    descs: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
     pitch: int = 0
     axis: str = "vertical"
@@ -73,12 +78,13 @@ def find_lists(root: Node) -> list[tuple[NodePath, str]]:
     return sorted(out)
 
 
-def item_fields(item: Node) -> list[tuple[str, NodePath, Node]]:
-    """(inner key, relative path, node) of an item's text-bearing or checkable nodes."""
+def item_fields(item: Node, *, described: bool = False) -> list[tuple[str, NodePath, Node]]:
+    """(inner key, relative path, node) of an item's text-bearing or checkable nodes
+    (with `described`, of its nodes with a content description)."""
     seen: Counter[str] = Counter()
     out = []
     for rel, node in item.walk():
-        if not (node.text or node.checkable):
+        if not (node.content_desc if described else (node.text or node.checkable)):
             continue
         key = "/".join(node_key(n) for n in _chain(item, rel)) or node_key(item)
         seen[key] += 1
@@ -109,8 +115,50 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> list[int]:
             lc.widen()
         by_key = {k: n for k, _, n in fields}
         values = tuple(by_key[k].text if k in by_key else "" for k in lc.fields)
-        ids.append(lc.row_of(ctx, values))
+        rid = lc.row_of(ctx, values)
+        ids.append(rid)
+        for key, _, node in item_fields(item, described=True):
+            lc.descs.setdefault(key, []).append((rid, node.content_desc))
     return ids
+
+
+def description(lc: ListContent, key: str) -> Expr | None:
+    """The binding of the described node `key` of `lc`'s items: `"Remove " + item.name`
+    where every item seen said its own field's text with the same words around it; None
+    where the description is the same on every row or follows no one field. Number
+    fields are passed over: they may become whole-number columns, which `+` adds."""
+    seen = lc.descs.get(key, [])
+    if len({d for _, d in seen}) < 2:
+        return None
+    for j, column in enumerate(lc.columns):
+        values = [(lc.rows[rid - 1][2 + j], d) for rid, d in seen]
+        if not all(v and not is_int(v) for v, _ in values):
+            continue
+        first, said = values[0]
+        for at in _places(said, first):
+            before, after = said[:at], said[at + len(first):]
+            if all(d == before + v + after for v, d in values):
+                e: Expr = Ref(("item", column))
+                if before:
+                    e = BinOp("+", Const(before), e)
+                if after:
+                    e = BinOp("+", e, Const(after))
+                return e
+    return None
+
+
+def is_int(v: object) -> bool:
+    """Whether a recorded text is a whole number ("3", "-1")."""
+    return isinstance(v, str) and v.strip().lstrip("-").isdigit()
+
+
+def _places(text: str, part: str) -> list[int]:
+    """Where `part` starts in `text`, first to last."""
+    out, at = [], text.find(part)
+    while at >= 0:
+        out.append(at)
+        at = text.find(part, at + 1)
+    return out
 
 
 def name_columns(lc: ListContent) -> None:

@@ -100,17 +100,13 @@ def row_edits(traces: Sequence[Trace], where, infos, obs, row_ids, tapped):
                          if x != y]
                 # The counter is the one plain number that changed (a line total beside
                 # it changes too, and stays as recorded).
-                counters = [i for i in diffs if is_int(old[at][i]) and is_int(new[at][i])]
+                counters = [i for i in diffs if C.is_int(old[at][i]) and C.is_int(new[at][i])]
                 if len(counters) == 1:
                     i = counters[0]
                     delta = int(new[at][i]) - int(old[at][i])
                     out.setdefault((src, widget, action), ("update", lkey, i, delta))
                     after_update[lc.table].add(after[at])
     return out, after_update
-
-
-def is_int(v: object) -> bool:
-    return isinstance(v, str) and v.strip().lstrip("-").isdigit()
 
 
 def insert_effect(info, lc: C.ListContent, field: int, field_key: str,

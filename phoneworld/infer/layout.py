@@ -67,9 +67,12 @@ TextBinder = Callable[[NodePath, Node], Expr | None]
 
 def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
             checked_of: Callable[[NodePath, Node], Expr | None],
-            lists: dict[NodePath, tuple[ListOf, View]]) -> View:
+            lists: dict[NodePath, tuple[ListOf, View]],
+            desc_of: TextBinder | None = None) -> View:
     """Convert a recorded tree. `lists` maps a list node's path to its binding and item
-    template (already converted); the list's recorded children are replaced by it."""
+    template (already converted); the list's recorded children are replaced by it.
+    Descriptions are literal unless `desc_of` binds them."""
+    desc_of = desc_of or literal_desc
 
     def conv(path: NodePath, node: Node) -> View:
         if path in lists:
@@ -81,7 +84,7 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
                              if c.visible)
         return View(
             cls=node.class_name, bounds=node.bounds, name=names.get(path, ""),
-            id=node.resource_id, text=text_of(path, node), desc=node.content_desc,
+            id=node.resource_id, text=text_of(path, node), desc=desc_of(path, node),
             checked=checked_of(path, node), flags=flags_of(node), items=binding,
             children=children,
         )
@@ -99,6 +102,10 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
 
 def literal_text(_: NodePath, node: Node) -> Expr | None:
     return Const(node.text) if node.text else None
+
+
+def literal_desc(_: NodePath, node: Node) -> Expr | None:
+    return Const(node.content_desc) if node.content_desc else None
 
 
 def literal_checked(_: NodePath, node: Node) -> Expr | None:

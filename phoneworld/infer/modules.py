@@ -30,8 +30,13 @@ def _walk(v: View) -> Iterator[View]:
 
 
 def _words(v: View) -> str:
-    text = v.text.value if v.text is not None and hasattr(v.text, "value") else ""
-    return f"{v.id} {v.desc} {text if isinstance(text, str) else ''}"
+    return f"{v.id} {_literal(v.desc)} {_literal(v.text)}"
+
+
+def _literal(e: object) -> str:
+    """A literal text's words; nothing for a binding."""
+    value = getattr(e, "value", "")
+    return value if isinstance(value, str) else ""
 
 
 def recognise(root: View, lists: dict, param: str | None, flag_of: dict,

@@ -27,7 +27,8 @@ class ViewPlan:
     """One view of a screen at its place in the tree (see the module docstring)."""
 
     __slots__ = ("view", "bounds", "static", "editable", "password", "text", "text_expr",
-                 "checked", "checked_expr", "key", "children", "items", "template")
+                 "desc_expr", "checked", "checked_expr", "key", "children", "items",
+                 "template")
 
     def __init__(self, view: View, vpath: tuple[int, ...]) -> None:
         flags = view.flags
@@ -35,12 +36,14 @@ class ViewPlan:
         self.bounds = view.bounds
         self.editable = "editable" in flags
         self.password = "password" in flags
+        desc, self.desc_expr = _literal(view.desc, display, "")
         self.static: tuple[Any, ...] = (
-            view.cls, view.id, view.desc, "clickable" in flags, "long_clickable" in flags,
+            view.cls, view.id, desc, "clickable" in flags, "long_clickable" in flags,
             "checkable" in flags, self.editable, self.password,
             "scrollable" in flags or view.items is not None, "selected" in flags,
             "disabled" not in flags, "focusable" in flags or self.editable)
-        """Box attributes that are the same wherever the view shows (see `Box`)."""
+        """Box attributes that are the same wherever the view shows (see `Box`); a
+        bound description is evaluated per row (`desc_expr`)."""
         self.text, self.text_expr = _literal(view.text, display, "")
         self.checked, self.checked_expr = _literal(view.checked, truthy, False)
         self.items: ListOf | None = view.items

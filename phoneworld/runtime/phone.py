@@ -33,7 +33,7 @@ def launcher_spec(apps: Sequence[AppSpec], width: int = 1080, height: int = 2400
         x, y = (i % _COLS) * _ICON_W, _TOP + (i // _COLS) * _ICON_H
         icons.append(View(cls="android.widget.TextView", bounds=(x, y, x + _ICON_W, y + _ICON_H),
                           name=f"icon_{i}", id=f"{LAUNCHER_PACKAGE}:id/icon",
-                          text=Const(app.label), desc=app.label,
+                          text=Const(app.label), desc=Const(app.label),
                           flags=("clickable", "focusable")))
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, width, height),
                 id=f"{LAUNCHER_PACKAGE}:id/workspace", children=tuple(icons))

@@ -1,6 +1,6 @@
 """Render a screen of an app: its View tree + data -> a flat list of boxes -> a `Node` tree.
 
-Bindings are evaluated (`text`, `checked`), an editable view shows what was typed into
+Bindings are evaluated (`text`, `desc`, `checked`), an editable view shows what was typed into
 it (its recorded text is the hint shown while it is empty), and a list view repeats its
 item template once per row of its table that passes the list's `where`, item `i` shifted
 by `pitch * (i - scroll offset)` along the list's axis:
@@ -126,6 +126,8 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     out.append(box)
     if p.text_expr is not None:
         box.text = display(evaluate(p.text_expr, scope))
+    if p.desc_expr is not None:
+        box.desc = display(evaluate(p.desc_expr, scope))
     if p.checked_expr is not None:
         box.checked = truthy(evaluate(p.checked_expr, scope))
     if p.editable:

@@ -99,7 +99,8 @@ class Not:
 
 @dataclass(frozen=True)
 class BinOp:
-    """`cart_count + 1`, `qty - 1`: arithmetic on numbers (left-associative)."""
+    """`cart_count + 1`, `qty - 1`: arithmetic on numbers; `"Remove " + item.name`: two
+    texts joined (left-associative)."""
 
     op: Literal["+", "-"]
     left: Expr
@@ -142,8 +143,9 @@ class ListOf:
 class View:
     """One view of a screen's recorded layout.
 
-    `text` is a literal label (`Const`) or bound to data (`Ref`); `checked` is a literal
-    or bound to a flag/column. `name` marks an interactive view that transitions refer to.
+    `text` and `desc` (the content description) are literal (`Const`) or bound to data
+    (`desc "Remove " + item.name` on a list row); `checked` is a literal or bound to a
+    flag/column. `name` marks an interactive view that transitions refer to.
     A view with `items` is a list: its single child is the item template.
     """
 
@@ -152,7 +154,7 @@ class View:
     name: str = ""
     id: str = ""
     text: Expr | None = None
-    desc: str = ""
+    desc: Expr | None = None
     checked: Expr | None = None
     flags: tuple[ViewFlag, ...] = ()
     items: ListOf | None = None

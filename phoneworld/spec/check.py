@@ -214,10 +214,10 @@ class _Checker:
             self._view(view, replace(scope, item=table))
 
     def _view(self, v: View, scope: Scope) -> None:
-        self._text(v, v.cls, v.id, v.desc)
+        self._text(v, v.cls, v.id)
         if len(v.bounds) != 4 or not all(_is_int(b) for b in v.bounds):
             self.at(v, f"bounds are four whole numbers, not {v.bounds!r}")
-        for e in (v.text, v.checked):
+        for e in (v.text, v.desc, v.checked):
             if e is not None:
                 self.names.expr(e, scope, (v,))
         for f in v.flags:

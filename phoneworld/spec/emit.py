@@ -159,8 +159,8 @@ def _view(v: View, depth: int) -> list[str]:
         parts += ["id", quote(v.id)]
     if v.text is not None:
         parts += ["text", emit_expr(v.text)]
-    if v.desc:
-        parts += ["desc", quote(v.desc)]
+    if v.desc is not None:
+        parts += ["desc", emit_expr(v.desc)]
     if v.checked is not None:
         parts += ["checked", emit_expr(v.checked)]
     parts += [_among(f, ViewFlag) for f in v.flags]

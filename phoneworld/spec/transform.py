@@ -232,7 +232,7 @@ class ToAst(Transformer):
         flags = tuple(value for key, value, _ in attrs if key == "flag")
         items = _once([a for a in attrs if a[0] != "flag"], "view")
         node = ast.View(cls=cls, bounds=bounds, name=items.get("as", ""), id=items.get("id", ""),
-                    text=items.get("text"), desc=items.get("desc", ""),
+                    text=items.get("text"), desc=items.get("desc"),
                     checked=items.get("checked"), flags=flags, items=items.get("list"),
                     children=tuple(children or ()))
         for key, _, where in attrs:
@@ -253,7 +253,7 @@ class ToAst(Transformer):
     view_name = _item("as", _name, at_value=True)
     view_id = _item("id", _string)
     view_text = _item("text")
-    view_desc = _item("desc", _string)
+    view_desc = _item("desc")
     view_checked = _item("checked")
     view_flag = _item("flag", str)
 

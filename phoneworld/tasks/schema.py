@@ -233,8 +233,9 @@ def view_label(view: View, *, fallback: bool = True) -> str:
     if isinstance(view.text, Const) and isinstance(view.text.value, str) and \
             view.text.value.strip():
         return view.text.value.strip()
-    if view.desc.strip():
-        return view.desc.strip()
+    if isinstance(view.desc, Const) and isinstance(view.desc.value, str) and \
+            view.desc.value.strip():
+        return view.desc.value.strip()
     for child, _ in _views(view, None):
         if child is not view and isinstance(child.text, Const) and \
                 isinstance(child.text.value, str) and child.text.value.strip():
