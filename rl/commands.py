@@ -3,6 +3,7 @@
     phoneworld train --mix 1 --out runs/demo          # SFT then RL on the example apps
     phoneworld train --mix 0.5 --device SERIAL --predicates tasks.json
     phoneworld eval --model runs/demo/final --apps generated --tasks 40 --json
+                                           # leaves out what runs/demo trained on
 
 `register(subparsers)` adds both to the `phoneworld` command. torch, transformers and trl
 are imported only when a command runs, so `phoneworld --help` stays fast.
@@ -44,6 +45,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
                    help="ground replies in what the agent saw: reasons, actions, "
                         "typed and noted text (rl.ground; default: on)")
+    p.add_argument("--include-trained", action="store_true",
+                   help="also play instances the model's run trained on (by default those "
+                        "listed in the run's tasks.json are left out)")
     p.set_defaults(func=run_eval)
 
 
@@ -71,17 +75,20 @@ def run_eval(args: argparse.Namespace) -> int:
     _quiet()
     from pathlib import Path
 
-    from rl.evaluate import evaluate
+    from rl.evaluate import evaluate, trained_on
 
     plot_to = args.plot or str(Path(args.model) / "eval.png")
+    exclude = set() if args.include_trained else trained_on(args.model)
     result = evaluate(args.model, args.apps, args.tasks, args.seed, fmt=args.format,
                       max_steps=args.max_steps, plot_to=plot_to, progress=not args.json,
-                      grounded=args.grounded)
+                      grounded=args.grounded, exclude=exclude)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
         print(f"success {result['success_rate']:.1%} over {result['episodes']} episodes "
               f"(valid actions {result['valid_rate']:.1%}); plot: {plot_to}")
+        if result["left_out"]:
+            print(f"  left out {result['left_out']} instances the model's run trained on")
         for key in ("per_app", "per_kind"):
             for name, r in result[key].items():
                 print(f"  {key[4:]} {name}: {r['success_rate']:.1%} of {r['episodes']}")

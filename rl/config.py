@@ -19,6 +19,10 @@ def _f(default: Any, help: str, **kw: Any) -> Any:
     return field(default=default, metadata={"help": help, **kw})
 
 
+RUN_TASKS = "tasks.json"
+"""A run's record of its task instances: `{"train": [ids], "held_out": [ids]}`."""
+
+
 @dataclass
 class TrainConfig:
     """What `phoneworld train` does; the defaults run end to end on a CPU in minutes."""

@@ -10,12 +10,14 @@ a bar chart (PNG; matplotlib when installed, else plain bars without labels).
 
 from __future__ import annotations
 
+import json
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+from rl.config import RUN_TASKS
 from rl.policy import HISTORY
 from rl.rollout import Episode
 
@@ -61,8 +63,9 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
 def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
              fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
              plot_to: str | Path | None = None, progress: bool = True,
-             grounded: bool = True) -> dict[str, Any]:
-    """Load a policy folder, play `n` task instances drawn with `seed`, and report."""
+             grounded: bool = True, exclude: Collection[str] = ()) -> dict[str, Any]:
+    """Load a policy folder, play `n` task instances drawn with `seed` whose ids are not
+    in `exclude` (see `trained_on`), and report; `left_out` counts those passed over."""
     import torch
 
     from rl.data import load_specs, sample
@@ -72,13 +75,44 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
     model, tok = load_policy(model_dir)
     model.eval()
     specs = load_specs(apps)
-    result = evaluate_tasks(model, tok, specs, sample(specs, n, seed), fmt=fmt, k=k,
+    tasks, left_out = [], 0
+    for t in sample(specs, n + len(exclude), seed):
+        if len(tasks) == n:
+            break
+        if t.id in exclude:
+            left_out += 1
+        else:
+            tasks.append(t)
+    result = evaluate_tasks(model, tok, specs, tasks, fmt=fmt, k=k,
                             max_steps=max_steps, progress=progress, grounded=grounded)
     result["model"] = str(model_dir)
+    result["left_out"] = left_out
     if plot_to is not None:
         plot(result, plot_to)
         result["plot"] = str(plot_to)
     return result
+
+
+def trained_on(model_dir: str | Path) -> set[str]:
+    """The ids of the task instances that the run which made `model_dir` trained on: the
+    `tasks.json` that `phoneworld train` writes in its run folder, found in `model_dir` or
+    up to three folders above it (`runs/NAME/sft/final`); none for a model from elsewhere."""
+    from rl.train import TrainError
+
+    here = Path(model_dir).resolve()
+    for folder in (here, *here.parents[:3]):
+        path = folder / RUN_TASKS
+        if not path.is_file():
+            continue
+        try:
+            ids = json.loads(path.read_text(encoding="utf-8"))["train"]
+        except (ValueError, KeyError, TypeError) as err:
+            raise TrainError(f"{path}: not a run's task list ({err}); remove it or pass "
+                             f"--include-trained") from err
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise TrainError(f"{path}: \"train\" is not a list of task ids")
+        return set(ids)
+    return set()
 
 
 def plot(result: dict[str, Any], path: str | Path) -> Path:

@@ -1,6 +1,8 @@
 """`train(cfg)`: the whole run — model, SFT on demos and traces, then online RL.
 
     runs/NAME/config.json        the config the run started with
+    runs/NAME/tasks.json         the ids of its training and held-out task instances
+                                 (`phoneworld eval` leaves the training ones out)
     runs/NAME/base/              the model it started from (built when --model is not given)
     runs/NAME/sft/               SFT checkpoints; sft/final is the SFT model (RL's start)
     runs/NAME/rl/state/          the RL checkpoint: policy, optimizer, scheduler, iteration
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from phoneworld.errors import PhoneworldError
-from rl.config import TrainConfig
+from rl.config import RUN_TASKS, TrainConfig
 
 
 class TrainError(PhoneworldError):
@@ -85,6 +87,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     specs = data.load_specs(cfg.apps)
     tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0), cfg.seed,
                              cfg.kinds)
+    (out / RUN_TASKS).write_text(json.dumps({"train": [t.id for t in tasks],
+                                             "held_out": [t.id for t in held]}, indent=1))
     examples = []
     if cfg.sft_steps > 0 or cfg.model is None:
         say(f"demos for {len(tasks)} task instances ...")

@@ -41,6 +41,31 @@ def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:  # noqa: 
     assert plot.read_bytes().startswith(b"\x89PNG")
 
 
+def test_eval_leaves_out_what_its_run_trained_on(micro, tmp_path, capsys) -> None:  # noqa: F811
+    from rl import data
+    from rl.config import RUN_TASKS
+
+    folder, *_ = micro
+    drawn = [t.id for t in data.sample(data.load_specs([APP]), 4, 1)]
+    run = tmp_path / "run"
+    model = run / "sft" / "final"
+    model.mkdir(parents=True)
+    for f in folder.iterdir():
+        (model / f.name).write_bytes(f.read_bytes())
+    (run / RUN_TASKS).write_text(json.dumps({"train": drawn[:2], "held_out": []}))
+    args = ["eval", "--model", str(model), "--apps", str(APP), "--tasks", "2",
+            "--max-steps", "1", "--plot", str(tmp_path / "e.png"), "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["left_out"] == 2 and out["episodes"] == 2
+    assert main([*args, "--include-trained"]) == 0
+    assert json.loads(capsys.readouterr().out)["left_out"] == 0
+    (run / RUN_TASKS).write_text("{not json")
+    assert main(args) == 7
+    err = capsys.readouterr().err
+    assert RUN_TASKS in err and "--include-trained" in err and "Traceback" not in err
+
+
 @pytest.mark.slow
 def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     pytest.importorskip("trl")
@@ -54,6 +79,9 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     assert (tmp_path / "run" / "final" / "config.json").is_file()
     assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
     assert (tmp_path / "run" / "eval.png").is_file()
+    record = json.loads((tmp_path / "run" / "tasks.json").read_text())
+    assert len(record["train"]) == 4 and len(record["held_out"]) == 2
+    assert not set(record["train"]) & set(record["held_out"])
     assert main(args) == 7  # the folder holds a run: refuse to overwrite it
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is repeated
