@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,44 +27,32 @@ def _content(items: list[Node]) -> C.ListContent:
     return lc
 
 
-def _described(lc: C.ListContent) -> str:
-    return next(iter(lc.descs))
+def _bound(*rows: tuple[str, str, str]):
+    """The binding of the remove button's description over items (name, price, desc)."""
+    lc = _content([_item(*r) for r in rows])
+    return C.description(lc, next(iter(lc.descs)))
 
 
 def test_a_description_that_names_its_row_is_bound_to_that_field():
-    lc = _content([_item("Bananas", "$0.59", "Remove Bananas"),
-                   _item("Oat Milk", "$4.29", "Remove Oat Milk")])
-    assert C.description(lc, _described(lc)) == BinOp("+", Const("Remove "), Ref(("item", "name")))
+    assert _bound(("Bananas", "$0.59", "Remove Bananas"), ("Oat Milk", "$4.29", "Remove Oat Milk")
+                  ) == BinOp("+", Const("Remove "), Ref(("item", "name")))
+    assert _bound(("Bananas", "$0.59", "Bananas details"),
+                  ("Oat Milk", "$4.29", "Oat Milk details")
+                  ) == BinOp("+", Ref(("item", "name")), Const(" details"))
 
 
-def test_words_after_the_field_are_kept_too():
-    lc = _content([_item("Bananas", "$0.59", "Bananas details"),
-                   _item("Oat Milk", "$4.29", "Oat Milk details")])
-    assert C.description(lc, _described(lc)) == BinOp("+", Ref(("item", "name")),
-                                                      Const(" details"))
-
-
-def test_a_description_made_of_two_fields_stays_literal():
-    lc = _content([_item("Bananas", "$0.59", "Bananas, $0.59"),
-                   _item("Oat Milk", "$4.29", "Oat Milk, $4.29")])
-    assert C.description(lc, _described(lc)) is None
-
-
-def test_the_same_description_on_every_row_stays_literal():
-    lc = _content([_item("Bananas", "$0.59", "Remove"), _item("Oat Milk", "$4.29", "Remove")])
-    assert C.description(lc, _described(lc)) is None
-
-
-def test_a_description_that_follows_no_field_stays_literal():
-    lc = _content([_item("Bananas", "$0.59", "Remove item 1"),
-                   _item("Oat Milk", "$4.29", "Remove item 2")])
-    assert C.description(lc, _described(lc)) is None
-
-
-def test_number_fields_are_not_bound():
-    """A whole-number field may become an int column, which `+` would add, not join."""
-    lc = _content([_item("Bananas", "3", "Quantity 3"), _item("Oat Milk", "12", "Quantity 12")])
-    assert C.description(lc, _described(lc)) is None
+@pytest.mark.parametrize("rows", [
+    # the same on every row
+    [("Bananas", "$0.59", "Remove"), ("Oat Milk", "$4.29", "Remove")],
+    # made of two fields
+    [("Bananas", "$0.59", "Bananas, $0.59"), ("Oat Milk", "$4.29", "Oat Milk, $4.29")],
+    # following no field
+    [("Bananas", "$0.59", "Remove item 1"), ("Oat Milk", "$4.29", "Remove item 2")],
+    # a whole-number field may become an int column, which `+` would add, not join
+    [("Bananas", "3", "Quantity 3"), ("Oat Milk", "12", "Quantity 12")],
+], ids=["same", "two-fields", "no-field", "number"])
+def test_other_descriptions_stay_literal(rows):
+    assert _bound(*rows) is None
 
 
 @given(names=st.lists(st.text(min_size=1, max_size=12).filter(lambda s: not C.is_int(s)),
@@ -72,7 +61,7 @@ def test_number_fields_are_not_bound():
 def test_a_bound_description_says_what_every_recorded_row_said(names, before, after):
     items = [_item(n, f"${i}.00", before + n + after) for i, n in enumerate(names)]
     lc = _content(items)
-    bound = C.description(lc, _described(lc))
+    bound = C.description(lc, next(iter(lc.descs)))
     assert bound is not None
     columns = lc.columns
     for row, node in zip(lc.rows, items, strict=True):
