@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="run folder (default: a temporary one)")
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                    help="torch threads (default: every core)")
+    p.add_argument("--demo-workers", type=int, default=os.cpu_count() or 1,
+                   help="processes that plan the demos (default: one per core)")
     a = p.parse_args(argv)
     os.environ["OMP_NUM_THREADS"] = str(a.threads)
 
@@ -73,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                       rl_steps=a.rl_steps,
                       group=a.group, groups=a.groups, mix=1.0, max_steps=a.max_steps,
                       tiny_size=a.size, kinds=a.kinds, eval_tasks=0, resume=a.out is not None,
-                      reason=a.reason, grounded=a.grounded)
+                      reason=a.reason, grounded=a.grounded, demo_workers=a.demo_workers)
     result = train(cfg, hold_out=a.eval_tasks)
     t_train = time.time() - t0
     specs = data.load_specs(a.apps)

@@ -71,6 +71,7 @@ class TrainConfig:
                         "notes and screen (rl.ground)")
     max_new_tokens: int = _f(64, "longest reply (reason and action) the policy may write")
     workers: int = _f(0, "rollout worker processes (0: in this process)")
+    demo_workers: int = _f(0, "processes that plan the SFT demos (0: in this process)")
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "
                                "cluster bound to 127.0.0.1", nargs="?", const="local")
     save_every: int = _f(5, "checkpoint every this many RL iterations (and SFT steps x20, "

@@ -196,8 +196,22 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
-                  k: int = HISTORY, reason: bool = False) -> list[dict[str, Any]]:
-    """One chat example per step of every task's verified demo."""
+                  k: int = HISTORY, reason: bool = False, *, workers: int = 0
+                  ) -> list[dict[str, Any]]:
+    """One chat example per step of every task's verified demo. With `workers` > 1 the
+    demos are planned in that many processes, a run of tasks each: the same examples in
+    the same order, sooner (planning is most of the time)."""
+    if workers > 1 and len(tasks) > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        size = -(-len(tasks) // min(workers, len(tasks)))
+        runs = [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+        with ProcessPoolExecutor(max_workers=len(runs),
+                                 mp_context=mp.get_context("spawn")) as pool:
+            done = pool.map(demo_examples, [list(specs)] * len(runs), runs,
+                            [fmt] * len(runs), [k] * len(runs), [reason] * len(runs))
+            return [e for part in done for e in part]
     make_demo = _tasks().make_demo
     backend = target(specs)
     out: list[dict[str, Any]] = []

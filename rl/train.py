@@ -92,7 +92,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     examples = []
     if cfg.sft_steps > 0 or cfg.model is None:
         say(f"demos for {len(tasks)} task instances ...")
-        examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason)
+        examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
+                                      workers=cfg.demo_workers)
         examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason)
         say(f"{len(examples)} SFT examples")
     base = Path(cfg.model) if cfg.model else out / "base"

@@ -222,6 +222,16 @@ def test_a_value_read_in_one_app_is_noted_where_it_shows_and_kept_until_used() -
                     "content"].split("\nScreen:")[0]
 
 
+def test_demos_planned_in_processes_are_the_same_examples_in_the_same_order() -> None:
+    from rl import data
+    from tests.rl_fixtures import APP
+
+    specs = data.load_specs([APP])
+    tasks = data.sample(specs, 5, 2)
+    alone = data.demo_examples(specs, tasks, reason=True)
+    assert alone and data.demo_examples(specs, tasks, reason=True, workers=2) == alone
+
+
 def test_demos_open_an_app_by_the_name_the_task_and_the_launcher_show() -> None:
     from rl import data
     from tests.rl_fixtures import ROOT
