@@ -230,17 +230,18 @@ def _name_column(visible: list[str]) -> str | None:
 def view_label(view: View, *, fallback: bool = True) -> str:
     """What a person would call a widget: its text, its description, or a child's text
     (else, with `fallback`, the words of its name)."""
-    if isinstance(view.text, Const) and isinstance(view.text.value, str) and \
-            view.text.value.strip():
-        return view.text.value.strip()
-    if isinstance(view.desc, Const) and isinstance(view.desc.value, str) and \
-            view.desc.value.strip():
-        return view.desc.value.strip()
+    said = _literal(view.text) or _literal(view.desc)
+    if said:
+        return said
     for child, _ in _views(view, None):
-        if child is not view and isinstance(child.text, Const) and \
-                isinstance(child.text.value, str) and child.text.value.strip():
-            return child.text.value.strip()
+        if child is not view and _literal(child.text):
+            return _literal(child.text)
     return words(view.name) if view.name and fallback else ""
+
+
+def _literal(e: object) -> str:
+    """A literal text, stripped; "" for a binding or none."""
+    return e.value.strip() if isinstance(e, Const) and isinstance(e.value, str) else ""
 
 
 def _views(v: View, table: str | None) -> Iterator[tuple[View, str | None]]:
