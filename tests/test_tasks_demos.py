@@ -119,6 +119,23 @@ def test_a_composite_reaches_its_state_goals_in_the_order_it_names_them():
     assert checked >= 3
 
 
+def test_facts_remembered_per_data_version_plan_as_facts_read_afresh(monkeypatch):
+    """The planner remembers a fact that reads only tables, flags and task parameters per
+    data version of its app; the plans are the ones it finds reading every fact afresh."""
+    from phoneworld.tasks import planner
+
+    assert planner._data_only(Compare("==", Ref(("wifi",)), Const(True)))
+    assert not planner._data_only(Compare("==", Ref(("screen",)), Const("home")))
+    assert not planner._data_only(Compare("~", Ref(("param", "name")), Const("x")))
+    specs = phone_specs()
+    tasks = [t for t in sample_tasks(specs, 60, 3) if t.kind in ("state", "composite",
+                                                                    "cross_app")][:12]
+    remembered = [make_demo(specs, t).actions for t in tasks]
+    monkeypatch.setattr(planner, "_data_only", lambda e: False)
+    assert [make_demo(specs, t).actions for t in tasks] == remembered
+    assert len(tasks) >= 8
+
+
 def test_tiny_shop_plans():
     spec = tiny_shop()
     by_template = {t.template: t for t in sample_tasks([spec], 100, 0)}

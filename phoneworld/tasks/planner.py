@@ -30,11 +30,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.expr import display, evaluate, normalise
+from phoneworld.runtime.expr import ROOTS, display, evaluate, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
-from phoneworld.spec.ast import AppSpec, BinOp, BoolOp, Call, Compare, Expr, Not
-from phoneworld.tasks.checkers import Goal, conjuncts, expected_answers, goal_holds, scope_for
+from phoneworld.spec.ast import AppSpec, BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.tasks.checkers import (
+    Goal,
+    conjuncts,
+    expected_answers,
+    goal_holds,
+    machine_of,
+    scope_for,
+)
 from phoneworld.tasks.schema import reads
 
 MAX_STATES = 6000
@@ -344,7 +351,7 @@ def _sees(app: str, values: Sequence[object]) -> Callable[[World], bool]:
 def _holds(goal: Goal) -> Callable[[World], bool]:
     def holds_(w: World) -> bool:
         return goal_holds(w.target, goal)
-    return holds_
+    return _per_version(goal, goal.condition, holds_)
 
 
 def _table_calls(e: Expr) -> list[Call]:
@@ -370,7 +377,44 @@ def _counts(goal: Goal, call: Call) -> Callable[[World], Any]:
 
     def matching(w: World) -> Any:
         return evaluate(count, scope_for(w.target, goal))
-    return matching
+    return _per_version(goal, count, matching)
+
+
+def _per_version(goal: Goal, e: Expr, f: Callable[[World], Any]) -> Callable[[World], Any]:
+    """`f`, remembered per data version of the goal's app (`State.version`: the same
+    number, the same rows and flags) when `e` reads only tables, flags and the task's
+    parameters. A search keys every state it meets by its facts, and most of them are
+    counts over tables that few actions change."""
+    if not _data_only(e):
+        return f
+    memo: dict[int, Any] = {}
+
+    def per_version(w: World) -> Any:
+        v = machine_of(w.target, goal.app).state.version
+        if v not in memo:
+            memo[v] = f(w)
+        return memo[v]
+    per_version.__name__ = f.__name__
+    return per_version
+
+
+def _data_only(e: Expr) -> bool:
+    """Whether `e` names no screen, parameter, field, list item or answer (`ROOTS`)."""
+    stack: list[Any] = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Ref):
+            if x.path[0] in ROOTS:
+                return False
+        elif isinstance(x, Call):
+            stack += [x.where, *x.args]
+        elif isinstance(x, (Compare, BinOp)):
+            stack += [x.left, x.right]
+        elif isinstance(x, BoolOp):
+            stack.extend(x.items)
+        elif isinstance(x, Not):
+            stack.append(x.item)
+    return True
 
 
 def _is_screen(e: Expr) -> bool:
