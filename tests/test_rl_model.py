@@ -32,6 +32,20 @@ def test_chat_template_marks_only_the_reply(micro) -> None:  # noqa: F811
     assert tok.decode(ids) == examples[0]["messages"][-1]["content"] + "<|im_end|>"
 
 
+def test_the_tiny_template_leaves_the_system_message_out(micro) -> None:  # noqa: F811
+    """A constant preamble tells a model trained only on this layout nothing; the user's
+    message and the reply are kept whole."""
+    from rl.model import load_policy, prompt_ids
+
+    folder, _, _, examples = micro
+    _, tok = load_policy(folder)
+    msgs = examples[0]["messages"]
+    assert msgs[0]["role"] == "system"
+    assert prompt_ids(tok, msgs[:-1]) == prompt_ids(tok, msgs[1:-1])
+    text = tok.decode(prompt_ids(tok, msgs[:-1]))
+    assert msgs[0]["content"] not in text and msgs[1]["content"] in text
+
+
 def test_save_and_load_give_the_same_logits(micro, tmp_path) -> None:  # noqa: F811
     from rl.model import load_policy
 
