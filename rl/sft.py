@@ -21,14 +21,19 @@ from rl.model import load_policy
 def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
              max_length: int = 768, seed: int = 0, save_steps: int = 100,
              progress: bool = True, weight_decay: float = 0.0) -> Any:
-    """An `SFTConfig` with the settings that work on a CPU (and on GPUs, with accelerate)."""
+    """An `SFTConfig` with the settings that work on a CPU (and on GPUs, with accelerate).
+
+    The learning rate warms up over the first 5% of the steps, then follows a cosine. In
+    `benchmarks/learn.py` with 7,000 steps at 3e-3, three seeds of the tiny model scored
+    60%, 40% and 17% of held-out instances with 10 steps of warmup, and 42%, 38% and 37%
+    with 5%: the same mean (39%), far less spread."""
     import torch
     from trl import SFTConfig
 
     cpu = not torch.cuda.is_available()
     return SFTConfig(
         output_dir=str(out), max_steps=steps, per_device_train_batch_size=batch,
-        learning_rate=lr, lr_scheduler_type="cosine", warmup_steps=min(10, steps // 10),
+        learning_rate=lr, lr_scheduler_type="cosine", warmup_steps=steps // 20,
         assistant_only_loss=True, max_length=max_length, bf16=False, fp16=False,
         gradient_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
         data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
