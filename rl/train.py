@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -90,12 +91,15 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     (out / RUN_TASKS).write_text(json.dumps({"train": [t.id for t in tasks],
                                              "held_out": [t.id for t in held]}, indent=1))
     examples = []
+    clock = time.monotonic()
+    seconds: dict[str, float] = {}
     if cfg.sft_steps > 0 or cfg.model is None:
         say(f"demos for {len(tasks)} task instances ...")
         examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
                                       workers=cfg.demo_workers)
         examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason)
         say(f"{len(examples)} SFT examples")
+        seconds["demos"] = time.monotonic() - clock
     base = Path(cfg.model) if cfg.model else out / "base"
     if cfg.model is None and not (base / "config.json").is_file():
         from rl.model import build_tiny
@@ -111,11 +115,14 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                   max_length=cfg.max_length, seed=cfg.seed,
                                   save_steps=max(20 * cfg.save_every, cfg.sft_steps // 10),
                                   resume=cfg.resume)
-    result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start)}
+        seconds["sft"] = time.monotonic() - clock - sum(seconds.values())
+    result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start),
+                              "seconds": seconds}
     final = start
     if cfg.rl_steps > 0:
         final, log = train_rl(cfg, start, specs, tasks, devices=devices, judge=judge)
         result["rl_log"] = log
+        seconds["rl"] = time.monotonic() - clock - sum(seconds.values())
     dest = out / "final"
     if final != dest:
         if dest.exists():

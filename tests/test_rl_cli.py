@@ -78,6 +78,8 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert (tmp_path / "run" / "final" / "config.json").is_file()
     assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
+    assert set(out["seconds"]) == {"demos", "sft", "rl"}
+    assert all(v >= 0 for v in out["seconds"].values())
     assert (tmp_path / "run" / "eval.png").is_file()
     record = json.loads((tmp_path / "run" / "tasks.json").read_text())
     assert len(record["train"]) == 4 and len(record["held_out"]) == 2
