@@ -49,7 +49,7 @@ class TrainConfig:
     sft_lr: float = _f(2e-3, "SFT learning rate")
     sft_weight_decay: float = _f(0.0, "SFT weight decay (AdamW; 0.1 made the tiny model fit "
                                       "its demos worse and generalise no better)")
-    sft_batch: int = _f(2, "SFT batch size (8 passes 1.65x as many examples per CPU "
+    sft_batch: int = _f(2, "SFT batch size (16 passes about 2x as many examples per CPU "
                            "second through the tiny model as 2: use it with many tasks)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
     # RL
