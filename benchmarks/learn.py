@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
     print(json.dumps({"held_out": len(held), "train_seconds": round(t_train, 1),
                       "total_seconds": round(time.time() - t0, 1),
-                      "phase_seconds": {k: round(v, 1) for k, v in result["seconds"].items()},
+                      "phase_seconds": result["seconds"],
                       "sft_loss_first_last": [result["sft_losses"][:1],
                                               result["sft_losses"][-1:]],
                       **{k: v["success_rate"] for k, v in figures.items()}}))

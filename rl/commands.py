@@ -68,7 +68,7 @@ def run_train(args: argparse.Namespace) -> int:
     print(json.dumps({"final": result["final"], "sft_model": result["sft_model"],
                       "rl_iterations": len(result.get("rl_log", [])),
                       "success_rate": result.get("eval", {}).get("success_rate"),
-                      "seconds": {k: round(v, 1) for k, v in result["seconds"].items()}}))
+                      "seconds": result["seconds"]}))
     return 0
 
 

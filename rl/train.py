@@ -116,13 +116,13 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                   save_steps=max(20 * cfg.save_every, cfg.sft_steps // 10),
                                   resume=cfg.resume)
         seconds["sft"] = time.monotonic() - clock - sum(seconds.values())
-    result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start),
-                              "seconds": seconds}
+    result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start)}
     final = start
     if cfg.rl_steps > 0:
         final, log = train_rl(cfg, start, specs, tasks, devices=devices, judge=judge)
         result["rl_log"] = log
         seconds["rl"] = time.monotonic() - clock - sum(seconds.values())
+    result["seconds"] = {k: round(v, 1) for k, v in seconds.items()}
     dest = out / "final"
     if final != dest:
         if dest.exists():
