@@ -45,7 +45,11 @@ def test_inspect_errors_are_one_line_and_nonzero(tmp_path, capsys, make, needle)
 def test_inspect_reads_every_shared_folder_with_expected_counts(shared_traces, capsys):
     assert main(["inspect", str(shared_traces), "--json"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["traces"]}
-    assert set(rows) == {"ajsha", "qqmusic", "duolingo", "spoon_live", "skype"}
+    folders = {p.name: p.parent.name for p in shared_traces.glob("*/*") if p.is_dir()}
+    assert set(rows) == set(folders)
+    for name, fmt in folders.items():  # every folder, read in the format it lies under
+        assert rows[name]["format"] == fmt
+        assert rows[name]["steps"] > 0 or fmt == "appium"
     assert (rows["ajsha"]["format"], rows["ajsha"]["steps"]) == ("droidbot", 500)
     assert rows["ajsha"]["app"] == "org.ligi.ajsha"
     assert (rows["qqmusic"]["steps"], rows["qqmusic"]["app"]) == (46, "com.tencent.qqmusic")
