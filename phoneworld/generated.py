@@ -8,9 +8,9 @@ from pathlib import Path
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.infer.screens import SAME_SCREEN
-from phoneworld.infer.skeleton import selected_tabs, similarity, skeleton
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
+from phoneworld.ui.skeleton import selected_tabs, similarity, skeleton
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from collections import defaultdict
 
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.screens import group_observations, rank
-from phoneworld.infer.skeleton import selected_tabs, skeleton
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.traces import read_traces
+from phoneworld.ui.skeleton import selected_tabs, skeleton
 from tests.conftest import ROOT, shared
 
 

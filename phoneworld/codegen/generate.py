@@ -16,11 +16,11 @@ from collections.abc import Sequence
 
 from phoneworld import __version__
 from phoneworld.codegen.files import stable_json
-from phoneworld.infer.skeleton import selected_tabs, skeleton
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.spec.ast import AppSpec, View
 from phoneworld.spec.emit import emit
 from phoneworld.traces.model import Trace
+from phoneworld.ui.skeleton import selected_tabs, skeleton
 
 
 def screen_index(spec: AppSpec, machine) -> dict:

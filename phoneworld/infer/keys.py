@@ -33,7 +33,7 @@ def last_part(key: str) -> str:
 
 
 def list_label(node: Node) -> str:
-    from phoneworld.infer.skeleton import short_class, short_id
+    from phoneworld.ui.skeleton import short_class, short_id
     return short_id(node.resource_id) or short_class(node.class_name)
 
 
@@ -74,7 +74,7 @@ def visible_paths(root: Node) -> list[NodePath]:
 def texts_by_key(root: Node) -> dict[str, str]:
     """Texts outside lists, by widget key, in the app's windows (never the status bar's
     clock or battery)."""
-    from phoneworld.infer.skeleton import app_windows, is_list
+    from phoneworld.ui.skeleton import app_windows, is_list
     out: dict[str, str] = {}
     for start, win in app_windows(root):
         for rel, node in win.walk():

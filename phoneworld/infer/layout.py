@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from phoneworld.infer.skeleton import is_system_window, short_class, short_id
 from phoneworld.spec.ast import Const, Expr, ListOf, View
 from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.skeleton import is_system_window, short_class, short_id
 
 _ANDROID = ("android.widget.", "android.view.")
 

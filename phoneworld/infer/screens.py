@@ -21,15 +21,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.infer.skeleton import (
+from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
+from phoneworld.traces.model import Observation, Trace
+from phoneworld.ui.skeleton import (
     selected_tabs,
     short_id,
     signature,
     similarity,
     skeleton,
 )
-from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
-from phoneworld.traces.model import Observation, Trace
 
 SAME_SCREEN = 0.7
 """Minimum Jaccard similarity of skeletons for two observations to be one screen."""

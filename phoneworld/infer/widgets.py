@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from phoneworld.infer.skeleton import is_list, is_system_window, node_key
 from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.skeleton import is_list, is_system_window, node_key
 
 
 @dataclass(frozen=True)
