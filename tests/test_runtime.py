@@ -32,7 +32,7 @@ from phoneworld.spec.ast import (
     Transition,
     View,
 )
-from phoneworld.traces.hierarchy import hit_test, parse_hierarchy
+from phoneworld.ui.hierarchy import hit_test, parse_hierarchy
 
 INJECTION = "'); DROP TABLE cart; --"
 SCRIPT = "<script>alert(1)</script>"

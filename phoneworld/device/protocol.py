@@ -18,8 +18,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from phoneworld.errors import DeviceError
 from phoneworld.traces.assemble import foreground_package
-from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy
 from phoneworld.traces.model import Node, Observation
+from phoneworld.ui.hierarchy import HierarchyError, parse_hierarchy
 
 Key = Literal["back", "home", "enter"]
 KEYS: tuple[Key, ...] = ("back", "home", "enter")

@@ -28,9 +28,9 @@ from phoneworld.errors import DeviceError, InvalidAction
 from phoneworld.runtime.actions import Action
 from phoneworld.traces import native
 from phoneworld.traces.assemble import assemble
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action as TraceAction
 from phoneworld.traces.model import Observation, Step, Trace
+from phoneworld.ui.hierarchy import hit_test
 
 _FINGER_TO_CONTENT = {"up": "down", "down": "up", "left": "right", "right": "left"}
 

@@ -24,8 +24,8 @@ from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truth
 from phoneworld.runtime.hits import HitTester
 from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.state import Row
-from phoneworld.traces.hierarchy import to_uiautomator_xml
 from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.ui.hierarchy import to_uiautomator_xml
 
 Element = dict[str, Any]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Node, Observation, Step, Trace
+from phoneworld.ui.hierarchy import hit_test
 
 SYSTEM_PACKAGES = frozenset({
     "android", "com.android.systemui", "com.android.permissioncontroller",

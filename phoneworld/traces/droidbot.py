@@ -25,7 +25,6 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action, Bounds, NodePath, Observation, Step, Trace
 from phoneworld.traces.viewlist import (
     ViewTree,
@@ -37,6 +36,7 @@ from phoneworld.traces.viewlist import (
     parse_bounds,
     split_component,
 )
+from phoneworld.ui.hierarchy import hit_test
 
 _PREFIX = re.compile(r"^\s*(?:var|let|const)\s+\w+\s*=\s*")
 _COMPONENT = re.compile(r"([A-Za-z]\w*(?:\.\w+)+)/[\w.$]+")

@@ -29,8 +29,8 @@ from pydantic import ValidationError
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy, to_uiautomator_xml
 from phoneworld.traces.model import Action, Observation, Step, Trace
+from phoneworld.ui.hierarchy import HierarchyError, parse_hierarchy, to_uiautomator_xml
 
 MANIFEST = "trace.json"
 FORMAT_TAG = "phoneworld-trace"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy
 from phoneworld.traces.model import Observation, Trace
+from phoneworld.ui.hierarchy import HierarchyError, parse_hierarchy
 
 _NUM = re.compile(r"(\d+)")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action, Node, NodePath, Observation, Step, Trace
+from phoneworld.ui.hierarchy import hit_test
 
 from . import device
 from .app import App

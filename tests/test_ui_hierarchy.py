@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phoneworld.traces.hierarchy import (
+from phoneworld.ui.hierarchy import (
     HierarchyError,
     hit_test,
     parse_bounds,
