@@ -25,7 +25,7 @@ from phoneworld.device.stable import Polling, observe
 from phoneworld.device.touches import Gesture, TouchAxes, TouchReader, encode, touch_axes
 from phoneworld.errors import DeviceError, InvalidAction, SpecSyntaxError
 from phoneworld.traces import read_traces
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 from tests.conftest import shared
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -32,7 +32,8 @@ from phoneworld.spec.ast import (
     Transition,
     View,
 )
-from phoneworld.ui.hierarchy import hit_test, parse_hierarchy
+from phoneworld.ui.hierarchy import parse_hierarchy
+from phoneworld.ui.hits import hit_test
 
 INJECTION = "'); DROP TABLE cart; --"
 SCRIPT = "<script>alert(1)</script>"

@@ -24,7 +24,7 @@ from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
 from phoneworld.traces.model import Action as TraceAction
 from phoneworld.traces.model import Node, NodePath
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 Element = dict[str, Any]
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}

@@ -25,7 +25,8 @@ from phoneworld.device.protocol import DeviceLost, Key
 from phoneworld.device.touches import Gesture, TouchAxes, describe_axes, encode
 from phoneworld.errors import DeviceError
 from phoneworld.traces.model import Node, NodePath, Step, Trace
-from phoneworld.ui.hierarchy import hit_test, to_uiautomator_xml
+from phoneworld.ui.hierarchy import to_uiautomator_xml
+from phoneworld.ui.hits import hit_test
 
 LAUNCHER = "com.android.launcher3"
 _FINGER_TO_CONTENT = {"up": "down", "down": "up", "left": "right", "right": "left"}

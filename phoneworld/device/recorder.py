@@ -30,7 +30,7 @@ from phoneworld.traces import native
 from phoneworld.traces.assemble import assemble
 from phoneworld.traces.model import Action as TraceAction
 from phoneworld.traces.model import Observation, Step, Trace
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 _FINGER_TO_CONTENT = {"up": "down", "down": "up", "left": "right", "right": "left"}
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef, Transition
 from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 
 def focused_editable(root: Node | None) -> NodePath | None:

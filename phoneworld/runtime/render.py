@@ -21,11 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.hits import HitTester
 from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.state import Row
 from phoneworld.traces.model import Bounds, Node, NodePath
 from phoneworld.ui.hierarchy import to_uiautomator_xml
+from phoneworld.ui.hits import HitTester
 
 Element = dict[str, Any]
 
@@ -257,7 +257,7 @@ class Rendering:
         return self._html
 
     def hit(self, x: int, y: int) -> int | None:
-        """The box a touch at (x, y) lands on, by `traces.hierarchy.hit_test`'s rule:
+        """The box a touch at (x, y) lands on, by `ui.hits.hit_test`'s rule:
         the deepest containing box, a clickable one winning over labels inside it,
         later siblings winning ties (see `hits`)."""
         hits = self._hits

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from phoneworld.traces.model import Node, Observation, Step, Trace
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 SYSTEM_PACKAGES = frozenset({
     "android", "com.android.systemui", "com.android.permissioncontroller",

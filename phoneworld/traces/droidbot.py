@@ -36,7 +36,7 @@ from phoneworld.traces.viewlist import (
     parse_bounds,
     split_component,
 )
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 _PREFIX = re.compile(r"^\s*(?:var|let|const)\s+\w+\s*=\s*")
 _COMPONENT = re.compile(r"([A-Za-z]\w*(?:\.\w+)+)/[\w.$]+")

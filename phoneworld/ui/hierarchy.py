@@ -1,4 +1,4 @@
-"""uiautomator / Appium hierarchy XML <-> `Node` trees, and hit-testing.
+"""uiautomator / Appium hierarchy XML <-> `Node` trees.
 
 Both dialects are read by one parser: a uiautomator dump names every element `node`
 and gives its class in `class`; an Appium page source names each element after its
@@ -11,7 +11,7 @@ import re
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node, NodePath
+from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _FLAGS = {
@@ -166,46 +166,3 @@ def _emit(n: Node, index: int, out: list[str]) -> None:
         out.append("</node>")
     else:
         out.append(" />")
-
-
-def _contains(b: Bounds, x: int, y: int) -> bool:
-    return b[0] <= x < b[2] and b[1] <= y < b[3]
-
-
-def hit_test(root: Node, x: int, y: int) -> NodePath | None:
-    """The node a touch at (x, y) lands on, the way Android dispatches it.
-
-    Windows and siblings are tried topmost first (later in the dump = drawn later = on
-    top); within a view, its children before itself; the first view that contains the
-    point and handles touches (clickable, long-clickable or checkable) gets it. A touch
-    that no such view takes lands on the deepest topmost visible view containing it.
-    Views with inverted bounds contain nothing.
-    """
-    hit = _dispatch(root, (), x, y)
-    if hit is not None:
-        return hit
-    return _deepest(root, (), x, y)
-
-
-def _handles(n: Node) -> bool:
-    return n.clickable or n.long_clickable or n.checkable
-
-
-def _dispatch(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
-    if not node.visible or not _contains(node.bounds, x, y):
-        return None
-    for i in range(len(node.children) - 1, -1, -1):
-        hit = _dispatch(node.children[i], path + (i,), x, y)
-        if hit is not None:
-            return hit
-    return path if _handles(node) else None
-
-
-def _deepest(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
-    if not node.visible or not _contains(node.bounds, x, y):
-        return None
-    for i in range(len(node.children) - 1, -1, -1):
-        hit = _deepest(node.children[i], path + (i,), x, y)
-        if hit is not None:
-            return hit
-    return path

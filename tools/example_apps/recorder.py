@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable
 
 from phoneworld.traces.model import Action, Node, NodePath, Observation, Step, Trace
-from phoneworld.ui.hierarchy import hit_test
+from phoneworld.ui.hits import hit_test
 
 from . import device
 from .app import App
