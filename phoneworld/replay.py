@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 from phoneworld.errors import InvalidAction
 from phoneworld.generated import GeneratedApp
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.traces.model import Action, Node, Observation, Trace
 from phoneworld.ui.skeleton import app_windows
+from phoneworld.ui.widgets import widget_ref
 
 _MAX_SCROLLS = 10
 _REPLAYABLE = {"tap", "long_press", "type", "key", "scroll", "swipe"}

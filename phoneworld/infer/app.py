@@ -34,7 +34,6 @@ from phoneworld.infer.keys import (
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.infer.transitions import classify_step, touch_target
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import (
     AppSpec,
@@ -54,6 +53,7 @@ from phoneworld.spec.ast import (
     View,
 )
 from phoneworld.traces.model import Node, NodePath, Trace
+from phoneworld.ui.widgets import widget_ref
 
 _SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "back"}
 

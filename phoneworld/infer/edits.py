@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from phoneworld.infer import content as C
 from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Const, Effect, Ref
 from phoneworld.traces.model import Trace
+from phoneworld.ui.widgets import widget_ref
 
 
 def sent_rows(traces: Sequence[Trace], where, infos, obs, row_ids):

@@ -4,15 +4,15 @@
     resolve_key(key, keys) -> the path of a widget key (a tap inside a list item falls back
                               to the item itself)
 
-Keys come from `phoneworld.infer.widgets.widget_ref`; inside lists only the first item's
+Keys come from `phoneworld.ui.widgets.widget_ref`; inside lists only the first item's
 nodes are keyed, as the item template is built from it.
 """
 
 from __future__ import annotations
 
 from phoneworld.infer import content as C
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.widgets import widget_ref
 
 
 def list_items(root: Node, key: str | None) -> set[tuple[str, ...]]:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef, Transition
 from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
 from phoneworld.ui.hits import hit_test
+from phoneworld.ui.widgets import widget_ref
 
 
 def focused_editable(root: Node | None) -> NodePath | None:
