@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 from phoneworld.errors import InvalidAction
 from phoneworld.generated import GeneratedApp
-from phoneworld.traces.model import Action, Node, Observation, Trace
+from phoneworld.traces.model import Action, Observation, Trace
+from phoneworld.ui.node import Node
 from phoneworld.ui.skeleton import app_windows
 from phoneworld.ui.widgets import widget_ref
 

@@ -16,7 +16,7 @@ from phoneworld.generated import load_app
 from phoneworld.replay import replay
 from phoneworld.runtime import Machine
 from phoneworld.traces import native, read_traces
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 from tests.conftest import DATA, ROOT, shared
 
 EXAMPLES = ROOT / "traces"

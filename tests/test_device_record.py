@@ -26,8 +26,9 @@ from phoneworld.device.stable import Polling
 from phoneworld.device.touches import Gesture
 from phoneworld.errors import InvalidAction, PhoneworldError
 from phoneworld.traces import read_traces
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.ui.hierarchy import to_uiautomator_xml
+from phoneworld.ui.node import Node
 from tests.conftest import shared
 
 ROOT = Path(__file__).resolve().parents[1]

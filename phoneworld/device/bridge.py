@@ -23,8 +23,8 @@ from phoneworld.device.stable import DEFAULT, Polling, observe
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
 from phoneworld.traces.model import Action as TraceAction
-from phoneworld.traces.model import Node, NodePath
 from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 
 Element = dict[str, Any]
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}

@@ -30,7 +30,7 @@ from phoneworld.errors import SpecSyntaxError
 from phoneworld.runtime.expr import ExprError, Scope, did_you_mean, holds
 from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Ref
 from phoneworld.traces.assemble import normalise_activity
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 
 TABLE = "node"
 COLUMNS = ("text", "desc", "id", "class", "package", "clickable", "long_clickable",

@@ -52,7 +52,8 @@ from phoneworld.spec.ast import (
     Transition,
     View,
 )
-from phoneworld.traces.model import Node, NodePath, Trace
+from phoneworld.traces.model import Trace
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.widgets import widget_ref
 
 _SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "back"}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import app_windows, is_list, node_key, short_id
 
 

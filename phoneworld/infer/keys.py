@@ -11,7 +11,7 @@ nodes are keyed, as the item template is built from it.
 from __future__ import annotations
 
 from phoneworld.infer import content as C
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.widgets import widget_ref
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from phoneworld.spec.ast import Const, Expr, ListOf, View
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import is_system_window, short_class, short_id
 
 _ANDROID = ("android.widget.", "android.view.")

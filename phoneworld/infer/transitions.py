@@ -18,8 +18,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from phoneworld.ir.model import ObsRef, Transition
-from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
+from phoneworld.traces.model import Action, Step, Trace
 from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.widgets import widget_ref
 
 

@@ -38,7 +38,7 @@ from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_box
 from phoneworld.runtime.state import Row, State
 from phoneworld.runtime.validate import check_runnable
 from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 
 ObserveFormat = Literal["elements", "xml", "html", "node"]
 

@@ -23,9 +23,9 @@ from typing import Any
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
 from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.state import Row
-from phoneworld.traces.model import Bounds, Node, NodePath
 from phoneworld.ui.hierarchy import to_uiautomator_xml
 from phoneworld.ui.hits import HitTester
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 Element = dict[str, Any]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from phoneworld.errors import TraceError
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 
-__all__ = ["Action", "Node", "Observation", "Step", "Trace", "TraceError", "read_traces"]
+__all__ = ["Action", "Observation", "Step", "Trace", "TraceError", "read_traces"]
 
 
 def read_traces(path: Path | str) -> list[Trace]:

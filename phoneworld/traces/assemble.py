@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.traces.model import Node, Observation, Step, Trace
+from phoneworld.traces.model import Observation, Step, Trace
 from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node
 
 SYSTEM_PACKAGES = frozenset({
     "android", "com.android.systemui", "com.android.permissioncontroller",

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.model import Action, Bounds, NodePath, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import (
     ViewTree,
     as_int,
@@ -37,6 +37,7 @@ from phoneworld.traces.viewlist import (
     split_component,
 )
 from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Bounds, NodePath
 
 _PREFIX = re.compile(r"^\s*(?:var|let|const)\s+\w+\s*=\s*")
 _COMPONENT = re.compile(r"([A-Za-z]\w*(?:\.\w+)+)/[\w.$]+")

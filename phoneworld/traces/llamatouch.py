@@ -22,9 +22,10 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.model import Action, Node, NodePath, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import ViewTree, build_tree, load_json, split_component
 from phoneworld.ui.hierarchy import parse_hierarchy
+from phoneworld.ui.node import Node, NodePath
 
 _SCREEN_FILE = re.compile(r"^([0-9]{1,6})\.(xml|vh|activity|png)$")
 _TAG = re.compile(r"^\s*(?:\[([^\]]*)\]|【([^】]*)】)\s*(.*)$")

@@ -21,8 +21,9 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import as_bool, as_str, load_json, parse_bounds, split_component
+from phoneworld.ui.node import Node
 
 WIDTH, HEIGHT = 1440, 2560
 _ID = re.compile(r"[0-9]{1,9}")

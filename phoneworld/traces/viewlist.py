@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneworld.errors import TraceError
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 _FLAGS = {
     "clickable": "clickable", "long_clickable": "long_clickable", "checkable": "checkable",

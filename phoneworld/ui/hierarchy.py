@@ -11,7 +11,7 @@ import re
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node
+from phoneworld.ui.node import NODE_DEFAULTS, Bounds, Node
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _FLAGS = {

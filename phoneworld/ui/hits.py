@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import Protocol
 
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 
 class Box(Protocol):

@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 
 _ADAPTER_SUFFIXES = ("RecyclerView", "ListView", "GridView", "ExpandableListView",
                      "AbsListView")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import is_list, is_system_window, node_key
 
 
