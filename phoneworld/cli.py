@@ -66,7 +66,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
     from phoneworld.replay import format_replay, replay
     from phoneworld.traces import read_traces
 

@@ -18,8 +18,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
-from phoneworld.generated import GeneratedApp
 from phoneworld.traces.model import Action, Observation, Trace
 from phoneworld.ui.node import Node
 from phoneworld.ui.skeleton import app_windows

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from phoneworld.apps import load_app
 from phoneworld.cli import main
 from phoneworld.compiler import compile_traces
-from phoneworld.generated import load_app
 from phoneworld.replay import replay
 from phoneworld.runtime import Machine
 from phoneworld.traces import native, read_traces

@@ -27,7 +27,7 @@ APP = ROOT / "generated" / "shopping"
 
 def stub_server(app_dir: Path):
     """The agent API's sessions, observation, step, reset, check and delete routes."""
-    from phoneworld.generated import load_app
+    from phoneworld.apps import load_app
     from phoneworld.runtime import Machine
 
     spec = load_app(app_dir).spec

@@ -65,7 +65,7 @@ def test_sessions_of_a_phone_and_of_one_app():
     one = SessionStore([shop_spec()]).create(seed=4)
     assert not one.target.__class__.__name__ == "Phone" and one.app == "shop"
     assert one.seed == 4 and one.observation("none")["screen"] == "home"
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
 
     specs = [load_app(p).spec for p in find_apps(GEN)]
     phone = SessionStore(specs).create(app=specs[1].name)

@@ -297,8 +297,8 @@ def load_specs(app: Any) -> list[AppSpec]:
 
 
 def _app_folders(app: str | Path) -> list[Path]:
+    from phoneworld.apps import find_apps
     from phoneworld.env.registration import example_apps
-    from phoneworld.generated import find_apps
 
     p = Path(app)
     if not p.exists() and isinstance(app, str) and "/" not in app:
@@ -319,7 +319,7 @@ _SPECS: dict[tuple[str, int], AppSpec] = {}
 
 def _spec(folder: Path) -> AppSpec:
     """A generated app's spec, parsed once per process (and again when it changes)."""
-    from phoneworld.generated import load_app
+    from phoneworld.apps import load_app
 
     f = (folder / "spec.pw").resolve()
     key = (str(f), f.stat().st_mtime_ns if f.exists() else 0)

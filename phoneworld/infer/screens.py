@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.skeleton import (
+    SAME_SCREEN,
     selected_tabs,
     short_id,
     signature,
@@ -31,8 +32,6 @@ from phoneworld.ui.skeleton import (
     skeleton,
 )
 
-SAME_SCREEN = 0.7
-"""Minimum Jaccard similarity of skeletons for two observations to be one screen."""
 P0_SHARE, P1_SHARE = 0.6, 0.9
 
 

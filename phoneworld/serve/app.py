@@ -25,8 +25,8 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
+from phoneworld.apps import GeneratedApp, find_apps, load_app
 from phoneworld.errors import PhoneworldError
-from phoneworld.generated import GeneratedApp, find_apps, load_app
 from phoneworld.serve.api import bp as api_bp
 from phoneworld.serve.api import json_response
 from phoneworld.serve.errors import ApiError, bug_body, refusal

@@ -49,7 +49,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _specs(path: str) -> list:
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
 
     return [load_app(p).spec for p in find_apps(path)]
 

@@ -91,6 +91,10 @@ def signature(skel: frozenset[str]) -> str:
     return hashlib.sha1("\n".join(sorted(skel)).encode()).hexdigest()[:12]
 
 
+SAME_SCREEN = 0.7
+"""Minimum Jaccard similarity of skeletons for two observations to be one screen."""
+
+
 def similarity(a: frozenset[str], b: frozenset[str]) -> float:
     """Jaccard similarity of two skeletons (1.0 for two empty ones)."""
     if not a and not b:

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneworld.errors import PhoneworldError
-from phoneworld.infer.screens import SAME_SCREEN
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
-from phoneworld.ui.skeleton import selected_tabs, similarity, skeleton
+from phoneworld.ui.skeleton import SAME_SCREEN, selected_tabs, similarity, skeleton
 
 
 @dataclass(frozen=True)
