@@ -338,7 +338,7 @@ def test_in_process_screenshots_need_a_renderer():
 
 
 def test_the_element_text_is_made_once_per_screen():
-    from phoneworld.env.observation import format_elements
+    from phoneworld.agent.elements import format_elements
 
     env = PhoneworldEnv("shopping")
     obs, _ = env.reset()

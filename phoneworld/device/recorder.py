@@ -203,8 +203,8 @@ def _typing(before: Screen, after: Screen, g: Gesture) -> TraceAction | None:
 
 def script_actions(path: Path | str, width: int, height: int) -> Iterator[Action]:
     """Actions from a file: JSON lines, a JSON list, or one raw action text per line, in
-    any format `phoneworld.env.formats.to_action` takes. Errors name the line."""
-    from phoneworld.env.formats import to_action
+    any format `phoneworld.agent.formats.to_action` takes. Errors name the line."""
+    from phoneworld.agent.formats import to_action
 
     path = Path(path)
     try:
@@ -316,9 +316,9 @@ def record_session(device: Any, folder: Path | str, *, app: str | None = None,
     prompt (`ask`, default `input`). `app` is started first (stopped before, with
     `restart`). Ctrl-C ends the session and keeps what was recorded.
     """
+    from phoneworld.agent.elements import format_elements
+    from phoneworld.agent.formats import to_action
     from phoneworld.device.stable import Polling
-    from phoneworld.env.formats import to_action
-    from phoneworld.env.observation import format_elements
 
     folder = Path(folder)
     bridge = Bridge(device, polling=polling or Polling(), screenshots=screenshots)

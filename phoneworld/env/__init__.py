@@ -1,13 +1,12 @@
-"""Agents' side of phoneworld: a gymnasium env and the action formats it reads.
+"""Agents' side of phoneworld: a gymnasium env over three backends.
 
-    import gymnasium, phoneworld
-    env = gymnasium.make("phoneworld/shopping-v0")       # or phoneworld.make(...)
-    from phoneworld.env import parse_action, to_phonebuddy, from_phonebuddy
+    import gymnasium
+    env = gymnasium.make("phoneworld/shopping-v0")       # or phoneworld.env.make(...)
 
-Modules: `env` (the gymnasium env), `spaces` (its spaces), `observation` (text forms,
-lazy observation dicts), `formats` (AndroidWorld JSON <-> PhoneBuddy tool calls), `parse`
-(actions out of a model's raw text), `registration` (env ids, `make`), `backends`
-(in-process, HTTP, device). Importing this package imports neither gymnasium nor numpy;
+Modules: `env` (the gymnasium env), `spaces` (its spaces), `observation` (lazy
+observation dicts), `registration` (env ids, `make`), `backends` (in-process, HTTP,
+device). The action formats and text observations it reads and writes are
+`phoneworld.agent`'s. Importing this package imports neither gymnasium nor numpy;
 only `env` and `spaces` need them.
 """
 
@@ -15,12 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PhoneworldEnv", "from_phonebuddy", "make", "parse_action", "register_envs",
-           "to_phonebuddy"]
+__all__ = ["PhoneworldEnv", "make", "register_envs"]
 
-_WHERE = {"PhoneworldEnv": "phoneworld.env.env", "from_phonebuddy": "phoneworld.env.formats",
-          "to_phonebuddy": "phoneworld.env.formats", "parse_action": "phoneworld.env.parse",
-          "make": "phoneworld.env.registration",
+_WHERE = {"PhoneworldEnv": "phoneworld.env.env", "make": "phoneworld.env.registration",
           "register_envs": "phoneworld.env.registration"}
 
 

@@ -26,9 +26,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from phoneworld.agent.elements import format_elements
+from phoneworld.agent.formats import to_action
 from phoneworld.env.backends import Backend, View
-from phoneworld.env.formats import to_action
-from phoneworld.env.observation import LazyObservation, format_elements
+from phoneworld.env.observation import LazyObservation
 from phoneworld.env.spaces import ActionSpace, observation_space
 from phoneworld.errors import InvalidAction, PhoneworldError
 from phoneworld.runtime.actions import Action

@@ -12,8 +12,8 @@ import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from phoneworld.agent.elements import format_elements
 from phoneworld.env.backends import verdict
-from phoneworld.env.observation import format_elements
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome
