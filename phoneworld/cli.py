@@ -54,13 +54,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from phoneworld.build import build_app
     from phoneworld.codegen.files import write_tree
-    from phoneworld.codegen.generate import generate_app
     from phoneworld.spec.check import load
 
     spec = load(args.spec)
-    files, _ = generate_app(spec)
-    write_tree(Path(args.out), files)
+    out = Path(args.out)
+    files = build_app(spec, previous=out)
+    write_tree(out, files)
     print(f"built {spec.name} into {args.out} ({len(files)} files)")
     return 0
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from phoneworld.build import assemble
 from phoneworld.codegen.files import write_tree
 from phoneworld.codegen.generate import generate_app
 from phoneworld.errors import CodegenError, SpecError
@@ -104,8 +105,8 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     except SpecError as err:  # a compiler bug, not the user's: say so, write nothing
         raise CodegenError(f"the spec inferred for {name} is invalid (please report):\n{err}"
                            ) from err
-    files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov)
-    return CompiledApp(name=name, spec=spec, files=files, report=report)
+    bundle = assemble(spec, graph=graph, traces=traces, provenance=prov)
+    return CompiledApp(name=name, spec=spec, files=generate_app(bundle), report=bundle.report)
 
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,

@@ -12,11 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from phoneworld.codegen.checker_tests import checker_tests
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from phoneworld.spec.emit import emit
-from phoneworld.tasks import generate_tests
+from phoneworld.tasks.gentests import checker_cases
 from tests.conftest import ROOT
 from tests.tasks_fixtures import EXAMPLES, GENERATED, example, tiny_shop
+
+
+def generate_tests(spec) -> dict[str, bytes]:
+    return checker_tests(spec, checker_cases(spec))
 
 
 def _app_folder(tmp: Path, spec, files: dict[str, bytes]) -> Path:
