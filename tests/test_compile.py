@@ -40,13 +40,58 @@ def test_compile_is_byte_deterministic(examples, tmp_path):
     assert _files(tmp_path) == _files(examples)
 
 
+APPS = sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir())
+
+
 def test_committed_generated_matches_a_fresh_compile(examples):
     committed = ROOT / "generated"
-    for app in ("shopping", "messages", "settings"):
-        fresh = _files(examples / app)
-        kept = {k: v for k, v in _files(committed / app).items() if k in fresh}
-        assert kept == fresh, f"generated/{app} is stale: run phoneworld compile traces/ " \
-                              f"-o generated/"
+    assert sorted(p.name for p in committed.iterdir() if p.is_dir()) == APPS
+    for app in APPS:
+        assert _files(committed / app) == _files(examples / app), \
+            f"generated/{app} is stale: run phoneworld compile traces/ -o generated/ " \
+            f"--specs app_specs/"
+
+
+def test_committed_app_specs_are_the_compiled_specs(examples):
+    specs = ROOT / "app_specs"
+    assert sorted(p.name for p in specs.iterdir()) == [f"{app}.pw" for app in APPS]
+    for app in APPS:
+        assert (specs / f"{app}.pw").read_bytes() == (examples / app / "spec.pw").read_bytes()
+
+
+@pytest.mark.parametrize("app", APPS)
+def test_building_an_app_spec_reproduces_the_committed_app(app, tmp_path):
+    """`phoneworld build app_specs/<app>.pw -o generated/<app>` changes nothing: every file
+    is the spec's, and the compile report, which describes this very spec, is kept."""
+    committed = ROOT / "generated" / app
+    out = tmp_path / app
+    for rel, data in _files(committed).items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+    assert main(["build", str(ROOT / "app_specs" / f"{app}.pw"), "-o", str(out)]) == 0
+    assert _files(out) == _files(committed)
+    # Into an empty folder: the same app; the report has only what the spec says.
+    fresh = tmp_path / "fresh"
+    assert main(["build", str(ROOT / "app_specs" / f"{app}.pw"), "-o", str(fresh)]) == 0
+    built, want = _files(fresh), _files(committed)
+    report = json.loads(built.pop("compile_report.json"))
+    want.pop("compile_report.json")
+    assert built == want
+    assert report["counts"]["traces"] == 0 and "provenance" not in report
+
+
+def test_build_drops_a_report_that_describes_another_spec(tmp_path):
+    out = tmp_path / "shopping"
+    spec = (ROOT / "app_specs" / "shopping.pw").read_text(encoding="utf-8")
+    edited = tmp_path / "shopping.pw"
+    edited.write_text(spec.replace('title "shopping"', 'title "My shop"'), encoding="utf-8")
+    out.mkdir()
+    committed = ROOT / "generated" / "shopping" / "compile_report.json"
+    (out / "compile_report.json").write_bytes(committed.read_bytes())
+    assert main(["build", str(edited), "-o", str(out)]) == 0
+    report = json.loads((out / "compile_report.json").read_bytes())
+    assert "provenance" not in report and report["spec"] != json.loads(
+        committed.read_bytes())["spec"]
 
 
 def test_every_generated_file_says_it_is_generated(examples):
