@@ -4,9 +4,7 @@ phone shell, tasks, errors, and the pages for a person."""
 from __future__ import annotations
 
 import json
-import sys
 import threading
-import types
 from dataclasses import dataclass, replace
 
 import pytest
@@ -337,18 +335,17 @@ class _Task:
 
 @pytest.fixture
 def fake_tasks(monkeypatch):
-    mod = types.ModuleType("phoneworld.tasks")
+    """The hand-written spec's tasks, by hand: a task with an instruction to escape."""
+    from phoneworld.serve import tasks
 
     def find_task(specs, task_id):
         if task_id != "shop/notifications_off#0":
             raise LookupError(f"no task {task_id!r}")
         return _Task(task_id)
 
-    mod.find_task = find_task
-    mod.sample_tasks = lambda specs, n, seed: [_Task("shop/notifications_off#0")] * n
-    mod.TaskInstance = _Task
-    monkeypatch.setitem(sys.modules, "phoneworld.tasks", mod)
-    return mod
+    monkeypatch.setattr(tasks, "find_task", find_task)
+    monkeypatch.setattr(tasks, "sample_tasks",
+                        lambda specs, n, seed: [_Task("shop/notifications_off#0")] * n)
 
 
 def test_task_session_checks_its_task(client, fake_tasks):
@@ -373,29 +370,20 @@ def test_task_session_checks_its_task(client, fake_tasks):
     assert client.get("/api/tasks?n=x").json["field"] == "n"
 
 
-@pytest.mark.parametrize("stand_in", [None, types.ModuleType("phoneworld.tasks")])
-def test_without_phoneworld_tasks_a_task_is_a_clear_400(client, monkeypatch, stand_in):
-    # None: the import fails; an empty module: it does not offer the contract yet.
-    monkeypatch.setitem(sys.modules, "phoneworld.tasks", stand_in)
-    r = client.post("/api/sessions", json={"task": "anything"})
-    assert r.status_code == 400 and "tasks are not available" in r.json["error"]
-    assert client.get("/api/tasks").status_code == 400
+def test_a_session_without_a_task_has_nothing_to_check(client):
     sid = new(client)["session"]
     r = client.get(f"/api/sessions/{sid}/check")
     assert r.status_code == 400 and "no task" in r.json["error"]
 
 
-def test_real_tasks_when_they_are_there(phone_app):
-    tasks = pytest.importorskip("phoneworld.tasks")
-    if not all(hasattr(tasks, f) for f in ("sample_tasks", "find_task")):
-        pytest.skip("phoneworld.tasks does not offer sample_tasks and find_task yet")
+def test_real_tasks(phone_app):
     c = phone_app.test_client()
     listed = c.get("/api/tasks?n=3&seed=0").json["tasks"]
     assert listed, "sample_tasks gave nothing"
     obs = new(c, task=listed[0]["id"])
     r = c.get(f"/api/sessions/{obs['session']}/check")
     assert r.status_code == 200 and isinstance(r.json["success"], bool)
-    assert r.json["task"] == listed[0]["id"] and tasks
+    assert r.json["task"] == listed[0]["id"]
 
 
 # -- the description, the pages, escaping ---------------------------------------------------

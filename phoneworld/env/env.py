@@ -47,8 +47,8 @@ class PhoneworldEnv(gymnasium.Env):
         backend: any other backend (`HttpBackend`, `DeviceBackend`); see `phoneworld.make`.
         task: the task of every episode (an object with `id`, `instruction` and
             `check(target)`, or a task id); `reset(options={"task": ...})` overrides it.
-        tasks: the tasks a reset draws from when none is named (default: drawn from
-            `phoneworld.tasks` where it is installed; else no task).
+        tasks: the tasks a reset draws from when none is named (default: drawn by
+            `phoneworld.tasks` from the apps' task templates; `[]`: no task).
         max_steps: steps before an episode is truncated.
         observe: the observation's forms, of "elements", "xml" and "screenshot".
         screenshot: for the in-process backend, a callable `f(outcome)` returning PNG

@@ -86,11 +86,9 @@ class LocalBackend:
             hint = f"; did you mean '{close[0]}'?" if close else ""
             raise PhoneworldError(f"no task {task_id!r} among this env's {len(by_id)} "
                                   f"tasks{hint}")
-        mod = _tasks_module()
-        if mod is None:
-            raise PhoneworldError(f"cannot look up task {task_id!r}: phoneworld.tasks is not "
-                                  f"available; pass the task object, or tasks=[...]")
-        task = mod.find_task(self.specs, task_id)
+        from phoneworld.tasks.sample import find_task
+
+        task = find_task(self.specs, task_id)
         if task is None:
             raise PhoneworldError(f"no task {task_id!r} for these apps")
         return task
@@ -103,8 +101,9 @@ class LocalBackend:
 
     def _task_pool(self) -> list[Any]:
         if self._pool is None:
-            mod = _tasks_module()
-            self._pool = list(mod.sample_tasks(self.specs, POOL, 0)) if mod is not None else []
+            from phoneworld.tasks.sample import sample_tasks
+
+            self._pool = list(sample_tasks(self.specs, POOL, 0))
         return self._pool
 
     # -- episodes --------------------------------------------------------------------------------
@@ -129,14 +128,3 @@ class LocalBackend:
 
 def _elements_text(r: Any) -> str:
     return format_elements(r.elements)
-
-
-def _tasks_module() -> Any:
-    """`phoneworld.tasks` where it is installed (and complete), else None."""
-    try:
-        import phoneworld.tasks as mod
-    except ImportError:
-        return None
-    if not (hasattr(mod, "sample_tasks") and hasattr(mod, "find_task")):
-        return None
-    return mod
