@@ -10,6 +10,7 @@ serialises the bundle.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -18,10 +19,13 @@ from typing import Any
 
 from phoneworld.codegen.bundle import AppBundle, ScreenIndexEntry
 from phoneworld.codegen.generate import REPORT, generate_app, spec_digest
+from phoneworld.errors import CodegenError, SpecError
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.runtime import Machine
 from phoneworld.spec.ast import AppSpec, View
+from phoneworld.spec.check import check
 from phoneworld.tasks.gentests import checker_cases
+from phoneworld.tasks.synthesize import synthesize_tasks
 from phoneworld.traces.model import Trace
 from phoneworld.ui.skeleton import selected_tabs, skeleton
 
@@ -48,15 +52,30 @@ def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequenc
 def build_app(spec: AppSpec, *, previous: Path | None = None) -> dict[str, bytes]:
     """The files of the app of a (hand-written or edited) spec.
 
-    A compile report in the `previous` app folder that describes this very spec (by its
-    hash) is kept: it says what the spec was inferred from, which the spec alone cannot.
-    Any other report is stale and is replaced by the spec's own counts.
+    A spec without a task section gets the templates the compiler would synthesise for
+    it (they are written into the app's spec.pw). A compile report in the `previous` app
+    folder that describes this very spec (by its hash) is kept: it says what the spec was
+    inferred from, which the spec alone cannot. Any other report is stale and is
+    replaced by the spec's own counts.
     """
+    if not spec.tasks:
+        spec = with_tasks(spec, f"{spec.name} with synthesised tasks")
     files = generate_app(assemble(spec))
     old = _read_report(previous / REPORT) if previous is not None else None
     if old is not None and old.get("spec") == spec_digest(files["spec.pw"]):
         files[REPORT] = (previous / REPORT).read_bytes()
     return files
+
+
+def with_tasks(spec: AppSpec, what: str) -> AppSpec:
+    """`spec` with the task templates synthesised for it, checked; `what` says what the
+    spec is ("the spec inferred for shopping") in the error, which is a compiler bug."""
+    spec = dataclasses.replace(spec, tasks=synthesize_tasks(spec))
+    try:
+        check(spec, f"<{what}>")
+    except SpecError as err:  # not the user's fault: say so, write nothing
+        raise CodegenError(f"{what} is invalid (please report):\n{err}") from err
+    return spec
 
 
 def _read_report(path: Path) -> dict | None:

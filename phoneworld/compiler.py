@@ -15,15 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from phoneworld.build import assemble
+from phoneworld.build import assemble, with_tasks
 from phoneworld.codegen.files import write_tree
 from phoneworld.codegen.generate import generate_app
-from phoneworld.errors import CodegenError, SpecError
 from phoneworld.infer.app import infer_app
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import AppSpec
-from phoneworld.spec.check import check
 from phoneworld.traces.discover import find_traces, read_trace_folder
 from phoneworld.traces.model import Trace
 
@@ -96,15 +94,7 @@ def _common_folder(rels: list[str]) -> str:
 def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
-    spec = dataclasses.replace(spec, source=source)
-    from phoneworld.tasks import synthesize_tasks
-
-    spec = dataclasses.replace(spec, tasks=synthesize_tasks(spec))
-    try:
-        check(spec, f"<spec inferred for {name}>")
-    except SpecError as err:  # a compiler bug, not the user's: say so, write nothing
-        raise CodegenError(f"the spec inferred for {name} is invalid (please report):\n{err}"
-                           ) from err
+    spec = with_tasks(dataclasses.replace(spec, source=source), f"the spec inferred for {name}")
     bundle = assemble(spec, graph=graph, traces=traces, provenance=prov)
     return CompiledApp(name=name, spec=spec, files=generate_app(bundle), report=bundle.report)
 

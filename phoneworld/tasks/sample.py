@@ -6,10 +6,11 @@ one again by its id.
         -> each app's instances ("In Settings, turn on VPN.") and cross-app ones
     find_task(specs, "shopping/ask_product_price_category_product_list#5c1f0a9e")
 
-An app's templates are its spec's task section, or `synthesize_tasks(spec)` when it has
-none. Cross-app instances join a question in one app to a goal in another: either look
-it up, do the other thing, then answer (`a+b/ta+tb#ha.hb`), or pass what was found on:
-send it as a message in the other app (`a+b/ta>tb#ha.hb`).
+An app's templates are its spec's task section (the compiler writes one, and `phoneworld
+build` gives a spec without one its synthesised templates). Cross-app instances join a
+question in one app to a goal in another: either look it up, do the other thing, then
+answer (`a+b/ta+tb#ha.hb`), or pass what was found on: send it as a message in the other
+app (`a+b/ta>tb#ha.hb`).
 """
 
 from __future__ import annotations
@@ -18,24 +19,17 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from phoneworld.runtime.expr import display
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Expr, Not, Ref, Task
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
-from phoneworld.tasks.synthesize import synthesize_tasks
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
-    """The spec's task templates, or synthesised ones when it has none."""
-    return spec.tasks or _synthesized(spec)
-
-
-@lru_cache(maxsize=32)
-def _synthesized(spec: AppSpec) -> tuple[Task, ...]:
-    return synthesize_tasks(spec)
+    """The spec's task templates."""
+    return spec.tasks
 
 
 def instances(spec: AppSpec) -> list[TaskInstance]:
