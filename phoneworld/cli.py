@@ -7,11 +7,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 
 from phoneworld import __version__
 from phoneworld.errors import PhoneworldError
 
 Command = Callable[[argparse.Namespace], int]
+COMMANDS = "phoneworld.commands"
+"""The entry-point group of commands other packages add (`register(subparsers)`)."""
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
@@ -143,9 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     from phoneworld.device.commands import register as register_record
 
     register_record(sub)
-    from rl.commands import register as register_train
-
-    register_train(sub)
+    # Commands of other packages (the trainer's train and eval) come by entry point.
+    for entry in sorted(entry_points(group=COMMANDS), key=lambda e: e.name):
+        entry.load()(sub)
     return parser
 
 
