@@ -229,7 +229,11 @@ def test_back_key_fires_a_transition_of_a_widget_named_back():
     from dataclasses import replace
 
     spec = shop_spec()
-    spec = replace(spec, transitions=(*spec.transitions, Transition(
+    up = View(cls="android.widget.ImageButton", bounds=(0, 40, 140, 160), name="back",
+              desc=Const("Navigate up"), flags=("clickable",))
+    screens = tuple(replace(s, root=replace(s.root, children=(*s.root.children, up)))
+                    if s.name == "settings" else s for s in spec.screens)
+    spec = replace(spec, screens=screens, transitions=(*spec.transitions, Transition(
         "settings", "back", "tap", "back",
         effects=(Effect("set", "last_viewed", (("last_viewed", Const(99)),)),))))
     m = Machine(spec)
@@ -360,9 +364,11 @@ def test_horizontal_list_with_a_where_on_item():
                               where=Compare("!=", R("item", "category"), Const("odd"))))
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
                 children=(strip,))
-    spec = shop_spec()
-    m = Machine(replace(spec, screens=(replace(spec.screens[0], root=root),
-                                       *spec.screens[1:])))
+    spec = shop_spec()  # home holds the chips alone: what went to and from its widgets goes
+    m = Machine(replace(
+        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
+                            for s in spec.screens if s.name != "results"),
+        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
     chips = lambda: [(e["text"], e["bounds"][0], e["bounds"][2])  # noqa: E731
                      for e in m.observe() if e["clickable"]]
     m.reset()
@@ -623,9 +629,10 @@ def test_a_spec_naming_unknown_things_is_refused_up_front():
     with pytest.raises(SpecError) as err:
         Machine(bad)
     msg = str(err.value)
-    for part in ("target 'nowhere'", "unknown flag 'wifi'", "content tables are read-only",
-                 "not nested fields"):
+    for part in ("unknown screen 'nowhere'", "unknown flag 'wifi'",
+                 "table 'product' is content (read-only)", "'item' is only known inside"):
         assert part in msg
+    assert msg.startswith("<app shop>: ")
 
 
 # -- properties ------------------------------------------------------------------------------------

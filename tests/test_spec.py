@@ -317,3 +317,65 @@ def test_check_reports_what_emit_cannot_write():
     for words in ("app name 'Shop' is not lowercase", "not text: None", "two or more items",
                   "bounds are four whole numbers", "count() takes a table"):
         assert words in text
+
+
+RUNS = '''app s { package "p" start home }
+content product(id int, name text) { (1, "Oat milk") }
+state cart(product int, qty int) { (1, 2) }
+screen home P0 {
+  view FrameLayout [0,0,100,100] {
+    view EditText [0,0,100,10] as q editable
+    view ListView [0,10,100,100] as lines list cart {
+      view TextView [0,10,100,20] as line clickable text item.qty
+    }
+  }
+}
+screen detail P1 param product {
+  view TextView [0,0,100,10] text param.name
+}
+screen results P1 {
+  view ListView [0,0,100,100] list product where name ~ param {
+    view TextView [0,0,100,10] text item.name
+  }
+}
+on home.line tap -> detail with item
+on home.q submit -> results with input.q
+'''
+
+
+def test_what_the_runtime_runs_checks():
+    """The one checker knows the runtime's rules: a row that names the target's row in a
+    column called after its table (a cart line opens its product), and a value as a
+    screen's `param` (a search query handed on)."""
+    spec = parse(RUNS)
+    check(spec)
+    from phoneworld.runtime import Machine
+
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "input_text", "text": "OAT  milk", "x": 50, "y": 5})
+    out = m.step({"action_type": "keyboard_enter"})
+    assert out.screen == "results" and [e["text"] for e in out.elements if e["text"]] == [
+        "Oat milk"]
+    m.step({"action_type": "navigate_back"})
+    assert m.step({"action_type": "click", "x": 50, "y": 15}).screen == "detail"
+    assert m.param["name"] == "Oat milk"
+    with pytest.raises(SpecError, match="param is the value handed to this screen, not a row"):
+        check(parse(RUNS.replace("name ~ param", "name ~ param.name")))
+    with pytest.raises(SpecError, match=r"shows a product row, not a cart row \(nor does"):
+        check(parse(RUNS.replace("state cart(product int", "state cart(item_id int")
+                    .replace("(1, 2)", "(1, 2)")))
+    with pytest.raises(SpecError, match="'param' is only known on a screen declared"):
+        check(parse(RUNS.replace(" with input.q", "")))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("state cart(", "state flags(", "table name 'flags' is reserved"),
+    ("state cart(", "state sqlite_cart(", "table name 'sqlite_cart' is reserved"),
+    ("qty int)", "rowid int)", "column name 'rowid' is reserved by SQLite"),
+])
+def test_names_sqlite_keeps_for_itself_are_refused(old, new, message):
+    text = RUNS.replace(old, new).replace("list cart", "list " + new.split()[-1][:-1]
+                                          if old == "state cart(" else "list cart")
+    with pytest.raises(SpecError, match=message):
+        check(parse(text))

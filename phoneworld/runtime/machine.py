@@ -36,8 +36,8 @@ from phoneworld.runtime.gestures import HANDLERS
 from phoneworld.runtime.layout import ViewPlan, plan_screen
 from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_boxes
 from phoneworld.runtime.state import Row, State
-from phoneworld.runtime.validate import check_runnable
 from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
+from phoneworld.spec.check import check_once
 from phoneworld.ui.node import Node
 
 ObserveFormat = Literal["elements", "xml", "html", "node"]
@@ -94,7 +94,7 @@ class Machine:
     """Runs an `AppSpec`: `reset`, `step`, `observe`, `check`, `snapshot` / `restore`."""
 
     def __init__(self, spec: AppSpec) -> None:
-        check_runnable(spec)
+        check_once(spec)
         self.spec = spec
         self.state = State(spec)
         self._screens = {s.name: s for s in spec.screens}

@@ -11,6 +11,7 @@ passes `check` is one `emit` can write and `parse` reads back equal.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -39,6 +40,7 @@ NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")  # `{p}` a hole, `{{` a brace
 _KEYS = ("back", "home")  # actions that need no widget: `on detail back -> back`
 _TARGETS = ("stay", "back")
+_SQLITE_COLUMNS = ("rowid", "_rowid_", "oid")  # names SQLite gives every row
 _SHAPES = {  # effect: (may set columns, must set some, may have `where`)
     "toggle": (False, False, False), "set": (True, True, False),
     "insert": (True, False, False), "delete": (False, False, True),
@@ -70,6 +72,13 @@ def check(spec: AppSpec, filename: str = "<spec>", text: str | None = None,
         raise err
 
 
+@functools.lru_cache(maxsize=64)
+def check_once(spec: AppSpec) -> None:
+    """`check` a spec built in Python, once per (equal) spec: the runtime's guard, so that
+    an app never fails halfway through an episode over a name it does not define."""
+    check(spec, f"<app {spec.name}>")
+
+
 def load(path: str | Path) -> AppSpec:
     """Read, parse and check one `.pw` file."""
     p = Path(path)
@@ -91,6 +100,10 @@ class _Checker:
         self.tables = {t.name: t for t in reversed(spec.tables)}  # the first one wins
         self.screens = {s.name: s for s in reversed(spec.screens)}
         self.flags = {f.name: f for f in reversed(spec.flags)}
+        # Screens without a param table that a transition hands a value (`with
+        # input.query`): their `param` is that value.
+        self.valued = {t.target for t in spec.transitions
+                       if t.with_param is not None and not _is_row(t.with_param)}
 
     def run(self) -> list[tuple[tuple[int, int] | None, str]]:
         s = self.spec
@@ -155,12 +168,17 @@ class _Checker:
     # -- data -------------------------------------------------------------------------------
     def _table(self, t: Table) -> None:
         self._ident(t, t.name, "table")
+        if isinstance(t.name, str) and (t.name == "flags" or t.name.startswith("sqlite_")):
+            self.at(t, f"table name '{t.name}' is reserved (the app's SQLite uses it)",
+                    "name")
         _among(t, t.kind, ("content", "state"), "table kind", self)
         if not t.columns:
             self.at(t, f"table '{t.name}' needs at least one column (its key)")
         seen: set[str] = set()
         for c in t.columns:
             self._ident(c, c.name, "column")
+            if c.name in _SQLITE_COLUMNS:
+                self.at(c, f"column name '{c.name}' is reserved by SQLite", "name")
             _among(c, c.type, ColumnType, "column type", self)
             if c.name in seen:
                 self.at(c, f"column '{c.name}' of '{t.name}' is declared twice")
@@ -209,7 +227,8 @@ class _Checker:
             elif view.name:
                 self._ident(view, view.name, "widget")
                 named[view.name] = view
-        scope = Scope(param=s.param, inputs=frozenset(named))
+        scope = Scope(param=s.param, inputs=frozenset(named),
+                      param_value=s.param is None and s.name in self.valued)
         for view, table in _walk(s.root, None):
             self._view(view, replace(scope, item=table))
 
@@ -258,6 +277,7 @@ class _Checker:
             self.at(t, f"unknown screen '{t.target}'{did_you_mean(t.target, known)}",
                     "target")
         scope = Scope(item=widgets.get(t.widget), param=source.param,
+                      param_value=source.param is None and source.name in self.valued,
                       inputs=frozenset(w for w in widgets if w),
                       note=f" (widget '{t.widget}' is not in a list)")
         for e in (t.with_param, t.when):
@@ -281,9 +301,9 @@ class _Checker:
         if target.param is None:
             self.at(t, f"screen '{target.name}' takes no parameter (it has no `param`)",
                     "target")
-        elif row != target.param:
-            self.at(t, f"screen '{target.name}' shows a {target.param} row, "
-                       f"not a {row} row", "target")
+        elif row != target.param and target.param not in _column_names(self.tables.get(row)):
+            self.at(t, f"screen '{target.name}' shows a {target.param} row, not a {row} row "
+                       f"(nor does {row} name one in a column '{target.param}')", "target")
 
     def _effect(self, e: Effect, scope: Scope) -> None:
         def say(m: str) -> None:
@@ -348,6 +368,15 @@ class _Checker:
                            f"'{t.name}'{did_you_mean(hole, params)}", "instruction")
         scope = Scope(task_params=frozenset(params), in_task=True)
         self.names.expr(t.condition, scope, (t,))
+
+
+def _column_names(table: Table | None) -> set[str]:
+    return {c.name for c in table.columns} if table is not None else set()
+
+
+def _is_row(e: object) -> bool:
+    """`item` or `param`: a whole row handed on (else a value, `input.query`)."""
+    return getattr(e, "path", None) in (("item",), ("param",))
 
 
 def _walk(view: View, table: str | None) -> Iterator[tuple[View, str | None]]:

@@ -52,6 +52,8 @@ class Scope:
     """The table of the list row `item` stands for."""
     param: str | None = None
     """The table of the screen's parameter row."""
+    param_value: bool = False
+    """Whether, without a param table, the screen is handed a value as `param`."""
     inputs: frozenset[str] | None = None
     """The widgets `input.<name>` may read (None: no screen here)."""
     columns: str | None = None
@@ -122,6 +124,10 @@ class NameChecker:
         columns = self.tables.get(scope.columns or "", set())
         if not rest and head in columns:
             return  # inside a table's `where`, its columns come first
+        if head == "param" and scope.param is None and scope.param_value:
+            if rest:
+                say(f"'{'.'.join(path)}': param is the value handed to this screen, not a row")
+            return
         if head in ("item", "param"):
             table = scope.item if head == "item" else scope.param
             if table is None:
