@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`"; did you mean 'cart'?"` when a known name is close to `name`, else `""`: the end
+    of every message about a name that does not exist."""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
 
 class PhoneworldError(Exception):
     """Base of every error phoneworld reports to a person; carries the CLI's exit code."""

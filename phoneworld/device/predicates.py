@@ -26,8 +26,8 @@ from typing import Any, Protocol
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from phoneworld.errors import SpecSyntaxError
-from phoneworld.runtime.expr import ExprError, Scope, did_you_mean, holds
+from phoneworld.errors import SpecSyntaxError, did_you_mean
+from phoneworld.runtime.expr import ExprError, Scope, holds
 from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Ref
 from phoneworld.traces.assemble import normalise_activity
 from phoneworld.ui.node import Node

@@ -31,7 +31,7 @@ from phoneworld.agent.formats import to_action
 from phoneworld.env.backends import Backend, View
 from phoneworld.env.observation import LazyObservation
 from phoneworld.env.spaces import ActionSpace, observation_space
-from phoneworld.errors import InvalidAction, PhoneworldError
+from phoneworld.errors import InvalidAction, PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.spec.ast import AppSpec
 
@@ -306,12 +306,9 @@ def _app_folders(app: str | Path) -> list[Path]:
         examples = example_apps()
         if app in examples:
             return [examples[app]]
-        import difflib
-
-        close = difflib.get_close_matches(app, list(examples), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
         raise PhoneworldError(f"no app {app!r}: not a folder, nor an example app "
-                              f"({', '.join(sorted(examples)) or 'none found'}){hint}")
+                              f"({', '.join(sorted(examples)) or 'none found'})"
+                              f"{did_you_mean(app, examples)}")
     return find_apps(p)
 
 

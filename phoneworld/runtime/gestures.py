@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from phoneworld.errors import InvalidAction
+from phoneworld.errors import InvalidAction, did_you_mean
 from phoneworld.runtime.actions import Action
-from phoneworld.runtime.expr import did_you_mean
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Transition
 

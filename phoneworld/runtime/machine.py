@@ -27,11 +27,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from phoneworld.errors import InvalidAction
+from phoneworld.errors import InvalidAction, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.cache import SHARED, RenderCache, screen_key
 from phoneworld.runtime.effects import apply_effect
-from phoneworld.runtime.expr import Scope, did_you_mean, evaluate, filter_rows, holds
+from phoneworld.runtime.expr import Scope, evaluate, filter_rows, holds
 from phoneworld.runtime.gestures import HANDLERS
 from phoneworld.runtime.layout import ViewPlan, plan_screen
 from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_boxes

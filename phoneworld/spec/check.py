@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import get_args
 
-from phoneworld.errors import SpecError
+from phoneworld.errors import SpecError, did_you_mean
 from phoneworld.spec.ast import (
     ActionName,
     AppSpec,
@@ -32,7 +32,7 @@ from phoneworld.spec.ast import (
     View,
     ViewFlag,
 )
-from phoneworld.spec.names import ROOTS, NameChecker, Scope, did_you_mean
+from phoneworld.spec.names import ROOTS, NameChecker, Scope
 from phoneworld.spec.parse import parse_with_positions
 from phoneworld.spec.transform import Positions
 

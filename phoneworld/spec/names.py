@@ -12,11 +12,11 @@ screen; `answer` and `screen` in tasks; a task's parameters; and, inside a table
 
 from __future__ import annotations
 
-import difflib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from phoneworld.errors import did_you_mean
 from phoneworld.spec.ast import (
     SCALAR_FUNCS,
     TABLE_FUNCS,
@@ -36,12 +36,6 @@ ROOTS = ("item", "param", "input", "answer", "screen")
 
 Report = Callable[[tuple[object, ...], str], None]
 """`report(nodes, message)`: a problem at the first of `nodes` whose position is known."""
-
-
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """`"; did you mean 'cart'?"` when a known name is close, else `""`."""
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ mean" for a misspelt keyword.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from pathlib import Path
@@ -24,7 +23,7 @@ from lark.exceptions import (
     VisitError,
 )
 
-from phoneworld.errors import SpecSyntaxError
+from phoneworld.errors import SpecSyntaxError, did_you_mean
 from phoneworld.spec.ast import AppSpec
 from phoneworld.spec.transform import BuildError, Positions, ToAst
 
@@ -123,9 +122,8 @@ def _syntax_error(err: UnexpectedInput, text: str, filename: str) -> SpecSyntaxE
         message = f"unexpected {_describe(err, word)}"
     if expected:
         message += f", expected {_one_of(expected)}"
-        hint = None if at_end else _did_you_mean(word, expected)
-        if hint:
-            message += f"; did you mean '{hint}'?"
+        if not at_end and word:
+            message += did_you_mean(word, _keywords_among(expected) - {word})
     return syntax_error(filename, text, line, column, message)
 
 
@@ -174,13 +172,9 @@ def _literals() -> dict[str, str]:
             if t.pattern.type == "str"}
 
 
-def _did_you_mean(word: str, expected: set[str]) -> str | None:
-    if not word:
-        return None
-    options = [w[1:-1] for w in map(_describe_terminal, expected)
-               if w.startswith("'") and _WORD.fullmatch(w[1:-1])]
-    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    return close[0] if close and close[0] != word else None
+def _keywords_among(expected: set[str]) -> set[str]:
+    return {w[1:-1] for w in map(_describe_terminal, expected)
+            if w.startswith("'") and _WORD.fullmatch(w[1:-1])}
 
 
 def _word_start(text: str, pos: int) -> int:

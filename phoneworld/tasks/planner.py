@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.expr import ROOTS, display, evaluate, normalise
+from phoneworld.runtime.expr import display, evaluate, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
 from phoneworld.spec.ast import AppSpec, BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.spec.names import ROOTS
 from phoneworld.tasks.checkers import (
     Goal,
     conjuncts,

@@ -250,7 +250,7 @@ def _one_per_target(items: Iterable[TaskInstance]) -> list[TaskInstance]:
 def _one(spec: AppSpec, template: str, digest: str) -> TaskInstance:
     task = next((t for t in templates(spec) if t.name == template), None)
     if task is None:
-        from phoneworld.runtime.expr import did_you_mean
+        from phoneworld.errors import did_you_mean
 
         raise LookupError(f"app {spec.name} has no task template {template!r}"
                           f"{did_you_mean(template, [t.name for t in templates(spec)])}")

@@ -8,13 +8,12 @@ screens it has rendered, so a screen met again costs neither rendering nor text)
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from phoneworld.agent.elements import format_elements
 from phoneworld.env.backends import verdict
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome
 from phoneworld.runtime.phone import Phone
@@ -82,10 +81,8 @@ class LocalBackend:
             by_id = {str(t.id): t for t in self.tasks}
             if task_id in by_id:
                 return by_id[task_id]
-            close = difflib.get_close_matches(task_id, list(by_id), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             raise PhoneworldError(f"no task {task_id!r} among this env's {len(by_id)} "
-                                  f"tasks{hint}")
+                                  f"tasks{did_you_mean(task_id, by_id)}")
         from phoneworld.tasks.sample import find_task
 
         task = find_task(self.specs, task_id)
