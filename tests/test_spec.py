@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import pickle
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,11 +15,11 @@ from lark import Lark
 
 from phoneworld.errors import SpecError, SpecSyntaxError
 from phoneworld.spec import ast
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Const, Ref, Screen, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Screen, View
 from phoneworld.spec.check import check, load
 from phoneworld.spec.emit import RESERVED, emit, emit_expr
 from phoneworld.spec.parse import GRAMMAR, grammar, keywords, parse, parse_with_positions
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 from tests.strategies import specs
 
 SHOP = DATA / "specs" / "shop.pw"
@@ -43,7 +47,7 @@ def test_shop_example_loads_and_round_trips():
 
 def test_shop_example_uses_every_terminal_and_node():
     text = SHOP.read_text(encoding="utf-8")
-    cursor = grammar().parse_interactive(text)
+    cursor = grammar().parse_interactive(text, start="start")
     used = {tok.type for tok in cursor.iter_parse()}
     every = {t.name for t in grammar().terminals} - {"WS", "COMMENT"}
     assert every - used == set()
@@ -128,7 +132,7 @@ def test_emit_refuses_what_no_text_can_say():
 
 # -- text drawn from the grammar ------------------------------------------------------------
 
-# lark's disk cache drops the grammar object that from_lark reads, so build one uncached.
+# from_lark draws from one start symbol: a parser of whole specs only.
 UNCACHED = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
 
 
@@ -379,3 +383,49 @@ def test_names_sqlite_keeps_for_itself_are_refused(old, new, message):
                                           if old == "state cart(" else "list cart")
     with pytest.raises(SpecError, match=message):
         check(parse(text))
+
+
+def test_the_parser_never_reads_or_writes_a_lark_cache_in_the_temp_folder(tmp_path):
+    """A cache file in a shared temp folder is code anyone could have planted (lark's cache
+    is a pickle): the grammar is read from the package and the parser built in memory."""
+    planted = tmp_path / ".lark_cache_root_0000_3_11.tmp"
+    marker = tmp_path / "pwned"
+    planted.write_bytes(pickle.dumps(_Bomb(str(marker))))
+    code = f"""
+import os, sys, tempfile
+opened = []
+sys.addaudithook(lambda ev, args: opened.append(str(args[0])) if ev == "open" else None)
+from phoneworld.spec.parse import parse, parse_expr
+from phoneworld.spec.check import load
+load({str(SHOP)!r})
+parse_expr("count(cart where qty > 1) >= 2")
+assert tempfile.gettempdir() == {str(tmp_path)!r}
+assert not [p for p in opened if ".lark_cache" in p], opened
+assert sorted(os.listdir({str(tmp_path)!r})) == [{planted.name!r}]
+print("ok")
+"""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]
+    assert not marker.exists()
+
+
+class _Bomb:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_one_parser_reads_specs_and_expressions():
+    from phoneworld.spec.parse import STARTS, parse_expr
+
+    assert grammar() is grammar() and set(STARTS) == set(grammar().options.start)
+    assert parse_expr("count(cart where qty > 1) >= 2") == Compare(
+        ">=", Call("count", table="cart", where=Compare(">", Ref(("qty",)), Const(1))),
+        Const(2))
+    with pytest.raises(SpecSyntaxError, match=r"^<expression>:1:\d+: unexpected"):
+        parse_expr("count(cart where")
+    assert str(GRAMMAR).endswith("phoneworld/grammars/phoneworld.lark")

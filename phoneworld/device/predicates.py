@@ -23,12 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
-
 from phoneworld.errors import SpecSyntaxError, did_you_mean
 from phoneworld.runtime.expr import ExprError, Scope, holds
 from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.spec.parse import parse_expr
 from phoneworld.traces.assemble import normalise_activity
 from phoneworld.ui.node import Node
 
@@ -39,33 +37,15 @@ COLUMNS = ("text", "desc", "id", "class", "package", "clickable", "long_clickabl
 NAMES = ("screen", "activity", "package", "answer")
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    from phoneworld.spec.parse import GRAMMAR
-
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=True, start="expr")
-
-
 @functools.lru_cache(maxsize=256)
 def parse_predicate(text: str, source: str = "<predicate>") -> Expr:
     """A screen predicate's expression; `SpecSyntaxError` (with a caret) when it does not
     parse or names a column or name that does not exist."""
-    from phoneworld.spec.parse import syntax_error
-    from phoneworld.spec.transform import ToAst
-
     try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        line, col = max(1, getattr(err, "line", 1) or 1), max(1, getattr(err, "column", 1) or 1)
-        if line < 1 or col < 1 or getattr(err, "line", -1) == -1:
-            line, col = 1, len(text.rstrip()) + 1
-        raise syntax_error(source, text, line, col, "this is not a screen predicate "
-                           "(write e.g. exists(node where text ~ \"Done\"))") from err
-    try:
-        expr = ToAst().transform(tree)
-    except VisitError as err:
-        raise SpecSyntaxError(f"{source}: {err.orig_exc}") from err
+        expr = parse_expr(text, source)
+    except SpecSyntaxError as err:
+        raise SpecSyntaxError(f"{err}\na screen predicate is one expression, e.g. "
+                              f'exists(node where text ~ "Done")') from err
     _check_names(expr, text, source, inside=False)
     return expr
 

@@ -1,6 +1,6 @@
 """The `.pw` spec as plain frozen data: what `parse` returns and `emit` writes.
 
-Class names equal the grammar's rule names (`grammars/phoneworld.lark`), so a parse tree
+Class names equal the grammar's rule names (`phoneworld/grammars/phoneworld.lark`), so a parse tree
 maps straight onto these dataclasses. Everything is hashable and compares by value, so
 `parse(emit(spec)) == spec` is a plain equality.
 
