@@ -22,8 +22,9 @@ from phoneworld.codegen.generate import REPORT, generate_app, spec_digest
 from phoneworld.errors import CodegenError, SpecError
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.runtime import Machine
-from phoneworld.spec.ast import AppSpec, View
+from phoneworld.spec.ast import AppSpec
 from phoneworld.spec.check import check
+from phoneworld.spec.walk import views
 from phoneworld.tasks.gentests import checker_cases
 from phoneworld.tasks.synthesize import synthesize_tasks
 from phoneworld.traces.model import Trace
@@ -86,14 +87,6 @@ def _read_report(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _views(v: View):
-    stack = [v]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(n.children)
-
-
 def compile_report(spec: AppSpec, graph: ScreenGraph | None, traces: Sequence[Trace],
                    provenance: Any) -> dict:
     """Counts of what the app holds, the traces' warnings, and (after inference) where
@@ -122,7 +115,7 @@ def compile_report(spec: AppSpec, graph: ScreenGraph | None, traces: Sequence[Tr
             "flags": len(spec.flags),
             "modules": dict(sorted(modules.items())),
             "effects": dict(sorted(effects.items())),
-            "widgets": sum(1 for s in spec.screens for v in _views(s.root) if v.name),
+            "widgets": sum(1 for s in spec.screens for v in views(s.root) if v.name),
         },
         "warnings": warnings,
     }

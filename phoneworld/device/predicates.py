@@ -25,8 +25,9 @@ from typing import Any, Protocol
 
 from phoneworld.errors import SpecSyntaxError, did_you_mean
 from phoneworld.runtime.expr import ExprError, Scope, holds
-from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.spec.ast import Call, Expr, Ref
 from phoneworld.spec.parse import parse_expr
+from phoneworld.spec.walk import children
 from phoneworld.traces.assemble import normalise_activity
 from phoneworld.ui.node import Node
 
@@ -51,8 +52,7 @@ def parse_predicate(text: str, source: str = "<predicate>") -> Expr:
 
 
 def _check_names(e: Expr, text: str, source: str, *, inside: bool) -> None:
-    t = type(e)
-    if t is Ref:
+    if type(e) is Ref:
         head = e.path[0]
         known = [*NAMES, *(COLUMNS if inside else ())]
         if len(e.path) != 1 or head not in known:
@@ -60,22 +60,18 @@ def _check_names(e: Expr, text: str, source: str, *, inside: bool) -> None:
                                   f"{did_you_mean(head, known)}; names are "
                                   f"{', '.join(NAMES)}, and inside node where: "
                                   f"{', '.join(COLUMNS)}")
-    elif t is Call:
+        return
+    if type(e) is Call:
         if e.table is not None and e.table != TABLE:
             raise SpecSyntaxError(f"{source}: a screen has one table, '{TABLE}', not "
                                   f"'{e.table}'")
-        if e.where is not None:
+        if e.where is not None:  # the node table's columns are names inside `where`
             _check_names(e.where, text, source, inside=True)
         for a in e.args:
             _check_names(a, text, source, inside=inside)
-    elif t in (Compare, BinOp):
-        _check_names(e.left, text, source, inside=inside)
-        _check_names(e.right, text, source, inside=inside)
-    elif t is BoolOp:
-        for i in e.items:
-            _check_names(i, text, source, inside=inside)
-    elif t is Not:
-        _check_names(e.item, text, source, inside=inside)
+        return
+    for c in children(e):
+        _check_names(c, text, source, inside=inside)
 
 
 class _ScreenData:

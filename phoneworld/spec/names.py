@@ -30,6 +30,7 @@ from phoneworld.spec.ast import (
     Not,
     Ref,
 )
+from phoneworld.spec.walk import children
 
 ROOTS = ("item", "param", "input", "answer", "screen")
 """Names with a fixed meaning in expressions; no flag or task parameter may take one."""
@@ -81,27 +82,23 @@ class NameChecker:
         elif isinstance(e, Ref):
             self._ref(e.path, scope, say)
         elif isinstance(e, Call):
-            self._call(e, scope, say, at)
+            self._call(e, scope, say, at)  # its `where` sees the table's columns
+            return
         elif isinstance(e, Compare):
             if e.op not in ("==", "!=", "<", "<=", ">", ">=", "~"):
                 say(f"unknown comparison '{e.op}'")
-            self.expr(e.left, scope, where)
-            self.expr(e.right, scope, where)
             self._screen_compare(e, scope, say)
         elif isinstance(e, BoolOp):
             if e.op not in ("and", "or") or len(e.items) < 2:
                 say(f"'{e.op}' needs 'and' or 'or' and two or more items")
-            for i in e.items:
-                self.expr(i, scope, where)
-        elif isinstance(e, Not):
-            self.expr(e.item, scope, where)
         elif isinstance(e, BinOp):
             if e.op not in ("+", "-"):
                 say(f"unknown operator '{e.op}'")
-            self.expr(e.left, scope, where)
-            self.expr(e.right, scope, where)
-        else:
+        elif not isinstance(e, Not):
             say(f"not an expression: {e!r}")
+            return
+        for c in children(e):
+            self.expr(c, scope, where)
 
     def table(self, name: str, say: Callable[[str], None]) -> bool:
         """Whether table `name` exists (reporting it when not)."""

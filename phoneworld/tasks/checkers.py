@@ -32,6 +32,7 @@ from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, BoolOp, Compare, Expr, Ref, Value
 from phoneworld.spec.emit import emit_expr
+from phoneworld.spec.walk import walk
 from phoneworld.tasks.schema import reads
 
 ANSWER = Ref(("answer",))
@@ -173,13 +174,10 @@ def expected_answers(e: Expr, scope: Scope) -> list[Value]:
 
 
 def _compares(e: Expr) -> Iterator[Compare]:
-    stack = [e]
-    while stack:
-        x = stack.pop(0)
+    """The comparisons `e` joins with and/or (not those inside calls or `not`)."""
+    for x in walk(e, enter=lambda x: isinstance(x, BoolOp)):
         if isinstance(x, Compare):
             yield x
-        elif isinstance(x, BoolOp):
-            stack.extend(x.items)
 
 
 # -- answers --------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ import random
 from collections.abc import Iterable, Sequence
 
 from phoneworld.runtime.expr import display
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Expr, Not, Ref, Task
+from phoneworld.spec.ast import AppSpec, Compare, Expr, Ref, Task
+from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
@@ -117,15 +118,11 @@ def _typed_param(b: TaskInstance) -> str:
 
 def _loosen(e: Expr, param: str) -> Expr:
     """`col == param` -> `col ~ param`: typed text matches as an answer does."""
-    if isinstance(e, Compare) and e.op == "==" and Ref((param,)) in (e.left, e.right):
-        return dataclasses.replace(e, op="~")
-    if isinstance(e, Call) and e.where is not None:
-        return dataclasses.replace(e, where=_loosen(e.where, param))
-    if isinstance(e, BoolOp):
-        return dataclasses.replace(e, items=tuple(_loosen(i, param) for i in e.items))
-    if isinstance(e, Not):
-        return Not(_loosen(e.item, param))
-    return e
+    def loosen(x: Expr) -> Expr:
+        if isinstance(x, Compare) and x.op == "==" and Ref((param,)) in (x.left, x.right):
+            return dataclasses.replace(x, op="~")
+        return x
+    return map_expr(e, loosen)
 
 
 def _done_already(inst: TaskInstance, specs: Sequence[AppSpec]) -> bool:
