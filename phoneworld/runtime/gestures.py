@@ -17,7 +17,8 @@
     answer, status  record the answer / end the episode; wait, unknown: nothing
 
 Each returns an event line for the outcome and the transition it fired. This module is
-the machine's other half and uses its private helpers.
+the machine's other half; it uses the machine's public surface (`frame`, `rendered`,
+`target_box`, `transition_for`, `fire`, ...), never its private members.
 """
 
 from __future__ import annotations
@@ -38,26 +39,26 @@ _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 
 def _press(m: Machine, a: Action, action: str) -> Event:
-    box_no = m._target(a)
+    box_no = m.target_box(a)
     if box_no is None:
         return "no-op: nothing there", None
-    r = m._computed()
+    r = m.rendered()
     boxes = r.boxes
-    frame = m._stack[-1]
+    frame = m.frame
     box = boxes[box_no]
     if box.editable and box.input_key is not None:
         focus = (box.input_key, box.row)
         if frame.focus != focus:
-            m._changed()
+            m.will_change()
             frame.focus = focus
     # The nearest named view takes the press (a label inside a named row, say).
     for i in r.ancestors(box_no):
         view = boxes[i].view
         if view.name:
-            t = m._match(view.name, action, boxes[i].row)
+            t = m.transition_for(view.name, action, boxes[i].row)
             if t is None:
                 return f"no-op: {action} {m.screen}.{view.name}", None
-            return m._fire(t, boxes[i].row), t
+            return m.fire(t, boxes[i].row), t
     return "no-op: no named view", None
 
 
@@ -70,11 +71,11 @@ def long_press(m: Machine, a: Action) -> Event:
 
 
 def input_text(m: Machine, a: Action) -> Event:
-    frame = m._stack[-1]
+    frame = m.frame
     key: str | None
     if a.targeted:
-        box_no = m._target(a)
-        r = m._computed()
+        box_no = m.target_box(a)
+        r = m.rendered()
         field = None if box_no is None else next(
             (j for j in r.ancestors(box_no) if r.boxes[j].editable), None)
         if field is None:
@@ -89,36 +90,36 @@ def input_text(m: Machine, a: Action) -> Event:
         raise InvalidAction("no text field has focus: give index, or x and y",
                             field="index")
     assert key is not None
-    m._changed()
+    m.will_change()
     frame.focus = (key, row)
     text = a.text or ""
     frame.inputs[key] = text if a.clear_text is not False else frame.inputs.get(key, "") + text
     if name:
-        t = m._match(name, "type", row)
+        t = m.transition_for(name, "type", row)
         if t is not None:
-            return m._fire(t, row), t
+            return m.fire(t, row), t
     return f"type {m.screen}.{key}", None
 
 
 def keyboard_enter(m: Machine, a: Action) -> Event:
-    focus = m._stack[-1].focus
+    focus = m.frame.focus
     row: Row | None = None
     if focus is not None and not focus[0].startswith("@"):
         name, row = focus
-        t = m._match(name, "submit", row) or m._match(name, "enter", row)
+        t = m.transition_for(name, "submit", row) or m.transition_for(name, "enter", row)
     else:
-        t = m._match_any("enter")
+        t = m.transition_on("enter")
     if t is None:
         return "no-op: enter", None
-    return m._fire(t, row), t
+    return m.fire(t, row), t
 
 
 def _scroll(m: Machine, a: Action, direction: str) -> Event:
-    r = m._computed()
+    r = m.rendered()
     boxes = r.boxes
     lst: int | None = None
     if a.targeted:
-        box_no = m._target(a)
+        box_no = m.target_box(a)
         if box_no is not None:
             lst = next((j for j in r.ancestors(box_no) if boxes[j].list_key), None)
     else:
@@ -142,17 +143,17 @@ def _scroll(m: Machine, a: Action, direction: str) -> Event:
         return f"no-op: {key} does not scroll {direction}", None
     # Half a page per scroll, as AndroidWorld's swipe from the middle to an edge.
     move = max(1, box.list_page // 2) * (1 if direction == forward else -1)
-    frame = m._stack[-1]
+    frame = m.frame
     old = min(frame.scroll.get(key, 0), box.list_max)
     new = min(max(0, old + move), box.list_max)
     if new == old:
         return f"no-op: {key} is at its end", None
-    m._changed()
+    m.will_change()
     frame.scroll[key] = new
     if box.view.name:
-        t = m._match(box.view.name, "scroll", box.row)
+        t = m.transition_for(box.view.name, "scroll", box.row)
         if t is not None:
-            return m._fire(t, box.row), t
+            return m.fire(t, box.row), t
     return f"scroll {m.screen}.{key} {direction} to {new}", None
 
 
@@ -166,24 +167,24 @@ def swipe(m: Machine, a: Action) -> Event:
 
 
 def navigate_back(m: Machine, a: Action) -> Event:
-    t = m._match_any("back")
+    t = m.transition_on("back")
     if t is not None:
-        return m._fire(t, None), t
-    m._changed()
-    return f"back -> {m._pop()}", None
+        return m.fire(t, None), t
+    m.will_change()
+    return f"back -> {m.go_back()}", None
 
 
 def navigate_home(m: Machine, a: Action) -> Event:
-    t = m._match_any("home")
+    t = m.transition_on("home")
     if t is not None:
-        return m._fire(t, None), t
+        return m.fire(t, None), t
     m.left_app = True
     return "left_app", None
 
 
 def open_app(m: Machine, a: Action) -> Event:
     name = (a.app_name or "").strip()
-    names = m._app_names
+    names = m.app_names
     if name.casefold() not in names:
         raise InvalidAction(f"no app {name!r} on this phone; it has "
                             f"{', '.join(names.values())}"
@@ -193,13 +194,13 @@ def open_app(m: Machine, a: Action) -> Event:
 
 
 def answer(m: Machine, a: Action) -> Event:
-    m._changed()
-    m._answer = a.text
+    m.will_change()
+    m.record_answer(a.text)
     return "answer", None
 
 
 def status(m: Machine, a: Action) -> Event:
-    m._status = a.goal_status
+    m.end(a.goal_status)
     return f"status {a.goal_status}", None
 
 
