@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from phoneworld.errors import SpecSyntaxError, did_you_mean
 from phoneworld.runtime.expr import ExprError, Scope, holds
@@ -123,15 +123,6 @@ class Verdict:
     reason: str = ""
 
 
-class ScreenTarget(Protocol):
-    """What a screen check looks at: the last screen seen, and the agent's answer."""
-
-    root: Node
-    package: str
-    activity: str
-    answer: str | None
-
-
 @dataclass(frozen=True)
 class ScreenTask:
     """A task on a real app: an instruction and the screen predicate that means success."""
@@ -147,6 +138,8 @@ class ScreenTask:
         parse_predicate(self.success, f"task {self.id}")  # fail now, not at the end
 
     def check(self, target: Any) -> Verdict:
+        """Whether the predicate holds on `target`'s last screen (`root`, `package`,
+        `activity`) with its `answer`."""
         ok = holds_on_screen(self.success, target.root, package=target.package,
                              activity=target.activity, answer=target.answer)
         return Verdict(ok, f"{'holds' if ok else 'does not hold'} on the final screen: "

@@ -17,8 +17,6 @@ from phoneworld.spec.ast import Const, Expr, ListOf, View
 from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import is_system_window, short_class, short_id
 
-_ANDROID = ("android.widget.", "android.view.")
-
 
 def identifier(text: str, fallback: str = "w") -> str:
     """A spec identifier (`[a-z_][a-z0-9_]*`) made from any text."""
@@ -100,13 +98,5 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
     return conv((), root)
 
 
-def literal_text(_: NodePath, node: Node) -> Expr | None:
-    return Const(node.text) if node.text else None
-
-
 def literal_desc(_: NodePath, node: Node) -> Expr | None:
     return Const(node.content_desc) if node.content_desc else None
-
-
-def literal_checked(_: NodePath, node: Node) -> Expr | None:
-    return Const(True) if node.checkable and node.checked else None
