@@ -1,4 +1,6 @@
-"""Shared fixtures: where the third-party traces live, skipping cleanly when absent."""
+"""Shared fixtures: where the third-party traces live (skipping cleanly when absent), the
+hand-built test shop (`shop`, and `m`: a reset machine on it), damaged trace files, and
+the real-device switch."""
 
 from __future__ import annotations
 
@@ -16,6 +18,24 @@ def shared_traces() -> Path:
     if not SHARED_TRACES.is_dir():
         pytest.skip("../shared/traces is not here")
     return SHARED_TRACES
+
+
+@pytest.fixture(scope="session")
+def shop():
+    """The hand-built test shop's spec (see tests/shop.py); frozen, so shared."""
+    from tests.shop import shop_spec
+
+    return shop_spec()
+
+
+@pytest.fixture
+def m(shop):
+    """A machine on the test shop, reset."""
+    from phoneworld.runtime import Machine
+
+    machine = Machine(shop)
+    machine.reset()
+    return machine
 
 
 def shared(*parts: str) -> Path:

@@ -13,7 +13,7 @@ pytest.importorskip("flask")
 
 from phoneworld.serve.app import create_app  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import SCRIPT, TEMPLATE, shop_spec  # noqa: E402
+from tests.shop import SCRIPT, TEMPLATE, shop_spec  # noqa: E402
 
 GEN = ROOT / "generated"
 ELEMENT_KEYS = {"index", "text", "class", "resource_id", "content_desc", "bounds", "clickable",

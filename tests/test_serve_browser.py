@@ -21,7 +21,7 @@ waitress_server = pytest.importorskip("waitress.server")
 from phoneworld.serve.app import create_app  # noqa: E402
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, browser_missing, chromium_path  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import SCRIPT, shop_spec  # noqa: E402
+from tests.shop import SCRIPT, shop_spec  # noqa: E402
 
 CHROMIUM = chromium_path()
 _missing = browser_missing(CHROMIUM)

@@ -17,7 +17,7 @@ from phoneworld.serve.hot import HotRoutes  # noqa: E402
 from phoneworld.serve.server import LOOPBACK_NAMES  # noqa: E402
 from phoneworld.serve.sessions import Session  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import shop_spec  # noqa: E402
+from tests.shop import shop_spec  # noqa: E402
 
 ACTIONS = [
     {"action_type": "wait"},

@@ -19,7 +19,7 @@ from phoneworld.serve.commands import register
 from phoneworld.serve.errors import NoSuchSession, TooManySessions
 from phoneworld.serve.sessions import SessionStore
 from tests.conftest import ROOT
-from tests.test_runtime import shop_spec
+from tests.shop import shop_spec
 
 GEN = ROOT / "generated"
 

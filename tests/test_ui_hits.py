@@ -7,7 +7,7 @@ from phoneworld.runtime import Machine
 from phoneworld.ui.hierarchy import parse_hierarchy
 from phoneworld.ui.hits import HitTester, hit_test, scan
 from tests.conftest import DATA
-from tests.test_runtime import shop_spec, tap
+from tests.shop import shop_spec, tap
 
 SMALL = (DATA / "uiautomator" / "small.xml").read_bytes()
 
