@@ -72,3 +72,16 @@ class InvalidAction(PhoneworldError):
 
 class DeviceError(PhoneworldError):
     exit_code = 6
+
+
+class MissingExtra(PhoneworldError):
+    """A command needs an optional part of phoneworld that is not installed: one line
+    naming the extra to install."""
+
+    exit_code = 8
+
+    def __init__(self, what: str, extra: str, err: BaseException | None = None) -> None:
+        self.extra = extra
+        missing = f" ({err})" if err is not None else ""
+        super().__init__(f"{what} needs the {extra} extra{missing}: "
+                         f"pip install 'phoneworld[{extra}]'")

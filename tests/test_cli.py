@@ -82,3 +82,68 @@ def test_check_reports_spec_errors_with_position(tmp_path, capsys):
     code = main(["check", str(spec)])
     err = capsys.readouterr().err
     assert code == 3 and "bad.pw:" in err and "nowhere" in err
+
+
+_WITHOUT = '''
+import sys
+
+for name in {blocked!r}:  # as if not installed: importing it fails, find_spec finds nothing
+    sys.modules[name] = None
+{body}
+'''
+
+
+@pytest.mark.parametrize("argv, blocked, extra", [
+    (["serve", "generated/shopping", "--port", "0"], {"flask", "waitress"}, "serve"),
+    (["serve", "generated/shopping", "--port", "0"], {"waitress"}, "serve"),
+    (["record", "--serial", "emulator-5554", "-o", "{tmp}/rec"],
+     {"uiautomator2", "adbutils"}, "device"),
+])
+def test_a_command_without_its_extra_says_which_in_one_line(tmp_path, argv, blocked, extra):
+    import subprocess
+    import sys
+
+    from phoneworld.errors import MissingExtra
+    from tests.conftest import ROOT
+
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    body = f"from phoneworld.cli import main\nsys.exit(main({argv!r}))"
+    out = subprocess.run([sys.executable, "-c", _WITHOUT.format(blocked=blocked, body=body)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == MissingExtra.exit_code, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"pip install 'phoneworld[{extra}]'" in lines[0], lines
+
+
+def test_an_env_without_gymnasium_says_which_extra(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    body = ("import phoneworld\ntry:\n    phoneworld.make('shopping')\n"
+            "except phoneworld.PhoneworldError as err:\n    print(err)\n")
+    out = subprocess.run([sys.executable, "-c", _WITHOUT.format(blocked={"gymnasium"},
+                                                                  body=body)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip().endswith("pip install 'phoneworld[env]'"), out.stderr
+
+
+def test_the_readme_documents_every_exit_code():
+    import re
+
+    import phoneworld.errors as errors
+    import rl.train  # noqa: F401 - its TrainError is an error of the CLI too
+    from tests.conftest import ROOT
+
+    documented = {int(c) for c in re.findall(r"^\| (\d+) \|", (ROOT / "README.md").read_text(
+        encoding="utf-8"), re.M)}
+    codes, todo = set(), [errors.PhoneworldError]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.exit_code)
+        todo.extend(cls.__subclasses__())
+    assert codes >= {1, 2, 3, 4, 5, 6, 7, 8}
+    assert codes | {0, 130} == documented

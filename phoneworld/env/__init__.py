@@ -16,6 +16,7 @@ from importlib.util import find_spec
 from typing import Any
 
 from phoneworld.env.registration import make, register_envs
+from phoneworld.errors import MissingExtra
 
 __all__ = ["PhoneworldEnv", "make", "register_envs"]
 
@@ -26,7 +27,9 @@ if find_spec("gymnasium") is not None:  # without the env extra there is nothing
 def __getattr__(name: str) -> Any:
     # The env class needs gymnasium and numpy; the backends below it do not.
     if name == "PhoneworldEnv":
-        from phoneworld.env.env import PhoneworldEnv
-
+        try:
+            from phoneworld.env.env import PhoneworldEnv
+        except ModuleNotFoundError as err:
+            raise MissingExtra("phoneworld.env.PhoneworldEnv", "env", err) from err
         return PhoneworldEnv
     raise AttributeError(f"module 'phoneworld.env' has no attribute {name!r}")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from phoneworld.errors import MissingExtra
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -67,7 +69,10 @@ def make(target: Any = None, **kwargs: Any) -> Any:
     `judge=`, `polling=`, `restart=` configure it). Other keyword arguments go to
     `PhoneworldEnv`.
     """
-    from phoneworld.env.env import PhoneworldEnv
+    try:
+        from phoneworld.env.env import PhoneworldEnv
+    except ModuleNotFoundError as err:
+        raise MissingExtra("a phoneworld env", "env", err) from err
 
     if isinstance(target, str) and target.startswith(("http://", "https://")):
         from phoneworld.env.backends.http import HttpBackend

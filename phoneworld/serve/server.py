@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import MissingExtra, PhoneworldError
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -43,8 +43,7 @@ def serve(apps: str | Path | Sequence[Any], *, host: str = "127.0.0.1", port: in
     try:
         from phoneworld.serve.app import create_app
     except ImportError as err:
-        raise PhoneworldError(f"phoneworld serve needs Flask and waitress ({err}): "
-                              "pip install 'phoneworld[serve]'") from err
+        raise MissingExtra("phoneworld serve", "serve", err) from err
     app = create_app(apps, max_sessions=max_sessions, idle_timeout=idle_timeout,
                      chromium=chromium,
                      trusted_hosts=LOOPBACK_NAMES if host in LOOPBACK else None)
@@ -87,8 +86,7 @@ def _waitress(app: Any, host: str, port: int, threads: int, max_sessions: int, k
     try:
         from waitress.server import create_server
     except ImportError as err:
-        raise PhoneworldError("phoneworld serve needs waitress: pip install "
-                              "'phoneworld[serve]' (or run with --debug for Werkzeug)") from err
+        raise MissingExtra("phoneworld serve (without --debug)", "serve", err) from err
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     try:
         server = create_server(app, host=host, port=port, threads=threads,
