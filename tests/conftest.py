@@ -4,19 +4,22 @@ the real-device switch."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_TRACES = ROOT.parent / "shared" / "traces"
+SHARED_TRACES = Path(os.environ.get("PHONEWORLD_SHARED_TRACES")
+                     or ROOT.parent / "shared" / "traces")
+"""The third-party traces: ../shared/traces beside the checkout, or $PHONEWORLD_SHARED_TRACES."""
 DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
 def shared_traces() -> Path:
     if not SHARED_TRACES.is_dir():
-        pytest.skip("../shared/traces is not here")
+        pytest.skip(f"{SHARED_TRACES} is not here (set $PHONEWORLD_SHARED_TRACES)")
     return SHARED_TRACES
 
 
