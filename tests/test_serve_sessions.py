@@ -128,4 +128,6 @@ def test_serve_runs_waitress_and_stops_on_sigterm():
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
+        finally:
+            proc.stderr.close()  # type: ignore[union-attr]
     assert code == 0
