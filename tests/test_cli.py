@@ -147,3 +147,17 @@ def test_the_readme_documents_every_exit_code():
         todo.extend(cls.__subclasses__())
     assert codes >= {1, 2, 3, 4, 5, 6, 7, 8}
     assert codes | {0, 130} == documented
+
+
+def test_train_and_eval_come_by_entry_point(capsys):
+    from importlib.metadata import entry_points
+
+    from phoneworld.cli import COMMANDS
+
+    found = {e.name: e.value for e in entry_points(group=COMMANDS)}
+    assert found.get("train") == "rl.commands:register", (
+        f"no {COMMANDS} entry point for rl: the installed metadata is older than "
+        f"pyproject.toml; reinstall with pip install -e .")
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "train" in out and "eval" in out
