@@ -146,6 +146,9 @@ def test_the_import_graph_is_read():
     assert not g.has_edge("phoneworld.cli@top", "phoneworld.compiler")
     assert g.has_edge("phoneworld.infer.app", "phoneworld.infer@top")  # a package's own code
     assert not g.has_edge("phoneworld.infer.app", "phoneworld.infer")
+    # a package's lazy attributes (`from phoneworld.tasks import synthesize_tasks`) count
+    assert g.has_edge("phoneworld.tasks", "phoneworld.tasks.synthesize")
+    assert not g.has_edge("phoneworld.tasks@top", "phoneworld.tasks.synthesize")
     assert package_graph().has_edge("compiler", "infer")
 
 

@@ -18,7 +18,6 @@ cases of an app's own property tests), `commands` (the CLI).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,18 +29,29 @@ if TYPE_CHECKING:
     from phoneworld.tasks.sample import find_task, sample_tasks, templates
     from phoneworld.tasks.synthesize import synthesize_tasks
 
-_WHERE = {"CheckResult": "checkers", "Goal": "checkers", "Demo": "demos",
-          "make_demo": "demos", "export_sft": "export", "checker_cases": "gentests",
-          "TaskInstance": "instances", "find_task": "sample", "sample_tasks": "sample",
-          "templates": "sample", "synthesize_tasks": "synthesize"}
 __all__ = ["CheckResult", "Demo", "Goal", "TaskInstance", "checker_cases", "export_sft",
            "find_task", "make_demo", "sample_tasks", "synthesize_tasks", "templates"]
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use, so that `phoneworld --help` (which imports `commands`) stays fast.
-    if name in _WHERE:
-        value = getattr(importlib.import_module(f"phoneworld.tasks.{_WHERE[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'phoneworld.tasks' has no attribute {name!r}")
+    # Loaded on first use, so that `phoneworld --help` (which imports `commands`) stays
+    # fast; plain imports, so that what this package reaches is plain to see.
+    if name in ("CheckResult", "Goal"):
+        from phoneworld.tasks import checkers as module
+    elif name in ("Demo", "make_demo"):
+        from phoneworld.tasks import demos as module
+    elif name == "export_sft":
+        from phoneworld.tasks import export as module
+    elif name == "checker_cases":
+        from phoneworld.tasks import gentests as module
+    elif name == "TaskInstance":
+        from phoneworld.tasks import instances as module
+    elif name in ("find_task", "sample_tasks", "templates"):
+        from phoneworld.tasks import sample as module
+    elif name == "synthesize_tasks":
+        from phoneworld.tasks import synthesize as module
+    else:
+        raise AttributeError(f"module 'phoneworld.tasks' has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
