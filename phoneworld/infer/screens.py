@@ -2,7 +2,7 @@
 
     [obs(trace 0, 0..9), obs(trace 1, 0..5)]  ->  [home{0:0,0:4,1:0}, detail{0:1,...}, ...]
 
-Grouping: observations of one package whose skeletons (see `skeleton`) are similar
+Grouping: observations of one package whose skeletons (see `ui.skeleton`) are similar
 (Jaccard >= `SAME_SCREEN`), whose activities agree (when both are known) and whose
 selected tabs are the same (see `selected_tabs`) share a screen. Each observation joins
 the first existing group it matches, in trace order, so the result is deterministic.

@@ -41,7 +41,7 @@ class AbstractScreen(BaseModel):
 class Transition(BaseModel):
     """(screen, widget, action) -> screen, seen `count` times.
 
-    `widget` is the widget's key in the source screen (see `infer.widgets`); `item` marks
+    `widget` is the widget's key in the source screen (see `ui.widgets`); `item` marks
     a parameterised transition (a tap on a list item carries that item's entity).
     """
 
