@@ -195,3 +195,10 @@ def test_gestures_use_the_machines_public_surface():
     assert not private
     # the walker does see attribute use: the public surface is there
     assert any(isinstance(n, ast.Attribute) and n.attr == "fire" for n in ast.walk(tree))
+
+
+def test_codegen_only_serialises():
+    """Codegen turns a bundle into bytes: it may read the spec's types and emit it, and
+    nothing that works values out (inference, the runtime, tasks)."""
+    g = package_graph()
+    assert set(g.successors("codegen")) <= {"spec", "errors"}, sorted(g.successors("codegen"))
