@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from phoneworld.codegen.files import write_tree
+from phoneworld.codegen.files import check_app_folder, check_output_root, write_tree
 from phoneworld.codegen.generate import generate_app
 from phoneworld.errors import CodegenError, SpecError
 from phoneworld.infer.app import infer_app
@@ -110,8 +110,15 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
                    progress: Callable[[str], None] | None = None) -> list[CompiledApp]:
-    """Compile every app recorded under `path` into `out/<app>/`."""
-    path = Path(path)
+    """Compile every app recorded under `path` into `out/<app>/`.
+
+    Refuses (`OutputError`) an `out` or `specs` folder that is a file or lies inside the
+    input, and an `out/<app>/` that phoneworld did not write, before anything is written.
+    """
+    path, out = Path(path), Path(out)
+    check_output_root(out, [path])
+    if specs is not None:
+        check_output_root(specs, [path])
     located = []
     for fmt, loc in find_traces(path):
         if progress:
@@ -122,7 +129,10 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     # paths, so the output does not depend on where the compiler was run from.
     located = [(loc, [t.model_copy(update={"source": _display(path, loc)}) for t in traces])
                for loc, traces in located]
-    for name, items in group_by_app(path, located).items():
+    groups = group_by_app(path, located)
+    for name in groups:  # refuse before the work, not after it
+        check_app_folder(out / name, [path])
+    for name, items in groups.items():
         if progress:
             progress(f"compiling {name} ({len(items)} traces)")
         common = _common_folder([r for r, _ in items])
@@ -131,9 +141,10 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
             else name_
         apps.append(compile_app(name, [t for _, t in items], source))
     for app in apps:
-        write_tree(out / app.name, app.files)
+        write_tree(out / app.name, app.files, inputs=[path])
         if specs is not None:
-            write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"]}, replace=False)
+            write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"]}, replace=False,
+                       inputs=[path])
     return apps
 
 

@@ -62,3 +62,9 @@ class InvalidAction(PhoneworldError):
 
 class DeviceError(PhoneworldError):
     exit_code = 6
+
+
+class OutputError(PhoneworldError):
+    """An output folder phoneworld must not write to (an input, a file, someone's files)."""
+
+    exit_code = 2
