@@ -18,7 +18,10 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     from phoneworld.traces import read_traces
     from phoneworld.traces.report import format_table, summarize
 
-    rows = [summarize(t) for t in read_traces(args.path)]
+    skipped: list[str] = []
+    rows = [summarize(t) for t in read_traces(args.path, skipped)]
+    for note in skipped:
+        print(f"warning: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps({"traces": rows}, ensure_ascii=False, indent=None))
     else:
@@ -35,8 +38,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr, flush=True)
 
+    def warn(msg: str) -> None:
+        print(f"warning: {msg}", file=sys.stderr, flush=True)
+
     apps = compile_traces(Path(args.path), Path(args.out),
-                          specs=Path(args.specs) if args.specs else None, progress=progress)
+                          specs=Path(args.specs) if args.specs else None, progress=progress,
+                          warn=warn)
     print(format_summary(apps, Path(args.out)))
     return 0
 

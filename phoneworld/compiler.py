@@ -109,7 +109,8 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
 
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
-                   progress: Callable[[str], None] | None = None) -> list[CompiledApp]:
+                   progress: Callable[[str], None] | None = None,
+                   warn: Callable[[str], None] | None = None) -> list[CompiledApp]:
     """Compile every app recorded under `path` into `out/<app>/`.
 
     Refuses (`OutputError`) an `out` or `specs` folder that is a file or lies inside the
@@ -120,7 +121,12 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     if specs is not None:
         check_output_root(specs, [path])
     located = []
-    for fmt, loc in find_traces(path):
+    skipped: list[str] = []
+    found = find_traces(path, skipped)
+    for note in skipped:
+        if warn:
+            warn(note)
+    for fmt, loc in found:
         if progress:
             progress(f"reading {loc}")
         located.append((loc, read_trace_folder(fmt, loc)))

@@ -11,6 +11,7 @@ import re
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
+from phoneworld.limits import MAX_CHILDREN, MAX_DEPTH, MAX_NODES, MAX_TEXT
 from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node, NodePath
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
@@ -52,6 +53,8 @@ def parse_hierarchy(data: bytes) -> tuple[Node, dict[str, str]]:
     parser.EndElementHandler = builder.end
     try:
         parser.Parse(data, True)
+    except HierarchyError as err:  # a limit, found while streaming: say where
+        raise HierarchyError(f"{err} (line {parser.CurrentLineNumber})") from None
     except expat.ExpatError as err:
         raise HierarchyError(f"not well-formed XML: {expat.errors.messages[err.code]} "
                              f"(line {err.lineno}, column {err.offset + 1})") from err
@@ -71,6 +74,7 @@ class _Builder:
         self.attrs: dict[str, str] | None = None
         self.fields: list[dict | None] = []
         self.kids: list[list[Node]] = [[]]
+        self.depth = self.count = 0
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         if self.attrs is None and tag == "hierarchy":
@@ -82,12 +86,24 @@ class _Builder:
             self.attrs = {}
             if "bounds" not in attrs:
                 raise HierarchyError(f"root element <{tag}> is neither <hierarchy> nor a view")
+        # The limits are checked while streaming, so a hostile dump costs no more than them.
+        self.depth += 1
+        self.count += 1
+        if self.depth > MAX_DEPTH:
+            raise HierarchyError(f"views nest deeper than {MAX_DEPTH} levels (the limit)")
+        if len(self.kids[-1]) >= MAX_CHILDREN:
+            raise HierarchyError(f"a view has more than {MAX_CHILDREN:,} children (the limit)")
+        if self.count > MAX_NODES:
+            raise HierarchyError(f"more than {MAX_NODES:,} views (the limit per observation)")
         f = NODE_DEFAULTS.copy()
         if tag != "node":
             f["class_name"] = tag
         for k, v in attrs.items():
             name = _STR_ATTRS.get(k)
             if name is not None:
+                if len(v) > MAX_TEXT:
+                    raise HierarchyError(f"a view's {k} is {len(v):,} characters, over the "
+                                         f"limit of {MAX_TEXT:,}")
                 f[name] = v
                 continue
             name = _FLAGS.get(k)
@@ -112,6 +128,7 @@ class _Builder:
             return
         f["children"] = tuple(kids)
         self.kids[-1].append(Node.trusted(f))
+        self.depth -= 1
 
     def result(self) -> tuple[Node, dict[str, str]]:
         tops = self.kids[0]
