@@ -4,7 +4,9 @@ and returns an exit code. Heavy imports live inside the command that needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -164,13 +166,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return func(args)
+        code = func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
+        return code
     except PhoneworldError as err:
         print(err.show(), file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`phoneworld inspect traces/ | head -1`): end quietly, as a
+        # command killed by SIGPIPE does, and keep the exit-time flush from failing too.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -82,3 +82,31 @@ def test_check_reports_spec_errors_with_position(tmp_path, capsys):
     code = main(["check", str(spec)])
     err = capsys.readouterr().err
     assert code == 3 and "bad.pw:" in err and "nowhere" in err
+
+
+def test_a_closed_pipe_ends_quietly():
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(f"'{sys.executable}' -m phoneworld inspect '{ROOT / 'traces'}' "
+                          f"| head -1; exit ${{PIPESTATUS[0]}}", shell=True, env=env,
+                          executable="/bin/bash", capture_output=True, text=True, timeout=120)
+    assert proc.stdout.count("\n") == 1 and proc.stderr == ""
+    assert proc.returncode == 141  # as a command killed by SIGPIPE
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["tasks", "generated", "--n", "-5"], "argument --n: -5 is not 0..1000000"),
+    (["tasks", "generated", "--n", "x"], "argument --n: 'x' is not a whole number"),
+    (["demos", "generated", "--seed", "-1", "-o", "x"], "argument --seed: -1 is not 0 or more"),
+    (["record", "-o", "x", "--max-steps", "0"], "argument --max-steps: 0 is not 1 or more"),
+    (["record", "-o", "x", "--timeout", "nan"], "argument --timeout: nan is not a positive"),
+])
+def test_bad_numbers_are_usage_errors_naming_the_option(argv, needle, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and needle in capsys.readouterr().err

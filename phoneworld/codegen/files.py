@@ -121,7 +121,7 @@ def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True,
             check_output_root(folder, inputs)
             folder.mkdir(parents=True, exist_ok=True)
             for rel, data in sorted(files.items()):
-                _atomic_file(folder / rel, data)
+                write_file(folder / rel, data)
             return
         check_app_folder(folder, inputs)
         folder.parent.mkdir(parents=True, exist_ok=True)
@@ -270,7 +270,14 @@ def _libc():
     return _LIBC[0]
 
 
-def _atomic_file(path: Path, data: bytes) -> None:
+def write_file(path: Path, data: bytes) -> None:
+    """Replace one file atomically: readers see the old bytes or the new, never a part.
+
+    Raises:
+        OutputError: `path` is a folder.
+    """
+    if path.is_dir():
+        raise OutputError(f"refusing to write to {path}: it is a folder, not a file")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
