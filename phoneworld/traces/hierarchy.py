@@ -148,7 +148,9 @@ class _Builder:
 def to_uiautomator_xml(root: Node, rotation: int = 0) -> str:
     """Serialise a tree as `adb shell uiautomator dump` writes it (one line, same attributes).
 
-    All text is attribute-escaped, so trace strings stay data.
+    All text is attribute-escaped, so trace strings stay data; characters that XML cannot
+    hold (NUL, U+FFFE, unpaired surrogates) are written as U+FFFD, so the dump is always
+    well-formed.
     """
     out = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
            f'<hierarchy rotation="{int(rotation)}">']
@@ -160,6 +162,15 @@ def to_uiautomator_xml(root: Node, rotation: int = 0) -> str:
     return "".join(out)
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all, not even escaped."""
+
+
+def _q(text: str) -> str:
+    """An attribute value: quoted and escaped, characters XML cannot hold as U+FFFD."""
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
 def _b(v: bool) -> str:
     return "true" if v else "false"
 
@@ -167,9 +178,9 @@ def _b(v: bool) -> str:
 def _emit(n: Node, index: int, out: list[str]) -> None:
     x1, y1, x2, y2 = n.bounds
     out.append(
-        f"<node index=\"{index}\" text={quoteattr(n.text)} resource-id={quoteattr(n.resource_id)}"
-        f" class={quoteattr(n.class_name)} package={quoteattr(n.package)}"
-        f" content-desc={quoteattr(n.content_desc)} checkable=\"{_b(n.checkable)}\""
+        f"<node index=\"{index}\" text={_q(n.text)} resource-id={_q(n.resource_id)}"
+        f" class={_q(n.class_name)} package={_q(n.package)}"
+        f" content-desc={_q(n.content_desc)} checkable=\"{_b(n.checkable)}\""
         f" checked=\"{_b(n.checked)}\" clickable=\"{_b(n.clickable)}\""
         f" enabled=\"{_b(n.enabled)}\" focusable=\"{_b(n.focusable)}\""
         f" focused=\"{_b(n.focused)}\" scrollable=\"{_b(n.scrollable)}\""
