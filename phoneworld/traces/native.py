@@ -173,10 +173,13 @@ def _observation(folder: Path, entry: dict, screen, field: _Fields, record: str,
     name = field.text(entry, "observation", record) or ""
     activity = field.text(entry, "activity", record) or ""
     shot = field.text(entry, "screenshot", record)
-    file = folder / name
-    if Path(name).is_absolute() or ".." in Path(name).parts or not Path(name).parts:
+    if "\x00" in name or not Path(name).parts:
+        raise TraceError(field.file, f"observation: {name!r} is not a file name",
+                         record=record)
+    if Path(name).is_absolute() or ".." in Path(name).parts:
         raise TraceError(field.file, f"observation path {name!r} leaves the trace folder",
                          record=record)
+    file = folder / name
     try:
         root, _ = parse_hierarchy(read_bytes(file, folder))
     except TooLarge as err:
