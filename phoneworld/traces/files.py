@@ -47,15 +47,16 @@ def refusal(file: Path, root: Path | None) -> str | None:
     """
     try:
         st = file.lstat()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
-    if stat.S_ISLNK(st.st_mode):
+    link = stat.S_ISLNK(st.st_mode)
+    if link or root is not None:
         try:
             real = file.resolve(strict=True)
         except (OSError, RuntimeError):
             return "a symbolic link that leads nowhere (or in a loop)"
-        if root is not None and not _inside(real, root):
-            return "a symbolic link to a file outside the trace folder"
+        if root is not None and not _inside(real, root):  # a link, a linked folder, `..`
+            return f"a {'symbolic link to a ' if link else ''}file outside the trace folder"
         try:
             st = real.stat()
         except OSError:
