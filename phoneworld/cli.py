@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader left (`phoneworld inspect traces/ | head -1`): end quietly, as a
         # command killed by SIGPIPE does, and keep the exit-time flush from failing too.
-        with contextlib.suppress(OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
 
