@@ -27,7 +27,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from phoneworld.errors import TraceError
+from phoneworld.errors import OutputError, TraceError
 from phoneworld.limits import MAX_TEXT
 from phoneworld.traces.assemble import assemble, foreground_package
 from phoneworld.traces.files import TooLarge, UnsafeFile, read_bytes
@@ -207,11 +207,16 @@ def write(trace: Trace, folder: Path) -> None:
 
     Observations must form a chain (step k goes from observation k to k+1), as a
     recorder produces them. Files are written to a temporary folder first and moved
-    into place, so a failure leaves no half-written trace.
+    into place, so a failure leaves no half-written trace; an existing folder is
+    replaced only when it is empty or a trace folder itself.
     """
     import shutil
     import tempfile
 
+    if folder.exists() and (not folder.is_dir() or folder.is_symlink() or (
+            any(folder.iterdir()) and not (folder / MANIFEST).is_file())):
+        raise OutputError(f"refusing to replace {folder}: it is not a phoneworld trace "
+                          f"folder (no {MANIFEST}); choose a new or empty folder")
     by_before = {s.before: s for s in trace.steps}
     entries = []
     for k, obs in enumerate(trace.observations):
