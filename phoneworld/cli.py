@@ -63,11 +63,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from phoneworld.codegen.files import check_app_folder, write_tree
+    from phoneworld.codegen.files import check_app_folder, clean_leftovers, write_tree
     from phoneworld.codegen.generate import generate_app
     from phoneworld.spec.check import load
 
     check_app_folder(Path(args.out), [Path(args.spec)])
+    clean_leftovers(Path(args.out).parent)  # of killed runs
     spec = load(args.spec)
     files, _ = generate_app(spec)
     write_tree(Path(args.out), files, inputs=[Path(args.spec)])

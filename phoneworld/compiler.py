@@ -15,7 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from phoneworld.codegen.files import check_app_folder, check_output_root, write_tree
+from phoneworld.codegen.files import (
+    check_app_folder,
+    check_output_root,
+    clean_leftovers,
+    write_tree,
+)
 from phoneworld.codegen.generate import generate_app
 from phoneworld.errors import CodegenError, SpecError
 from phoneworld.infer.app import infer_app
@@ -120,6 +125,7 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     check_output_root(out, [path])
     if specs is not None:
         check_output_root(specs, [path])
+    clean_leftovers(out)  # of killed runs: before anything reads or writes `out`
     located = []
     skipped: list[str] = []
     found = find_traces(path, skipped)

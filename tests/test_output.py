@@ -202,3 +202,13 @@ def test_kill_9_during_the_write_phase_leaves_the_old_or_new_app_and_nothing_vis
         assert (app / "spec.pw").read_text() in {f"v{j}" for j in range(k + 2)}
         assert clean_leftovers(out)  # the killed run's hidden folder
         assert [p.name for p in out.iterdir()] == ["shop"]
+
+
+def test_compile_and_build_clean_leftovers_when_they_start(tmp_path, capsys):
+    out = tmp_path / "out"
+    (out / ".messages.pw-tmp-dead01").mkdir(parents=True)
+    assert main(["compile", str(tmp_path / "missing"), "-o", str(out)]) == 2
+    assert list(out.iterdir()) == []
+    (tmp_path / ".app.pw-tmp-dead02").mkdir()
+    assert main(["build", str(tmp_path / "missing.pw"), "-o", str(tmp_path / "app")]) == 3
+    assert not (tmp_path / ".app.pw-tmp-dead02").exists()
