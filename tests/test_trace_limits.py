@@ -89,6 +89,25 @@ def test_fifos_devices_and_link_loops_never_block_and_are_read_once(tmp_path):
     assert any("a link to a folder already read" in n for n in notes)
 
 
+def test_a_file_named_by_many_steps_is_read_once_and_a_link_loop_is_skipped(tmp_path,
+                                                                             monkeypatch):
+    trace = native_trace(tmp_path / "t", FLAT, steps=3)
+    doc = json.loads((trace / "trace.json").read_text())
+    for entry in doc["steps"]:
+        entry["observation"] = "./000.xml"
+    doc["steps"][2]["observation"] = "loop.xml"
+    (trace / "loop.xml").symlink_to(trace / "loop.xml")
+    (trace / "trace.json").write_text(json.dumps(doc))
+    reads: list[str] = []
+    real = native.read_bytes
+    monkeypatch.setattr(native, "read_bytes", lambda f, root: reads.append(f.name) or
+                        real(f, root))
+    (t,) = native.read(trace)
+    assert reads == ["trace.json", "000.xml", "loop.xml"] and t.observations[2].root is None
+    assert any("loop.xml: skipped, a symbolic link that leads nowhere" in w
+               for w in t.warnings)
+
+
 def test_a_named_fifo_observation_is_skipped_not_waited_for(tmp_path):
     trace = native_trace(tmp_path / "t", FLAT)
     (trace / "001.xml").unlink()

@@ -32,7 +32,7 @@ from phoneworld.limits import MAX_TEXT
 from phoneworld.traces.assemble import assemble, foreground_package
 from phoneworld.traces.files import TooLarge, UnsafeFile, read_bytes
 from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy, to_uiautomator_xml
-from phoneworld.traces.model import Action, Observation, Step, Trace
+from phoneworld.traces.model import Action, Node, Observation, Step, Trace
 
 MANIFEST = "trace.json"
 FORMAT_TAG = "phoneworld-trace"
@@ -78,12 +78,13 @@ def read(path: Path) -> list[Trace]:
     observations: list[Observation] = []
     steps: list[Step] = []
     notes: list[str] = []
+    parsed: dict[Path, Node] = {}
     for k, entry in enumerate(entries):
         record = f"steps[{k}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("observation"), str):
             raise TraceError(manifest_path, 'each step needs "observation": "<file>.xml"',
                              record=record)
-        obs = _observation(path, entry, screen, field, record, notes)
+        obs = _observation(path, entry, screen, field, record, notes, parsed)
         observations.append(obs)
         action = entry.get("action")
         if action is None:
@@ -168,8 +169,19 @@ def _action(action: object, obs: Observation, field: _Fields, record: str) -> Ac
     return act
 
 
+def _parsed(file: Path, folder: Path, parsed: dict[Path, Node]) -> Node:
+    """The hierarchy in `file`, parsed once however many steps name it."""
+    try:
+        key = file.resolve()
+    except (OSError, RuntimeError):  # a link loop: `read_bytes` says so
+        key = file
+    if key not in parsed:
+        parsed[key] = parse_hierarchy(read_bytes(file, folder))[0]
+    return parsed[key]
+
+
 def _observation(folder: Path, entry: dict, screen, field: _Fields, record: str,
-                 notes: list[str]) -> Observation:
+                 notes: list[str], parsed: dict[Path, Node]) -> Observation:
     name = field.text(entry, "observation", record) or ""
     activity = field.text(entry, "activity", record) or ""
     shot = field.text(entry, "screenshot", record)
@@ -181,7 +193,7 @@ def _observation(folder: Path, entry: dict, screen, field: _Fields, record: str,
                          record=record)
     file = folder / name
     try:
-        root, _ = parse_hierarchy(read_bytes(file, folder))
+        root = _parsed(file, folder, parsed)
     except TooLarge as err:
         raise TraceError(file, err.strerror) from err
     except UnsafeFile as err:  # a link out of the folder, a FIFO: not read, not fatal
