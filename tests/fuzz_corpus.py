@@ -471,6 +471,13 @@ def argv_cases(tmp: Path) -> list[list[str]]:
     out += [["record", "-o", str(tmp / "r"), "--timeout", t] for t in ("nan", "-1", "inf", "")]
     for cmd in (["inspect"], ["check"], ["replay", gen], ["tasks"], ["serve"]):
         out += [cmd + [missing], cmd + [file], cmd + [str(tmp)]]
+    loop = tmp / "loop"
+    loop.symlink_to(loop)
+    tiny, spec = str(DATA / "phoneworld" / "tiny"), str(DATA / "specs" / "shop.pw")
+    for target in (str(loop), str(loop / "x"), file):  # each refused: nothing written
+        out += [["compile", tiny, "-o", target], ["build", spec, "-o", target]]
+    out += [["compile", tiny, "-o", tiny], ["compile", tiny, "-o", str(Path(tiny) / "o")],
+            ["build", spec, "-o", str(DATA / "specs")], ["build", spec, "-o", tiny]]
     out += [["compile", missing, "-o", str(tmp / "o")], ["compile", file, "-o", str(tmp / "o")],
             ["build", missing, "-o", str(tmp / "o")], ["build", file, "-o", str(tmp / "o")],
             ["serve", gen, "--port", "-3"], ["serve", gen, "--threads", "0"],

@@ -212,3 +212,9 @@ def test_compile_and_build_clean_leftovers_when_they_start(tmp_path, capsys):
     (tmp_path / ".app.pw-tmp-dead02").mkdir()
     assert main(["build", str(tmp_path / "missing.pw"), "-o", str(tmp_path / "app")]) == 3
     assert not (tmp_path / ".app.pw-tmp-dead02").exists()
+
+
+def test_an_output_behind_a_link_loop_is_refused_not_a_traceback(tmp_path, capsys):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert "cannot resolve it" in _refused(["build", str(SPEC), "-o", str(loop / "x")], capsys)

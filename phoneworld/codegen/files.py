@@ -67,9 +67,9 @@ def check_output_root(out: Path, inputs: Sequence[Path]) -> None:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise OutputError(f"refusing to write to {out}: it is a file, not a folder")
-    real = out.resolve()
+    real = _real(out)
     for inp in inputs:
-        src = Path(inp).resolve()
+        src = _real(Path(inp))
         if real == src or src in real.parents:
             where = "is" if real == src else "lies inside"
             raise OutputError(f"refusing to write to {out}: it {where} the input {inp}; "
@@ -85,9 +85,9 @@ def check_app_folder(folder: Path, inputs: Sequence[Path] = ()) -> None:
         raise OutputError(f"refusing to replace {folder}: it is a symbolic link")
     if not folder.exists():
         return
-    real = folder.resolve()
+    real = _real(folder)
     for inp in inputs:
-        if real in Path(inp).resolve().parents:
+        if real in _real(Path(inp)).parents:
             raise OutputError(f"refusing to replace {folder}: it holds the input {inp}; "
                               f"build into another folder")
     try:
@@ -98,6 +98,13 @@ def check_app_folder(folder: Path, inputs: Sequence[Path] = ()) -> None:
         raise OutputError(f"refusing to replace {folder}: it is not empty and phoneworld "
                           f"did not write it (no generated {_MANIFEST}); choose a new or "
                           f"empty folder")
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as err:  # RuntimeError: a symbolic link loop
+        raise OutputError(f"refusing to write to {path}: cannot resolve it ({err})") from err
 
 
 # -- the atomic swap ----------------------------------------------------------------------
