@@ -80,10 +80,14 @@ def test_a_step_from_another_site_is_refused_on_the_fast_path_too(client):
     assert client.get(f"/api/sessions/{sid}").json["steps"] == 0
 
 
-def test_check_write_leaves_reads_alone():
+def test_check_write_leaves_reads_alone_and_knows_its_own_origin_behind_a_proxy():
     check_write({"REQUEST_METHOD": "GET", "HTTP_ORIGIN": "http://evil.example"})
     check_write({"REQUEST_METHOD": "POST", "HTTP_ORIGIN": "http://[::1]:8000",
                  "HTTP_HOST": "[::1]:8000", "wsgi.url_scheme": "http"})
+    check_write({"REQUEST_METHOD": "POST", "HTTP_ORIGIN": "https://phone.example",
+                 "HTTP_HOST": "phone.example", "wsgi.url_scheme": "http"})
+    check_write({"REQUEST_METHOD": "POST", "HTTP_ORIGIN": "https://phone.example",
+                 "HTTP_SEC_FETCH_SITE": "same-origin", "HTTP_HOST": "127.0.0.1:8000"})
 
 
 def test_typed_text_is_capped_and_appending_past_the_cap_is_a_400(client):

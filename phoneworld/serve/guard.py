@@ -30,12 +30,14 @@ def check_write(environ: dict[str, Any]) -> None:
     """Raise an `ApiError` (403 or 415) for a write this server refuses; reads pass."""
     if environ.get("REQUEST_METHOD") not in _WRITES:
         return
+    # A browser's own word first (pages cannot forge it, and it holds behind a proxy);
+    # browsers that do not send it still send Origin.
     site = environ.get("HTTP_SEC_FETCH_SITE")
     if site is not None and site not in _SITES:
         raise ApiError(f"requests from another site's page are refused (Sec-Fetch-Site: "
                        f"{site})", 403, field="Origin")
     origin = environ.get("HTTP_ORIGIN")
-    if origin is not None and not _same_origin(origin, environ):
+    if site is None and origin is not None and not _same_origin(origin, environ):
         raise ApiError(f"requests from another origin ({origin[:100]}) are refused", 403,
                        field="Origin")
     if _has_body(environ) and not is_json(environ.get("CONTENT_TYPE", "")):
@@ -63,9 +65,9 @@ def _same_origin(origin: str, environ: dict[str, Any]) -> bool:
         return False
     if not o.scheme or not o.hostname:
         return False  # "null": a sandboxed frame, a file:// page
-    scheme = environ.get("wsgi.url_scheme", "http")
-    host = environ.get("HTTP_HOST", "")
-    return o.scheme == scheme and _netloc(o.hostname, port, scheme) == _host(host, scheme)
+    # Host and port only: behind a TLS proxy the page is https and the request http.
+    return _netloc(o.hostname, port, o.scheme) == _host(environ.get("HTTP_HOST", ""),
+                                                       o.scheme)
 
 
 def _netloc(hostname: str, port: int | None, scheme: str) -> str:
