@@ -17,7 +17,7 @@ from phoneworld.replay import replay
 from phoneworld.runtime import Machine
 from phoneworld.traces import native, read_traces
 from phoneworld.traces.model import Node
-from tests.conftest import DATA, ROOT, shared
+from tests.conftest import DATA, ROOT, SHARED_TRACES, shared
 
 EXAMPLES = ROOT / "traces"
 
@@ -78,8 +78,9 @@ def test_modules_are_recognised_in_the_example_apps(examples):
             "tabs", "dialog"} <= found
 
 
-@pytest.mark.parametrize("folder", ["droidbot/ajsha", "droidbot/qqmusic",
-                                    "llamatouch/duolingo", "appium/spoon_live", "rico/skype"])
+@pytest.mark.parametrize("folder", sorted(f"{p.parent.name}/{p.name}" for p in
+                                           SHARED_TRACES.glob("*/*") if p.is_dir())
+                         or ["droidbot/ajsha"])  # (skips when ../shared/traces is absent)
 def test_every_shared_folder_compiles(shared_traces, tmp_path, folder, capsys):
     assert main(["compile", str(shared(*folder.split("/"))), "-o", str(tmp_path), "-q"]) == 0
     assert "apps written" in capsys.readouterr().out
