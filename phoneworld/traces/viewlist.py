@@ -217,6 +217,10 @@ def build_tree(views: object, file: Path | str, *, where: str = "") -> ViewTree:
     if lost:
         notes.append(f"{where}: {len(lost)} views are not reachable from the root "
                      f"(dropped): {_listing(lost)}")
+    odd = [f"{v}.{key}" for v in order if v in placed for key in _odd_fields(by_id[v])]
+    if odd:  # read as defaults, as real lists' nulls are; said, never silent
+        notes.append(f"{where}: {len(odd)} view fields of the wrong type (read as empty or "
+                     f"the default): {_listing(odd)}")
     inverted = [v for v in order if v in placed and _inverted(by_id[v].get("bounds"))]
     if inverted:
         notes.append(f"{where}: {len(inverted)} views with inverted bounds (kept as given): "
@@ -295,6 +299,17 @@ def _assemble(top: int, by_id: dict[int, dict], kids: dict[int, list[int]],
     for v in reversed(visit):
         built[v] = view_node(by_id[v], tuple(built.pop(c) for c in child_ids[v]))
     return built[top], paths
+
+
+_STRINGS = ("class", "resource_id", "text", "content_description", "package")
+
+
+def _odd_fields(view: dict) -> list[str]:
+    """The keys of `view` whose value is of a type no recorder writes there (bounds are
+    reported on their own)."""
+    odd = [k for k in _STRINGS if view.get(k) is not None and not isinstance(view[k], str)]
+    return odd + [k for k in _FLAGS if view.get(k) is not None
+                  and as_bool(view[k], True) != as_bool(view[k], False)]  # unreadable
 
 
 def _inverted(value: object) -> bool:
