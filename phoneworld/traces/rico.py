@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 from phoneworld.errors import TraceError
@@ -151,20 +152,28 @@ def _screen(path: Path, n: int, file: Path | None, notes: list[str]) -> Observat
         notes.append(f"{rel}: no activity.root view (kept without hierarchy)")
     root = None
     if isinstance(root_view, dict):
+        odd: list[str] = []
         try:
-            root = _tree(root_view, package)
+            root = _tree(root_view, package, odd)
         except LimitError as err:
             notes.append(f"{rel}: {err} (kept without hierarchy)")
+        if odd and root is not None:
+            kinds = Counter(odd)
+            notes.append(f"{rel}: {len(odd)} view fields of the wrong type (read as empty or "
+                         f"the default): " + ", ".join(f"{k} x{n}" for k, n in sorted(
+                             kinds.items())))
     return Observation(root=root, width=WIDTH, height=HEIGHT, package=package,
                        activity=activity, screenshot=shot, source=rel)
 
 
-def _tree(top: dict, package: str) -> Node:
-    """Rico's nested views as `Node`s, built without recursion (hierarchies can be deep)."""
+def _tree(top: dict, package: str, odd: list[str]) -> Node:
+    """Rico's nested views as `Node`s, built without recursion (hierarchies can be deep);
+    fields of a type Rico never writes are named in `odd` (and read as defaults)."""
     order: list[tuple[dict, str, list[dict]]] = []
     stack = [(top, package, 1)]
     while stack:
         view, inherited, depth = stack.pop()
+        odd.extend(_odd_fields(view))
         pkg = as_str(view.get("package")) or inherited
         kids = [c for c in view.get("children") or [] if isinstance(c, dict)] \
             if isinstance(view.get("children"), list) else []
@@ -180,6 +189,23 @@ def _tree(top: dict, package: str) -> Node:
     for view, pkg, kids in reversed(order):
         built[id(view)] = _node(view, pkg, tuple(built.pop(id(c)) for c in kids))
     return built[id(top)]
+
+
+_STRINGS = ("class", "resource-id", "text", "package")
+_BOOLS = ("clickable", "long-clickable", "checkable", "checked", "password", "selected",
+          "enabled", "focusable", "focused", "visible-to-user", "scrollable-vertical",
+          "scrollable-horizontal")
+
+
+def _odd_fields(view: dict) -> list[str]:
+    odd = [k for k in _STRINGS if view.get(k) is not None and not isinstance(view[k], str)]
+    odd += [k for k in _BOOLS if view.get(k) is not None
+            and as_bool(view[k], True) != as_bool(view[k], False)]
+    desc = view.get("content-desc")
+    if desc is not None and not isinstance(desc, str) and not (
+            isinstance(desc, list) and all(d is None or isinstance(d, str) for d in desc)):
+        odd.append("content-desc")
+    return odd
 
 
 def _node(view: dict, package: str, children: tuple[Node, ...]) -> Node:
