@@ -4,7 +4,7 @@
 
 Reading, abstraction, inference and code generation are pure; every app is generated
 into memory first and written only when all of them succeeded, each folder replaced
-atomically, so a failure leaves no half-written output.
+atomically and all of them or none, so a failure leaves no half-written output.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from phoneworld.codegen.files import (
     check_output_root,
     clean_leftovers,
     write_tree,
+    write_trees,
 )
 from phoneworld.codegen.generate import generate_app
 from phoneworld.errors import CodegenError, SpecError
@@ -152,11 +153,10 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
         source = (PurePosixPath(name_) / common).as_posix() if common not in ("", ".") \
             else name_
         apps.append(compile_app(name, [t for _, t in items], source))
-    for app in apps:
-        write_tree(out / app.name, app.files, inputs=[path])
-        if specs is not None:
-            write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"]}, replace=False,
-                       inputs=[path])
+    write_trees({out / app.name: app.files for app in apps}, inputs=[path])
+    if specs is not None:
+        write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"] for app in apps},
+                   replace=False, inputs=[path])
     return apps
 
 

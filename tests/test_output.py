@@ -218,3 +218,27 @@ def test_an_output_behind_a_link_loop_is_refused_not_a_traceback(tmp_path, capsy
     loop = tmp_path / "loop"
     loop.symlink_to(loop)
     assert "cannot resolve it" in _refused(["build", str(SPEC), "-o", str(loop / "x")], capsys)
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_several_apps_are_written_all_or_none(tmp_path, monkeypatch, exchange):
+    from phoneworld.codegen.files import write_trees
+
+    if not exchange:
+        monkeypatch.setattr(files_mod, "_exchange", lambda a, b: False)
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    write_trees({a: _app_files("a1"), b: _app_files("b1")})
+    real_swap = files_mod._swap_in
+    calls = []
+
+    def failing(new, folder):
+        calls.append(folder)
+        if folder == b and len(calls) == 3:  # a, c went in; b fails
+            raise OSError(28, "No space left on device")
+        return real_swap(new, folder)
+
+    monkeypatch.setattr(files_mod, "_swap_in", failing)
+    with pytest.raises(CodegenError, match="No space left"):
+        write_trees({a: _app_files("a2"), c: _app_files("c2"), b: _app_files("b2")})
+    assert (a / "spec.pw").read_text() == "# a1\n" and (b / "spec.pw").read_text() == "# b1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]

@@ -113,35 +113,71 @@ def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True,
                inputs: Sequence[Path] = ()) -> None:
     """Write `files` (relative posix path -> bytes) under `folder`.
 
-    With `replace`, `folder` is checked with `check_app_folder`, built beside its final
-    place and exchanged with the old tree atomically: readers never see a half-written
-    app, and any failure leaves the old one in place. Without it, each file is replaced
-    atomically inside an existing or new folder.
+    With `replace`, `folder` is one app folder, written as `write_trees` writes it. Without
+    it, each file is replaced atomically inside an existing or new folder.
     """
+    if replace:
+        write_trees({Path(folder): files}, inputs=inputs)
+        return
+    folder = Path(folder)
+    _check_names(folder, files)
+    try:
+        check_output_root(folder, inputs)
+        folder.mkdir(parents=True, exist_ok=True)
+        for rel, data in sorted(files.items()):
+            write_file(folder / rel, data)
+    except OSError as err:
+        raise CodegenError(f"cannot write {folder}: {err.strerror or err}") from err
+
+
+def write_trees(apps: dict[Path, dict[str, bytes]], *, inputs: Sequence[Path] = ()) -> None:
+    """Write app folders (folder -> relative posix path -> bytes), all of them or none.
+
+    Each folder is checked with `check_app_folder`, built in a hidden sibling and
+    exchanged with the old tree atomically; a failure at any point puts back every app
+    already exchanged. Readers never see a half-written app.
+    """
+    for folder, files in apps.items():
+        _check_names(folder, files)
+    current = None
+    try:
+        with contextlib.ExitStack() as stack:
+            built: list[tuple[Path, Path]] = []
+            for folder, files in apps.items():
+                current = folder
+                check_app_folder(folder, inputs)
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                clean_leftovers(folder.parent)
+                tmp = stack.enter_context(_hidden_folder(folder))
+                for rel, data in sorted(files.items()):
+                    target = tmp / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+                built.append((folder, tmp))
+            done: list[tuple[Path, Path, bool]] = []
+            try:
+                for folder, tmp in built:
+                    current = folder
+                    check_app_folder(folder, inputs)  # again: it may have changed meanwhile
+                    existed = folder.exists()
+                    _swap_in(tmp, folder)
+                    done.append((folder, tmp, existed))
+            except BaseException:
+                for folder, tmp, existed in reversed(done):  # all or none
+                    if existed:
+                        _swap_in(tmp, folder)
+                    else:
+                        os.rename(folder, tmp)
+                raise
+    except OSError as err:
+        raise CodegenError(f"cannot write {current}: {err.strerror or err}") from err
+
+
+def _check_names(folder: Path, files: dict[str, bytes]) -> None:
     for rel in files:
         p = Path(rel)
         if p.is_absolute() or ".." in p.parts or not p.parts:
             raise CodegenError(f"refusing to write outside {folder}: {rel}")
-    folder = Path(folder)
-    try:
-        if not replace:
-            check_output_root(folder, inputs)
-            folder.mkdir(parents=True, exist_ok=True)
-            for rel, data in sorted(files.items()):
-                write_file(folder / rel, data)
-            return
-        check_app_folder(folder, inputs)
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        clean_leftovers(folder.parent)
-        with _hidden_folder(folder) as tmp:
-            for rel, data in sorted(files.items()):
-                target = tmp / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            check_app_folder(folder, inputs)  # again: it may have changed meanwhile
-            _swap_in(tmp, folder)
-    except OSError as err:
-        raise CodegenError(f"cannot write {folder}: {err.strerror or err}") from err
 
 
 def _swap_in(new: Path, folder: Path) -> None:
@@ -154,7 +190,7 @@ def _swap_in(new: Path, folder: Path) -> None:
     # No atomic exchange here: move the old tree aside (locked, so that a cleaner puts it
     # back if this process dies before the second rename) and put it back on any failure.
     old = folder.parent / f".{folder.name}.{_TAG}old-{os.urandom(4).hex()}"
-    with _locked(folder):
+    with _try_lock(folder):  # held already when it is our own new tree (undoing a swap)
         os.rename(folder, old)
         try:
             os.rename(new, folder)
