@@ -70,12 +70,33 @@ def load_app(path: Path | str) -> GeneratedApp:
 
 
 def find_apps(path: Path | str) -> list[Path]:
-    """One app folder, or every app folder directly under `path`."""
+    """One app folder, or every app folder directly under `path`.
+
+    Hidden folders (a writer's `.APP.pw-tmp-*` leftovers among them) are skipped; two
+    folders whose manifests name the same app are refused.
+    """
     path = Path(path)
     if (path / "spec.pw").is_file():
         return [path]
-    apps = sorted(p for p in path.iterdir() if (p / "spec.pw").is_file()) \
-        if path.is_dir() else []
+    apps = sorted(p for p in path.iterdir() if not p.name.startswith(".")
+                  and (p / "spec.pw").is_file()) if path.is_dir() else []
     if not apps:
         raise PhoneworldError(f"{path}: no generated app here (no spec.pw)")
+    seen: dict[str, Path] = {}
+    for app in apps:
+        name = _manifest_name(app) or app.name
+        if name in seen:
+            raise PhoneworldError(f"{path}: {seen[name].name}/ and {app.name}/ are both the "
+                                  f"app {name!r}; keep one")
+        seen[name] = app
     return apps
+
+
+def _manifest_name(folder: Path) -> str | None:
+    """The app name a generated folder's manifest gives, if it has a readable one."""
+    try:
+        data = json.loads((folder / "manifest.json").read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    name = data.get("app") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None

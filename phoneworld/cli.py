@@ -4,7 +4,9 @@ and returns an exit code. Heavy imports live inside the command that needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
@@ -21,7 +23,10 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     from phoneworld.traces import read_traces
     from phoneworld.traces.report import format_table, summarize
 
-    rows = [summarize(t) for t in read_traces(args.path)]
+    skipped: list[str] = []
+    rows = [summarize(t) for t in read_traces(args.path, skipped)]
+    for note in skipped:
+        print(f"warning: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps({"traces": rows}, ensure_ascii=False, indent=None))
     else:
@@ -38,8 +43,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr, flush=True)
 
+    def warn(msg: str) -> None:
+        print(f"warning: {msg}", file=sys.stderr, flush=True)
+
     apps = compile_traces(Path(args.path), Path(args.out),
-                          specs=Path(args.specs) if args.specs else None, progress=progress)
+                          specs=Path(args.specs) if args.specs else None, progress=progress,
+                          warn=warn)
     print(format_summary(apps, Path(args.out)))
     return 0
 
@@ -58,13 +67,15 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from phoneworld.build import build_app
-    from phoneworld.codegen.files import write_tree
+    from phoneworld.codegen.files import check_app_folder, clean_leftovers, write_tree
     from phoneworld.spec.check import load
 
+    check_app_folder(Path(args.out), [Path(args.spec)])
+    clean_leftovers(Path(args.out).parent)  # of killed runs
     spec = load(args.spec)
     out = Path(args.out)
     files = build_app(spec, previous=out)
-    write_tree(out, files)
+    write_tree(out, files, inputs=[Path(args.spec)])
     print(f"built {spec.name} into {args.out} ({len(files)} files)")
     return 0
 
@@ -160,13 +171,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return func(args)
+        code = func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
+        return code
     except PhoneworldError as err:
         print(err.show(), file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`phoneworld inspect traces/ | head -1`): end quietly, as a
+        # command killed by SIGPIPE does, and keep the exit-time flush from failing too.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 
 Reading, abstraction, inference and code generation are pure; every app is generated
 into memory first and written only when all of them succeeded, each folder replaced
-atomically, so a failure leaves no half-written output.
+atomically and all of them or none, so a failure leaves no half-written output.
 """
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from phoneworld.build import assemble, with_tasks
-from phoneworld.codegen.files import write_tree
+from phoneworld.codegen.files import (
+    check_app_folder,
+    check_output_root,
+    clean_leftovers,
+    write_tree,
+    write_trees,
+)
 from phoneworld.codegen.generate import generate_app
 from phoneworld.infer.app import infer_app
 from phoneworld.infer.graph import build_graph
@@ -100,11 +106,25 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
 
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
-                   progress: Callable[[str], None] | None = None) -> list[CompiledApp]:
-    """Compile every app recorded under `path` into `out/<app>/`."""
-    path = Path(path)
+                   progress: Callable[[str], None] | None = None,
+                   warn: Callable[[str], None] | None = None) -> list[CompiledApp]:
+    """Compile every app recorded under `path` into `out/<app>/`.
+
+    Refuses (`OutputError`) an `out` or `specs` folder that is a file or lies inside the
+    input, and an `out/<app>/` that phoneworld did not write, before anything is written.
+    """
+    path, out = Path(path), Path(out)
+    check_output_root(out, [path])
+    if specs is not None:
+        check_output_root(specs, [path])
+    clean_leftovers(out)  # of killed runs: before anything reads or writes `out`
     located = []
-    for fmt, loc in find_traces(path):
+    skipped: list[str] = []
+    found = find_traces(path, skipped)
+    for note in skipped:
+        if warn:
+            warn(note)
+    for fmt, loc in found:
         if progress:
             progress(f"reading {loc}")
         located.append((loc, read_trace_folder(fmt, loc)))
@@ -113,7 +133,10 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     # paths, so the output does not depend on where the compiler was run from.
     located = [(loc, [t.model_copy(update={"source": _display(path, loc)}) for t in traces])
                for loc, traces in located]
-    for name, items in group_by_app(path, located).items():
+    groups = group_by_app(path, located)
+    for name in groups:  # refuse before the work, not after it
+        check_app_folder(out / name, [path])
+    for name, items in groups.items():
         if progress:
             progress(f"compiling {name} ({len(items)} traces)")
         common = _common_folder([r for r, _ in items])
@@ -121,10 +144,10 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
         source = (PurePosixPath(name_) / common).as_posix() if common not in ("", ".") \
             else name_
         apps.append(compile_app(name, [t for _, t in items], source))
-    for app in apps:
-        write_tree(out / app.name, app.files)
-        if specs is not None:
-            write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"]}, replace=False)
+    write_trees({out / app.name: app.files for app in apps}, inputs=[path])
+    if specs is not None:
+        write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"] for app in apps},
+                   replace=False, inputs=[path])
     return apps
 
 

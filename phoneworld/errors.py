@@ -85,3 +85,9 @@ class MissingExtra(PhoneworldError):
         missing = f" ({err})" if err is not None else ""
         super().__init__(f"{what} needs the {extra} extra{missing}: "
                          f"pip install 'phoneworld[{extra}]'")
+
+
+class OutputError(PhoneworldError):
+    """An output folder phoneworld must not write to (an input, a file, someone's files)."""
+
+    exit_code = 2

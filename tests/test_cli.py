@@ -146,7 +146,7 @@ def test_the_readme_documents_every_exit_code():
         codes.add(cls.exit_code)
         todo.extend(cls.__subclasses__())
     assert codes >= {1, 2, 3, 4, 5, 6, 7, 8}
-    assert codes | {0, 130} == documented
+    assert codes | {0, 130, 141} == documented
 
 
 def test_train_and_eval_come_by_entry_point(capsys):
@@ -161,3 +161,48 @@ def test_train_and_eval_come_by_entry_point(capsys):
     assert main([]) == 0
     out = capsys.readouterr().out
     assert "train" in out and "eval" in out
+
+
+def test_a_closed_pipe_ends_quietly():
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # `true` reads nothing and is gone long before phoneworld has started: its first
+    # write meets a closed pipe.
+    proc = subprocess.run(f"'{sys.executable}' -m phoneworld inspect '{ROOT / 'traces'}' "
+                          f"| true; exit ${{PIPESTATUS[0]}}", shell=True, env=env,
+                          executable="/bin/bash", capture_output=True, text=True, timeout=120)
+    assert proc.stderr == "" and proc.returncode in (0, 141)
+
+
+def test_a_closed_pipe_met_by_a_command_is_exit_141(monkeypatch, capsys):
+    import sys
+
+    class Closed:
+        def write(self, _):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    with monkeypatch.context() as m:
+        m.setattr(sys, "stdout", Closed())
+        code = main(["inspect", str(DATA / "phoneworld")])
+    assert code == 141 and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["tasks", "generated", "--n", "-5"], "argument --n: -5 is not 0..1000000"),
+    (["tasks", "generated", "--n", "x"], "argument --n: 'x' is not a whole number"),
+    (["demos", "generated", "--seed", "-1", "-o", "x"], "argument --seed: -1 is not 0 or more"),
+    (["record", "-o", "x", "--max-steps", "0"], "argument --max-steps: 0 is not 1 or more"),
+    (["record", "-o", "x", "--timeout", "nan"], "argument --timeout: nan is not a positive"),
+])
+def test_bad_numbers_are_usage_errors_naming_the_option(argv, needle, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 2 and needle in capsys.readouterr().err

@@ -161,9 +161,11 @@ def test_unknown_routes_methods_and_big_bodies_are_json_4xx(client):
     r = client.put("/api/sessions")
     assert r.status_code == 405 and r.is_json and "POST" in r.headers["Allow"]
     sid = new(client)["session"]
-    r = client.post(f"/api/sessions/{sid}/step", data=b"{" + b" " * 300_000 + b"}")
+    r = client.post(f"/api/sessions/{sid}/step", data=b"{" + b" " * 300_000 + b"}",
+                    content_type="application/json")
     assert r.status_code == 413 and r.is_json
-    r = client.post(f"/api/sessions/{sid}/step", data=b"[" * 50_000)
+    r = client.post(f"/api/sessions/{sid}/step", data=b"[" * 50_000,
+                    content_type="application/json")
     assert r.status_code == 400 and r.json["field"] == "body"
     r = client.get(f"/api/sessions/{sid}/observation?format=pdf")
     assert r.status_code == 400 and r.json["field"] == "format"
@@ -402,9 +404,15 @@ def test_openapi_describes_every_api_route(shop_app):
 
 
 def test_phone_page_uses_a_cookie_session_and_a_strict_csp(client):
-    r = client.get("/")
+    before = client.get("/api").json["sessions"]
+    r = client.get("/")  # a visit makes no session: its script asks for one
     assert r.status_code == 200 and r.mimetype == "text/html"
-    sid = r.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
+    assert "Set-Cookie" not in r.headers and client.get("/api").json["sessions"] == before
+    made = client.post("/session", json={})
+    assert made.status_code == 201
+    sid = made.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
+    assert made.json["session"] == sid and "SameSite=Strict" in made.headers["Set-Cookie"]
+    r = client.get("/")
     assert f"/api/sessions/{sid}" in r.text
     policy = r.headers["Content-Security-Policy"]
     nonce = policy.split("'nonce-")[1].split("'")[0]
@@ -445,10 +453,10 @@ def test_trace_text_is_escaped_everywhere():
     spec = replace(shop_spec(), title=SCRIPT)
     app = create_app([spec])
     c = app.test_client()
+    sid = c.post("/session", json={}).json["session"]
     r = c.get("/")
     assert "<script>alert(1)</script>" not in r.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text  # the title, shown as text
-    sid = r.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
     obs = c.get(f"/api/sessions/{sid}/observation?format=html").json
     assert "<script>alert" not in obs["html"] and "&lt;script&gt;" in obs["html"]
     assert TEMPLATE in obs["html"]  # a template expression is shown, never evaluated

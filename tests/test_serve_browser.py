@@ -113,7 +113,8 @@ def test_screenshots_are_pngs_of_the_phone(live):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
     def call(method: str, path: str, body: str | None = None):
-        conn.request(method, path, body=body)
+        conn.request(method, path, body=body,
+                     headers={"Content-Type": "application/json"} if body else {})
         resp = conn.getresponse()
         return resp, resp.read()
 

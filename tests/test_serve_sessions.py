@@ -114,7 +114,8 @@ def test_serve_runs_waitress_and_stops_on_sigterm():
             port = int(m.group(1)) if m else None
         assert port is not None
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("POST", "/api/sessions", body="{}")
+        conn.request("POST", "/api/sessions", body="{}",
+                     headers={"Content-Type": "application/json"})
         resp = conn.getresponse()
         assert resp.status == 201 and json.loads(resp.read())["app"] == "shopping"
         conn.request("GET", "/api", headers={"Host": "rebound.example:8000"})

@@ -429,3 +429,27 @@ def test_one_parser_reads_specs_and_expressions():
     with pytest.raises(SpecSyntaxError, match=r"^<expression>:1:\d+: unexpected"):
         parse_expr("count(cart where")
     assert str(GRAMMAR).endswith("phoneworld/grammars/phoneworld.lark")
+
+
+def test_an_unpaired_surrogate_is_refused_by_parse_and_by_check_alike():
+    text = 'app a { package "p" start s }\nscreen s P0 { view View [0,0,1,1] text "x\\ud800" }\n'
+    with pytest.raises(SpecSyntaxError, match=r":2:40: this string holds an unpaired surrogate"):
+        parse(text)
+    spec = parse(text.replace("\\ud800", "y"))
+    bad = dataclasses.replace(spec, title="t\udc80")
+    with pytest.raises(SpecError, match="holds an unpaired surrogate"):
+        check(bad)
+
+
+def test_views_nested_past_the_limit_are_refused_by_check_not_by_a_crash():
+    from phoneworld.spec.check import MAX_VIEW_DEPTH
+
+    def nested(depth: int) -> AppSpec:
+        view = View("android.view.View", (0, 0, 1, 1))
+        for _ in range(depth - 1):
+            view = View("android.view.View", (0, 0, 1, 1), children=(view,))
+        return AppSpec("a", "p", "s", screens=(Screen("s", "P0", view),))
+
+    check(parse(emit(nested(MAX_VIEW_DEPTH))))  # the deepest a compiled app can be
+    with pytest.raises(SpecError, match=f"views nest {MAX_VIEW_DEPTH + 1} levels deep"):
+        check(nested(MAX_VIEW_DEPTH + 1))

@@ -1,14 +1,40 @@
-"""Writing generated trees atomically, and the stable JSON every generated file uses."""
+"""Writing generated trees: only where phoneworld may write, swapped in atomically.
+
+    write_tree(out/"shop", files)   out/.shop.pw-tmp-x1 (built, locked)  <-swap->  out/shop
+
+A generated app folder is replaced only when it is new, empty, or was written by
+phoneworld (its `manifest.json` says so), never when it holds an input. The new tree is
+built in a hidden sibling and exchanged with the old one in one `renameat2` call, so at
+every instant `out/shop` is either the old app or the new one. A run killed midway leaves
+only a hidden `.shop.pw-tmp-*` folder (or, where the exchange is unsupported,
+`.shop.pw-old-*`), which loaders skip and the next write removes (restoring the old app
+where it was moved aside). Writers lock their hidden folders, so a cleaner never touches a live one.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
 import json
 import os
+import re
 import shutil
 import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from phoneworld.errors import CodegenError
+from phoneworld.errors import CodegenError, OutputError
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no locks, leftovers are cleaned by name only
+    fcntl = None  # type: ignore[assignment]
+
+_TAG = "pw-"
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.pw-(?P<kind>tmp|old)-[A-Za-z0-9_]+")
+_MANIFEST = "manifest.json"
+_MANIFEST_LIMIT = 16 << 20
 
 
 def stable_json(value: object, generated_from: str | None = None) -> bytes:
@@ -21,46 +47,280 @@ def stable_json(value: object, generated_from: str | None = None) -> bytes:
     return (json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
 
 
-def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True) -> None:
+# -- where output may go ------------------------------------------------------------------
+
+def is_generated_app(folder: Path) -> bool:
+    """True when `folder/manifest.json` is a generated app's manifest (phoneworld wrote it)."""
+    manifest = Path(folder) / _MANIFEST
+    try:
+        if not manifest.is_file() or manifest.stat().st_size > _MANIFEST_LIMIT:
+            return False
+        data = json.loads(manifest.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("phoneworld"), str) \
+        and isinstance(data.get("files"), dict)
+
+
+def check_output_root(out: Path, inputs: Sequence[Path]) -> None:
+    """Refuse an output folder that is a file or lies inside (or is) one of `inputs`."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"refusing to write to {out}: it is a file, not a folder")
+    real = _real(out)
+    for inp in inputs:
+        src = _real(Path(inp))
+        if real == src or src in real.parents:
+            where = "is" if real == src else "lies inside"
+            raise OutputError(f"refusing to write to {out}: it {where} the input {inp}; "
+                              f"choose a folder outside it")
+
+
+def check_app_folder(folder: Path, inputs: Sequence[Path] = ()) -> None:
+    """Refuse to replace `folder` unless it is new, empty, or a phoneworld-written app that
+    holds none of `inputs`."""
+    folder = Path(folder)
+    check_output_root(folder, inputs)
+    if folder.is_symlink():
+        raise OutputError(f"refusing to replace {folder}: it is a symbolic link")
+    if not folder.exists():
+        return
+    real = _real(folder)
+    for inp in inputs:
+        if real in _real(Path(inp)).parents:
+            raise OutputError(f"refusing to replace {folder}: it holds the input {inp}; "
+                              f"build into another folder")
+    try:
+        empty = not any(folder.iterdir())
+    except OSError as err:
+        raise OutputError(f"refusing to write to {folder}: {err.strerror or err}") from err
+    if not empty and not is_generated_app(folder):
+        raise OutputError(f"refusing to replace {folder}: it is not empty and phoneworld "
+                          f"did not write it (no generated {_MANIFEST}); choose a new or "
+                          f"empty folder")
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as err:  # RuntimeError: a symbolic link loop
+        raise OutputError(f"refusing to write to {path}: cannot resolve it ({err})") from err
+
+
+# -- the atomic swap ----------------------------------------------------------------------
+
+def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True,
+               inputs: Sequence[Path] = ()) -> None:
     """Write `files` (relative posix path -> bytes) under `folder`.
 
-    With `replace`, the folder is built beside its final place and swapped in, so
-    readers never see a half-written app and a failure leaves the old one intact.
+    With `replace`, `folder` is one app folder, written as `write_trees` writes it. Without
+    it, each file is replaced atomically inside an existing or new folder.
     """
-    for rel in files:
-        p = Path(rel)
-        if p.is_absolute() or ".." in p.parts:
-            raise CodegenError(f"refusing to write outside {folder}: {rel}")
+    if replace:
+        write_trees({Path(folder): files}, inputs=inputs)
+        return
     folder = Path(folder)
+    _check_names(folder, files)
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        if not replace:
-            folder.mkdir(parents=True, exist_ok=True)
-            for rel, data in sorted(files.items()):
-                _atomic_file(folder / rel, data)
-            return
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.tmp-", dir=folder.parent))
-        tmp.chmod(0o755)  # mkdtemp makes it private; generated apps are ordinary files
-        try:
-            for rel, data in sorted(files.items()):
-                target = tmp / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            old = None
-            if folder.exists():
-                old = folder.parent / f".{folder.name}.old-{os.getpid()}"
-                folder.rename(old)
-            tmp.rename(folder)
-            if old is not None:
-                shutil.rmtree(old)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+        check_output_root(folder, inputs)
+        folder.mkdir(parents=True, exist_ok=True)
+        for rel, data in sorted(files.items()):
+            write_file(folder / rel, data)
     except OSError as err:
         raise CodegenError(f"cannot write {folder}: {err.strerror or err}") from err
 
 
-def _atomic_file(path: Path, data: bytes) -> None:
+def write_trees(apps: dict[Path, dict[str, bytes]], *, inputs: Sequence[Path] = ()) -> None:
+    """Write app folders (folder -> relative posix path -> bytes), all of them or none.
+
+    Each folder is checked with `check_app_folder`, built in a hidden sibling and
+    exchanged with the old tree atomically; a failure at any point puts back every app
+    already exchanged. Readers never see a half-written app.
+    """
+    for folder, files in apps.items():
+        _check_names(folder, files)
+    current = None
+    try:
+        with contextlib.ExitStack() as stack:
+            built: list[tuple[Path, Path]] = []
+            for folder, files in apps.items():
+                current = folder
+                check_app_folder(folder, inputs)
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                clean_leftovers(folder.parent)
+                tmp = stack.enter_context(_hidden_folder(folder))
+                for rel, data in sorted(files.items()):
+                    target = tmp / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+                built.append((folder, tmp))
+            done: list[tuple[Path, Path, bool]] = []
+            try:
+                for folder, tmp in built:
+                    current = folder
+                    check_app_folder(folder, inputs)  # again: it may have changed meanwhile
+                    existed = folder.exists()
+                    _swap_in(tmp, folder)
+                    done.append((folder, tmp, existed))
+            except BaseException:
+                for folder, tmp, existed in reversed(done):  # all or none
+                    if existed:
+                        _swap_in(tmp, folder)
+                    else:
+                        os.rename(folder, tmp)
+                raise
+    except OSError as err:
+        raise CodegenError(f"cannot write {current}: {err.strerror or err}") from err
+
+
+def _check_names(folder: Path, files: dict[str, bytes]) -> None:
+    for rel in files:
+        p = Path(rel)
+        if p.is_absolute() or ".." in p.parts or not p.parts:
+            raise CodegenError(f"refusing to write outside {folder}: {rel}")
+
+
+def _swap_in(new: Path, folder: Path) -> None:
+    """Put `new` at `folder`; what was there ends up at `new`'s name (deleted by the caller)."""
+    if not folder.exists():
+        os.rename(new, folder)
+        return
+    if _exchange(new, folder):
+        return
+    # No atomic exchange here: move the old tree aside (locked, so that a cleaner puts it
+    # back if this process dies before the second rename) and put it back on any failure.
+    old = folder.parent / f".{folder.name}.{_TAG}old-{os.urandom(4).hex()}"
+    with _try_lock(folder):  # held already when it is our own new tree (undoing a swap)
+        os.rename(folder, old)
+        try:
+            os.rename(new, folder)
+        except BaseException:
+            os.rename(old, folder)
+            raise
+        os.rename(old, new)  # the caller deletes `new`, which now holds the old tree
+
+
+@contextlib.contextmanager
+def _hidden_folder(folder: Path) -> Iterator[Path]:
+    """A new, locked, hidden sibling `.NAME.pw-tmp-XXXX` of `folder`, removed on the way out."""
+    path = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{_TAG}tmp-", dir=folder.parent))
+    try:
+        path.chmod(0o755)  # mkdtemp makes it private; generated apps are ordinary files
+        with _locked(path):
+            yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on a folder (it follows the folder through renames)."""
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def clean_leftovers(parent: Path) -> list[str]:
+    """Remove the hidden folders that killed writers left in `parent`; returns their names.
+
+    A folder a live writer holds is left alone. An old app moved aside (`.NAME.pw-old-*`)
+    whose place is empty is put back rather than deleted.
+    """
+    cleaned: list[str] = []
+    try:
+        entries = sorted(Path(parent).iterdir(), key=lambda p: p.name)
+    except OSError:
+        return cleaned
+    for kind in ("old", "tmp"):  # restore moved-aside apps before deleting anything
+        for entry in entries:
+            m = _LEFTOVER.fullmatch(entry.name)
+            if not m or m["kind"] != kind or entry.is_symlink() or not entry.is_dir():
+                continue
+            with _try_lock(entry) as free:
+                if not free:
+                    continue
+                home = entry.parent / m["name"]
+                if kind == "old" and not home.exists():
+                    os.rename(entry, home)
+                else:
+                    shutil.rmtree(entry, ignore_errors=True)
+                cleaned.append(entry.name)
+    return cleaned
+
+
+@contextlib.contextmanager
+def _try_lock(path: Path) -> Iterator[bool]:
+    if fcntl is None:
+        yield True
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        yield False
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one step (Linux `renameat2(RENAME_EXCHANGE)`).
+
+    False where the system or file system cannot; raises OSError for any other failure.
+    """
+    libc = _libc()
+    if libc is None:
+        return False
+    if libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b),
+                      _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+_LIBC: list = []
+
+
+def _libc():
+    if not _LIBC:
+        try:
+            lib = ctypes.CDLL(None, use_errno=True)
+            fn = lib.renameat2
+            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                           ctypes.c_uint]
+            fn.restype = ctypes.c_int
+        except (OSError, AttributeError):
+            lib = None
+        _LIBC.append(lib)
+    return _LIBC[0]
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Replace one file atomically: readers see the old bytes or the new, never a part.
+
+    Raises:
+        OutputError: `path` is a folder.
+    """
+    if path.is_dir():
+        raise OutputError(f"refusing to write to {path}: it is a folder, not a file")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

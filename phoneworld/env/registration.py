@@ -42,8 +42,9 @@ def example_apps() -> dict[str, Path]:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
         return {}
-    return {e.name: Path(e.path) for e in entries
-            if e.is_dir() and os.path.isfile(os.path.join(e.path, "spec.pw"))}
+    return {e.name: Path(e.path) for e in entries  # hidden: a writer's leftovers
+            if not e.name.startswith(".") and e.is_dir()
+            and os.path.isfile(os.path.join(e.path, "spec.pw"))}
 
 
 def register_envs() -> None:

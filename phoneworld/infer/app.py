@@ -94,12 +94,18 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                                 for r in s.observations]
 
     # 2-3: lists and parameters.
+    tables: set[str] = set()
     for info in infos.values():
         if info.root is None:
             continue
         for path, key in C.find_lists(info.root):
-            lc = C.ListContent(key=key, table=identifier(
-                f"{info.screen.name}_{list_label(info.root.at(path))}"))
+            table = base = identifier(f"{info.screen.name}_{list_label(info.root.at(path))}")
+            n = 1
+            while table in tables:  # two lists, one label (or one 40-character prefix)
+                n += 1
+                table = f"{base}_{n}"
+            tables.add(table)
+            lc = C.ListContent(key=key, table=table)
             lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(info.root.at(path))
             info.lists[key] = lc
     entries: dict[str, Counter] = defaultdict(Counter)

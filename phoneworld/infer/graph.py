@@ -37,5 +37,7 @@ def _start_screen(app: str, traces: Sequence[Trace], where: dict[ObsRef, str]) -
     if firsts:
         return min(firsts, key=lambda s: (-firsts[s], s))
     if not where:
-        raise CompileError(f"{app}: no observation has a view hierarchy; nothing to compile")
+        why = next((w for t in traces for w in t.warnings), None)  # e.g. a limit passed
+        raise CompileError(f"{app}: no observation has a view hierarchy; nothing to compile"
+                           + (f" (first warning: {why})" if why else ""))
     return min(where.items(), key=lambda kv: (kv[0].trace, kv[0].index))[1]

@@ -48,14 +48,19 @@ class Namer:
 
     def __init__(self) -> None:
         self.taken: set[str] = {"back", "home", "screen", "launch", "item", "param", "input"}
+        self._last: dict[str, int] = {}
+        """base -> the suffix it last got: names are only ever added, so the next free one
+        is never lower (thousands of same-id siblings would otherwise cost n^2 tries)."""
 
     def name(self, node: Node) -> str:
         base = identifier(short_id(node.resource_id) or node.content_desc or node.text
                           or short_class(node.class_name))
-        name, n = base, 1
+        n = self._last.get(base, 1)
+        name = base if n == 1 else f"{base}_{n}"
         while name in self.taken:
             n += 1
             name = f"{base}_{n}"
+        self._last[base] = n
         self.taken.add(name)
         return name
 

@@ -23,13 +23,19 @@ the machine's other half; it uses the machine's public surface (`frame`, `render
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from phoneworld.errors import InvalidAction, did_you_mean
+from phoneworld.limits import MAX_TYPED
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Transition
+
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""What no text field (and no XML observation) holds: C0 controls but tab and line
+breaks, unpaired surrogates, and the non-characters U+FFFE and U+FFFF."""
 
 if TYPE_CHECKING:
     from phoneworld.runtime.machine import Machine
@@ -90,10 +96,19 @@ def input_text(m: Machine, a: Action) -> Event:
         raise InvalidAction("no text field has focus: give index, or x and y",
                             field="index")
     assert key is not None
+    text = a.text or ""
+    bad = _NOT_TEXT.search(text)
+    if bad:  # it would make the XML observation ill-formed, the page unencodable
+        raise InvalidAction(f"holds U+{ord(bad[0]):04X}, which a text field cannot hold",
+                            field="text")
+    if a.clear_text is False:
+        text = frame.inputs.get(key, "") + text
+    if len(text) > MAX_TYPED:  # appending is how an unbounded field would grow
+        raise InvalidAction(f"the field would hold {len(text):,} characters; it holds at "
+                            f"most {MAX_TYPED:,}", field="text")
     m.will_change()
     frame.focus = (key, row)
-    text = a.text or ""
-    frame.inputs[key] = text if a.clear_text is not False else frame.inputs.get(key, "") + text
+    frame.inputs[key] = text
     if name:
         t = m.transition_for(name, "type", row)
         if t is not None:

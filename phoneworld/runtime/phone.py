@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from phoneworld.errors import InvalidAction, did_you_mean
+from phoneworld.errors import InvalidAction, PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome, Snapshot
 from phoneworld.spec.ast import AppSpec, Const, Screen, Transition, View
@@ -59,6 +59,11 @@ class Phone:
     def __init__(self, specs: Sequence[AppSpec]) -> None:
         if not specs:
             raise ValueError("a phone needs at least one app")
+        names = [s.name for s in specs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:  # one would silently shadow the other
+            raise PhoneworldError(f"two apps are both named {', '.join(dupes)}; a phone "
+                                  "holds each app once")
         self.specs = {s.name: s for s in specs}
         self.machines = {s.name: Machine(s) for s in specs}
         first = specs[0]

@@ -10,6 +10,7 @@ screenshot is quick, and stops the browser on the way out.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import sys
@@ -88,20 +89,53 @@ def _waitress(app: Any, host: str, port: int, threads: int, max_sessions: int, k
     except ImportError as err:
         raise MissingExtra("phoneworld serve (without --debug)", "serve", err) from err
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    sockets: dict = {}
     try:
-        server = create_server(app, host=host, port=port, threads=threads,
+        # waitress refuses a body over the app's own limit before it reads (and spools)
+        # it; its refusals are then JSON like every other answer (`json_errors`).
+        server = create_server(app, map=sockets, host=host, port=port, threads=threads,
                                connection_limit=max(100, min(4 * max_sessions, 4000)),
                                asyncore_use_poll=True, channel_timeout=120,
+                               max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
                                clear_untrusted_proxy_headers=True, ident="phoneworld")
     except OSError as err:
         raise PhoneworldError(f"cannot listen on {host}:{port}: {err.strerror or err}") \
             from err
+    json_errors(sockets.values())
     say(f"serving {kind} on http://{_url_host(host)}:{server.effective_port} "
         f"(waitress, {threads} threads; Ctrl-C stops)")
     try:
         server.run()
     finally:
         server.close()
+
+
+def json_errors(servers: Any) -> None:
+    """Make the waitress servers among `servers` answer their own refusals (a 413 for a
+    body over the limit, a 400 for a malformed request, a 431 for huge headers) as JSON
+    `{"error", "status"}`, as the app answers everything else."""
+    from waitress.channel import HTTPChannel
+    from waitress.server import BaseWSGIServer
+    from waitress.task import ErrorTask
+
+    class JsonErrorTask(ErrorTask):
+        def execute(self) -> None:
+            err = self.request.error
+            body = json.dumps({"error": f"{err.reason}: {err.body}", "status": err.code},
+                              separators=(",", ":")).encode()
+            self.status = f"{err.code} {err.reason}"
+            self.response_headers.extend([("Content-Type", "application/json"),
+                                          ("X-Content-Type-Options", "nosniff")])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JsonErrorChannel(HTTPChannel):
+        error_task_class = JsonErrorTask
+
+    for server in list(servers):
+        if isinstance(server, BaseWSGIServer):
+            server.channel_class = JsonErrorChannel
 
 
 def _url_host(host: str) -> str:

@@ -14,11 +14,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 from typing import get_args
 
 from phoneworld.errors import SpecError, did_you_mean
+from phoneworld.limits import MAX_DEPTH
 from phoneworld.spec.ast import (
     ActionName,
     AppSpec,
@@ -126,6 +127,7 @@ class _Checker:
             if _among(f, f.type, ColumnType, "column type", self) and not _fits(f.initial,
                                                                                 f.type):
                 self.at(f, f"flag '{f.name}' is {f.type}, its initial value is {f.initial!r}")
+        self._unpaired(s)
         for sc in s.screens:
             self._screen(sc)
         for t in s.transitions:
@@ -155,6 +157,19 @@ class _Checker:
         for v in values:
             if not isinstance(v, str):
                 self.at(node, f"not text: {v!r}")
+
+    def _unpaired(self, spec: AppSpec) -> None:
+        """Strings that hold an unpaired surrogate (`\\ud800`), which no file can store."""
+        stack: list[tuple[object, object]] = [(spec, spec)]
+        while stack:
+            value, owner = stack.pop()
+            if isinstance(value, str):
+                if _SURROGATE.search(value):
+                    self.at(owner, f"not text: {value!r} holds an unpaired surrogate")
+            elif isinstance(value, tuple):
+                stack.extend((v, owner) for v in value)
+            elif is_dataclass(value):
+                stack.extend((getattr(value, f.name), value) for f in fields(value))
 
     def _unique(self, items: tuple, what: str) -> None:
         first: dict[str, object] = {}
@@ -217,6 +232,11 @@ class _Checker:
             self.at(s, f"seen is a count, not {s.seen!r}")
         for m in s.modules:
             self._ident(s, m, "module")
+        deepest = _depth(s.root)
+        if deepest > MAX_VIEW_DEPTH:  # what compiles must render: the pipeline's one cap
+            self.at(s, f"views nest {deepest} levels deep in screen '{s.name}'; the limit "
+                       f"is {MAX_VIEW_DEPTH}", "name")
+            return
         named: dict[str, View] = {}
         for view, _ in _walk(s.root, None):
             if view.name and view.name in named:
@@ -377,6 +397,20 @@ def _column_names(table: Table | None) -> set[str]:
 def _is_row(e: object) -> bool:
     """`item` or `param`: a whole row handed on (else a value, `input.query`)."""
     return getattr(e, "path", None) in (("item",), ("param",))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_VIEW_DEPTH = MAX_DEPTH + 1
+"""A recorded hierarchy's depth, plus the root that holds several windows."""
+
+
+def _depth(root: View) -> int:
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        view, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in view.children)
+    return deepest
 
 
 def _walk(view: View, table: str | None) -> Iterator[tuple[View, str | None]]:

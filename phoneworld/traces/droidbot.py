@@ -25,6 +25,7 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
+from phoneworld.traces.files import entries, read_bytes, refusal, usable
 from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import (
     ViewTree,
@@ -66,8 +67,8 @@ def read(path: Path) -> list[Trace]:
         raise TraceError(path, "not a folder (expected DroidBot output: utg.js, states/, events/)")
     notes: list[str] = []
     utg = _read_utg(path, notes)
-    state_files = _listing(path / "states", "state_")
-    event_files = _listing(path / "events", "event_")
+    state_files = _listing(path, "states", "state_", notes)
+    event_files = _listing(path, "events", "event_", notes)
     if not state_files and not event_files:
         raise TraceError(path, "no DroidBot states (states/state_*.json) and no events "
                                "(events/event_*.json)")
@@ -135,11 +136,12 @@ def read(path: Path) -> list[Trace]:
                      observations=observations, steps=steps, app=app, warnings=notes)]
 
 
-def _listing(folder: Path, prefix: str) -> list[Path]:
-    if not folder.is_dir():
+def _listing(path: Path, sub: str, prefix: str, notes: list[str]) -> list[Path]:
+    folder = path / sub
+    if not folder.is_dir() or refusal(folder, path):
         return []
-    return sorted(f for f in folder.iterdir()
-                  if f.name.startswith(prefix) and f.suffix == ".json" and f.is_file())
+    return entries(folder, path, notes, keep=lambda f: f.name.startswith(prefix)
+                   and f.suffix == ".json" and not f.is_dir())
 
 
 def _read_utg(path: Path, notes: list[str]) -> dict:
@@ -147,7 +149,7 @@ def _read_utg(path: Path, notes: list[str]) -> dict:
     if not file.is_file():
         return {}
     try:
-        text = file.read_bytes().decode("utf-8")
+        text = read_bytes(file, path).decode("utf-8")
         utg = json.loads(_PREFIX.sub("", text, count=1).strip().rstrip(";"))
         if not isinstance(utg, dict):
             raise ValueError(f"expected an object, got {type(utg).__name__}")
@@ -164,7 +166,7 @@ def _read_state(path: Path, file: Path, known: dict[str, dict],
                 notes: list[str]) -> tuple[str, str, Observation, _Screen | None] | None:
     rel = file.relative_to(path).as_posix()
     try:
-        state = load_json(file)
+        state = load_json(file, path)
     except ValueError as err:
         notes.append(f"{rel}: {err} (skipped)")
         return None
@@ -186,7 +188,7 @@ def _read_state(path: Path, file: Path, known: dict[str, dict],
     activity = activity or split_component(f"{package}/{as_str(node.get('activity'))}")[1]
     width, height = as_int(state.get("width")) or 0, as_int(state.get("height")) or 0
     shot = next((f"states/screen_{tag}{ext}" for ext in (".jpg", ".png")
-                 if (path / "states" / f"screen_{tag}{ext}").is_file()), None)
+                 if usable(path / "states" / f"screen_{tag}{ext}", path)), None)
     obs = Observation(root=root, width=width, height=height, package=package,
                       activity=activity, screenshot=shot, source=rel)
     if tree is None:
@@ -233,7 +235,7 @@ def _fix_sizes(observations: list[Observation], notes: list[str]) -> list[Observ
 def _read_event(path: Path, file: Path, notes: list[str]) -> tuple[str, str, dict] | None:
     rel = file.relative_to(path).as_posix()
     try:
-        record = load_json(file)
+        record = load_json(file, path)
     except ValueError as err:
         notes.append(f"{rel}: {err} (skipped)")
         return None
