@@ -150,13 +150,18 @@ class _Checker:
         stack: list[tuple[object, object]] = [(spec, spec)]
         while stack:
             value, owner = stack.pop()
-            if isinstance(value, str):
-                if _SURROGATE.search(value):
+            kind = type(value)
+            if kind is str:
+                if _SURROGATE.search(value):  # type: ignore[arg-type]
                     self.at(owner, f"not text: {value!r} holds an unpaired surrogate")
-            elif isinstance(value, tuple):
-                stack.extend((v, owner) for v in value)
-            elif is_dataclass(value):
-                stack.extend((getattr(value, f.name), value) for f in fields(value))
+            elif kind is tuple:
+                stack.extend((v, owner) for v in value)  # type: ignore[attr-defined]
+            else:
+                names = _FIELDS.get(kind)
+                if names is None:  # numbers and None have none
+                    names = _FIELDS[kind] = tuple(f.name for f in fields(value)) \
+                        if is_dataclass(value) else ()
+                stack.extend((getattr(value, n), value) for n in names)
 
     def _unique(self, items: tuple, what: str) -> None:
         first: dict[str, object] = {}
@@ -371,6 +376,7 @@ class _Checker:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_FIELDS: dict[type, tuple[str, ...]] = {}
 MAX_VIEW_DEPTH = MAX_DEPTH + 1
 """A recorded hierarchy's depth, plus the root that holds several windows."""
 
