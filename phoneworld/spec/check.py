@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import get_args
 
 from phoneworld.errors import SpecError
-from phoneworld.limits import MAX_DEPTH
+from phoneworld.limits import MAX_DEPTH, MAX_FILE_BYTES
 from phoneworld.spec.ast import (
     ActionName,
     AppSpec,
@@ -75,6 +75,11 @@ def load(path: str | Path) -> AppSpec:
     """Read, parse and check one `.pw` file."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():  # a FIFO would block the read, a device never end
+            raise SpecError(f"{p}: cannot read this spec: not a regular file")
+        if p.exists() and p.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(f"{p}: cannot read this spec: {p.stat().st_size:,} bytes is over "
+                            f"the limit of {MAX_FILE_BYTES >> 20} MiB")
         text = p.read_text(encoding="utf-8-sig")  # a BOM is not part of the spec
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
