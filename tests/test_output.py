@@ -242,3 +242,12 @@ def test_several_apps_are_written_all_or_none(tmp_path, monkeypatch, exchange):
         write_trees({a: _app_files("a2"), c: _app_files("c2"), b: _app_files("b2")})
     assert (a / "spec.pw").read_text() == "# a1\n" and (b / "spec.pw").read_text() == "# b1\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_find_apps_does_not_wait_on_a_fifo_manifest(tmp_path):
+    write_tree(tmp_path / "shop", _app_files("a"))
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "spec.pw").write_text("# x\n")
+    os.mkfifo(tmp_path / "odd" / "manifest.json")
+    assert find_apps(tmp_path) == [tmp_path / "odd", tmp_path / "shop"]
+    assert not is_generated_app(tmp_path / "odd")
