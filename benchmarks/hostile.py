@@ -118,6 +118,13 @@ def dumps(tmp: Path, skip_big: bool) -> None:
         cases.append((f"542,545 siblings ({big.stat().st_size / 1e6:.0f} MB)", big))
     cases.append(("DroidBot view list 600 deep", droidbot_trace(tmp / "db600",
                                                                 deep_view_list(600))))
+    many = tmp / "many"
+    many.mkdir()
+    for i in range(800):  # every observation a screen of its own: grouping meets them all
+        (many / f"{i}.xml").write_bytes(("<hierarchy>" + node(rid="root", close=False) + "".join(
+            node(rid=f"s{i}_{k}", cls="Button", click=True, text=f"t{k}") for k in range(20))
+            + "</node></hierarchy>").encode())
+    cases.append(("800 distinct screens", many))
     cases.append((f"{limits.MAX_DEPTH} deep (at the limit)",
                   native_trace(tmp / "d128" / "app", deep_xml(limits.MAX_DEPTH))))
     cases.append((f"{limits.MAX_NODES:,} views (at the limit)",

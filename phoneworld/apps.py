@@ -92,10 +92,16 @@ def find_apps(path: Path | str) -> list[Path]:
     return apps
 
 
+_MANIFEST_LIMIT = 16 << 20
+
+
 def _manifest_name(folder: Path) -> str | None:
     """The app name a generated folder's manifest gives, if it has a readable one."""
+    manifest = folder / "manifest.json"
     try:
-        data = json.loads((folder / "manifest.json").read_bytes())
+        if not manifest.is_file() or manifest.stat().st_size > _MANIFEST_LIMIT:
+            return None  # a FIFO would block; a giant is no manifest
+        data = json.loads(manifest.read_bytes())
     except (OSError, ValueError, RecursionError):
         return None
     name = data.get("app") if isinstance(data, dict) else None

@@ -473,6 +473,10 @@ def argv_cases(tmp: Path) -> list[list[str]]:
         out += [cmd + [missing], cmd + [file], cmd + [str(tmp)]]
     loop = tmp / "loop"
     loop.symlink_to(loop)
+    fifo = tmp / "fifo.pw"
+    os.mkfifo(fifo)
+    out += [["check", str(fifo)], ["build", str(fifo), "-o", str(tmp / "f")],
+            ["check", "/dev/zero"], ["inspect", str(fifo)], ["inspect", "/dev/zero"]]
     tiny, spec = str(DATA / "phoneworld" / "tiny"), str(DATA / "specs" / "shop.pw")
     for target in (str(loop), str(loop / "x"), file):  # each refused: nothing written
         out += [["compile", tiny, "-o", target], ["build", spec, "-o", target]]

@@ -17,6 +17,7 @@ import pytest
 from phoneworld.apps import find_apps
 from phoneworld.cli import main
 from phoneworld.codegen import files as files_mod
+from phoneworld.codegen import swap as swap_mod
 from phoneworld.codegen.files import clean_leftovers, is_generated_app, write_tree
 from phoneworld.errors import CodegenError, OutputError, PhoneworldError
 from tests.conftest import ROOT
@@ -104,7 +105,7 @@ def test_build_replaces_a_generated_or_empty_folder_leaving_nothing_hidden(tmp_p
 
 def test_write_tree_without_atomic_exchange_restores_the_old_app_on_failure(tmp_path,
                                                                             monkeypatch):
-    monkeypatch.setattr(files_mod, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(swap_mod, "_exchange", lambda a, b: False)
     app = tmp_path / "shop"
     write_tree(app, _app_files("one"))
     write_tree(app, _app_files("two"))
@@ -116,7 +117,7 @@ def test_write_tree_without_atomic_exchange_restores_the_old_app_on_failure(tmp_
             raise OSError(5, "Input/output error")
         return real_rename(src, dst)
 
-    monkeypatch.setattr(files_mod.os, "rename", failing)
+    monkeypatch.setattr(swap_mod.os, "rename", failing)
     with pytest.raises(CodegenError, match="cannot write"):
         write_tree(app, _app_files("three"))
     assert (app / "spec.pw").read_text() == "# two\n"
@@ -131,7 +132,7 @@ def test_leftovers_are_cleaned_restored_or_kept_while_locked(tmp_path):
     (tmp_path / ".cache.tmp-x").mkdir()  # not ours: left alone
     live = tmp_path / ".kept.pw-tmp-live00"
     live.mkdir()
-    with files_mod._locked(live):
+    with swap_mod._locked(live):
         cleaned = clean_leftovers(tmp_path)
     assert sorted(cleaned) == [".shop.pw-old-def456", ".shop.pw-tmp-abc123"]
     assert (tmp_path / "shop" / "spec.pw").read_text() == "# old\n"
@@ -225,10 +226,10 @@ def test_several_apps_are_written_all_or_none(tmp_path, monkeypatch, exchange):
     from phoneworld.codegen.files import write_trees
 
     if not exchange:
-        monkeypatch.setattr(files_mod, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(swap_mod, "_exchange", lambda a, b: False)
     a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     write_trees({a: _app_files("a1"), b: _app_files("b1")})
-    real_swap = files_mod._swap_in
+    real_swap = files_mod.swap_in
     calls = []
 
     def failing(new, folder):
@@ -237,8 +238,17 @@ def test_several_apps_are_written_all_or_none(tmp_path, monkeypatch, exchange):
             raise OSError(28, "No space left on device")
         return real_swap(new, folder)
 
-    monkeypatch.setattr(files_mod, "_swap_in", failing)
+    monkeypatch.setattr(files_mod, "swap_in", failing)
     with pytest.raises(CodegenError, match="No space left"):
         write_trees({a: _app_files("a2"), c: _app_files("c2"), b: _app_files("b2")})
     assert (a / "spec.pw").read_text() == "# a1\n" and (b / "spec.pw").read_text() == "# b1\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
+def test_find_apps_does_not_wait_on_a_fifo_manifest(tmp_path):
+    write_tree(tmp_path / "shop", _app_files("a"))
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "spec.pw").write_text("# x\n")
+    os.mkfifo(tmp_path / "odd" / "manifest.json")
+    assert find_apps(tmp_path) == [tmp_path / "odd", tmp_path / "shop"]
+    assert not is_generated_app(tmp_path / "odd")

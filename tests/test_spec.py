@@ -453,3 +453,12 @@ def test_views_nested_past_the_limit_are_refused_by_check_not_by_a_crash():
     check(parse(emit(nested(MAX_VIEW_DEPTH))))  # the deepest a compiled app can be
     with pytest.raises(SpecError, match=f"views nest {MAX_VIEW_DEPTH + 1} levels deep"):
         check(nested(MAX_VIEW_DEPTH + 1))
+
+
+def test_a_spec_that_is_a_fifo_or_a_device_is_refused_not_waited_for(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "s.pw")
+    for path in (tmp_path / "s.pw", "/dev/zero"):
+        with pytest.raises(SpecError, match="not a regular file"):
+            load(path)

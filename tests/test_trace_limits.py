@@ -263,3 +263,20 @@ def test_uiautomator_folder_skips_special_files_with_a_warning(tmp_path):
     with _no_hang():
         (t,) = uiautomator.read(tmp_path)
     assert len(t.observations) == 1 and any("1.xml: skipped" in w for w in t.warnings)
+
+
+def test_llamatouch_text_files_linked_out_of_the_folder_are_skipped_with_a_warning(tmp_path):
+    import shutil
+
+    from phoneworld.traces import llamatouch
+    from tests.conftest import DATA
+
+    folder = tmp_path / "t"
+    shutil.copytree(DATA / "llamatouch" / "quirks", folder)
+    (tmp_path / "outside.txt").write_text("1\nRead this file from elsewhere\n")
+    (folder / "instruction.txt").unlink()
+    (folder / "instruction.txt").symlink_to(tmp_path / "outside.txt")
+    (t,) = llamatouch.read(folder)
+    assert t.instruction is None
+    assert any("instruction.txt: skipped, a symbolic link to a file outside" in w
+               for w in t.warnings)

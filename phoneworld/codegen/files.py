@@ -1,38 +1,28 @@
-"""Writing generated trees: only where phoneworld may write, swapped in atomically.
+"""Writing generated trees, and only where phoneworld may write.
 
-    write_tree(out/"shop", files)   out/.shop.pw-tmp-x1 (built, locked)  <-swap->  out/shop
+    write_trees({out/"shop": files, out/"mail": files2})   all of them, or none
 
 A generated app folder is replaced only when it is new, empty, or was written by
-phoneworld (its `manifest.json` says so), never when it holds an input. The new tree is
-built in a hidden sibling and exchanged with the old one in one `renameat2` call, so at
-every instant `out/shop` is either the old app or the new one. A run killed midway leaves
-only a hidden `.shop.pw-tmp-*` folder (or, where the exchange is unsupported,
-`.shop.pw-old-*`), which loaders skip and the next write removes (restoring the old app
-where it was moved aside). Writers lock their hidden folders, so a cleaner never touches a live one.
+phoneworld (its `manifest.json` says so), never when it holds an input; each is swapped in
+atomically (see `swap`), so readers never see half an app and a failure puts every app
+back as it was.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import json
 import os
-import re
-import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
+from phoneworld.codegen.swap import clean_leftovers, hidden_folder, swap_in
 from phoneworld.errors import CodegenError, OutputError
 
-try:
-    import fcntl
-except ImportError:  # not POSIX: no locks, leftovers are cleaned by name only
-    fcntl = None  # type: ignore[assignment]
+__all__ = ["check_app_folder", "check_output_root", "clean_leftovers", "is_generated_app",
+           "stable_json", "write_file", "write_tree", "write_trees"]
 
-_TAG = "pw-"
-_LEFTOVER = re.compile(r"\.(?P<name>.+)\.pw-(?P<kind>tmp|old)-[A-Za-z0-9_]+")
 _MANIFEST = "manifest.json"
 _MANIFEST_LIMIT = 16 << 20
 
@@ -148,7 +138,7 @@ def write_trees(apps: dict[Path, dict[str, bytes]], *, inputs: Sequence[Path] = 
                 check_app_folder(folder, inputs)
                 folder.parent.mkdir(parents=True, exist_ok=True)
                 clean_leftovers(folder.parent)
-                tmp = stack.enter_context(_hidden_folder(folder))
+                tmp = stack.enter_context(hidden_folder(folder))
                 for rel, data in sorted(files.items()):
                     target = tmp / rel
                     target.parent.mkdir(parents=True, exist_ok=True)
@@ -160,12 +150,12 @@ def write_trees(apps: dict[Path, dict[str, bytes]], *, inputs: Sequence[Path] = 
                     current = folder
                     check_app_folder(folder, inputs)  # again: it may have changed meanwhile
                     existed = folder.exists()
-                    _swap_in(tmp, folder)
+                    swap_in(tmp, folder)
                     done.append((folder, tmp, existed))
             except BaseException:
                 for folder, tmp, existed in reversed(done):  # all or none
                     if existed:
-                        _swap_in(tmp, folder)
+                        swap_in(tmp, folder)
                     else:
                         os.rename(folder, tmp)
                 raise
@@ -178,139 +168,6 @@ def _check_names(folder: Path, files: dict[str, bytes]) -> None:
         p = Path(rel)
         if p.is_absolute() or ".." in p.parts or not p.parts:
             raise CodegenError(f"refusing to write outside {folder}: {rel}")
-
-
-def _swap_in(new: Path, folder: Path) -> None:
-    """Put `new` at `folder`; what was there ends up at `new`'s name (deleted by the caller)."""
-    if not folder.exists():
-        os.rename(new, folder)
-        return
-    if _exchange(new, folder):
-        return
-    # No atomic exchange here: move the old tree aside (locked, so that a cleaner puts it
-    # back if this process dies before the second rename) and put it back on any failure.
-    old = folder.parent / f".{folder.name}.{_TAG}old-{os.urandom(4).hex()}"
-    with _try_lock(folder):  # held already when it is our own new tree (undoing a swap)
-        os.rename(folder, old)
-        try:
-            os.rename(new, folder)
-        except BaseException:
-            os.rename(old, folder)
-            raise
-        os.rename(old, new)  # the caller deletes `new`, which now holds the old tree
-
-
-@contextlib.contextmanager
-def _hidden_folder(folder: Path) -> Iterator[Path]:
-    """A new, locked, hidden sibling `.NAME.pw-tmp-XXXX` of `folder`, removed on the way out."""
-    path = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{_TAG}tmp-", dir=folder.parent))
-    try:
-        path.chmod(0o755)  # mkdtemp makes it private; generated apps are ordinary files
-        with _locked(path):
-            yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on a folder (it follows the folder through renames)."""
-    if fcntl is None:
-        yield
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
-def clean_leftovers(parent: Path) -> list[str]:
-    """Remove the hidden folders that killed writers left in `parent`; returns their names.
-
-    A folder a live writer holds is left alone. An old app moved aside (`.NAME.pw-old-*`)
-    whose place is empty is put back rather than deleted.
-    """
-    cleaned: list[str] = []
-    try:
-        entries = sorted(Path(parent).iterdir(), key=lambda p: p.name)
-    except OSError:
-        return cleaned
-    for kind in ("old", "tmp"):  # restore moved-aside apps before deleting anything
-        for entry in entries:
-            m = _LEFTOVER.fullmatch(entry.name)
-            if not m or m["kind"] != kind or entry.is_symlink() or not entry.is_dir():
-                continue
-            with _try_lock(entry) as free:
-                if not free:
-                    continue
-                home = entry.parent / m["name"]
-                if kind == "old" and not home.exists():
-                    os.rename(entry, home)
-                else:
-                    shutil.rmtree(entry, ignore_errors=True)
-                cleaned.append(entry.name)
-    return cleaned
-
-
-@contextlib.contextmanager
-def _try_lock(path: Path) -> Iterator[bool]:
-    if fcntl is None:
-        yield True
-        return
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        yield False
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            yield False
-            return
-        yield True
-    finally:
-        os.close(fd)
-
-
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-
-
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two existing paths in one step (Linux `renameat2(RENAME_EXCHANGE)`).
-
-    False where the system or file system cannot; raises OSError for any other failure.
-    """
-    libc = _libc()
-    if libc is None:
-        return False
-    if libc.renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b),
-                      _RENAME_EXCHANGE) == 0:
-        return True
-    code = ctypes.get_errno()
-    if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False
-    raise OSError(code, os.strerror(code), str(b))
-
-
-_LIBC: list = []
-
-
-def _libc():
-    if not _LIBC:
-        try:
-            lib = ctypes.CDLL(None, use_errno=True)
-            fn = lib.renameat2
-            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
-                           ctypes.c_uint]
-            fn.restype = ctypes.c_int
-        except (OSError, AttributeError):
-            lib = None
-        _LIBC.append(lib)
-    return _LIBC[0]
 
 
 def write_file(path: Path, data: bytes) -> None:

@@ -46,10 +46,10 @@ class _Group:
         self.tabs = selected_tabs(obs.root)
         self.members = [ref]
 
-    def accepts(self, obs: Observation, skel: frozenset[str]) -> bool:
+    def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str]) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
             return False
-        if selected_tabs(obs.root) != self.tabs:
+        if tabs != self.tabs:
             return False
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
@@ -71,8 +71,9 @@ def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
                 continue  # nothing to abstract; steps touching it are not transitions
             ref = ObsRef(trace=t, index=i)
             skel = skeleton(obs.root)
+            tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
             for g in groups:
-                if g.accepts(obs, skel):
+                if g.accepts(obs, skel, tabs):
                     g.members.append(ref)
                     break
             else:

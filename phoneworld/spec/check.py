@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import get_args
 
 from phoneworld.errors import SpecError, did_you_mean
-from phoneworld.limits import MAX_DEPTH
+from phoneworld.limits import MAX_DEPTH, MAX_FILE_BYTES
 from phoneworld.spec.ast import (
     ActionName,
     AppSpec,
@@ -84,6 +84,11 @@ def load(path: str | Path) -> AppSpec:
     """Read, parse and check one `.pw` file."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():  # a FIFO would block the read, a device never end
+            raise SpecError(f"{p}: cannot read this spec: not a regular file")
+        if p.exists() and p.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(f"{p}: cannot read this spec: {p.stat().st_size:,} bytes is over "
+                            f"the limit of {MAX_FILE_BYTES >> 20} MiB")
         text = p.read_text(encoding="utf-8-sig")  # a BOM is not part of the spec
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
@@ -163,13 +168,18 @@ class _Checker:
         stack: list[tuple[object, object]] = [(spec, spec)]
         while stack:
             value, owner = stack.pop()
-            if isinstance(value, str):
-                if _SURROGATE.search(value):
+            kind = type(value)
+            if kind is str:
+                if _SURROGATE.search(value):  # type: ignore[arg-type]
                     self.at(owner, f"not text: {value!r} holds an unpaired surrogate")
-            elif isinstance(value, tuple):
-                stack.extend((v, owner) for v in value)
-            elif is_dataclass(value):
-                stack.extend((getattr(value, f.name), value) for f in fields(value))
+            elif kind is tuple:
+                stack.extend((v, owner) for v in value)  # type: ignore[attr-defined]
+            else:
+                names = _FIELDS.get(kind)
+                if names is None:  # numbers and None have none
+                    names = _FIELDS[kind] = tuple(f.name for f in fields(value)) \
+                        if is_dataclass(value) else ()
+                stack.extend((getattr(value, n), value) for n in names)
 
     def _unique(self, items: tuple, what: str) -> None:
         first: dict[str, object] = {}
@@ -400,6 +410,7 @@ def _is_row(e: object) -> bool:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_FIELDS: dict[type, tuple[str, ...]] = {}
 MAX_VIEW_DEPTH = MAX_DEPTH + 1
 """A recorded hierarchy's depth, plus the root that holds several windows."""
 

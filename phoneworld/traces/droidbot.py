@@ -25,7 +25,7 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.files import entries, read_bytes, refusal, usable
+from phoneworld.traces.files import UnsafeFile, entries, read_bytes, refusal, usable
 from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import (
     ViewTree,
@@ -154,7 +154,8 @@ def _read_utg(path: Path, notes: list[str]) -> dict:
         if not isinstance(utg, dict):
             raise ValueError(f"expected an object, got {type(utg).__name__}")
     except (OSError, ValueError, RecursionError) as err:
-        reason = f"not a JSON object after the 'var utg =' prefix ({err})"
+        reason = f"not read: {err.strerror}" if isinstance(err, UnsafeFile) else \
+            f"not a JSON object after the 'var utg =' prefix ({err})"
         if not (path / "states").is_dir() and not (path / "events").is_dir():
             raise TraceError(file, reason) from err
         notes.append(f"utg.js: {reason}; ignored")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.files import entries, read_bytes, read_head, usable
+from phoneworld.traces.files import entries, read_bytes, read_head, refusal, usable
 from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import ViewTree, build_tree, load_json, split_component
 from phoneworld.ui.hierarchy import parse_hierarchy
@@ -77,7 +77,11 @@ def read(path: Path) -> list[Trace]:
 
 def _text(file: Path, notes: list[str]) -> str | None:
     """A small text file, or None when absent; undecodable bytes are replaced and reported."""
-    if not usable(file, file.parent):
+    why = refusal(file, file.parent)
+    if why:
+        notes.append(f"{file.name}: skipped, {why}")
+        return None
+    if not file.is_file():
         return None
     try:
         data = read_bytes(file, file.parent)
