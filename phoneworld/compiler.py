@@ -92,7 +92,10 @@ def _common_folder(rels: list[str]) -> str:
     return "/".join(common)
 
 
-def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
+def compile_app(name: str, traces: list[Trace], source: str,
+                folders: list[Path | None] | None = None) -> CompiledApp:
+    """Compile one app's traces; `folders[i]` is where `traces[i]` was read from (for its
+    screenshots)."""
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
     spec = dataclasses.replace(spec, source=source)
@@ -104,7 +107,15 @@ def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
     except SpecError as err:  # a compiler bug, not the user's: say so, write nothing
         raise CodegenError(f"the spec inferred for {name} is invalid (please report):\n{err}"
                            ) from err
-    files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov)
+    # The recorded look (#22): screens drawn from their screenshots, where there are any.
+    from phoneworld.visual.build import build_look, recordings_by_screen
+
+    recs = recordings_by_screen(prov.screens, traces, folders or [None] * len(traces))
+    look, look_files, visual = build_look(spec, recs, origin=source)
+    spec = dataclasses.replace(spec, look=look)
+    files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov,
+                                 extra_files=look_files,
+                                 visual=visual if any(recs.values()) else None)
     return CompiledApp(name=name, spec=spec, files=files, report=report)
 
 
@@ -122,6 +133,7 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     # paths, so the output does not depend on where the compiler was run from.
     located = [(loc, [t.model_copy(update={"source": _display(path, loc)}) for t in traces])
                for loc, traces in located]
+    folder_of = {id(t): loc for loc, traces in located for t in traces}
     for name, items in group_by_app(path, located).items():
         if progress:
             progress(f"compiling {name} ({len(items)} traces)")
@@ -129,7 +141,8 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
         name_ = path.resolve().name
         source = (PurePosixPath(name_) / common).as_posix() if common not in ("", ".") \
             else name_
-        apps.append(compile_app(name, [t for _, t in items], source))
+        apps.append(compile_app(name, [t for _, t in items], source,
+                                [folder_of.get(id(t)) for _, t in items]))
     for app in apps:
         write_tree(out / app.name, app.files)
         if specs is not None:

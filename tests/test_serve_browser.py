@@ -124,10 +124,11 @@ def test_screenshots_are_pngs_of_the_phone(live):
     sid = json.loads(raw)["session"]
     resp, png = call("GET", f"/api/sessions/{sid}/screenshot")
     assert resp.status == 200 and resp.getheader("Content-Type") == "image/png"
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (412, 915)
-    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=device")
-    assert struct.unpack(">II", png[16:24]) == (1080, 2400)
+    # The device's pixels by default, so a click at (x, y) lands where the picture shows.
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1080, 2400)
     assert resp.getheader("X-Screen-Size") == "1080x2400"
+    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=css")
+    assert struct.unpack(">II", png[16:24]) == (412, 915)
     # Time the browser itself: a comment makes each page new to the PNG cache.
     shots = app.extensions["phoneworld"].shots
     _, raw = call("GET", f"/api/sessions/{sid}/observation?format=html")

@@ -4,7 +4,7 @@
     GET    /api/sessions/<id>/observation     ?format=elements|xml|html|none
     POST   /api/sessions/<id>/step            an AndroidWorld JSON action -> observation
     POST   /api/sessions/<id>/reset           {"seed"?, "app"?} -> observation
-    GET    /api/sessions/<id>/screenshot      ?scale=css|device -> image/png
+    GET    /api/sessions/<id>/screenshot      ?scale=device|css -> image/png
     GET    /api/sessions/<id>/check           -> {"success", "reason", "task", ...}
     DELETE /api/sessions/<id>                 -> 204
 
@@ -131,10 +131,12 @@ def reset(session_id: str) -> Response:
 
 @bp.get("/sessions/<sid:session_id>/screenshot")
 def screenshot(session_id: str) -> Response:
-    scale = request.args.get("scale", "css")
+    # The device's pixels by default: an AndroidWorld click at (x, y) lands where the
+    # picture shows it; css (412 wide) only when asked.
+    scale = request.args.get("scale", "device")
     if scale not in _SCALES:
-        raise ApiError(f"{scale!r} must be css (412 CSS pixels wide) or device (the app's "
-                       "own pixels)", field="scale")
+        raise ApiError(f"{scale!r} must be device (the app's own pixels, the default) or "
+                       "css (412 CSS pixels wide)", field="scale")
     served = _served()
     with served.store.use(session_id) as s:
         html = s.html()
