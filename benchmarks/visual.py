@@ -39,8 +39,6 @@ from phoneworld.compiler import compile_traces  # noqa: E402
 from phoneworld.generated import load_app  # noqa: E402
 from phoneworld.runtime import Machine  # noqa: E402
 from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
-from phoneworld.traces.discover import find_traces, read_trace_folder  # noqa: E402
-from phoneworld.visual.build import recordings_by_screen  # noqa: E402
 from phoneworld.visual.compare import edge_similarity, ssim  # noqa: E402
 from phoneworld.visual.extract import screen_pixels  # noqa: E402
 
@@ -56,22 +54,10 @@ def app_folders(roots: list[Path]) -> list[Path]:
                   if p.is_dir())
 
 
-def recordings(folder: Path):
-    """The traces under `folder`, named as the compiler names them, with their folders."""
-    traces, folders = [], []
-    for fmt, loc in find_traces(folder):
-        rel = loc.resolve().relative_to(folder.resolve())
-        source = folder.name if not rel.parts else f"{folder.name}/{rel.as_posix()}"
-        for t in read_trace_folder(fmt, loc):
-            traces.append(t.model_copy(update={"source": source}))
-            folders.append(loc)
-    return traces, folders
-
-
 def measure(folder: Path, shots: Screenshotter, out: Path | None) -> dict | None:
-    traces, folders = recordings(folder)
-    if not any(o.screenshot for t in traces for o in t.observations):
-        return None
+    if not any(f.suffix in (".jpg", ".png") and f.parent.name != "views"
+               for f in folder.rglob("*")):
+        return None  # no whole-screen recordings (DroidBot's views/ crops are not screens)
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_traces(folder, Path(tmp))
         rows = []
@@ -79,7 +65,7 @@ def measure(folder: Path, shots: Screenshotter, out: Path | None) -> dict | None
             app = load_app(Path(tmp) / c.name)
             spec = app.spec
             shots.assets = spec.look.asset if spec.look is not None else None
-            recs = recordings_by_screen(c.report["provenance"]["screens"], traces, folders)
+            recs = c.recordings
             plain = dataclasses.replace(spec, look=None)
             machines = {"look": Machine(spec), "material": Machine(plain)}
             for m in machines.values():

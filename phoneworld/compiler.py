@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from phoneworld.codegen.files import write_tree
@@ -33,6 +33,8 @@ class CompiledApp:
     spec: AppSpec
     files: dict[str, bytes]
     report: dict
+    recordings: dict = field(default_factory=dict, compare=False, repr=False)
+    """Screen name -> its recordings with screenshots (`visual.build.Recording`)."""
 
 
 def group_by_app(root: Path, located: list[tuple[Path, list[Trace]]]
@@ -116,7 +118,7 @@ def compile_app(name: str, traces: list[Trace], source: str,
     files, report = generate_app(spec, graph=graph, traces=traces, provenance=prov,
                                  extra_files=look_files,
                                  visual=visual if any(recs.values()) else None)
-    return CompiledApp(name=name, spec=spec, files=files, report=report)
+    return CompiledApp(name=name, spec=spec, files=files, report=report, recordings=recs)
 
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,

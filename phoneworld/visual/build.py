@@ -55,6 +55,9 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
                ) -> tuple[Look | None, dict[str, bytes], dict]:
     """The look of `spec`'s screens from their `recordings`, the files that carry it, and
     the compile report's `visual` section. (None, {}, report) where nothing was recorded."""
+    if not any(recordings.values()):
+        return None, {}, {"screens": 0, "of": len(spec.screens), "warnings": [],
+                          "assets": {"files": 0, "bytes": 0, "cap": cap}}
     from PIL import Image, UnidentifiedImageError
 
     from phoneworld.runtime import Machine
