@@ -91,11 +91,13 @@ def test_typed_text_is_drawn_in_the_recorded_style_over_a_wipe():
     m.step({"action_type": "input_text", "text": "oat <b>milk</b>", "index": 3})
     c, r = _composition(m)
     (i,) = c.styles
-    assert r.boxes[i].text == "oat <b>milk</b>" and c.styles[i] == STYLE
+    # The recorded size; the colour of typed text (the recording showed the hint's).
+    assert r.boxes[i].text == "oat <b>milk</b>"
+    assert c.styles[i] == dataclasses.replace(STYLE, color="#202124")
     (wipe,) = c.paints
     assert wipe.color == "#fefefe" and wipe.rect == (42, 202, 1038, 318)
     page = m.observe("html")
-    assert "oat &lt;b&gt;milk&lt;/b&gt;</span>" in page and "color:#123456" in page
+    assert "oat &lt;b&gt;milk&lt;/b&gt;</span>" in page and "color:#202124" in page
 
 
 def test_a_flipped_switch_is_redrawn_and_the_recorded_one_wiped():

@@ -20,7 +20,7 @@ its texts wiped) with its texts on top. Recorded rows no row covers any more are
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from phoneworld.runtime.look import ListLook, Mark, Rect, ScreenLook, Style, signature
@@ -101,7 +101,7 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             shown.add(id(hit))
             c.quiet.add(i)
             continue
-        c.styles[i] = marks[0].style if marks else None
+        c.styles[i] = _typed(marks[0], b) if marks else None
     for m in look.marks:
         if id(m) not in shown:
             p = _wipe(m)
@@ -143,8 +143,13 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             # Clipped at the list's top: the row's lower part shows.
             sh = src[3] - src[1]
             top = y1 - (sh - (y2 - y1)) if y1 == ly1 and y2 - y1 < sh else y1
-            rows.append(Paint(row.bounds, image=plate, image_size=size,
-                              origin=(x1 - src[0], top - src[1])))
+            dx, dy = x1 - src[0], top - src[1]
+            # Only the recorded row's pixels inside the recorded list (a row that ran
+            # past the list's end was covered there by what lies below it).
+            rect = (max(x1, max(src[0], lx1) + dx), max(y1, max(src[1], ly1) + dy),
+                    min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
+            if rect[0] < rect[2] and rect[1] < rect[3]:
+                rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
             c.quiet.update(sub)
             continue
         top = y1
@@ -163,6 +168,16 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             bx1, by1, bx2, by2 = b.bounds
             m = marks.get((bx1 - x1, by1 - top, bx2 - x1, by2 - top))
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _typed(m: Mark, b: Box) -> Style:
+    """The style to draw `b` in where `m` was recorded: `m`'s, but typed text in a field
+    whose recording showed its hint gets the colour of text, not of the hint."""
+    if not b.editable or not b.text:
+        return m.style
+    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
+    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
+    return replace(m.style, color="#ffffff" if dark else "#202124")
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:

@@ -60,6 +60,8 @@ class Style:
     color: str = ""
     weight: int = 400
     align: str = "left"
+    indent: float = 0.0
+    """Where a left-aligned text starts inside its view (after an icon, a padding)."""
 
 
 @dataclass(frozen=True)
@@ -217,14 +219,16 @@ def _mark(m: dict[str, Any]) -> Mark:
                 style=Style(size=float(st.get("size", 0)),
                             color=_color(st["color"]) if st.get("color") else "",
                             weight=int(st.get("weight", 400)),
-                            align=str(st.get("align", "left"))))
+                            align=str(st.get("align", "left")),
+                            indent=float(st.get("indent", 0))))
 
 
 def _mark_json(m: Mark) -> dict[str, Any]:
     return {"bounds": list(m.bounds), "text": m.text, "checked": m.checked,
             "ink": list(m.ink), "bg": m.bg,
             "style": {"size": m.style.size, "color": m.style.color,
-                      "weight": m.style.weight, "align": m.style.align}}
+                      "weight": m.style.weight, "align": m.style.align,
+                      "indent": m.style.indent}}
 
 
 def _list(d: dict[str, Any]) -> ListLook:

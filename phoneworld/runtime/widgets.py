@@ -246,6 +246,7 @@ def fitted(b: Box, scale: float, style: Style | None, recorded: bool = True) -> 
     h = (y2 - y1) * scale
     if style is not None and style.size > 0:
         size, color, weight, align = style.size * scale, style.color, style.weight, style.align
+        pad = max(pad, style.indent * scale)
     else:
         size, color, weight, align = min(BODY, max(8.0, h * 0.72)), TEXT, 400, "left"
     css, st, clamp = _text_css(b, scale, size, color=color, weight=weight, align=align,

@@ -56,48 +56,78 @@ def background_and_ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect] =
 
     A frame along an edge (a chip's outline, a field's underline: a line of ink across
     most of a side, near it) is not ink, nor is what lies under `exclude` (views drawn
-    over this one, such as the icons inside a row's text)."""
+    over this one, such as the icons inside a row's text), nor specks apart from the
+    lines of text (the corner of an outline)."""
+    bg, box, _, _ = _ink(pixels, rect, exclude)
+    return bg, box
+
+
+def _ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect]
+         ) -> tuple[np.ndarray, Rect | None, np.ndarray, np.ndarray]:
+    """(background, ink box or None, the ink mask and the colour distance, both cut to
+    the ink box)."""
     h, w = pixels.shape[:2]
     c = clip(rect, w, h)
+    empty = np.zeros((0, 0), dtype=bool)
     if c is None:
-        return np.array([255.0, 255.0, 255.0]), None
+        return np.array([255.0, 255.0, 255.0]), None, empty, empty
     x1, y1, x2, y2 = c
     crop = pixels[y1:y2, x1:x2]
     bg = dominant(crop)
-    far = np.linalg.norm(crop.astype(np.float32) - bg, axis=2) > INK
+    dist = np.linalg.norm(crop.astype(np.float32) - bg, axis=2)
     for e in exclude:
         ex = clip(e, w, h)
         if ex is not None:
-            far[max(0, ex[1] - y1):max(0, ex[3] - y1), max(0, ex[0] - x1):max(0, ex[2] - x1)] \
-                = False
+            dist[max(0, ex[1] - y1):max(0, ex[3] - y1), max(0, ex[0] - x1):max(0, ex[2] - x1)] \
+                = 0
+    far = dist > INK
     _drop_frame(far)
-    if not far.any():
-        return bg, None
-    rows = np.flatnonzero(far.any(axis=1))
+    lines = _lines(far)
+    if not lines:
+        return bg, None, empty, empty
+    r1, r2 = lines[0][0], lines[-1][1] + 1
+    far[:r1] = False
+    far[r2:] = False
     cols = np.flatnonzero(far.any(axis=0))
-    ix1, iy1 = x1 + int(cols[0]) - 2, y1 + int(rows[0]) - 2
-    ix2, iy2 = x1 + int(cols[-1]) + 3, y1 + int(rows[-1]) + 3
-    return bg, (max(x1, ix1), max(y1, iy1), min(x2, ix2), min(y2, iy2))
+    c1, c2 = max(0, int(cols[0]) - 2), min(x2 - x1, int(cols[-1]) + 3)
+    r1, r2 = max(0, r1 - 2), min(y2 - y1, r2 + 2)
+    box = (x1 + c1, y1 + r1, x1 + c2, y1 + r2)
+    return bg, box, far[r1:r2, c1:c2], dist[r1:r2, c1:c2]
 
 
 def _drop_frame(far: np.ndarray, band: int = 8, share: float = 0.6) -> None:
     """Clear, in place, lines of ink that run along an edge within `band` pixels of it
-    (over `share` of that side): that side's band (a rounded corner's arc lies in it)."""
+    (over `share` of that side): that side's band (a rounded corner's arc lies in it).
+    Frames nest (a margin of another colour, then a chip's outline), so this repeats
+    inward until no side has one."""
     h, w = far.shape
-    if h < 4 or w < 4:
-        return
-    rows = far.mean(axis=1) > share
-    cols = far.mean(axis=0) > share
-    b = min(band, h // 3)
-    if rows[:b].any():
-        far[:max(b, int(np.flatnonzero(rows[:b])[-1]) + 2)] = False
-    if rows[h - b:].any():
-        far[min(h - b, h - b + int(np.flatnonzero(rows[h - b:])[0]) - 1):] = False
-    b = min(band, w // 3)
-    if cols[:b].any():
-        far[:, :max(b, int(np.flatnonzero(cols[:b])[-1]) + 2)] = False
-    if cols[w - b:].any():
-        far[:, min(w - b, w - b + int(np.flatnonzero(cols[w - b:])[0]) - 1):] = False
+    top, bottom, left, right = 0, h, 0, w
+    for _ in range(4):
+        win = far[top:bottom, left:right]
+        wh, ww = win.shape
+        if wh < 4 or ww < 4:
+            return
+        rows, cols = win.mean(axis=1) > share, win.mean(axis=0) > share
+        bh, bw = min(band, wh // 3), min(band, ww // 3)
+        moved = False
+        if rows[:bh].any():
+            top += max(bh, int(np.flatnonzero(rows[:bh])[-1]) + 2)
+            moved = True
+        if rows[wh - bh:].any():
+            bottom -= max(bh, bh - int(np.flatnonzero(rows[wh - bh:])[0]) + 1)
+            moved = True
+        if cols[:bw].any():
+            left += max(bw, int(np.flatnonzero(cols[:bw])[-1]) + 2)
+            moved = True
+        if cols[ww - bw:].any():
+            right -= max(bw, bw - int(np.flatnonzero(cols[ww - bw:])[0]) + 1)
+            moved = True
+        if not moved:
+            break
+        far[:top] = False
+        far[max(top, bottom):] = False
+        far[:, :left] = False
+        far[:, max(left, right):] = False
 
 
 def _lines(far: np.ndarray) -> list[tuple[int, int]]:
@@ -119,8 +149,10 @@ def _lines(far: np.ndarray) -> list[tuple[int, int]]:
 
 def _em_share(text: str) -> float:
     """The share of the font size that `text`'s ink spans from top to bottom."""
+    if any(ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF for ch in text):
+        return 1.15  # colour emoji stand taller than letters
     if any(_is_wide(ch) for ch in text):
-        return 0.92
+        return 0.9
     top = 0.72 if any(ch in _ASCENDERS for ch in text) else 0.53
     bottom = 0.21 if any(ch in _DESCENDERS for ch in text) else 0.0
     return top + bottom
@@ -136,18 +168,11 @@ def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect
                ) -> tuple[Style, np.ndarray, Rect | None]:
     """How `text` is drawn in `rect`: its `Style`, the background colour, the ink box
     (see `background_and_ink` for `exclude`)."""
-    bg, ink = background_and_ink(pixels, rect, exclude)
+    bg, ink, far, dist = _ink(pixels, rect, exclude)
     if ink is None or not text.strip():
         return Style(), bg, ink
     x1, y1, x2, y2 = ink
     crop = pixels[y1:y2, x1:x2].astype(np.float32)
-    dist = np.linalg.norm(crop - bg, axis=2)
-    for e in exclude:
-        ex = clip(e, pixels.shape[1], pixels.shape[0])
-        if ex is not None:
-            dist[max(0, ex[1] - y1):max(0, ex[3] - y1), max(0, ex[0] - x1):max(0, ex[2] - x1)] \
-                = 0
-    far = dist > INK
     lines = _lines(far)
     if not lines:
         return Style(), bg, ink
@@ -170,10 +195,11 @@ def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect
     align = "left"
     if abs(left - right) <= max(6, width * 0.06) and left > width * 0.08:
         align = "center"
-    elif right < left / 3:
+    elif right < left / 3 and left > width * 0.1:
         align = "right"
+    indent = float(max(0, left - 2)) if align == "left" else 0.0  # the box's pad: 2
     return Style(size=round(size, 1), color=hex_color(color), weight=weight,
-                 align=align), bg, ink
+                 align=align, indent=indent), bg, ink
 
 
 def _runs(far: np.ndarray) -> list[int]:
