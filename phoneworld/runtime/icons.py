@@ -56,6 +56,13 @@ PATHS = {
     "image": "M21 19V5a2 2 0 0 0-2-2H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2zM8.5 "
              "13.5l2.5 3 3.5-4.5 4.5 6H5z",
     "dot": "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 2a8 8 0 1 1 0 16 8 8 0 0 1 0-16z",
+    "signal": "M2 22h20V2z",
+    "wifi": "M12 21 1 9.5a16 16 0 0 1 22 0z",
+    "battery": "M16 4h-2V2h-4v2H8a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V5a1 1 0 0 "
+               "0-1-1z",
+    "nav_back": "M17 3.5 6 12l11 8.5z",
+    "nav_home": "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18z",
+    "nav_recent": "M4 4h16v16H4z",
 }
 
 _WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -102,10 +109,12 @@ def icon_for(*labels: str) -> str:
     return "dot"
 
 
-def svg(name: str, color: str) -> Markup:
-    """Icon `name` as inline SVG in `color` (a `#rrggbb` colour), filling its box."""
+def svg(name: str, color: str, size: str = "") -> Markup:
+    """Icon `name` as inline SVG in `color` (a `#rrggbb` colour), filling its box (or
+    `size` CSS pixels square)."""
     path = PATHS.get(name, PATHS["dot"])
     if not re.fullmatch(r"#[0-9a-fA-F]{6}", color):
         color = "#5f6368"
-    return Markup(f'<svg viewBox="0 0 24 24" aria-hidden="true"><path fill="{color}" '
+    dim = f' width="{float(size):.1f}" height="{float(size):.1f}"' if size else ""
+    return Markup(f'<svg viewBox="0 0 24 24"{dim} aria-hidden="true"><path fill="{color}" '
                   f'fill-rule="evenodd" d="{path}"/></svg>')

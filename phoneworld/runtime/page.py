@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from phoneworld.runtime.compose import Composition, Paint, compose
 from phoneworld.runtime.look import ASSET_DIR
-from phoneworld.runtime.widgets import ACCENT, FONTS, bars, draw_box, fitted
+from phoneworld.runtime.widgets import ACCENT, FONTS, bar_icons, bars, draw_box, fitted
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Rendering
@@ -62,6 +62,12 @@ body { margin: 0; background: #e8e8e8; font-family: {{ fonts }}; }
 .img { background: #e8eaed; border-radius: 4px; }
 .tab.sel { border-bottom: 3px solid var(--accent); color: var(--accent); }
 .off { opacity: .5; }
+.status, .nav { display: flex; align-items: center; color: #5f6368; font-size: 12px;
+                padding: 0 14px; }
+.status { justify-content: space-between; font-weight: 500; }
+.nav { justify-content: space-around; }
+.status span, .nav span { display: flex; gap: 4px; align-items: center; }
+.nav span { width: 100%; justify-content: space-around; }
 .ind { position: absolute; box-sizing: border-box; }
 .box { border: 2px solid #5f6368; border-radius: 3px; }
 .box.on { background: var(--accent); border-color: var(--accent); }
@@ -77,8 +83,10 @@ body { margin: 0; background: #e8e8e8; font-family: {{ fonts }}; }
  style="width:{{ width }}px;height:{{ height }}px;--accent:{{ accent }}">
 {% if plate %}<img class="plate" src="{{ plate }}" alt="">
 {% endif %}
-{%- for p in paints %}<div class="p" style="{{ p.style }}">
-{%- if p.src %}<img src="{{ p.src }}" alt="" style="{{ p.img }}">{% endif %}</div>
+{%- for p in paints %}<div class="p{% if p.bar %} {{ p.bar }}{% endif %}" style="{{ p.style }}">
+{%- if p.src %}<img src="{{ p.src }}" alt="" style="{{ p.img }}">{% endif %}
+{%- if p.clock %}<span>{{ p.clock }}</span>{% endif %}
+{%- if p.icons %}<span>{% for i in p.icons %}{{ i }}{% endfor %}</span>{% endif %}</div>
 {% endfor %}
 {%- for b in boxes %}<div class="{{ b.css }}"
 {%- if b.index is not none %} data-index="{{ b.index }}"{% endif %}
@@ -110,7 +118,12 @@ def render_html(r: Rendering) -> str:
         comp = compose(look, boxes, (r.width, r.height))
         paints = [_paint(p, scale) for p in comp.paints]
     else:
-        paints = [_paint(p, scale) for p in bars(boxes, r.width, r.height)]
+        for p, kind in bars(boxes, r.width, r.height):
+            item = _paint(p, scale)
+            h = (p.rect[3] - p.rect[1]) * scale
+            item.update(bar=kind, icons=bar_icons(kind, h),
+                        clock="12:00" if kind == "status" else "")
+            paints.append(item)
     parents = _parents(boxes)
     items = []
     for i, b in enumerate(boxes):

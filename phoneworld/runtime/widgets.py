@@ -87,7 +87,9 @@ def text_width(text: str, size: float) -> float:
             w += 1.0
         elif ch in "il.,:;|!'`ijtfr ":
             w += 0.3
-        elif ch.isupper() or ch in "mwMW@%":
+        elif ch in "mwMW@%":
+            w += 0.88
+        elif ch.isupper():
             w += 0.72
         else:
             w += 0.58
@@ -254,9 +256,10 @@ def fitted(b: Box, scale: float, style: Style | None, recorded: bool = True) -> 
     return _item(css, b, b.text, st, inds=inds, clamp=clamp)
 
 
-def bars(boxes: list[Box], width: int, height: int) -> list[Paint]:
+def bars(boxes: list[Box], width: int, height: int) -> list[tuple[Paint, str]]:
     """A status bar above the app and a navigation bar below it, where the layout leaves
-    a strip for them (the system draws them on a real phone; dumps leave them out)."""
+    a strip for them (the system draws them on a real phone; dumps leave them out):
+    (strip, "status" or "nav")."""
     from phoneworld.runtime.compose import Paint
 
     if not boxes:
@@ -266,8 +269,17 @@ def bars(boxes: list[Box], width: int, height: int) -> list[Paint]:
     out = []
     first = min(tops) if tops else 0
     if 0 < first <= height * 0.06 and not any(b.bounds[1] == 0 and b.text for b in boxes):
-        out.append(Paint((0, 0, width, first), color="#f1f3f4"))
+        out.append((Paint((0, 0, width, first), color="#f1f3f4"), "status"))
     last = max(bottoms) if bottoms else height
     if last < height and height - last <= height * 0.08:
-        out.append(Paint((0, last, width, height), color="#f1f3f4"))
+        out.append((Paint((0, last, width, height), color="#f1f3f4"), "nav"))
     return out
+
+
+def bar_icons(kind: str, h: float) -> list[Any]:
+    """What a system bar shows (`h` its height in CSS pixels): the clock side's and the
+    other side's icons of a status bar, or the back, home and recents keys."""
+    s = f"{max(6.0, min(16.0, h * 0.55)):.1f}"
+    if kind == "status":
+        return [svg("signal", MUTED, s), svg("wifi", MUTED, s), svg("battery", MUTED, s)]
+    return [svg("nav_back", MUTED, s), svg("nav_home", MUTED, s), svg("nav_recent", MUTED, s)]
