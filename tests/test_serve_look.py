@@ -1,0 +1,110 @@
+"""A served app with a recorded look: its assets over HTTP, the phone page and the screenshot
+API drawing the recorded pixels (in a real Chromium, where one is installed)."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import threading
+
+import pytest
+
+pytest.importorskip("flask")
+pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
+
+from phoneworld.compiler import compile_traces  # noqa: E402
+from phoneworld.generated import load_app  # noqa: E402
+from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.serve.app import create_app  # noqa: E402
+from phoneworld.serve.screenshots import CHROMIUM_ARGS, browser_missing, chromium_path  # noqa: E402
+from phoneworld.visual.compare import edge_similarity  # noqa: E402
+from phoneworld.visual.extract import screen_pixels  # noqa: E402
+from tests.conftest import shared  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def onelist(tmp_path_factory):
+    src = shared("droidbot", "onelist")
+    out = tmp_path_factory.mktemp("look")
+    (app,) = compile_traces(src, out)
+    return out / app.name, app.recordings
+
+
+def test_assets_are_served_by_name_and_nothing_else(onelist):
+    path, _ = onelist
+    spec = load_app(path).spec
+    client = create_app([path]).test_client()
+    plate = spec.look.screens[spec.start].plate
+    r = client.get(f"/assets/{plate}")
+    assert r.status_code == 200 and r.mimetype == "image/webp"
+    assert r.data == (path / "assets" / plate).read_bytes()
+    assert "immutable" in r.headers["Cache-Control"]
+    for bad in ["0" * 16 + ".webp", "..%2Flook.json", "look.json", plate + ".png",
+                plate.upper()]:
+        assert client.get(f"/assets/{bad}").status_code == 404, bad
+
+
+def test_the_screenshot_api_draws_the_recorded_pixels(onelist):
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    path, recordings = onelist
+    spec = load_app(path).spec
+    app = create_app([path], screenshot_timeout=120)  # a loaded machine starts slowly
+    client = app.test_client()
+    try:
+        sid = client.post("/api/sessions", json={}).json["session"]
+        r = client.get(f"/api/sessions/{sid}/screenshot")
+        assert r.status_code == 200 and r.headers["X-Screen-Size"] == "1080x1920"
+        png = Image.open(io.BytesIO(r.data))
+        assert png.size == (1080, 1920)  # the device's pixels
+        (rec, *_) = [x for x in recordings[spec.start]
+                     if x.source == spec.look.screens[spec.start].source]
+        recorded = screen_pixels(Image.open(rec.screenshot), 1080, 1920)
+        # Nearer the recording than the same screen drawn without its look. (Not equal:
+        # the mock lays its list rows out at one pitch, the app at their own heights.)
+        plain = app.extensions["phoneworld"].shots.shot(
+            Machine(dataclasses.replace(spec, look=None)).reset().html, width=1080,
+            height=1920)
+        assert edge_similarity(r.data, recorded) > edge_similarity(plain, recorded) + 0.05
+        assert edge_similarity(r.data, recorded) > 0.35
+    finally:
+        app.extensions["phoneworld"].close()
+
+
+def test_a_person_sees_the_recorded_pixels_in_the_phone_page(onelist):
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    waitress_server = pytest.importorskip("waitress.server")
+    from playwright.sync_api import sync_playwright
+
+    path, _ = onelist
+    app = create_app([path], screenshot_timeout=120)
+    server = waitress_server.create_server(app, host="127.0.0.1", port=0, threads=2)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1100, "height": 1000})
+            failed: list[str] = []
+            page.on("requestfailed", lambda req: failed.append(req.url))
+            page.on("response", lambda resp: failed.append(resp.url)
+                    if resp.status >= 400 and "/assets/" in resp.url else None)
+            page.goto(f"http://127.0.0.1:{server.effective_port}/")
+            page.locator("body[data-step='0']").wait_for(timeout=10_000)
+            img = page.frame_locator("#view").locator("img.plate")
+            img.wait_for(timeout=10_000)
+            page.wait_for_load_state("networkidle")
+            shot = page.locator("#view").screenshot()
+            browser.close()
+        assert not failed, failed
+        # What the person sees is what the screenshot API draws (shown 412 wide).
+        api = app.test_client()
+        sid = api.post("/api/sessions", json={}).json["session"]
+        drawn = api.get(f"/api/sessions/{sid}/screenshot").data
+        assert edge_similarity(shot, drawn) > 0.7
+    finally:
+        server.close()
+        app.extensions["phoneworld"].close()
