@@ -231,3 +231,50 @@ def test_a_look_with_a_missing_asset_names_it(tmp_path):
     with pytest.raises(PhoneworldError, match="cdcdcdcdcdcdcdcd.webp is missing"):
         load_look(tmp_path)
     assert load_look(tmp_path / "nowhere") is None
+
+
+# -- building an app's look ----------------------------------------------------------------------
+
+def _one_screen_spec():
+    from phoneworld.spec.ast import AppSpec, Const, Screen
+
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920), children=(
+        View(cls="android.widget.TextView", bounds=(40, 60, 600, 150), text=Const("Groceries")),))
+    return AppSpec(name="g", package="p", start="s", width=1080, height=1920,
+                   screens=(Screen("s", "P0", root),))
+
+
+def _obs(text: str, shot: str, source: str):
+    from phoneworld.traces.model import Observation
+
+    root = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920), children=(
+        Node(class_name="android.widget.TextView", text=text, bounds=(40, 60, 600, 150)),))
+    return Observation(root=root, width=1080, height=1920, screenshot=shot, source=source)
+
+
+def test_a_look_is_built_from_readable_screenshots_inside_the_trace(tmp_path):
+    from phoneworld.traces.model import Trace
+    from phoneworld.visual.build import build_look, recordings_by_screen
+
+    folder = tmp_path / "tr"
+    folder.mkdir()
+    _screen().save(folder / "0.png")
+    (folder / "1.png").write_bytes(b"\x89PNG not really")
+    _screen().save(tmp_path / "outside.png")
+    trace = Trace(format="phoneworld", name="tr", app="p", source="tr", observations=(
+        _obs("Other", "0.png", "0.xml"), _obs("Groceries", "1.png", "1.xml"),
+        _obs("Groceries", "../outside.png", "2.xml")))
+    recs = recordings_by_screen({"s": ["tr/0.xml", "tr/1.xml", "tr/2.xml"]}, [trace],
+                                [folder])
+    # A trace names files in its own folder only.
+    assert [r.source for r in recs["s"]] == ["tr/0.xml", "tr/1.xml"]
+    spec = _one_screen_spec()
+    look, files, report = build_look(spec, recs)
+    # The best match (1.png, the same text) cannot be read: the next one is used.
+    assert look.screens["s"].source == "tr/0.xml"
+    assert len(report["warnings"]) == 1 and "1.png" in report["warnings"][0]
+    assert report["screens"] == 1 and report["assets"]["bytes"] > 0
+    assert set(files) == {"look.json", "visual.html", *(f"assets/{n}" for n in look.names())}
+    again = build_look(spec, recs)[1]
+    assert again == files  # byte for byte
+    assert build_look(spec, {"s": []})[0] is None

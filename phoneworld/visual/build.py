@@ -42,10 +42,14 @@ def recordings_by_screen(provenance: Mapping[str, Sequence[str]], traces: Sequen
     for trace, folder in zip(traces, folders, strict=True):
         if folder is None:
             continue
+        base = Path(folder).resolve()
         for o in trace.observations:
             if o.screenshot and o.root is not None:
+                shot = (base / o.screenshot).resolve()
+                if not shot.is_relative_to(base):
+                    continue  # a trace names files in its own folder only
                 key = f"{trace.source}/{o.source}"
-                where.setdefault(key, Recording(o, Path(folder) / o.screenshot, key))
+                where.setdefault(key, Recording(o, shot, key))
     return {screen: [where[k] for k in refs if k in where]
             for screen, refs in sorted(provenance.items())}
 
