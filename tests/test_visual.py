@@ -172,6 +172,21 @@ def test_extract_screen_marks_texts_and_lists_with_a_blank_sprite():
     assert m.bounds == (110, 30, 1040, 120) and m.style.size > 30
 
 
+def test_a_list_recorded_empty_borrows_its_sprite_from_another_recording():
+    from phoneworld.visual.extract import borrow_sprites
+
+    empty_root, empty_px = _recorded([])
+    cut = extract_screen(_spec_root(), empty_root, empty_px, "t/0.xml")
+    ((lst, sprite),) = cut.lists
+    assert lst.items == () and sprite is None
+    root, px = _recorded(["Milk", "Bread"])
+    cut = borrow_sprites(cut, _spec_root(), root, px)
+    ((lst, sprite),) = cut.lists
+    assert lst.items == () and sprite.shape == (150, 1080, 3)  # the plate's rows stay
+    assert [m.text for m in lst.sprite_marks] == ["Milk"]
+    assert cut.plate is empty_px
+
+
 def test_the_recording_most_like_the_mock_is_picked():
     a, _ = _recorded(["Milk", "Bread"])
     b, _ = _recorded(["Tea"])
@@ -278,3 +293,16 @@ def test_a_look_is_built_from_readable_screenshots_inside_the_trace(tmp_path):
     again = build_look(spec, recs)[1]
     assert again == files  # byte for byte
     assert build_look(spec, {"s": []})[0] is None
+
+
+def test_a_landscape_screenshot_of_a_portrait_app_is_left_out(tmp_path):
+    from phoneworld.traces.model import Trace
+    from phoneworld.visual.build import build_look, recordings_by_screen
+
+    _screen().rotate(90, expand=True).save(tmp_path / "0.png")
+    trace = Trace(format="phoneworld", name="tr", app="p", source="tr",
+                  observations=(_obs("Groceries", "0.png", "0.xml"),))
+    recs = recordings_by_screen({"s": ["tr/0.xml"]}, [trace], [tmp_path])
+    look, files, report = build_look(_one_screen_spec(), recs)
+    assert look is None and files == {}
+    assert "1920x1080, the screen 1080x1920" in report["warnings"][0]

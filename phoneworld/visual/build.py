@@ -22,7 +22,13 @@ from phoneworld.runtime.look import LOOK_FILE, ListLook, Look, ScreenLook, look_
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.visual.assets import DEFAULT_CAP, encode_assets
-from phoneworld.visual.extract import extract_screen, pick_recording, screen_pixels, texts_at
+from phoneworld.visual.extract import (
+    borrow_sprites,
+    extract_screen,
+    pick_recording,
+    screen_pixels,
+    texts_at,
+)
 
 
 @dataclass(frozen=True)
@@ -62,8 +68,6 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
     if not any(recordings.values()):
         return None, {}, {"screens": 0, "of": len(spec.screens), "warnings": [],
                           "assets": {"files": 0, "bytes": 0, "cap": cap}}
-    from PIL import Image, UnidentifiedImageError
-
     from phoneworld.runtime import Machine
 
     machine = Machine(spec)
@@ -78,18 +82,23 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
         order = list(range(len(recs)))
         first = pick_recording(shown, [r.observation.root for r in recs])
         order.remove(first)
+        cut, tries = None, 0
         for i in [first, *order]:  # the best one that can be read
+            if cut is not None and tries >= _BORROW:
+                break
+            tries += cut is not None
             rec = recs[i]
-            try:
-                with Image.open(rec.screenshot) as img:
-                    pixels = screen_pixels(img, spec.width, spec.height)
-            except (OSError, UnidentifiedImageError, ValueError) as err:
-                warnings.append(f"{rec.source}: screenshot {rec.screenshot.name} "
-                                f"unreadable ({err}); left out")
+            pixels = _pixels(rec, spec, warnings)
+            if pixels is None:
                 continue
-            cuts[screen.name] = extract_screen(screen.root, rec.observation.root, pixels,
-                                               rec.source)
-            break
+            if cut is None:
+                cut = extract_screen(screen.root, rec.observation.root, pixels, rec.source)
+            else:  # a list the plate shows empty: a row of it from another recording
+                cut = borrow_sprites(cut, screen.root, rec.observation.root, pixels)
+            if all(sprite is not None for _, sprite in cut.lists):
+                break
+        if cut is not None:
+            cuts[screen.name] = cut
     report: dict = {"screens": len(cuts), "of": len(spec.screens), "warnings": warnings}
     if not cuts:
         report["assets"] = {"files": 0, "bytes": 0, "cap": cap}
@@ -118,6 +127,29 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
              COMPARISON: comparison_page(spec, look, origin).encode()}
     report.update(screens=len(screens), assets=store.report, comparison=COMPARISON)
     return look, files, report
+
+
+_BORROW = 6
+"""Other recordings of a screen looked at for a row of a list its plate shows empty."""
+
+
+def _pixels(rec: Recording, spec: AppSpec, warnings: list[str]):
+    """A recording's screenshot as the app's RGB array, or None (with a warning) where it
+    cannot be read or is not of the screen (a landscape shot of a portrait app)."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(rec.screenshot) as img:
+            if (img.width > img.height) != (spec.width > spec.height):
+                warnings.append(f"{rec.source}: screenshot {rec.screenshot.name} is "
+                                f"{img.width}x{img.height}, the screen {spec.width}x"
+                                f"{spec.height}; left out")
+                return None
+            return screen_pixels(img, spec.width, spec.height)
+    except (OSError, UnidentifiedImageError, ValueError) as err:
+        warnings.append(f"{rec.source}: screenshot {rec.screenshot.name} unreadable "
+                        f"({err}); left out")
+        return None
 
 
 COMPARISON = "visual.html"

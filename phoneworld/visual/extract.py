@@ -15,7 +15,7 @@ what the mock shows first, so that the fewest marks need redrawing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -70,10 +70,11 @@ def _lists(view: View) -> Iterator[View]:
 
 def _find_list(root: Node, view: View) -> tuple[Node, tuple[int, ...]] | None:
     """The recorded node that is `view`'s list: same bounds, the same class if any."""
-    same = [(n, p) for n, p in _visible(root) if n.bounds == view.bounds and n.children]
+    same = [(n, p) for n, p in _visible(root) if n.bounds == view.bounds]
     for n, p in same:
         if n.class_name == view.cls:
-            return n, p
+            return n, p  # an empty list too
+    same = [(n, p) for n, p in same if n.children]
     return same[-1] if same else None
 
 
@@ -142,47 +143,73 @@ def extract_screen(view: View, root: Node, pixels: np.ndarray, source: str) -> C
     return Cut(plate=pixels, marks=tuple(marks), lists=tuple(lists), source=source)
 
 
+def _rows(lv: View, node: Node) -> list[Node]:
+    """The recorded list node's visible rows that meet the list's bounds."""
+    lx1, ly1, lx2, ly2 = lv.bounds
+    return [c for c in node.children if c.visible and c.bounds[0] < lx2
+            and c.bounds[2] > lx1 and c.bounds[1] < ly2 and c.bounds[3] > ly1]
+
+
 def _list_look(pixels: np.ndarray, lv: View, node: Node, leaves: Sequence[Rect]
                ) -> tuple[ListLook, np.ndarray | None]:
     h, w = pixels.shape[:2]
     region = clip(lv.bounds, w, h)
     bg = hex_color(dominant(pixels[region[1]:region[3], region[0]:region[2]])) \
         if region else "#ffffff"
+    rows = _rows(lv, node)
+    items = tuple(Item(bounds=r.bounds, texts=node_signature(r)) for r in rows)
+    look = ListLook(bounds=lv.bounds, bg=bg, items=items)
+    found = _sprite(pixels, lv, rows, leaves)
+    if found is None:
+        return look, None
+    sprite, size, marks = found
+    return replace(look, sprite_size=size, sprite_marks=marks), sprite
+
+
+def _sprite(pixels: np.ndarray, lv: View, rows: Sequence[Node], leaves: Sequence[Rect]
+            ) -> tuple[np.ndarray, tuple[int, int], tuple[Mark, ...]] | None:
+    """A recorded row with its texts wiped (the whole row most like the item template
+    in size), its size, and its texts' marks relative to it; None without a whole row."""
+    h, w = pixels.shape[:2]
     lx1, ly1, lx2, ly2 = lv.bounds
-    items = []
-    rows = []
-    for child in node.children:
-        if not child.visible:
-            continue
-        x1, y1, x2, y2 = child.bounds
-        if x1 >= lx2 or x2 <= lx1 or y1 >= ly2 or y2 <= ly1:
-            continue
-        items.append(Item(bounds=child.bounds, texts=node_signature(child)))
-        rows.append(child)
-    template = lv.children[0].bounds if lv.children else None
     whole = [r for r in rows if r.bounds[0] >= lx1 and r.bounds[1] >= ly1
-             and r.bounds[2] <= lx2 and r.bounds[3] <= ly2 and r.bounds[2] <= w
-             and r.bounds[3] <= h]
-    if template is not None:
-        tw, th = template[2] - template[0], template[3] - template[1]
-        whole.sort(key=lambda r: (abs(r.bounds[2] - r.bounds[0] - tw)
-                                  + abs(r.bounds[3] - r.bounds[1] - th)))
-    sprite = sprite_marks = None
-    size = (0, 0)
-    if whole:
-        row = whole[0]
-        x1, y1, x2, y2 = row.bounds
-        sprite = pixels[y1:y2, x1:x2].copy()
-        size = (x2 - x1, y2 - y1)
-        found = [_mark(pixels, n, leaves, (x1, y1)) for n, _ in _visible(row) if _marked(n)]
-        for m in found:
-            ix1, iy1, ix2, iy2 = m.ink
-            if ix2 > ix1 and iy2 > iy1:
-                sprite[iy1:iy2, ix1:ix2] = _rgb(m.bg)
-        sprite_marks = tuple(found)
-    look = ListLook(bounds=lv.bounds, bg=bg, items=tuple(items), sprite_size=size,
-                    sprite_marks=sprite_marks or ())
-    return look, sprite
+             and r.bounds[2] <= min(lx2, w) and r.bounds[3] <= min(ly2, h)
+             and r.bounds[0] < r.bounds[2] and r.bounds[1] < r.bounds[3]]
+    if not whole:
+        return None
+    if lv.children:
+        t = lv.children[0].bounds
+        tw, th = t[2] - t[0], t[3] - t[1]
+        whole.sort(key=lambda r: abs(r.bounds[2] - r.bounds[0] - tw)
+                   + abs(r.bounds[3] - r.bounds[1] - th))
+    row = whole[0]
+    x1, y1, x2, y2 = row.bounds
+    sprite = pixels[y1:y2, x1:x2].copy()
+    marks = tuple(_mark(pixels, n, leaves, (x1, y1)) for n, _ in _visible(row) if _marked(n))
+    for m in marks:
+        ix1, iy1, ix2, iy2 = m.ink
+        if ix2 > ix1 and iy2 > iy1:
+            sprite[iy1:iy2, ix1:ix2] = _rgb(m.bg)
+    return sprite, (x2 - x1, y2 - y1), marks
+
+
+def borrow_sprites(cut: Cut, view: View, root: Node, pixels: np.ndarray) -> Cut:
+    """`cut` with sprites, for its lists that had none (their recording showed no whole
+    row), taken from another recording of the same screen (`root`, `pixels`)."""
+    if all(sprite is not None for _, sprite in cut.lists):
+        return cut
+    views = {lv.bounds: lv for lv in _lists(view)}
+    leaves = _leaves(root)
+    lists = []
+    for lst, sprite in cut.lists:
+        lv = views.get(lst.bounds)
+        found = _find_list(root, lv) if sprite is None and lv is not None else None
+        got = _sprite(pixels, lv, _rows(lv, found[0]), leaves) if found else None
+        if got is not None:
+            sprite, size, marks = got
+            lst = replace(lst, sprite_size=size, sprite_marks=marks)
+        lists.append((lst, sprite))
+    return replace(cut, lists=tuple(lists))
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
