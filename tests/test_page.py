@@ -30,8 +30,10 @@ def recorded_look(m: Machine) -> ScreenLook:
             items = []
             for r in b.children:
                 rs = _subtree(boxes, r)
+                rx, ry = boxes[r].bounds[:2]
                 items.append(Item(boxes[r].bounds, signature(
-                    (boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in rs)))
+                    (boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in rs),
+                    marks=tuple(_mark(boxes[j], rx, ry) for j in rs if boxes[j].text)))
             x, y = boxes[b.children[0]].bounds[:2] if b.children else (0, 0)
             row = boxes[b.children[0]] if b.children else b
             sm = tuple(Mark(bounds=(c.bounds[0] - x, c.bounds[1] - y, c.bounds[2] - x,
@@ -44,11 +46,17 @@ def recorded_look(m: Machine) -> ScreenLook:
                                                row.bounds[3] - row.bounds[1])))
     for i, b in enumerate(boxes):
         if i not in in_lists and (b.text or b.checkable or b.editable):
-            x1, y1, x2, y2 = b.bounds
-            marks.append(Mark(bounds=b.bounds, text=b.text,
-                              checked=b.checked if b.checkable else None,
-                              ink=(x1 + 2, y1 + 2, x2 - 2, y2 - 2), bg="#fefefe", style=STYLE))
+            marks.append(_mark(b))
     return ScreenLook(plate=PLATE, marks=tuple(marks), lists=tuple(lists))
+
+
+def _mark(b, x: int = 0, y: int = 0) -> Mark:
+    """What a recording shows of box `b` (bounds relative to (x, y))."""
+    x1, y1, x2, y2 = b.bounds
+    return Mark(bounds=(x1 - x, y1 - y, x2 - x, y2 - y), text=b.text,
+                checked=b.checked if b.checkable else None,
+                ink=(x1 - x + 2, y1 - y + 2, x2 - x - 2, y2 - y - 2), bg="#fefefe",
+                style=STYLE)
 
 
 def with_look(spec: AppSpec, screens: dict[str, ScreenLook]) -> AppSpec:
@@ -137,15 +145,29 @@ def test_a_removed_row_is_wiped_and_the_rows_below_move_up_cut_from_the_plate():
     assert c.styles == {}  # their texts are in the cut
 
 
-def test_a_row_never_recorded_is_drawn_on_the_sprite():
+def test_a_row_like_a_recorded_one_is_cut_from_it_with_its_new_text_drawn():
     m = looked("cart", _fill_cart)
-    _add(m, 5)
+    _add(m, 5)  # product 6, quantity 1: shares the "1" of the recorded rows
+    m.jump("cart")
+    c, r = _composition(m)
+    (cut,) = [p for p in c.paints if p.image == PLATE]
+    assert cut.rect[1] == 300 + 3 * 200 and cut.origin == (0, 600)  # from the first row
+    (fix,) = [p for p in c.paints if p.color and p.rect[1] >= 900]
+    assert fix.rect == (42, 922, 598, 1078)  # the recorded product id, wiped
+    assert {r.boxes[i].text for i in c.styles} == {"6"}
+
+
+def test_a_row_sharing_nothing_recorded_is_drawn_on_the_sprite():
+    m = looked("cart", _fill_cart)
+    _add(m, 6)
+    for _ in range(3):
+        tap(m, "Add to cart")  # product 7, quantity 4: no text of rows (1, 1) .. (3, 1)
     m.jump("cart")
     c, r = _composition(m)
     (sprite,) = [p for p in c.paints if p.image == SPRITE]
     assert sprite.rect[1] == 300 + 3 * 200
     texts = {r.boxes[i].text: s for i, s in c.styles.items()}
-    assert texts and all(s == STYLE for s in texts.values())
+    assert set(texts) == {"7", "4"} and all(s == STYLE for s in texts.values())
 
 
 def test_a_look_is_never_shared_with_an_equal_spec_without_one():

@@ -13,9 +13,11 @@ Outside lists, a box with text, a check state or a text field is quiet when the 
 shows the same there (a `Mark` with its bounds, text and check state); else it is drawn
 over a wipe of the mark's ink. A mark no box shows any more (a row removed, a text
 cleared) is wiped. In a list, a row is quiet where the plate recorded the same row at the
-same place; a row recorded elsewhere (the list scrolled, a row above removed) is cut from
-where it was recorded; any other row is drawn on the list's sprite (a recorded row with
-its texts wiped) with its texts on top. Recorded rows no row covers any more are wiped.
+same place; any other row is cut from the recorded row that shares most of its texts (the
+list scrolled, a row above removed, a row that shows fewer texts), with what differs
+wiped and drawn as in a text outside lists; a row sharing no text with any is drawn on
+the list's sprite (a recorded row with its texts wiped) with its texts on top. Recorded
+rows no row covers any more are wiped.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from phoneworld.runtime.look import ListLook, Mark, Rect, ScreenLook, Style, signature
+from phoneworld.runtime.look import Item, ListLook, Mark, Rect, ScreenLook, Style, signature
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
@@ -78,6 +80,7 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
     c = Composition()
     wipes: list[Paint] = []
     rows: list[Paint] = []
+    fixes: list[Paint] = []
     in_lists: set[int] = set()
     for i, b in enumerate(boxes):
         if b.list_key is None or i in in_lists:
@@ -87,7 +90,7 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             continue
         in_lists.update(_subtree(boxes, i))
         c.quiet.add(i)
-        _list(lst, boxes, b, look.plate, size, c, wipes, rows)
+        _list(lst, boxes, b, look.plate, size, c, wipes, rows, fixes)
     shown: set[int] = set()
     for i, b in enumerate(boxes):
         if i in in_lists:
@@ -107,16 +110,13 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             p = _wipe(m)
             if p is not None:
                 wipes.append(p)
-    c.paints = wipes + rows
+    c.paints = wipes + rows + fixes
     return c
 
 
 def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
-          c: Composition, wipes: list[Paint], rows: list[Paint]) -> None:
+          c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
     at = {it.bounds: it for it in lst.items}
-    first: dict[tuple[str, ...], Rect] = {}
-    for it in lst.items:
-        first.setdefault(it.texts, it.bounds)
     covered: set[Rect] = set()
     pending = []
     for r in box.children:
@@ -138,8 +138,9 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
                 wipes.append(Paint(rect, color=lst.bg))
     for row, sub, sig in pending:
         x1, y1, x2, y2 = row.bounds
-        src = first.get(sig)
-        if src is not None:
+        it = _best_item(lst, sig, y2 - y1)
+        if it is not None:
+            src = it.bounds
             # Clipped at the list's top: the row's lower part shows.
             sh = src[3] - src[1]
             top = y1 - (sh - (y2 - y1)) if y1 == ly1 and y2 - y1 < sh else y1
@@ -150,7 +151,7 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
                     min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
             if rect[0] < rect[2] and rect[1] < rect[3]:
                 rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
-            c.quiet.update(sub)
+            _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes)
             continue
         top = y1
         if lst.sprite is not None:
@@ -159,15 +160,65 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
                 top = y1 - (sh - (y2 - y1))
             rows.append(Paint(row.bounds, image=lst.sprite, image_size=(sw, sh),
                               origin=(x1, top)))
-        marks = {m.bounds: m for m in lst.sprite_marks}
+        # The sprite's texts are wiped already: draw every text of the row.
         for j in sub:
             b = boxes[j]
             if not _has_content(b):
                 c.quiet.add(j)
                 continue
             bx1, by1, bx2, by2 = b.bounds
-            m = marks.get((bx1 - x1, by1 - top, bx2 - x1, by2 - top))
+            m = next((m for m in lst.sprite_marks
+                      if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
+    """The recorded row to show a row with signature `sig` from: the one sharing most of
+    its texts (then nearest in height, then first); None where none shares any."""
+    want = set(sig)
+    best, key = None, None
+    for n, it in enumerate(lst.items):
+        shared = len(want & set(it.texts))
+        if shared == 0:
+            continue
+        k = (-shared, len(set(it.texts) - want), abs(it.bounds[3] - it.bounds[1] - height), n)
+        if key is None or k < key:
+            best, key = it, k
+    return best
+
+
+def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
+               origin: tuple[int, int], clip: Rect, c: Composition,
+               fixes: list[Paint]) -> None:
+    """A row cut from a recorded one: its boxes that show what the recording shows
+    there are quiet; the rest are drawn (in the style recorded there, over a wipe of
+    it), and recorded texts no box shows any more are wiped."""
+    ox, oy = origin
+    at: dict[Rect, list[Mark]] = {}
+    for m in marks:
+        at.setdefault(m.bounds, []).append(m)
+    shown: set[int] = set()
+    for j in sub:
+        b = boxes[j]
+        if not _has_content(b):
+            c.quiet.add(j)
+            continue
+        bx1, by1, bx2, by2 = b.bounds
+        here = at.get((bx1 - ox, by1 - oy, bx2 - ox, by2 - oy), ())
+        hit = next((m for m in here if _shows(m, b)), None)
+        if hit is not None:
+            shown.add(id(hit))
+            c.quiet.add(j)
+            continue
+        c.styles[j] = _typed(here[0], b) if here else _nearest(marks, b, ox, oy)
+    cx1, cy1, cx2, cy2 = clip
+    for m in marks:
+        if id(m) in shown:
+            continue
+        x1, y1, x2, y2 = m.ink
+        rect = (max(cx1, x1 + ox), max(cy1, y1 + oy), min(cx2, x2 + ox), min(cy2, y2 + oy))
+        if x2 > x1 and y2 > y1 and rect[0] < rect[2] and rect[1] < rect[3]:
+            fixes.append(Paint(rect, color=m.bg))
 
 
 def _typed(m: Mark, b: Box) -> Style:
@@ -181,7 +232,8 @@ def _typed(m: Mark, b: Box) -> Style:
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:
-    """The style of the sprite's text whose top-left is nearest `b`'s (row-relative)."""
+    """The style of the row's recorded text whose top-left is nearest `b`'s (marks are
+    relative to (x, y))."""
     if not marks:
         return None
     bx, by = b.bounds[0] - x, b.bounds[1] - y

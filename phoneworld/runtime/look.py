@@ -79,10 +79,12 @@ class Mark:
 
 @dataclass(frozen=True)
 class Item:
-    """One recorded row of a list: where it lies on the plate and the texts it shows."""
+    """One recorded row of a list: where it lies on the plate, the texts it shows (its
+    `signature`), and their marks (bounds relative to the row)."""
 
     bounds: Rect
     texts: tuple[str, ...]
+    marks: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,8 @@ def look_to_json(look: Look) -> dict[str, Any]:
                "marks": [_mark_json(m) for m in s.marks],
                "lists": [{"bounds": list(lst.bounds), "bg": lst.bg, "sprite": lst.sprite,
                           "sprite_size": list(lst.sprite_size),
-                          "items": [{"bounds": list(i.bounds), "texts": list(i.texts)}
+                          "items": [{"bounds": list(i.bounds), "texts": list(i.texts),
+                                     "marks": [_mark_json(m) for m in i.marks]}
                                     for i in lst.items],
                           "sprite_marks": [_mark_json(m) for m in lst.sprite_marks]}
                          for lst in s.lists]}
@@ -239,7 +242,8 @@ def _list(d: dict[str, Any]) -> ListLook:
     return ListLook(bounds=_rect(d["bounds"]), bg=_color(d["bg"]), sprite=sprite,
                     sprite_size=(w, h),
                     items=tuple(Item(bounds=_rect(i["bounds"]),
-                                     texts=tuple(str(t) for t in i["texts"]))
+                                     texts=tuple(str(t) for t in i["texts"]),
+                                     marks=tuple(_mark(m) for m in i.get("marks", ())))
                                 for i in d.get("items", ())),
                     sprite_marks=tuple(_mark(m) for m in d.get("sprite_marks", ())))
 

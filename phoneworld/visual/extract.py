@@ -157,7 +157,10 @@ def _list_look(pixels: np.ndarray, lv: View, node: Node, leaves: Sequence[Rect]
     bg = hex_color(dominant(pixels[region[1]:region[3], region[0]:region[2]])) \
         if region else "#ffffff"
     rows = _rows(lv, node)
-    items = tuple(Item(bounds=r.bounds, texts=node_signature(r)) for r in rows)
+    items = tuple(Item(bounds=r.bounds, texts=node_signature(r),
+                       marks=tuple(_mark(pixels, n, leaves, r.bounds[:2])
+                                   for n, _ in _visible(r) if _marked(n)))
+                  for r in rows)
     look = ListLook(bounds=lv.bounds, bg=bg, items=items)
     found = _sprite(pixels, lv, rows, leaves)
     if found is None:
