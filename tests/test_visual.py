@@ -116,6 +116,13 @@ def test_views_drawn_over_a_text_are_not_its_ink():
     assert ink[2] < 200
 
 
+def test_a_grey_screen_has_no_accent():
+    from phoneworld.visual.sample import accent
+
+    assert accent(np.asarray(Image.new("RGB", (100, 100), (120, 120, 120)))) == ""
+    assert accent(np.asarray(_screen())) == "#1a73e8"
+
+
 def test_screen_pixels_scale_to_the_app_and_keep_the_top():
     tall = Image.new("RGB", (540, 1170), "black")
     tall.paste(Image.new("RGB", (540, 960), "white"), (0, 0))
@@ -161,6 +168,7 @@ def test_extract_screen_marks_texts_and_lists_with_a_blank_sprite():
     root, px = _recorded(["Milk", "Bread", "Eggs"])
     cut = extract_screen(_spec_root(), root, px, "t/0.xml")
     assert [m.text for m in cut.marks] == ["Groceries"]  # list rows are the list's
+    assert cut.accent == "#1a73e8"  # the row icons' blue
     (lst, sprite), = cut.lists
     assert [i.texts for i in lst.items] == [("Milk",), ("Bread",), ("Eggs",)]
     assert lst.bg == "#ffffff" and lst.sprite_size == (1080, 150)

@@ -111,6 +111,8 @@ class ScreenLook:
     lists: tuple[ListLook, ...] = ()
     source: str = ""
     """The recording the plate was cut from (for the comparison page)."""
+    accent: str = ""
+    """The plate's most used strong colour (for switches and check boxes drawn on it)."""
     marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False)
     lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False)
 
@@ -128,8 +130,6 @@ class Look:
 
     screens: dict[str, ScreenLook]
     folder: Path | None = None
-    accent: str = ""
-    """The app's most used saturated colour (switches, focused fields), if any."""
     data: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
     """Assets held in memory (a look just compiled, not yet written), by name."""
     token: int = field(default_factory=lambda: next(_TOKENS), compare=False)
@@ -182,14 +182,15 @@ def look_from_json(data: dict[str, Any], folder: Path | None = None) -> Look:
             raise ValueError(f"screen {name}: bad asset name {plate!r}")
         screens[name] = ScreenLook(
             plate=plate, marks=tuple(_mark(m) for m in s.get("marks", ())),
-            lists=tuple(_list(lst) for lst in s.get("lists", ())), source=s.get("source", ""))
-    return Look(screens=screens, folder=folder, accent=str(data.get("accent", "")))
+            lists=tuple(_list(lst) for lst in s.get("lists", ())), source=s.get("source", ""),
+            accent=_color(s["accent"]) if s.get("accent") else "")
+    return Look(screens=screens, folder=folder)
 
 
 def look_to_json(look: Look) -> dict[str, Any]:
     """The JSON form of `look` (stable: keys are sorted where it is written)."""
-    return {"version": 1, "accent": look.accent, "screens": {
-        name: {"plate": s.plate, "source": s.source,
+    return {"version": 1, "screens": {
+        name: {"plate": s.plate, "source": s.source, "accent": s.accent,
                "marks": [_mark_json(m) for m in s.marks],
                "lists": [{"bounds": list(lst.bounds), "bg": lst.bg, "sprite": lst.sprite,
                           "sprite_size": list(lst.sprite_size),

@@ -141,7 +141,8 @@ def render_html(r: Rendering) -> str:
     plate = f"{ASSET_DIR}/{look.plate}" if look is not None else ""
     return _PAGE.render(
         title=r.screen, screen=r.screen, width=FRAME_WIDTH, fonts=Markup(FONTS),
-        height=round(r.height * scale), accent=ACCENT, plate=plate, paints=paints,
+        height=round(r.height * scale), accent=look.accent if look and look.accent else ACCENT,
+        plate=plate, paints=paints,
         boxes=items)
 
 

@@ -120,7 +120,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             sprite = store.names.get(f"sprite:{name}:{k}")
             lists.append(replace(lst, sprite=sprite) if sprite else lst)
         screens[name] = ScreenLook(plate=plate, marks=cut.marks, lists=tuple(lists),
-                                   source=cut.source)
+                                   source=cut.source, accent=cut.accent)
     look = Look(screens=screens, data={k.split("/", 1)[1]: v for k, v in store.files.items()})
     origin = origin or spec.source or spec.name
     files = {LOOK_FILE: stable_json(look_to_json(look), origin), **store.files,

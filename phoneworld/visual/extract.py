@@ -22,7 +22,14 @@ import numpy as np
 from phoneworld.runtime.look import Item, ListLook, Mark, Rect, signature
 from phoneworld.spec.ast import View
 from phoneworld.traces.model import Node
-from phoneworld.visual.sample import background_and_ink, clip, dominant, hex_color, text_style
+from phoneworld.visual.sample import (
+    accent,
+    background_and_ink,
+    clip,
+    dominant,
+    hex_color,
+    text_style,
+)
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,7 @@ class Cut:
 
     plate: np.ndarray
     marks: tuple[Mark, ...]
+    accent: str
     lists: tuple[tuple[ListLook, np.ndarray | None], ...]
     """Each list's look (its `sprite` still unnamed) and the sprite's pixels."""
     source: str
@@ -140,7 +148,8 @@ def extract_screen(view: View, root: Node, pixels: np.ndarray, source: str) -> C
             continue
         if _marked(n) and clip(n.bounds, w, h) is not None:
             marks.append(_mark(pixels, n, leaves))
-    return Cut(plate=pixels, marks=tuple(marks), lists=tuple(lists), source=source)
+    return Cut(plate=pixels, marks=tuple(marks), accent=accent(pixels), lists=tuple(lists),
+               source=source)
 
 
 def _rows(lv: View, node: Node) -> list[Node]:

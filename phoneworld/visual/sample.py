@@ -209,3 +209,14 @@ def _runs(far: np.ndarray) -> list[int]:
         starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)
         out.extend((ends - starts).tolist())
     return out
+
+
+def accent(pixels: np.ndarray) -> str:
+    """The most used strong colour of a screen (saturated, neither dark nor pale), as
+    `#rrggbb`, or "" where it has none worth the name (under 0.2% of its pixels)."""
+    flat = pixels[::4, ::4].reshape(-1, 3).astype(np.int32)
+    hi, lo = flat.max(axis=1), flat.min(axis=1)
+    strong = flat[(hi - lo > 0.4 * hi) & (hi > 90) & (hi - lo > 60)]
+    if len(strong) < 0.002 * len(flat):
+        return ""
+    return hex_color(dominant(strong))
