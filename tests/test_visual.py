@@ -314,3 +314,17 @@ def test_a_landscape_screenshot_of_a_portrait_app_is_left_out(tmp_path):
     look, files, report = build_look(_one_screen_spec(), recs)
     assert look is None and files == {}
     assert "1920x1080, the screen 1080x1920" in report["warnings"][0]
+
+
+def test_a_list_of_another_size_in_the_recording_is_found_by_its_id():
+    root, px = _recorded(["Milk"])
+    lst = root.children[1]
+    moved = root.model_copy(update={"children": (root.children[0], lst.model_copy(update={
+        "bounds": (0, 300, 1080, 1500), "resource_id": "p:id/items"}))})
+    view = _spec_root()
+    lv = view.children[1]
+    spec_root = View(cls=view.cls, bounds=view.bounds, children=(
+        view.children[0], View(cls=lv.cls, bounds=lv.bounds, id="p:id/items", items=lv.items,
+                               children=lv.children)))
+    ((look, _),) = extract_screen(spec_root, moved, px, "t/0.xml").lists
+    assert look.bounds == (0, 300, 1080, 1800) and [i.texts for i in look.items] == [("Milk",)]

@@ -82,8 +82,17 @@ def _find_list(root: Node, view: View) -> tuple[Node, tuple[int, ...]] | None:
     for n, p in same:
         if n.class_name == view.cls:
             return n, p  # an empty list too
-    same = [(n, p) for n, p in same if n.children]
-    return same[-1] if same else None
+    full = [(n, p) for n, p in same if n.children]
+    if full:
+        return full[-1]
+    # The list grew or shrank in this recording: the same view by class and id.
+    x1, y1, x2, y2 = view.bounds
+    for n, p in _visible(root):
+        b = n.bounds
+        if n.class_name == view.cls and view.id and n.resource_id == view.id \
+                and b[0] < x2 and b[2] > x1 and b[1] < y2 and b[3] > y1:
+            return n, p
+    return None
 
 
 def node_signature(node: Node) -> tuple[str, ...]:
