@@ -233,3 +233,14 @@ def test_status_and_navigation_bars_fill_the_strips_the_layout_leaves():
                       text=Const("x")), size=(1080, 2400))
     assert 'top:0.0px;width:412.0px;height:24.0px;background:#f1f3f4' in page
     assert "<span>12:00</span>" in page and page.count('class="p nav"') == 0
+
+
+@pytest.mark.parametrize("labels,icon", [
+    (("Navigate up",), "back"), (("com.x:id/action_search",), "search"),
+    (("Cart, 2 new notifications",), "cart"), (("", "com.x:id/navigation_home"), "home"),
+    (("Remove Oat milk",), "delete"), (("support",), "dot"), (("更多",), "more"),
+    (("Show password",), "dot"), (("", "", "Account", "x"), "person")])
+def test_icons_are_picked_by_whole_words_of_descriptions_and_ids(labels, icon):
+    from phoneworld.runtime.icons import icon_for
+
+    assert icon_for(*labels) == icon
