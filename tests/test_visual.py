@@ -237,11 +237,18 @@ def test_the_look_round_trips_through_json():
     assert back.screens["main"].marks_at[(0, 0, 10, 10)][0].text == "<b>hi</b>"
 
 
-@pytest.mark.parametrize("bad", ["../../etc/passwd", "x.webp", "AB" * 8 + ".webp",
-                                 "ab" * 8 + ".svg"])
-def test_a_look_naming_anything_but_a_hashed_image_is_refused(tmp_path, bad):
+@pytest.mark.parametrize("field,bad", [
+    ("plate", "../../etc/passwd"), ("plate", "x.webp"), ("plate", "AB" * 8 + ".webp"),
+    ("plate", "ab" * 8 + ".svg"), ("align", "left;background:url(//x.example/a)"),
+    ("color", "red;x:y"), ("accent", "#12345g")])
+def test_a_look_with_anything_but_hashed_images_and_plain_styles_is_refused(tmp_path, field,
+                                                                           bad):
     data = look_to_json(_look())
-    data["screens"]["main"]["plate"] = bad
+    screen = data["screens"]["main"]
+    if field in ("plate", "accent"):
+        screen[field] = bad
+    else:
+        screen["marks"][0]["style"][field] = bad
     (tmp_path / "look.json").write_text(json.dumps(data))
     with pytest.raises(PhoneworldError, match="look.json"):
         load_look(tmp_path)

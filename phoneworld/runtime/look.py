@@ -214,6 +214,12 @@ def _color(v: Any) -> str:
     return s
 
 
+def _align(v: Any) -> str:
+    if v not in ("left", "center", "right"):
+        raise ValueError(f"bad alignment {v!r}")
+    return str(v)
+
+
 def _mark(m: dict[str, Any]) -> Mark:
     st = m.get("style") or {}
     checked = m.get("checked")
@@ -223,7 +229,7 @@ def _mark(m: dict[str, Any]) -> Mark:
                 style=Style(size=float(st.get("size", 0)),
                             color=_color(st["color"]) if st.get("color") else "",
                             weight=int(st.get("weight", 400)),
-                            align=str(st.get("align", "left")),
+                            align=_align(st.get("align", "left")),
                             indent=float(st.get("indent", 0))))
 
 
