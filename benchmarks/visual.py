@@ -193,25 +193,25 @@ def speed(shots: Screenshotter, results: list[dict], n: int = 15) -> None:
             m2.reset()
             m2.preview(screen) if screen else m2.observe("html")
         print(f"  {label}: page built in {(time.perf_counter() - t0) / 20 * 1e3:.1f} ms")
-        for device in (True, False):
-            _time_shots(shots, spec, page, label, device, n)
+        for device, jpeg in ((True, False), (True, True), (False, False)):
+            _time_shots(shots, spec, page, label, device, jpeg, n)
 
 
 def _time_shots(shots: Screenshotter, spec, page: str, label: str, device: bool,
-                n: int) -> None:
+                jpeg: bool, n: int) -> None:
     times = []
     cpu0, own0 = _children_cpu(), time.process_time()
     for i in range(n):
         # A comment makes each page new to the PNG cache: a changed screen.
         t0 = time.perf_counter()
-        png = shots.shot(f"{page}<!-- {device} {i} -->", width=spec.width,
-                         height=spec.height, device=device)
+        png = shots.shot(f"{page}<!-- {device} {jpeg} {i} -->", width=spec.width,
+                         height=spec.height, device=device, jpeg=jpeg)
         times.append((time.perf_counter() - t0) * 1e3)
     cpu = (_children_cpu() - cpu0 + time.process_time() - own0) / n * 1e3
     w, h = Image.open(io.BytesIO(png)).size
     print(f"  {label}: changed-screen screenshot median {statistics.median(times):.1f} ms "
-          f"(min {min(times):.1f}, max {max(times):.1f}) at {w}x{h}, {cpu:.1f} ms of CPU "
-          "(all processes)")
+          f"(min {min(times):.1f}, max {max(times):.1f}) at {w}x{h} "
+          f"{'JPEG' if jpeg else 'PNG'}, {cpu:.1f} ms of CPU (all processes)")
 
 
 def main(argv: list[str] | None = None) -> int:

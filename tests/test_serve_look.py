@@ -69,6 +69,13 @@ def test_the_screenshot_api_draws_the_recorded_pixels(onelist):
             height=1920)
         assert edge_similarity(r.data, recorded) > edge_similarity(plain, recorded) + 0.05
         assert edge_similarity(r.data, recorded) > 0.35
+        # JPEG when asked (faster), the same picture.
+        j = client.get(f"/api/sessions/{sid}/screenshot?type=jpeg")
+        assert j.mimetype == "image/jpeg" and j.data[:2] == b"\xff\xd8"
+        assert Image.open(io.BytesIO(j.data)).size == (1080, 1920)
+        assert edge_similarity(j.data, r.data) > 0.9
+        bad = client.get(f"/api/sessions/{sid}/screenshot?type=gif")
+        assert bad.status_code == 400 and bad.json["field"] == "type"
     finally:
         app.extensions["phoneworld"].close()
 

@@ -4,7 +4,7 @@
     GET    /api/sessions/<id>/observation     ?format=elements|xml|html|none
     POST   /api/sessions/<id>/step            an AndroidWorld JSON action -> observation
     POST   /api/sessions/<id>/reset           {"seed"?, "app"?} -> observation
-    GET    /api/sessions/<id>/screenshot      ?scale=device|css -> image/png
+    GET    /api/sessions/<id>/screenshot      ?scale=device|css&type=png|jpeg -> image
     GET    /api/sessions/<id>/check           -> {"success", "reason", "task", ...}
     DELETE /api/sessions/<id>                 -> 204
 
@@ -141,10 +141,15 @@ def screenshot(session_id: str) -> Response:
     with served.store.use(session_id) as s:
         html = s.html()
         width, height = s.front.spec.width, s.front.spec.height
+    kind = request.args.get("type", "png")
+    if kind not in ("png", "jpeg"):
+        raise ApiError(f"{kind!r} must be png (the default) or jpeg (quality 90, faster)",
+                       field="type")
     device = scale == "device"
-    png = served.shots.shot(html, width=width, height=height, device=device)
+    png = served.shots.shot(html, width=width, height=height, device=device,
+                            jpeg=kind == "jpeg")
     fw, _ = frame_size(width, height)
-    return Response(png, mimetype="image/png", headers={
+    return Response(png, mimetype=f"image/{kind}", headers={
         "Cache-Control": "no-store", "X-Screen-Size": f"{width}x{height}",
         "X-Image-Scale": f"{width / fw if device else 1:.6g}"})
 
