@@ -173,13 +173,16 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
 
 
 def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
-    """The recorded row to show a row with signature `sig` from: the one sharing most of
-    its texts (then nearest in height, then first); None where none shares any."""
+    """The recorded row to show a row with signature `sig` from: one with the same
+    signature, else the one sharing most of its texts (then nearest in height, then
+    first); None where none shares any."""
     want = set(sig)
     best, key = None, None
     for n, it in enumerate(lst.items):
         shared = len(want & set(it.texts))
-        if shared == 0:
+        if it.texts == sig:
+            shared = len(sig) + 1  # the same row (also one with no text at all)
+        elif shared == 0:
             continue
         k = (-shared, len(set(it.texts) - want), abs(it.bounds[3] - it.bounds[1] - height), n)
         if key is None or k < key:
