@@ -216,6 +216,9 @@ def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict
         return _item(["v", "rule"], b)
     if k in ("bar", "card", "progress"):
         css = ["v", {"bar": "bar", "card": "card", "progress": "rule"}[k]]
+        if b.text:  # a card or a bar that shows a text of its own
+            tc, style, clamp = _text_css(b, scale, min(BODY, max(8.0, h * 0.72)))
+            return _item(css + tc[1:], b, b.text, style, clamp=clamp)
         return _item(css, b)
     if k == "tab":
         css = ["v", "tab"] + (["sel"] if b.selected else [])
