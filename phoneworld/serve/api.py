@@ -143,7 +143,7 @@ def screenshot(session_id: str) -> Response:
         width, height = s.front.spec.width, s.front.spec.height
     kind = request.args.get("type", "png")
     if kind not in ("png", "jpeg"):
-        raise ApiError(f"{kind!r} must be png (the default) or jpeg (quality 90, faster)",
+        raise ApiError(f"{kind!r} must be png (the default) or jpeg (quality 90)",
                        field="type")
     device = scale == "device"
     png = served.shots.shot(html, width=width, height=height, device=device,

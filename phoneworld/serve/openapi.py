@@ -109,7 +109,7 @@ def openapi() -> dict[str, Any]:
                                    "coordinates transfer; css: 412 CSS pixels wide."},
                     {"name": "type", "in": "query", "schema": {
                         "type": "string", "enum": ["png", "jpeg"], "default": "png"},
-                     "description": "png, or jpeg (quality 90) for about half the time."}],
+                     "description": "png, or jpeg (quality 90, a smaller file)."}],
                 "responses": {"200": {"description": "PNG; X-Screen-Size gives the app's "
                                                      "screen size.",
                                       "content": {"image/png": {}, "image/jpeg": {}}},
