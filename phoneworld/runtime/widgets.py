@@ -127,9 +127,12 @@ def _item(css: list[str], b: Box, text: str = "", style: str = "", icon: Any = N
 
 
 def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 400,
-              align: str = "left", pad: float = 0.0) -> tuple[list[str], str, int]:
+              align: str = "left", pad: float = 0.0, room: float = 0.0
+              ) -> tuple[list[str], str, int]:
+    """CSS for `b`'s text, fitted to the box less `pad` on the left and `room` on the
+    right (where a check box or a switch goes)."""
     x1, y1, x2, y2 = b.bounds
-    w, h = (x2 - x1) * scale - pad, (y2 - y1) * scale
+    w, h = (x2 - x1) * scale - pad - room, (y2 - y1) * scale
     s, lines = fit(b.text, max(1.0, w), h, size)
     css = ["v", "x", "one" if lines == 1 else "many"]
     style = f"font-size:{s}px"
@@ -141,6 +144,8 @@ def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 
         style += f";text-align:{align}"
     if pad:
         style += f";padding-left:{pad:.1f}px"
+    if room:
+        style += f";padding-right:{room:.1f}px"
     return css, style, lines if lines > 1 else 0
 
 
@@ -182,8 +187,9 @@ def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict
             return _item(["v", "ic"], b, style=f"--s:{s:.1f}px",
                          icon=svg(name, ACCENT if b.checked else ICON))
         inds, pad = _indicator(k, b, scale, at_right=k == "switch")
-        if b.text:
-            css, style, clamp = _text_css(b, scale, BODY, pad=pad)
+        room = _room(k, b, w)
+        if room is not None:
+            css, style, clamp = _text_css(b, scale, BODY, pad=pad, room=room)
             return _item(css, b, b.text, style, inds=inds, clamp=clamp)
         return _item(["v"], b, inds=inds)
     if k == "edit":
@@ -243,9 +249,11 @@ def fitted(b: Box, scale: float, style: Style | None, recorded: bool = True) -> 
     k = kind(b, not b.children)
     inds: tuple = ()
     pad = 0.0
+    room: float | None = 0.0
     if k in ("switch", "check", "radio"):
         inds, pad = _indicator(k, b, scale, at_right=k == "switch")
-    if not b.text:
+        room = _room(k, b, (b.bounds[2] - b.bounds[0]) * scale)
+    if room is None:
         return _item(["v"], b, inds=inds)
     x1, y1, x2, y2 = b.bounds
     h = (y2 - y1) * scale
@@ -255,8 +263,20 @@ def fitted(b: Box, scale: float, style: Style | None, recorded: bool = True) -> 
     else:
         size, color, weight, align = min(BODY, max(8.0, h * 0.72)), TEXT, 400, "left"
     css, st, clamp = _text_css(b, scale, size, color=color, weight=weight, align=align,
-                               pad=pad)
+                               pad=pad, room=room)
     return _item(css, b, b.text, st, inds=inds, clamp=clamp)
+
+
+def _room(k: str, b: Box, w: float) -> float | None:
+    """Room to leave on the right of a check widget's label (a switch's track), or None
+    where the label is not drawn: there is none, or a switch too narrow for more than
+    its track shows its on/off word through the track alone."""
+    if not b.text:
+        return None
+    if k != "switch":
+        return 0.0
+    room = 50.0
+    return room if w - room >= text_width(b.text, BODY * 0.6) else None
 
 
 def bars(boxes: list[Box], width: int, height: int) -> list[tuple[Paint, str]]:
