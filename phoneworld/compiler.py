@@ -166,6 +166,12 @@ def format_summary(apps: list[CompiledApp], out: Path) -> str:
                      f"P2 {p['P2']}), {c['transitions']} transitions, {c['entities']} "
                      f"entities, {c['flags']} flags, {warn} warnings")
         lines.append(f"{'':14s} modules: {mods}")
+        visual = app.report.get("visual")
+        if visual:  # the recorded look (#22)
+            a = visual["assets"]
+            lines.append(f"{'':14s} look: {visual['screens']} of {visual['of']} screens drawn "
+                         f"on their screenshots, {a['bytes'] / 1e6:.2f} MB of assets "
+                         f"(cap {a['cap'] / 1e6:.0f} MB); see {visual.get('comparison', '-')}")
     lines.append(f"{len(apps)} apps written to {out}; {total_warn} warnings "
                  f"(see each app's compile_report.json)")
     return "\n".join(lines)
