@@ -99,7 +99,10 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             if all(sprite is not None for _, sprite in cut.lists):
                 break
         if cut is not None:
-            cuts[screen.name] = cut
+            # Keep how to read the plate again, not its pixels (7 MB a screen): the
+            # assets are encoded one at a time.
+            src = next(r for r in recs if r.source == cut.source)
+            cuts[screen.name] = replace(cut, plate=_reader(src, spec))
     report: dict = {"screens": len(cuts), "of": len(spec.screens), "warnings": warnings}
     if not cuts:
         report["assets"] = {"files": 0, "bytes": 0, "cap": cap}
@@ -128,6 +131,15 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
              COMPARISON: comparison_page(spec, look, origin).encode()}
     report.update(screens=len(screens), assets=store.report, comparison=COMPARISON)
     return look, files, report
+
+
+def _reader(rec: Recording, spec: AppSpec):
+    def read():
+        pixels = _pixels(rec, spec, [])
+        if pixels is None:  # it was read a moment ago: changed under our feet
+            raise OSError(f"{rec.screenshot} can no longer be read")
+        return pixels
+    return read
 
 
 _BORROW = 6

@@ -14,7 +14,7 @@ what the mock shows first, so that the fewest marks need redrawing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -36,7 +36,8 @@ from phoneworld.visual.sample import (
 class Cut:
     """What `extract_screen` takes from one recording (images not yet encoded)."""
 
-    plate: np.ndarray
+    plate: np.ndarray | Callable[[], np.ndarray]
+    """The recording's pixels (or, once cut, a function that reads them again)."""
     marks: tuple[Mark, ...]
     accent: str
     lists: tuple[tuple[ListLook, np.ndarray | None], ...]
