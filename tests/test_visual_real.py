@@ -147,6 +147,36 @@ def test_typed_text_shows_and_the_recorded_text_is_wiped(compiled):
     pytest.skip("no shared app with a look has a text field")
 
 
+def test_a_flipped_switch_is_drawn_in_its_new_state(compiled):
+    """On a real app's recorded screen: a check widget whose state a tap flips is drawn
+    anew (the recorded one wiped), not left as the recording shows it."""
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name in spec.look.screens:
+            m = Machine(spec)
+            m.reset()
+            m.jump(name)
+            for e in m.observe():
+                if not e["checkable"] or not e["clickable"]:
+                    continue
+                before = e["checked"]
+                m.step({"action_type": "click", "index": e["index"]})
+                if m.screen != name:
+                    break
+                r = m.outcome().rendering
+                flipped = [i for i, b in enumerate(r.boxes) if b.checkable
+                           and b.bounds == tuple(e["bounds"]) and b.checked != before]
+                if not flipped:
+                    continue
+                c = compose(r.look, r.boxes, (r.width, r.height))
+                assert flipped[0] in c.styles and flipped[0] not in c.quiet
+                state = ' on"' if not before else '"'
+                assert f'class="ind track{state}' in m.observe("html") or \
+                    f'class="ind box{state}' in m.observe("html")
+                return
+    pytest.skip("no check widget of a recorded screen flips on a tap")
+
+
 def test_a_screenshot_of_the_mock_looks_like_its_recordings(compiled):
     """The issue's measure on a few screens per app (benchmarks/visual.py does all):
     edge similarity of the mock's first rendering against each recording of the screen."""
