@@ -12,9 +12,11 @@ A screen's *plate* is one recording of it. `marks` say what that recording shows
 (texts, check states, typed text), with the colours and text size seen there, so that a
 page can tell what of the plate still holds and what state has changed: a mark no box
 shows any more is painted over, a box no mark shows is drawn. A list's `items` are its
-recorded rows (their texts, where they lie on the plate), so a row that moved is cut
-from where it was recorded; `sprite` is a row with its texts wiped, for rows never
-recorded. Assets are content-addressed (`<sha256 prefix>.<ext>`).
+recorded rows (where they lie on the plate, their texts and marks), so a row that moved
+or changed is cut from the recorded row most like it; `sprite` is a row with its texts
+wiped, for rows like none recorded. Assets are content-addressed
+(`<sha256 prefix>.<ext>`); names, colours and alignments are checked on loading, so a
+look file brings nothing but data to a page.
 """
 
 from __future__ import annotations
