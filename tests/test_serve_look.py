@@ -115,3 +115,32 @@ def test_a_person_sees_the_recorded_pixels_in_the_phone_page(onelist):
     finally:
         server.close()
         app.extensions["phoneworld"].close()
+
+
+def test_a_click_at_x_y_lands_where_the_device_screenshot_shows_it():
+    """One coordinate space: an element's bounds (what an AndroidWorld click uses) are
+    where the device-size screenshot draws it."""
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    from phoneworld.serve.screenshots import Screenshotter
+    from tests.test_runtime import shop_spec, tap
+
+    m = Machine(shop_spec())
+    m.reset()
+    tap(m, "Oat milk")
+    (add,) = [e for e in m.observe() if e["text"] == "Add to cart"]
+    shots = Screenshotter(timeout=120)
+    try:
+        png = shots.shot(m.observe("html"), width=1080, height=2400)
+    finally:
+        shots.close()
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    x1, y1, x2, y2 = add["bounds"]
+    def blue(x: int, y: int) -> bool:
+        r, g, b = img.getpixel((x, y))
+        return b > 180 and r < 80
+
+    cy = (y1 + y2) // 2
+    assert blue((x1 + x2) // 2, y1 + 8) and blue(x1 + 40, cy)  # the button, inside
+    assert not blue((x1 + x2) // 2, y1 - 10) and not blue(x2 + 10, cy)  # just outside
