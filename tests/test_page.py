@@ -244,3 +244,22 @@ def test_icons_are_picked_by_whole_words_of_descriptions_and_ids(labels, icon):
     from phoneworld.runtime.icons import icon_for
 
     assert icon_for(*labels) == icon
+
+
+def test_a_screen_showing_another_entity_covers_the_recorded_picture():
+    import dataclasses as dc
+
+    from phoneworld.runtime.compose import PICTURE
+
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("detail", m.row_ids("product")[0])  # recorded for Oat milk
+    look = dc.replace(recorded_look(m), varying=((40, 700, 600, 900),))
+    m2 = Machine(with_look(shop_spec(), {"detail": look}))
+    m2.reset()
+    m2.jump("detail", m2.row_ids("product")[0])
+    c, _ = _composition(m2)
+    assert c.paints == []  # the entity recorded: its picture holds
+    m2.jump("detail", m2.row_ids("product")[1])  # another one
+    c, _ = _composition(m2)
+    assert any(p.rect == (40, 700, 600, 900) and p.color == PICTURE for p in c.paints)

@@ -335,3 +335,28 @@ def test_a_list_of_another_size_in_the_recording_is_found_by_its_id():
                                children=lv.children)))
     ((look, _),) = extract_screen(spec_root, moved, px, "t/0.xml").lists
     assert look.bounds == (0, 300, 1080, 1800) and [i.texts for i in look.items] == [("Milk",)]
+
+
+def _detail(title: str, seed: int) -> tuple[Node, np.ndarray]:
+    """A detail screen: a title and an entity's photo (noise seeded per entity)."""
+    img = Image.new("RGB", (1080, 1920), "white")
+    ImageDraw.Draw(img).text((40, 60), title, fill="black", font=_font(56))
+    px = np.asarray(img).copy()
+    px[300:800, 100:900] = np.random.default_rng(seed).integers(0, 255, (500, 800, 3))
+    root = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920), children=(
+        Node(class_name="android.widget.TextView", text=title, bounds=(40, 40, 800, 140)),
+        Node(class_name="android.widget.ImageView", bounds=(100, 300, 900, 800)),
+        Node(class_name="android.widget.ImageView", bounds=(950, 60, 1010, 120))))
+    return root, px
+
+
+def test_pictures_that_differ_between_entities_are_varying():
+    from phoneworld.visual.extract import varying_pictures
+
+    view = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920))
+    root, px = _detail("Milk", 1)
+    cut = extract_screen(view, root, px, "t/0.xml")
+    other, opx = _detail("Bread", 2)
+    assert varying_pictures(cut, root, px, other, opx).varying == ((100, 300, 900, 800),)
+    same, spx = _detail("Milk again", 1)  # the same photo: not the entity's
+    assert varying_pictures(cut, root, px, same, spx).varying == ()

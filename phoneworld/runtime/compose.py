@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
 
 
+PICTURE = "#e8eaed"
+"""What covers a recorded picture that is no longer the screen's (a placeholder grey)."""
+
+
 @dataclass(frozen=True)
 class Paint:
     """A rectangle (app pixels) painted under the boxes: a colour, or part of an image.
@@ -105,11 +109,15 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             c.quiet.add(i)
             continue
         c.styles[i] = _typed(marks[0], b) if marks else None
+    stale = False
     for m in look.marks:
         if id(m) not in shown:
+            stale = stale or bool(m.text.strip())
             p = _wipe(m)
             if p is not None:
                 wipes.append(p)
+    if stale:  # other texts than the plate's: its pictures of an entity may be stale too
+        wipes.extend(Paint(r, color=PICTURE) for r in look.varying)
     c.paints = wipes + rows + fixes
     return c
 

@@ -115,6 +115,9 @@ class ScreenLook:
     """The recording the plate was cut from (for the comparison page)."""
     accent: str = ""
     """The plate's most used strong colour (for switches and check boxes drawn on it)."""
+    varying: tuple[Rect, ...] = ()
+    """Pictures of the plate that other recordings show otherwise (an entity's photo):
+    covered when the screen shows other texts than the plate."""
     marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False)
     lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False)
 
@@ -185,7 +188,8 @@ def look_from_json(data: dict[str, Any], folder: Path | None = None) -> Look:
         screens[name] = ScreenLook(
             plate=plate, marks=tuple(_mark(m) for m in s.get("marks", ())),
             lists=tuple(_list(lst) for lst in s.get("lists", ())), source=s.get("source", ""),
-            accent=_color(s["accent"]) if s.get("accent") else "")
+            accent=_color(s["accent"]) if s.get("accent") else "",
+            varying=tuple(_rect(r) for r in s.get("varying", ())))
     return Look(screens=screens, folder=folder)
 
 
@@ -193,6 +197,7 @@ def look_to_json(look: Look) -> dict[str, Any]:
     """The JSON form of `look` (stable: keys are sorted where it is written)."""
     return {"version": 1, "screens": {
         name: {"plate": s.plate, "source": s.source, "accent": s.accent,
+               "varying": [list(r) for r in s.varying],
                "marks": [_mark_json(m) for m in s.marks],
                "lists": [{"bounds": list(lst.bounds), "bg": lst.bg, "sprite": lst.sprite,
                           "sprite_size": list(lst.sprite_size),

@@ -29,6 +29,7 @@ from phoneworld.visual.extract import (
     pick_recording,
     screen_pixels,
     texts_at,
+    varying_pictures,
 )
 
 
@@ -83,7 +84,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
         order = list(range(len(recs)))
         first = pick_recording(shown, [r.observation.root for r in recs])
         order.remove(first)
-        cut, tries = None, 0
+        cut, tries, plate = None, 0, None
         for i in [first, *order]:  # the best one that can be read
             if cut is not None and tries >= _BORROW:
                 break
@@ -94,9 +95,15 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
                 continue
             if cut is None:
                 cut = extract_screen(screen.root, rec.observation.root, pixels, rec.source)
-            else:  # a list the plate shows empty: a row of it from another recording
+                plate = (rec.observation.root, pixels)
+            else:
+                # A list the plate shows empty: a row of it from another recording. A
+                # screen shown for several entities: the pictures that differ.
                 cut = borrow_sprites(cut, screen.root, rec.observation.root, pixels)
-            if all(sprite is not None for _, sprite in cut.lists):
+                if screen.param is not None:
+                    cut = varying_pictures(cut, *plate, rec.observation.root, pixels)
+            if all(sprite is not None for _, sprite in cut.lists) and \
+                    (screen.param is None or tries >= 2):
                 break
         if cut is not None:
             # Keep how to read the plate again, not its pixels (7 MB a screen): the
@@ -124,7 +131,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             sprite = store.names.get(f"sprite:{name}:{k}")
             lists.append(replace(lst, sprite=sprite) if sprite else lst)
         screens[name] = ScreenLook(plate=plate, marks=cut.marks, lists=tuple(lists),
-                                   source=cut.source, accent=cut.accent)
+                                   source=cut.source, accent=cut.accent, varying=cut.varying)
     look = Look(screens=screens, data={k.split("/", 1)[1]: v for k, v in store.files.items()})
     origin = origin or spec.source or spec.name
     files = {LOOK_FILE: stable_json(look_to_json(look), origin), **store.files,

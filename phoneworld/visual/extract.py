@@ -43,6 +43,8 @@ class Cut:
     lists: tuple[tuple[ListLook, np.ndarray | None], ...]
     """Each list's look (its `sprite` still unnamed) and the sprite's pixels."""
     source: str
+    varying: tuple[Rect, ...] = ()
+    """Pictures outside lists that other recordings of the screen show otherwise."""
 
 
 def screen_pixels(image, width: int, height: int) -> np.ndarray:
@@ -236,6 +238,36 @@ def borrow_sprites(cut: Cut, view: View, root: Node, pixels: np.ndarray) -> Cut:
 
 def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+PICTURE = 64
+"""The least width and height (app pixels) of a view taken for a picture, not an icon."""
+
+
+def varying_pictures(cut: Cut, root: Node, pixels: np.ndarray, other: Node,
+                     other_pixels: np.ndarray) -> Cut:
+    """`cut` (of the recording `root`, `pixels`) with the pictures outside its lists that
+    another recording of the screen (`other`, `other_pixels`) shows otherwise added to
+    its `varying` ones: an entity's photo on a screen shown for several entities."""
+    h, w = pixels.shape[:2]
+    lists = [lst.bounds for lst, _ in cut.lists]
+    there = {n.bounds for n, _ in _visible(other)}
+    found = set(cut.varying)
+    for n, _ in _visible(root):
+        b = n.bounds
+        x1, y1, x2, y2 = b
+        if n.children or n.text.strip() or b in found or b not in there:
+            continue
+        if x2 - x1 < PICTURE or y2 - y1 < PICTURE or (x2 - x1) * (y2 - y1) > w * h / 2:
+            continue
+        if any(lx1 <= x1 and ly1 <= y1 and x2 <= lx2 and y2 <= ly2
+               for lx1, ly1, lx2, ly2 in lists) or clip(b, w, h) != b:
+            continue
+        a = pixels[y1:y2, x1:x2].astype(np.int16)
+        o = other_pixels[y1:y2, x1:x2].astype(np.int16)
+        if a.shape == o.shape and float(np.abs(a - o).mean()) > 25:
+            found.add(b)
+    return replace(cut, varying=tuple(sorted(found)))
 
 
 def texts_at(root: Node) -> set[tuple[tuple[int, int, int, int], str]]:
