@@ -130,7 +130,7 @@ def render_html(r: Rendering) -> str:
         if comp is not None and i in comp.quiet:
             item = _quiet(b)
         elif comp is not None:
-            item = fitted(b, scale, comp.styles.get(i), recorded=True)
+            item = fitted(b, scale, comp.styles.get(i))
         else:
             item = draw_box(boxes, i, parents, scale)
         item["index"] = index.get(i)

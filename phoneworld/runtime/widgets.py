@@ -3,10 +3,12 @@
     kind(box)                     -> "switch", "button", "icon", "edit", "text", ...
     draw_box(boxes, i, parents, scale) -> the page's item for box i (CSS classes, text,
                                      icon, check indicators, fitted font size)
+    fitted(box, scale, style)     -> the same for a box drawn over a recorded plate: its
+                                     text in the style recorded there, no backgrounds
     bars(boxes, width, height)    -> status and navigation bar paints, where the layout
                                      leaves room for them
 
-Text is fitted to its box: the font shrinks (to 70% at least) until the text's
+Text is fitted to its box: the font shrinks (to 60% at least) until the text's
 estimated width fits the lines the box has room for, and what still does not fit ends
 in an ellipsis, so nothing runs past its box. Icon buttons are drawn as icons (their
 description stays in `aria-label`, as the accessibility tree has it), and a label is
@@ -242,7 +244,7 @@ def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict
     return _item(["v"], b)
 
 
-def fitted(b: Box, scale: float, style: Style | None, recorded: bool = True) -> dict[str, Any]:
+def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
     """The item for a box drawn over a recorded plate: its text in the recorded `style`
     (size, colour, weight, alignment) where there is one, its check state Material-like;
     no backgrounds (the plate has them)."""
