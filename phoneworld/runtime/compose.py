@@ -3,9 +3,9 @@
 A screen with a recorded look (`look.ScreenLook`) is drawn as its plate, with on top only
 what the state changed since the recording:
 
-    c = compose(look, boxes)
-    c.paints   # rectangles to paint, in order: wipes (a colour), then rows (plate cuts,
-               # sprites)
+    c = compose(look, boxes, (1080, 2400))
+    c.paints   # rectangles to paint, in order: wipes (a colour), rows (plate cuts,
+               # sprites), then wipes of what differs in a cut row
     c.quiet    # boxes whose look the plate (or a cut of it) shows: draw nothing for them
     c.styles   # boxes to draw, with the text style recorded where they lie (or None)
 
@@ -17,7 +17,8 @@ same place; any other row is cut from the recorded row that shares most of its t
 list scrolled, a row above removed, a row that shows fewer texts), with what differs
 wiped and drawn as in a text outside lists; a row sharing no text with any is drawn on
 the list's sprite (a recorded row with its texts wiped) with its texts on top. Recorded
-rows no row covers any more are wiped.
+rows no row covers any more are wiped. Where a screen shows other texts than its plate,
+its varying pictures (an entity's photo) are covered too.
 """
 
 from __future__ import annotations
