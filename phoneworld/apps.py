@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,11 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            tabs=frozenset(s.get("tabs", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
+    from phoneworld.runtime.look import load_look
+
+    look = load_look(path)  # the recorded look (#22), where the traces had screenshots
+    if look is not None:
+        spec = dataclasses.replace(spec, look=look)
     return GeneratedApp(path=path, spec=spec, screens=tuple(entries))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +32,11 @@ from phoneworld.ui.skeleton import selected_tabs, skeleton
 
 
 def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequence[Trace] = (),
-             provenance: Any = None) -> AppBundle:
+             provenance: Any = None, look_files: Mapping[str, bytes] | None = None,
+             visual: dict | None = None) -> AppBundle:
     """The bundle of one app; `graph`, `traces` and `provenance` (from inference) only
-    feed the compile report."""
+    feed the compile report. `look_files` are the recorded look's files (`spec.look` is
+    what they say, for the previews) and `visual` the report's section on them."""
     machine = Machine(spec)
     machine.reset()
     screens = []
@@ -45,9 +47,12 @@ def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequenc
             name=s.name, package=s.package, activity=s.activity, foreign=s.foreign,
             skeleton=tuple(sorted(skeleton(node))), tabs=tuple(sorted(selected_tabs(node)))))
         previews.append((s.name, machine.preview(s.name)))
+    report = compile_report(spec, graph, traces, provenance)
+    if visual is not None:
+        report["visual"] = visual
     return AppBundle(spec=spec, screens=tuple(screens), initial_state=machine.dump_state(),
                      previews=tuple(previews), checker_cases=tuple(checker_cases(spec)),
-                     report=compile_report(spec, graph, traces, provenance))
+                     report=report, look_files=dict(look_files or {}))
 
 
 def build_app(spec: AppSpec, *, previous: Path | None = None) -> dict[str, bytes]:

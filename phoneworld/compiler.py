@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from phoneworld.build import assemble, with_tasks
@@ -30,6 +30,7 @@ from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.discover import find_traces, read_trace_folder
 from phoneworld.traces.model import Trace
+from phoneworld.visual.build import build_look, recordings_by_screen
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class CompiledApp:
     spec: AppSpec
     files: dict[str, bytes]
     report: dict
+    recordings: dict = field(default_factory=dict, compare=False, repr=False)
+    """Screen name -> its recordings with screenshots (`visual.build.Recording`)."""
 
 
 def group_by_app(root: Path, located: list[tuple[Path, list[Trace]]]
@@ -97,12 +100,21 @@ def _common_folder(rels: list[str]) -> str:
     return "/".join(common)
 
 
-def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
+def compile_app(name: str, traces: list[Trace], source: str,
+                folders: list[Path | None] | None = None) -> CompiledApp:
+    """Compile one app's traces; `folders[i]` is where `traces[i]` was read from (for its
+    screenshots)."""
     graph = build_graph(name, traces)
     spec, prov = infer_app(name, graph, traces)
     spec = with_tasks(dataclasses.replace(spec, source=source), f"the spec inferred for {name}")
-    bundle = assemble(spec, graph=graph, traces=traces, provenance=prov)
-    return CompiledApp(name=name, spec=spec, files=generate_app(bundle), report=bundle.report)
+    # The recorded look: screens drawn from their screenshots, where there are any.
+    recs = recordings_by_screen(prov.screens, traces, folders or [None] * len(traces))
+    look, look_files, visual = build_look(spec, recs, origin=source)
+    spec = dataclasses.replace(spec, look=look)
+    bundle = assemble(spec, graph=graph, traces=traces, provenance=prov, look_files=look_files,
+                      visual=visual if any(recs.values()) else None)
+    return CompiledApp(name=name, spec=spec, files=generate_app(bundle), report=bundle.report,
+                       recordings=recs)
 
 
 def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
@@ -136,6 +148,7 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
     groups = group_by_app(path, located)
     for name in groups:  # refuse before the work, not after it
         check_app_folder(out / name, [path])
+    folder_of = {id(t): loc for loc, traces in located for t in traces}
     for name, items in groups.items():
         if progress:
             progress(f"compiling {name} ({len(items)} traces)")
@@ -143,7 +156,8 @@ def compile_traces(path: Path, out: Path, *, specs: Path | None = None,
         name_ = path.resolve().name
         source = (PurePosixPath(name_) / common).as_posix() if common not in ("", ".") \
             else name_
-        apps.append(compile_app(name, [t for _, t in items], source))
+        apps.append(compile_app(name, [t for _, t in items], source,
+                                [folder_of.get(id(t)) for _, t in items]))
     write_trees({out / app.name: app.files for app in apps}, inputs=[path])
     if specs is not None:
         write_tree(specs, {f"{app.name}.pw": app.files["spec.pw"] for app in apps},
@@ -165,6 +179,12 @@ def format_summary(apps: list[CompiledApp], out: Path) -> str:
                      f"P2 {p['P2']}), {c['transitions']} transitions, {c['entities']} "
                      f"entities, {c['flags']} flags, {warn} warnings")
         lines.append(f"{'':14s} modules: {mods}")
+        visual = app.report.get("visual")
+        if visual:  # the recorded look (#22)
+            a = visual["assets"]
+            lines.append(f"{'':14s} look: {visual['screens']} of {visual['of']} screens drawn "
+                         f"on their screenshots, {a['bytes'] / 1e6:.2f} MB of assets "
+                         f"(cap {a['cap'] / 1e6:.0f} MB); see {visual.get('comparison', '-')}")
     lines.append(f"{len(apps)} apps written to {out}; {total_warn} warnings "
                  f"(see each app's compile_report.json)")
     return "\n".join(lines)

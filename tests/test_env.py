@@ -337,6 +337,13 @@ def test_in_process_screenshots_need_a_renderer():
     assert obs in env.observation_space and calls == ["main"]
 
 
+def test_screenshots_have_the_device_size_unless_asked(tmp_path):
+    # A click at (x, y) in the app's pixels lands where the image shows it (#22).
+    env = PhoneworldEnv("shopping", screenshot=lambda o: np.zeros((10, 10, 3), np.uint8))
+    obs, _ = env.reset()
+    assert obs["screenshot"].shape == (env.height, env.width, 3) == (2400, 1080, 3)
+
+
 def test_the_element_text_is_made_once_per_screen():
     from phoneworld.agent.elements import format_elements
 

@@ -124,10 +124,11 @@ def test_screenshots_are_pngs_of_the_phone(live):
     sid = json.loads(raw)["session"]
     resp, png = call("GET", f"/api/sessions/{sid}/screenshot")
     assert resp.status == 200 and resp.getheader("Content-Type") == "image/png"
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (412, 915)
-    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=device")
-    assert struct.unpack(">II", png[16:24]) == (1080, 2400)
+    # The device's pixels by default, so a click at (x, y) lands where the picture shows.
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1080, 2400)
     assert resp.getheader("X-Screen-Size") == "1080x2400"
+    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=css")
+    assert struct.unpack(">II", png[16:24]) == (412, 915)
     # Fresh pages (a comment makes each new to the PNG cache) each get their own shot;
     # how fast is benchmarks/browser.py's to say.
     shots = app.extensions["phoneworld"].shots
@@ -135,7 +136,7 @@ def test_screenshots_are_pngs_of_the_phone(live):
     html = json.loads(raw)["html"]
     pngs = [shots.shot(f"{html}<!-- {i} -->", width=1080, height=2400) for i in range(3)]
     assert all(png[:8] == b"\x89PNG\r\n\x1a\n" for png in pngs)
-    assert {struct.unpack(">II", png[16:24]) for png in pngs} == {(412, 915)}
+    assert {struct.unpack(">II", png[16:24]) for png in pngs} == {(1080, 2400)}  # device size
     conn.close()
 
 

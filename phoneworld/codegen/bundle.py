@@ -9,7 +9,8 @@ screens, planning demos, reading traces) is the compiler's (`phoneworld.build`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from phoneworld.spec.ast import AppSpec
 
@@ -42,3 +43,6 @@ class AppBundle:
     """Task instances with verified demos (`tasks.gentests.checker_cases`)."""
     report: dict
     """Counts, warnings and provenance of the inference (see `phoneworld.build`)."""
+    look_files: Mapping[str, bytes] = field(default_factory=dict)
+    """The recorded look, where the traces had screenshots: `look.json`, `assets/<hash>`
+    and the side-by-side `visual.html` (`phoneworld.visual`); written as they are."""

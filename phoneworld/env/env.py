@@ -53,8 +53,9 @@ class PhoneworldEnv(gymnasium.Env):
         observe: the observation's forms, of "elements", "xml" and "screenshot".
         screenshot: for the in-process backend, a callable `f(outcome)` returning PNG
             bytes or an RGB array; True adds "screenshot" to `observe`.
-        screenshot_size: (width, height) of the screenshot observation (default: half
-            the screen's).
+        screenshot_size: (width, height) of the screenshot observation (default: the
+            screen's own, so a click at (x, y) lands where the image shows it; smaller
+            only when asked).
         end_on_answer: whether an `answer` ends the episode (else only `status`).
         invalid_action: "penalize" (a no-op step with `info["error"]`) or "raise".
         invalid_reward: the reward of a step whose action was invalid.
@@ -107,7 +108,7 @@ class PhoneworldEnv(gymnasium.Env):
         self.invalid_reward = float(invalid_reward)
         self.render_mode = render_mode
         self.width, self.height = backend.width, backend.height
-        self.shot_size = screenshot_size or (max(1, self.width // 2), max(1, self.height // 2))
+        self.shot_size = screenshot_size or (max(1, self.width), max(1, self.height))
         self.observation_space = observation_space(forms, max_text, self.shot_size)
         # A Dict space orders its keys; observations follow the same order.
         self.forms = tuple(self.observation_space.spaces)

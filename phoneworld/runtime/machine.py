@@ -281,6 +281,8 @@ class Machine:
             state = self.state
             self._key = key = screen_key(state.versions.app, state.version, frame,
                                          self._answer)
+            if self.spec.look is not None:  # equal specs may differ in their look (#22)
+                self._key = key = (key, self.spec.look.token)
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept
@@ -304,8 +306,9 @@ class Machine:
                 self._rendered = r  # read while current: keep it, for the cache
             return boxes
 
+        look = self.spec.look.screens.get(screen.name) if self.spec.look is not None else None
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
-                         self.spec.height, compute)
+                         self.spec.height, compute, look=look)
 
     def rendered(self) -> Rendering:
         """The current screen, rendered, its boxes computed (kept until the state changes)."""

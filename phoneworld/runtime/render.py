@@ -22,6 +22,7 @@ from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
 from phoneworld.runtime.layout import ViewPlan
+from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
 from phoneworld.ui.hierarchy import to_uiautomator_xml
 from phoneworld.ui.hits import HitTester
@@ -174,15 +175,18 @@ class Rendering:
     """One screen as rendered at one moment; every form but the `Node` tree is computed
     once, on first use."""
 
-    __slots__ = ("screen", "package", "width", "height", "_compute", "_boxes", "_index",
-                 "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
+    __slots__ = ("screen", "package", "width", "height", "look", "_compute", "_boxes",
+                 "_index", "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
 
     def __init__(self, screen: str, package: str, width: int, height: int,
-                 compute: Callable[[Rendering], list[Box]]) -> None:
+                 compute: Callable[[Rendering], list[Box]],
+                 look: ScreenLook | None = None) -> None:
         self.screen = screen
         self.package = package
         self.width = width
         self.height = height
+        self.look = look
+        """The screen's recorded look, which the HTML page is drawn on, or None."""
         self._compute: Callable[[Rendering], list[Box]] | None = compute
         """Renders the boxes (given this rendering, to learn that it has been)."""
         self._boxes: list[Box] | None = None

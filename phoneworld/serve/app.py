@@ -28,6 +28,7 @@ from werkzeug.routing import BaseConverter
 
 from phoneworld.apps import GeneratedApp, find_apps, load_app
 from phoneworld.errors import PhoneworldError
+from phoneworld.runtime.look import ASSET_NAME, asset_source
 from phoneworld.serve.api import bp as api_bp
 from phoneworld.serve.api import json_response, parse_body
 from phoneworld.serve.errors import ApiError, bug_body, refusal
@@ -112,7 +113,8 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
     app.url_map.converters["sid"] = SessionIdConverter
     app.url_map.strict_slashes = True
     served = Served(SessionStore(specs, max_sessions=max_sessions, idle_timeout=idle_timeout),
-                    Screenshotter(chromium, timeout=screenshot_timeout))
+                    Screenshotter(chromium, timeout=screenshot_timeout,
+                                  assets=asset_source(s.look for s in specs)))
     app.extensions["phoneworld"] = served
     app.register_blueprint(api_bp)
     # Steps and observations skip Flask's per-request work (see `hot`); Flask answers the
@@ -189,6 +191,17 @@ def _ui_routes(app: Flask, served: Served) -> None:
     @app.get("/favicon.ico")
     def favicon() -> Response:
         return Response(status=204)
+
+    @app.get("/assets/<name>")
+    def asset(name: str) -> Response:
+        """An image of an app's recorded look (content-addressed: cached for good)."""
+        data = served.shots.assets(name) if ASSET_NAME.match(name) else None
+        if data is None:
+            return Response(status=404)
+        kind = {"webp": "image/webp", "png": "image/png", "jpg": "image/jpeg"}
+        resp = Response(data, mimetype=kind[name.rsplit(".", 1)[1]])
+        resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return resp
 
     @app.get("/graph")
     def graph() -> Response:

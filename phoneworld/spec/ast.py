@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 Value = str | int | float | bool | None
 ColumnType = Literal["text", "int", "real", "bool"]
@@ -253,6 +253,9 @@ class AppSpec:
     transitions: tuple[Transition, ...] = ()
     tasks: tuple[Task, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    look: Any = field(default=None, compare=False, repr=False)
+    """How the screens look (a `runtime.look.Look`, from the app's recorded screenshots),
+    or None; data the generated app carries beside its spec, not part of the spec text."""
 
     @property
     def label(self) -> str:
