@@ -35,47 +35,15 @@ def load_specs(apps: Sequence[str | Path]) -> list[Any]:
     return [specs[k] for k in sorted(specs)]
 
 
-def _tasks() -> Any:
-    """`sample_tasks` and `make_demo`: from `phoneworld.tasks`, else `rl.toy`'s stand-ins
-    (navigation tasks only; said once on stderr)."""
-    import importlib
-    import types
-
-    found = {}
-    for name, homes in (("sample_tasks", ("phoneworld.tasks", "phoneworld.tasks.sample")),
-                        ("make_demo", ("phoneworld.tasks", "phoneworld.tasks.demos"))):
-        for home in homes:
-            try:
-                fn = getattr(importlib.import_module(home), name, None)
-            except ImportError:
-                fn = None
-            if fn is not None:
-                found[name] = fn
-                break
-    if len(found) == 2:
-        return types.SimpleNamespace(**found)
-    global _WARNED
-    if not _WARNED:
-        import sys
-
-        print("phoneworld.tasks has no sample_tasks/make_demo: using rl.toy's navigation "
-              "tasks", file=sys.stderr)
-        _WARNED = True
-    from rl import toy
-
-    return toy
-
-
-_WARNED = False
-
-
 def sample(specs: Sequence[Any], n: int, seed: int,
            kinds: Sequence[str] | None = None) -> list[Any]:
     """`n` task instances drawn with `seed` (phoneworld.tasks.sample_tasks), of `kinds`
     only when given."""
+    from phoneworld.tasks import sample_tasks
+
     if not kinds:
-        return list(_tasks().sample_tasks(list(specs), n, seed))
-    drawn = _tasks().sample_tasks(list(specs), 6 * n, seed)
+        return list(sample_tasks(list(specs), n, seed))
+    drawn = sample_tasks(list(specs), 6 * n, seed)
     return [t for t in drawn if str(getattr(t, "kind", "")) in kinds][:n]
 
 
@@ -189,10 +157,10 @@ def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list
 
 def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
     """Whether an element's words hold `value` whole (not "1" inside "12 oz")."""
-    from rl.policy import _words
+    from rl.policy import element_words
 
     whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
-    return any(whole.search(w) for e in elements for w in _words(e))
+    return any(whole.search(w) for e in elements for w in element_words(e))
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
@@ -212,7 +180,8 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
             done = pool.map(demo_examples, [list(specs)] * len(runs), runs,
                             [fmt] * len(runs), [k] * len(runs), [reason] * len(runs))
             return [e for part in done for e in part]
-    make_demo = _tasks().make_demo
+    from phoneworld.tasks import make_demo
+
     backend = target(specs)
     out: list[dict[str, Any]] = []
     for t in tasks:

@@ -104,7 +104,8 @@ def test_reply_round_trips(fmt: str, action: dict) -> None:
 def test_demo_examples_replay_to_success_in_both_formats(fmt: str, reason: bool) -> None:
     """A demo turned into examples, read back from its replies, still passes its check;
     with reasons, the prompts' previous actions stay actions only."""
-    from rl import data, toy
+    from rl import data
+    from tests import rl_toy as toy
     from tests.rl_fixtures import APP
 
     specs = data.load_specs([APP])
@@ -206,7 +207,8 @@ def test_a_value_read_in_one_app_is_noted_where_it_shows_and_kept_until_used() -
     specs = data.load_specs([ROOT / "generated"])
     tasks = [t for t in data.sample(specs, 60, 3) if t.kind == "cross_app"][:4]
     assert tasks
-    make_demo = data._tasks().make_demo
+    from phoneworld.tasks import make_demo
+
     for task in tasks:
         actions = data.demo_actions(make_demo(list(specs), task))
         found = data.found_values(task.instruction, actions)
