@@ -21,6 +21,8 @@ def _f(default: Any, help: str, **kw: Any) -> Any:
 
 RUN_TASKS = "tasks.json"
 """A run's record of its task instances: `{"train": [ids], "held_out": [ids]}`."""
+RUN_RESULT = "result.json"
+"""What a finished run reports (its last file: a run folder without it did not finish)."""
 
 
 @dataclass

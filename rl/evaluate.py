@@ -4,15 +4,13 @@
      "per_app": {"shopping": {"success_rate": 0.7, "episodes": 14}, ...},
      "per_kind": {"navigation": {...}, "state": {...}}}
 
-One greedy episode per instance, played in lock-step batches; `plot` draws the rates as
-a bar chart (PNG; matplotlib when installed, else plain bars without labels).
+One greedy episode per instance, played in lock-step batches; `rl.report.plot_rates`
+draws the rates as a bar chart.
 """
 
 from __future__ import annotations
 
 import json
-import struct
-import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,9 +46,9 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
     backends = [target(specs) for _ in range(min(batch, len(tasks)))]
     chunks = range(0, len(tasks), batch)
     if progress:
-        from rl.train import _bar
+        from rl.report import bar
 
-        chunks = _bar(chunks, "eval")
+        chunks = bar(chunks, "eval")
     eps: list[Episode] = []
     for i in chunks:
         part = tasks[i:i + batch]
@@ -88,9 +86,41 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
     result["model"] = str(model_dir)
     result["left_out"] = left_out
     if plot_to is not None:
-        plot(result, plot_to)
+        from rl.report import plot_rates
+
+        plot_rates(result, plot_to)
         result["plot"] = str(plot_to)
     return result
+
+
+def model_folder(path: str | Path) -> Path:
+    """The model a path names: a model folder as it is, a run folder's final model (the
+    SFT model while the run has not finished RL)."""
+    from rl.train import TrainError
+
+    path = Path(path)
+    for folder in (path, path / "final", path / "sft" / "final"):
+        if (folder / "config.json").is_file() and (folder / "tokenizer_config.json").is_file():
+            return folder
+    if (path / RUN_TASKS).is_file():
+        raise TrainError(f"{path}: this run has no model yet (no final/ or sft/final/): "
+                         f"let it finish, or continue it with phoneworld train --resume")
+    raise TrainError(f"{path}: not a model folder (no config.json and tokenizer) nor a run "
+                     f"folder of phoneworld train")
+
+
+def run_config(model_dir: str | Path) -> dict[str, Any]:
+    """The config of the run that made `model_dir` (its `config.json` as `phoneworld
+    train` wrote it, found as `trained_on` finds the task list), or {}."""
+    here = Path(model_dir).resolve()
+    for folder in (here, *here.parents[:3]):
+        if (folder / RUN_TASKS).is_file():
+            try:
+                cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return cfg if isinstance(cfg, dict) else {}
+    return {}
 
 
 def trained_on(model_dir: str | Path) -> set[str]:
@@ -113,49 +143,3 @@ def trained_on(model_dir: str | Path) -> set[str]:
             raise TrainError(f"{path}: \"train\" is not a list of task ids")
         return set(ids)
     return set()
-
-
-def plot(result: dict[str, Any], path: str | Path) -> Path:
-    """Bar chart of the success rates: overall, per app, per kind."""
-    bars = [("overall", result["success_rate"])]
-    bars += [(f"app {a}", r["success_rate"]) for a, r in result["per_app"].items()]
-    bars += [(f"kind {k}", r["success_rate"]) for k, r in result["per_kind"].items()]
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        path.write_bytes(_bars_png([v for _, v in bars]))
-        return path
-    fig, ax = plt.subplots(figsize=(max(4, len(bars) * 0.9), 3.2))
-    ax.bar([b for b, _ in bars], [v for _, v in bars], color="#4a7ebb")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("success rate")
-    ax.tick_params(axis="x", labelrotation=45)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
-
-
-def _bars_png(values: Sequence[float], w: int = 40, h: int = 200) -> bytes:
-    """A grey-on-white PNG with one bar per value in [0, 1] (no text)."""
-    width = w * max(1, len(values))
-    rows = []
-    for y in range(h):
-        row = bytearray([0])
-        for v in values:
-            on = (h - y) <= v * h
-            row += bytes([70 if on else 255]) * (w - 6) + bytes([255]) * 6
-        rows.append(bytes(row[: width + 1]).ljust(width + 1, b"\xff"))
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(
-            ">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-    head = struct.pack(">IIBBBBB", width, h, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) +
-            chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from phoneworld.errors import PhoneworldError
-from rl.config import RUN_TASKS, TrainConfig
+from rl.config import RUN_RESULT, RUN_TASKS, TrainConfig
+from rl.report import bar as progress
+from rl.report import say
 
 
 class TrainError(PhoneworldError):
@@ -62,8 +63,23 @@ def device_tasks(path: str | None) -> list[Any]:
                        tuple([r["app"]] if r.get("app") else [])) for r in rows]
 
 
-def say(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
+def run_folder(cfg: TrainConfig) -> Path:
+    """`cfg.out`, ready for the run: a finished run there is kept (and refused, unless
+    `--resume`), an unfinished one (no `RUN_RESULT`: it failed or was stopped) is
+    cleared so it does not block the next, and a folder that holds no run is refused."""
+    out = Path(cfg.out)
+    if cfg.resume or not out.exists() or not any(out.iterdir()):
+        out.mkdir(parents=True, exist_ok=True)
+        return out
+    if (out / RUN_RESULT).is_file():
+        raise TrainError(f"{out} already holds a finished run: choose another --out, or "
+                         f"remove it first")
+    if not (out / "config.json").is_file():
+        raise TrainError(f"{out} is not empty and holds no run: choose another --out")
+    say(f"{out} holds an unfinished run: starting it over (--resume continues it instead)")
+    shutil.rmtree(out)
+    out.mkdir(parents=True)
+    return out
 
 
 def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
@@ -79,11 +95,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         check_sources(cfg)
     from rl import data
 
-    out = Path(cfg.out)
-    if out.exists() and not cfg.resume and any(out.iterdir()):
-        raise TrainError(f"{out} already holds a run: pass --resume to continue it, or "
-                         f"choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    out = run_folder(cfg)
     (out / "config.json").write_text(cfg.to_json())
     specs = data.load_specs(cfg.apps)
     tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0), cfg.seed,
@@ -130,8 +142,9 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         shutil.copytree(final, dest)
     result["final"] = str(dest)
     if cfg.eval_tasks > 0:
-        from rl.evaluate import evaluate_tasks, plot
+        from rl.evaluate import evaluate_tasks
         from rl.model import load_policy
+        from rl.report import plot_rates
 
         model, tok = load_policy(dest)
         model.eval()
@@ -141,7 +154,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                         max_new_tokens=cfg.max_new_tokens, progress=True,
                                         grounded=cfg.grounded)
         (out / "eval.json").write_text(json.dumps(result["eval"], indent=1, sort_keys=True))
-        plot(result["eval"], out / "eval.png")
+        plot_rates(result["eval"], out / "eval.png")
+    (out / RUN_RESULT).write_text(json.dumps(result, indent=1, sort_keys=True))
     return result
 
 
@@ -197,7 +211,7 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
                 "grounded": cfg.grounded}
     pol = policy_dir(rl_dir)
     log: list[dict[str, Any]] = []
-    bar = _bar(range(first, cfg.rl_steps), "RL")
+    bar = progress(range(first, cfg.rl_steps), "RL")
     for it in bar:
         t0 = time.time()
         torch.manual_seed(cfg.seed * 1_000_003 + it)
@@ -245,11 +259,3 @@ def _save(state_dir: Path, model: Any, tok: Any, opt: Any, sched: Any, it: int) 
     if state_dir.exists():
         shutil.rmtree(state_dir)
     tmp.rename(state_dir)  # a crash mid-save leaves the previous state whole
-
-
-def _bar(it: Any, desc: str) -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return it
-    return tqdm(it, desc=desc, file=sys.stderr)
