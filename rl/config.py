@@ -45,6 +45,8 @@ class TrainConfig:
     # SFT
     tasks: int = _f(300, "task instances to draw for demos")
     kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")
+    alone: bool = _f(True, "on several apps, play every other single-app task in its app "
+                           "alone (as `eval --apps generated/APP` asks it), not on the phone")
     traces: list[str] = _f([], "recorded trace folders whose instructions add SFT examples",
                            nargs="*")
     sft_steps: int = _f(3000, "SFT optimizer steps (0: skip SFT)")
@@ -68,6 +70,8 @@ class TrainConfig:
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
+    curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
+                                "solves (rl.grpo.Curriculum); off: uniformly")
     grounded: bool = _f(True, "ground replies in what the agent saw: reasons in the "
                         "screen's lines, actions in their reasons, text in the task, "
                         "notes and screen (rl.ground)")
@@ -78,7 +82,13 @@ class TrainConfig:
                                "cluster bound to 127.0.0.1", nargs="?", const="local")
     save_every: int = _f(5, "checkpoint every this many RL iterations (and SFT steps x20, "
                             "at least a tenth of the SFT steps)")
-    eval_tasks: int = _f(40, "held-out task instances for the evaluation after training")
+    eval_tasks: int = _f(40, "held-out task instances played before training, after SFT "
+                             "and after RL (0: none)")
+    eval_every: int = _f(0, "also play them every this many RL iterations (0: only after "
+                            "the last)")
+    holdout_apps: list[str] = _f([], "apps (by name) to leave out of training and play "
+                                     "--eval-tasks instances of at the end: transfer to "
+                                     "apps the policy never saw", nargs="*")
     tiny_size: str = _f("micro", "size of the built tiny model", choices=["micro", "tiny", "small"])
 
     @classmethod

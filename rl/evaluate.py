@@ -58,6 +58,72 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
     return rates(eps)
 
 
+class HeldOut:
+    """A run's held-out evaluations: the same instances, played greedily at every stage.
+
+    `stage("sft", folder)` evaluates a model folder once (a resumed run keeps what its
+    `curve.json` holds, unless `again`), `probe(iteration, model, tok)` a live policy
+    during RL (`rl N`); `plot` draws them with the RL rollouts' success per source
+    (`rl.report.plot_curve`). Nothing happens without instances.
+    """
+
+    def __init__(self, cfg: Any, specs: Sequence[Any], tasks: Sequence[Any],
+                 path: str | Path | None = None) -> None:
+        self.cfg, self.specs, self.tasks = cfg, list(specs), list(tasks)
+        self.path = Path(path) if path else None
+        self.stages: list[dict[str, Any]] = []
+        if self.path is not None and self.path.is_file() and cfg.resume:
+            self.stages = json.loads(self.path.read_text())["held_out"]
+
+    def rates(self, folder: str | Path) -> dict[str, Any]:
+        """Rates of the policy in `folder` on the instances."""
+        from rl.model import load_policy
+
+        model, tok = load_policy(folder)
+        model.eval()
+        return self.play(model, tok)
+
+    def play(self, model: Any, tok: Any) -> dict[str, Any]:
+        c = self.cfg
+        return evaluate_tasks(model, tok, self.specs, self.tasks, fmt=c.format, k=c.history,
+                              max_steps=c.max_steps, max_new_tokens=c.max_new_tokens,
+                              progress=True, grounded=c.grounded)
+
+    def stage(self, name: str, folder: str | Path, again: bool = False
+              ) -> dict[str, Any] | None:
+        """Evaluate the model in `folder` as stage `name` (see the class docstring)."""
+        if not self.tasks:
+            return None
+        done = [s for s in self.stages if s["stage"] == name]
+        if done and not again:
+            return done[-1]["rates"]
+        return self._keep(name, self.rates(folder))
+
+    def probe(self, iteration: int, model: Any, tok: Any) -> None:
+        if self.tasks:
+            self._keep(f"rl {iteration + 1}", self.play(model, tok))
+
+    def _keep(self, name: str, rates: dict[str, Any]) -> dict[str, Any]:
+        from rl.report import say, table
+
+        self.stages = [s for s in self.stages if s["stage"] != name]
+        self.stages.append({"stage": name, "success_rate": rates["success_rate"],
+                            "rates": rates})
+        say(table(rates, f"held-out success ({name})").splitlines()[0])
+        if self.path is not None:
+            self.path.write_text(json.dumps({"held_out": self.stages}, indent=1,
+                                            sort_keys=True))
+        return rates
+
+    def plot(self, path: str | Path, rl_log: Sequence[dict[str, Any]]) -> Path:
+        from rl.report import per_source, plot_curve
+
+        curve = {"held_out": self.stages, "rl": per_source(rl_log)}
+        if self.path is not None:
+            self.path.write_text(json.dumps(curve, indent=1, sort_keys=True))
+        return plot_curve(curve, path)
+
+
 def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
              fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
              plot_to: str | Path | None = None, progress: bool = True,
