@@ -89,6 +89,11 @@ def run_train(args: argparse.Namespace) -> int:
     check_sources(cfg)  # before any heavy import: a missing device fails in well under 1 s
     need_train_extra("train")
     _quiet()
+    if cfg.dry_run:
+        from rl.dryrun import dry_run
+
+        print(json.dumps(dry_run(cfg), sort_keys=True))
+        return 0
     result = train(cfg)
     print(json.dumps({"final": result["final"], "sft_model": result["sft_model"],
                       "rl_iterations": len(result.get("rl_log", [])),

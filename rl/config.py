@@ -90,6 +90,9 @@ class TrainConfig:
                                      "--eval-tasks instances of at the end: transfer to "
                                      "apps the policy never saw", nargs="*")
     tiny_size: str = _f("micro", "size of the built tiny model", choices=["micro", "tiny", "small"])
+    dry_run: bool = _f(False, "check the configuration (model folder, chat template, SFT and "
+                              "RL settings, processes, memory) and print the plan; no "
+                              "training (rl.dryrun)")
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> TrainConfig:

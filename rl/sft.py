@@ -31,10 +31,11 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
     from trl import SFTConfig
 
     cpu = not torch.cuda.is_available()
+    bf16 = not cpu and torch.cuda.is_bf16_supported()  # GPUs: half the memory, same recipe
     return SFTConfig(
         output_dir=str(out), max_steps=steps, per_device_train_batch_size=batch,
         learning_rate=lr, lr_scheduler_type="cosine", warmup_steps=steps // 20,
-        assistant_only_loss=True, max_length=max_length, bf16=False, fp16=False,
+        assistant_only_loss=True, max_length=max_length, bf16=bf16, fp16=False,
         activation_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
         data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
         save_total_limit=1, logging_steps=max(1, min(10, steps // 10)),
