@@ -68,7 +68,7 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
 
     devices = None
     if cfg.mix < 1.0:
-        devices, cfg.predicates = device_double(Path(cfg.out) / "device_tasks.json")
+        devices, cfg.predicates = device_double(Path(cfg.out).parent / "device_tasks.json")
     t0, c0 = time.time(), time.process_time()
     result = train(cfg, devices=devices)
     trained = set(json.loads((Path(cfg.out) / "tasks.json").read_text())["train"])
@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
 
     torch.set_num_threads(a.threads)
     root = Path(a.root or tempfile.mkdtemp(prefix="pw-learn-"))
+    root.mkdir(parents=True, exist_ok=True)
     runs = []
     for seed in a.seeds:
         cfg = TrainConfig.from_args(a)

@@ -75,8 +75,12 @@ def need_train_extra(command: str) -> None:
                          f"install 'phoneworld[train]'")
 
 
-def _quiet() -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+def _quiet(threads: int = 1) -> None:
+    """The environment of a run, set before torch loads: its threads (`OMP_NUM_THREADS`
+    wins when set), which sleep rather than spin while they wait (spinning threads make a
+    busy machine several times slower), no hub, no warnings about trl's experiments."""
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, threads)))
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -88,7 +92,7 @@ def run_train(args: argparse.Namespace) -> int:
 
     check_sources(cfg)  # before any heavy import: a missing device fails in well under 1 s
     need_train_extra("train")
-    _quiet()
+    _quiet(cfg.threads)
     if cfg.dry_run:
         from rl.dryrun import dry_run
 

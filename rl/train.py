@@ -113,7 +113,8 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     examples = []
     clock = time.monotonic()
     seconds: dict[str, float] = {}
-    if cfg.sft_steps > 0 or cfg.model is None:
+    sft_done = cfg.resume and (out / "sft" / "final" / "config.json").is_file()
+    if (cfg.sft_steps > 0 or cfg.model is None) and not sft_done:
         say(f"demos for {len(tasks)} task instances ...")
         examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
                                       workers=cfg.demo_workers, alone=cfg.alone)

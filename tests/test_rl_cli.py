@@ -72,7 +72,7 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     args = ["train", "--apps", str(APP), "--tasks", "4", "--sft-steps", "4",
             "--sft-batch", "2", "--rl-steps", "1", "--group", "2", "--groups", "1",
             "--tiny-size", "micro", "--max-steps", "2", "--max-new-tokens", "8",
-            "--eval-tasks", "2",
+            "--eval-tasks", "2", "--demo-workers", "0",
             "--out", str(tmp_path / "run")]
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

@@ -136,7 +136,7 @@ def _cfg(out: Path, **kw: object) -> object:
 
     base = {"apps": [str(ROOT / "generated" / "shopping")], "out": str(out), "rl_steps": 2,
             "group": 2, "groups": 2, "max_steps": 2, "max_new_tokens": 8, "save_every": 1,
-            "rl_lr": 1e-3}
+            "rl_lr": 1e-3, "demo_workers": 0}
     return TrainConfig(**{**base, **kw})
 
 
