@@ -13,7 +13,8 @@ For each seed, one run of `rl.train.train` with the defaults of `phoneworld trai
   phone: the path `--device SERIAL` takes with a real one);
 - `phoneworld eval`'s figure: 50 held-out instances of Shopping played alone (seed
   987654), the model's training instances left out;
-- with `--holdout-apps`, the success on apps training never saw.
+- with `--holdout-apps`, the success on apps training never saw; with `--leave-one-out`,
+  one run per app that has task instances, trained on the others and judged on it.
 
 Prints a line per figure and one JSON line per seed, then the mean over seeds; the CPU
 seconds of each run beside its wall seconds (the machine's load changes the second, not
@@ -64,6 +65,7 @@ def shop_alone(model: Path, trained: set[str]) -> dict:
 
 
 def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
+    from rl import data
     from rl.train import train
 
     devices = None
@@ -72,8 +74,11 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
     t0, c0 = time.time(), time.process_time()
     result = train(cfg, devices=devices)
     trained = set(json.loads((Path(cfg.out) / "tasks.json").read_text())["train"])
-    shop = shop_alone(Path(result["final"]), trained)
-    sft_shop = shop_alone(Path(result["sft_model"]), trained) if args.shop_after_sft else None
+    shopping = any(s.name == "shopping" for s in data.load_specs(cfg.apps))
+    empty = {"success_rate": 0.0, "episodes": 0, "per_kind": {}}
+    shop = shop_alone(Path(result["final"]), trained) if shopping else empty
+    sft_shop = (shop_alone(Path(result["sft_model"]), trained)
+                if args.shop_after_sft and shopping else None)
     curve = json.loads((Path(cfg.out) / "curve.json").read_text())
     held = {s["stage"]: s["success_rate"] for s in curve["held_out"]}
     out = {"seed": cfg.seed, "held_out": held,
@@ -90,24 +95,52 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
     return out
 
 
+def leave_one_out(a: argparse.Namespace, root: Path) -> int:
+    """One run per app with task instances, trained on the others, judged on it."""
+    from rl import data
+    from rl.config import TrainConfig
+
+    specs = data.load_specs(a.apps)
+    apps = [s.name for s in specs if data.sample([s], 1, 0)]
+    print(f"apps with task instances: {', '.join(apps) or 'none'} (of "
+          f"{', '.join(s.name for s in specs)})", flush=True)
+    found = {}
+    for name in apps if len(apps) > 1 else []:
+        cfg = TrainConfig.from_args(a)
+        cfg.seed, cfg.out, cfg.holdout_apps = a.seeds[0], str(root / f"without-{name}"), [name]
+        r = one_run(cfg, a)
+        found[name] = r["holdout_apps"][name]
+        print(f"left out {name}: {found[name]:.1%} (held-out instances of the others: "
+              f"{r['held_out'].get(f'rl {cfg.rl_steps}', r['held_out'].get('sft', 0)):.1%})",
+              flush=True)
+        print(json.dumps(r, sort_keys=True), flush=True)
+    print(json.dumps({"leave_one_out": found}), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from rl.config import TrainConfig, add_arguments
 
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     p.add_argument("--root", default=None, help="folder for the runs (default: temporary)")
-    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     p.add_argument("--shop-after-sft", action="store_true",
                    help="also play the Shopping-alone instances with the SFT model")
+    p.add_argument("--leave-one-out", action="store_true",
+                   help="instead: one run (first seed) per app of --apps that has task "
+                        "instances, that app left out (--holdout-apps); its success on it")
     add_arguments(p)
     p.set_defaults(eval_tasks=60, eval_every=5)
     a = p.parse_args(argv)
-    os.environ["OMP_NUM_THREADS"] = str(a.threads)
+    os.environ["OMP_NUM_THREADS"] = str(a.threads)  # as `phoneworld train` does
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
 
     torch.set_num_threads(a.threads)
     root = Path(a.root or tempfile.mkdtemp(prefix="pw-learn-"))
     root.mkdir(parents=True, exist_ok=True)
+    if a.leave_one_out:
+        return leave_one_out(a, root)
     runs = []
     for seed in a.seeds:
         cfg = TrainConfig.from_args(a)

@@ -228,7 +228,10 @@ class Grounded:
         closes it may go on only with what follows the text (`tail`, from its quote)."""
         out = []
         for i, piece in enumerate(self.pieces):
-            if not piece:
+            # Cheap first (a C substring test): a token that does not close the text adds
+            # a piece of it, which must then stand in `seen`; one that closes it holds the
+            # quote. Most of the vocabulary fails both.
+            if not piece or (piece not in seen and '"' not in piece):
                 continue
             text = part + piece
             q = _close(text, len(part))
