@@ -99,6 +99,13 @@ def run_train(args: argparse.Namespace) -> int:
         print(json.dumps(dry_run(cfg), sort_keys=True))
         return 0
     result = train(cfg)
+    if result.get("eval"):
+        from rl.report import table
+
+        print(table(result["eval"], f"held-out success after training ({cfg.out})"))
+        for app, r in result.get("eval_apps", {}).items():
+            print(table(r, f"success on {app}, an app it never trained on"))
+        print(f"plot: {result['curve']} (before training, after SFT, per RL iteration)")
     print(json.dumps({"final": result["final"], "sft_model": result["sft_model"],
                       "rl_iterations": len(result.get("rl_log", [])),
                       "success_rate": result.get("eval", {}).get("success_rate"),

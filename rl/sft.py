@@ -10,7 +10,9 @@ or repeated. The final model and tokenizer are saved in `out/final`.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -129,7 +131,8 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
     ckpt = latest_checkpoint(out) if resume else None
-    trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
+    with contextlib.redirect_stdout(sys.stderr):  # trl's loss lines are progress: stdout
+        trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)  # holds results
     if trainer.state.global_step < steps:  # stopped early: no final model
         return out, [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
     tok.padding_side = "left"

@@ -75,7 +75,10 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
             "--eval-tasks", "2", "--demo-workers", "0",
             "--out", str(tmp_path / "run")]
     assert main(args) == 0
-    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    lines = capsys.readouterr().out.strip().splitlines()
+    out = json.loads(lines[-1])
+    assert lines[0].startswith("held-out success after training") and "curve.png" in lines[-2]
+    assert any(ln.strip().startswith("kind ") for ln in lines)  # success per task kind
     assert (tmp_path / "run" / "final" / "config.json").is_file()
     assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
     assert set(out["seconds"]) == {"demos", "sft", "rl"}
