@@ -96,15 +96,16 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
 
             devices = device_backends(cfg.device, device_tasks(cfg.predicates), judge)
 
-    out = run_folder(cfg)
-    (out / "config.json").write_text(cfg.to_json())
     every = data.load_specs(cfg.apps)
     specs = [s for s in every if s.name not in cfg.holdout_apps]
     unknown = sorted(set(cfg.holdout_apps) - {s.name for s in every})
     if unknown or not specs:
         raise TrainError(f"--holdout-apps {' '.join(cfg.holdout_apps)}: "
-                         + (f"no app {', '.join(unknown)} in --apps" if unknown else
+                         + (f"no app {', '.join(unknown)} in --apps (there: "
+                            f"{', '.join(s.name for s in every)})" if unknown else
                             "leaves no app to train on"))
+    out = run_folder(cfg)
+    (out / "config.json").write_text(cfg.to_json())
     tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0), cfg.seed,
                              cfg.kinds)
     (out / RUN_TASKS).write_text(json.dumps({"train": [t.id for t in tasks],

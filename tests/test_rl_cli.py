@@ -167,3 +167,31 @@ def test_eval_takes_a_run_folder_or_a_model_folder(micro, tmp_path) -> None:  # 
     assert model_folder(run) == run / "final"
     assert run_config(run / "final")["max_steps"] == 7
     assert run_config(folder) == {}
+
+
+def test_holdout_apps_must_name_apps_of_the_run(tmp_path, capsys) -> None:
+    args = ["train", "--apps", str(ROOT / "generated"), "--out", str(tmp_path / "run")]
+    assert main([*args, "--holdout-apps", "setings"]) == 7
+    err = capsys.readouterr().err
+    assert "no app setings" in err and "settings" in err and "Traceback" not in err
+    assert main([*args, "--holdout-apps", "messages", "settings", "shopping"]) == 7
+    assert "no app to train on" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_holdout_apps_are_never_trained_on_and_reported(tmp_path) -> None:
+    pytest.importorskip("trl")
+    from rl.config import TrainConfig
+    from rl.train import train
+
+    cfg = TrainConfig(apps=[str(ROOT / "generated")], out=str(tmp_path / "run"), tasks=6,
+                      sft_steps=2, sft_batch=2, rl_steps=1, group=2, groups=1, max_steps=2,
+                      max_new_tokens=8, eval_tasks=2, demo_workers=0,
+                      holdout_apps=["settings"])
+    result = train(cfg)
+    record = json.loads((tmp_path / "run" / "tasks.json").read_text())
+    assert record["train"] and not any("settings" in i for i in record["train"])
+    assert not any("settings" in i for i in record["held_out"])
+    assert set(result["eval_apps"]) == {"settings"}
+    assert result["eval_apps"]["settings"]["episodes"] == 2
