@@ -17,7 +17,7 @@ from phoneworld.replay import replay
 from phoneworld.runtime import Machine
 from phoneworld.traces import native, read_traces
 from phoneworld.traces.model import Node
-from tests.conftest import DATA, ROOT, shared
+from tests.conftest import DATA, ROOT, shared, shared_folders
 
 EXAMPLES = ROOT / "traces"
 
@@ -78,8 +78,7 @@ def test_modules_are_recognised_in_the_example_apps(examples):
             "tabs", "dialog"} <= found
 
 
-@pytest.mark.parametrize("folder", ["droidbot/ajsha", "droidbot/qqmusic",
-                                    "llamatouch/duolingo", "appium/spoon_live", "rico/skype"])
+@pytest.mark.parametrize("folder", shared_folders())
 def test_every_shared_folder_compiles(shared_traces, tmp_path, folder, capsys):
     assert main(["compile", str(shared(*folder.split("/"))), "-o", str(tmp_path), "-q"]) == 0
     assert "apps written" in capsys.readouterr().out
@@ -225,3 +224,13 @@ def test_row_removal_and_stepper_become_delete_and_update(examples):
     assert names[1] not in {e["text"] for e in m.observe("elements")}
     m.reset()
     assert m.rows(table) == before
+
+
+def test_generated_names_stay_unique_after_sanitising():
+    from phoneworld.infer.layout import identifier, unique
+
+    taken: set[str] = set()
+    long = "carbon legal uber " * 4
+    names = [unique(identifier(long + tail), taken) for tail in ("list one", "list two", "")]
+    assert len(set(names)) == 3 and all(n.startswith("carbon_legal_uber") for n in names)
+    assert unique("a_2", {"a", "a_2"}) == "a_2_2"

@@ -31,7 +31,7 @@ from phoneworld.infer.keys import (
     texts_by_key,
     widget_keys,
 )
-from phoneworld.infer.layout import Namer, identifier, interactive, to_view
+from phoneworld.infer.layout import Namer, identifier, interactive, to_view, unique
 from phoneworld.infer.modules import recognise
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.infer.widgets import widget_ref
@@ -93,12 +93,13 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                                 for r in s.observations]
 
     # 2-3: lists and parameters.
+    table_names: set[str] = set()
     for info in infos.values():
         if info.root is None:
             continue
         for path, key in C.find_lists(info.root):
-            lc = C.ListContent(key=key, table=identifier(
-                f"{info.screen.name}_{list_label(info.root.at(path))}"))
+            lc = C.ListContent(key=key, table=unique(identifier(
+                f"{info.screen.name}_{list_label(info.root.at(path))}"), table_names))
             lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(info.root.at(path))
             info.lists[key] = lc
     entries: dict[str, Counter] = defaultdict(Counter)
@@ -134,15 +135,15 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     # 5: toggles.
     flags: list[Flag] = []
     flag_of: dict[tuple[str, str], str] = {}
+    flag_names: set[str] = set()
     for info in infos.values():
         if info.root is None or info.screen.foreign:
             continue
         for key, path in sorted(info.keys.items()):
             node = info.root.at(path)
             if node.checkable and "[item]" not in key:
-                fname = identifier(f"{info.screen.name}_{last_part(key)}")
-                while any(f.name == fname for f in flags):
-                    fname += "_2"
+                fname = unique(identifier(f"{info.screen.name}_{last_part(key)}"),
+                               flag_names)
                 first = _first_checked(info, key, obs)
                 flags.append(Flag(name=fname, type="bool", initial=first))
                 flag_of[(info.screen.name, key)] = fname
@@ -159,12 +160,12 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                 # cart line per product): later sightings of the same thing with other
                 # numbers were made by actions in the traces, not the initial state.
                 seen_first: set = set()
-                unique = []
+                first_rows = []
                 for r in rows:
                     if (r[1], r[2]) not in seen_first:
                         seen_first.add((r[1], r[2]))
-                        unique.append(r)
-                rows = unique
+                        first_rows.append(r)
+                rows = first_rows
             numeric = [i for i in range(len(lc.columns)) if lc.table in edited and rows
                        and all(C.is_int(r[2 + i]) for r in rows)]
             cols = [Column("id", "int"), Column("ctx", "int")] + [

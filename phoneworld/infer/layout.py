@@ -45,6 +45,17 @@ def interactive(node: Node) -> bool:
         or node.scrollable
 
 
+def unique(base: str, taken: set[str]) -> str:
+    """`base`, or `base_2`, `base_3`, ... : the first not in `taken` (which then holds it).
+    Identifiers are cut to 40 characters, so two long texts may give one base."""
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
+
+
 class Namer:
     """Unique widget names within one screen, from resource ids, labels or classes."""
 
@@ -52,14 +63,8 @@ class Namer:
         self.taken: set[str] = {"back", "home", "screen", "launch", "item", "param", "input"}
 
     def name(self, node: Node) -> str:
-        base = identifier(short_id(node.resource_id) or node.content_desc or node.text
-                          or short_class(node.class_name))
-        name, n = base, 1
-        while name in self.taken:
-            n += 1
-            name = f"{base}_{n}"
-        self.taken.add(name)
-        return name
+        return unique(identifier(short_id(node.resource_id) or node.content_desc or node.text
+                                 or short_class(node.class_name)), self.taken)
 
 
 TextBinder = Callable[[NodePath, Node], Expr | None]

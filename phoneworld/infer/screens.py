@@ -18,9 +18,9 @@ the rest P2. Foreign screens (other packages) are always P2.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
+from phoneworld.infer.layout import unique
 from phoneworld.infer.skeleton import (
     selected_tabs,
     short_id,
@@ -97,7 +97,7 @@ def _slug(text: str, limit: int = 3) -> str:
 
 def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
     """Readable unique identifiers: the activity's name, else the most telling id."""
-    taken: Counter[str] = Counter()
+    taken: set[str] = set()
     out = []
     for g in groups:
         base = ""
@@ -111,8 +111,7 @@ def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
             hint = _title_hint(traces, g.members[0])
             base = f"{base}_{hint}" if base and hint else (base or hint or "screen")
         base = base if base[0].isalpha() else f"s_{base}"
-        taken[base] += 1
-        out.append(base if taken[base] == 1 else f"{base}_{taken[base]}")
+        out.append(unique(base, taken))
     return out
 
 
