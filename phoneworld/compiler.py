@@ -19,6 +19,7 @@ from phoneworld.codegen.files import write_tree
 from phoneworld.codegen.generate import generate_app
 from phoneworld.errors import CodegenError, SpecError
 from phoneworld.infer.app import infer_app
+from phoneworld.infer.facts import step_facts
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import AppSpec
@@ -93,8 +94,9 @@ def _common_folder(rels: list[str]) -> str:
 
 
 def compile_app(name: str, traces: list[Trace], source: str) -> CompiledApp:
-    graph = build_graph(name, traces)
-    spec, prov = infer_app(name, graph, traces)
+    steps = step_facts(traces)  # read once, for the graph and every inference pass
+    graph = build_graph(name, traces, steps)
+    spec, prov = infer_app(name, graph, traces, steps)
     spec = dataclasses.replace(spec, source=source)
     from phoneworld.tasks import synthesize_tasks
 

@@ -6,16 +6,19 @@ from collections import Counter
 from collections.abc import Sequence
 
 from phoneworld.errors import CodegenError as CompileError
+from phoneworld.infer.facts import StepFacts
 from phoneworld.infer.screens import group_observations, rank
 from phoneworld.infer.transitions import build_transitions
 from phoneworld.ir.model import ObsRef, ScreenGraph
 from phoneworld.traces.model import Trace
 
 
-def build_graph(app: str, traces: Sequence[Trace]) -> ScreenGraph:
-    """The screen graph of one app from all its traces (pure; deterministic)."""
+def build_graph(app: str, traces: Sequence[Trace],
+                steps: Sequence[StepFacts] | None = None) -> ScreenGraph:
+    """The screen graph of one app from all its traces (pure; deterministic); `steps`
+    are the steps' facts when already read (`facts.step_facts`)."""
     screens, where = group_observations(traces)
-    transitions = build_transitions(traces, where)
+    transitions = build_transitions(traces, where, steps)
     start = _start_screen(app, traces, where)
     screens = rank(screens, start)
     sizes = Counter((o.width, o.height) for t in traces for o in t.observations
