@@ -1,0 +1,264 @@
+"""Each inference pass on its own, on small recorded apps (tests/infer_fixtures.py)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from phoneworld.infer.app import PASSES
+from phoneworld.infer.lists import drill_downs
+from phoneworld.ir.model import ObsRef
+from phoneworld.spec.ast import BoolOp, Compare, Ref
+from tests.infer_fixtures import (
+    App,
+    button,
+    edit,
+    facts,
+    label,
+    rows,
+    screen,
+    screen_of,
+    switch,
+    title,
+)
+
+LIST = "FrameLayout/RecyclerView#list"
+GOODS = [("Milk", "$2"), ("Eggs", "$3"), ("Bread", "$1")]
+
+
+def _home(items=GOODS):
+    return screen(title("Shop"), rows("list", items))
+
+
+def _detail(name: str, price: str):
+    return screen(title(name), label("price", price, 200), button("add", "Add", 400))
+
+
+def _shop():
+    """home -> Milk -> back -> Eggs: a list whose rows open one detail screen."""
+    return (App().show(_home()).tap(1, 0).show(_detail("Milk", "$2")).back()
+            .show(_home()).tap(1, 1).show(_detail("Eggs", "$3")).trace())
+
+
+def _folders():
+    """A file chooser: tapping a folder row replaces the list on the same screen."""
+    top = screen(title("Files"), rows("list", [("Music",), ("Photos",), ("Docs",)]))
+    music = screen(title("Files"), rows("list", [("a.mp3",), ("b.mp3",), ("c.mp3",)]))
+    return App().show(top).tap(1, 0).show(music).trace()
+
+
+def test_the_passes_are_listed_once_each_in_order():
+    names = [n for n, _ in PASSES]
+    assert len(names) == len(set(names))
+    assert names.index("parameters") < names.index("rows") < names.index("details") \
+        < names.index("tables") < names.index("layouts") < names.index("transitions")
+
+
+@pytest.mark.parametrize("until", [n for n, _ in PASSES])
+def test_every_pass_leaves_the_facts_it_was_given_as_they_were(until):
+    before = facts(_shop(), _folders(), until=until)
+
+    def state(f):
+        return ({k: copy.deepcopy(dict(v)) for k, v in f.lists.items()}, dict(f.params),
+                dict(f.provenance.effects), dict(f.created), f.tables, f.views)
+
+    kept = state(before)
+    after = dict(PASSES)[until](before)
+    assert state(before) == kept
+    assert dataclasses.is_dataclass(after) and after is not before
+
+
+def test_representative_is_the_observation_that_holds_the_recorded_widgets():
+    # The first home observation lacks the button that a later one was tapped on.
+    tr = (App().show(screen(title("Shop"), rows("list", GOODS)))
+          .back().show(screen(title("Shop"), rows("list", GOODS), button("cart", "Cart", 2200)))
+          .tap(2).show(_detail("Cart", "$0")).trace())
+    f = facts(tr, until="representatives")
+    home = f.screens[screen_of(f, 0, 0)]
+    assert home.rep == ObsRef(trace=0, index=1)
+    assert "cart" in home.names.values()
+    assert len(set(home.names.values())) == len(home.names)
+
+
+def test_lists_become_tables_with_unique_names():
+    long = "x" * 60
+    tr = App().show(screen(title("A"), rows(long, GOODS), rows(long + "y", GOODS, y=1200))
+                    ).trace()
+    f = facts(tr, until="lists")
+    (mine,) = f.lists.values()
+    tables = [lc.table for lc in mine.values()]
+    assert len(tables) == 2 and len(set(tables)) == 2
+    assert all(not lc.rows for lc in mine.values())  # rows come in a later pass
+
+
+def test_a_screen_entered_from_list_rows_is_parameterised_by_that_list():
+    f = facts(_shop(), until="parameters")
+    assert f.params == {screen_of(f, 0, 1): (screen_of(f, 0, 0), LIST)}
+
+
+def test_a_drill_down_parameterises_the_list_own_screen():
+    f = facts(_folders(), until="parameters")
+    home = screen_of(f, 0, 0)
+    assert screen_of(f, 0, 1) == home
+    assert drill_downs(f) == {(home, LIST): 1}
+    assert f.params == {home: (home, LIST)}
+    # Same screen, same list, but most items stay: scrolling, not a drill-down.
+    more = App().show(_home()).tap(1, 0).show(_home(GOODS + [("Jam", "$4")])).trace()
+    assert not drill_downs(facts(more, until="parameters"))
+
+
+def test_rows_are_collected_in_order_with_the_row_each_screen_shows():
+    f = facts(_shop(), until="rows")
+    home, detail = screen_of(f, 0, 0), screen_of(f, 0, 1)
+    lc = f.lists[home][LIST]
+    assert [r[2:] for r in lc.rows] == [["Milk", "$2"], ["Eggs", "$3"], ["Bread", "$1"]]
+    assert f.tapped == {(0, 0): 1, (0, 2): 2}
+    assert f.ctx_of[ObsRef(trace=0, index=1)] == 1 and f.ctx_of[ObsRef(trace=0, index=3)] == 2
+    assert f.row_ids[ObsRef(trace=0, index=0)] == {LIST: (1, 2, 3)}
+    assert detail not in f.row_ids[ObsRef(trace=0, index=1)]
+
+
+def test_drill_down_rows_belong_to_the_folder_they_were_seen_in():
+    f = facts(_folders(), until="rows")
+    (lc,) = f.lists[screen_of(f, 0, 0)].values()
+    assert [(r[1], r[2]) for r in lc.rows] == [
+        (None, "Music"), (None, "Photos"), (None, "Docs"),
+        (1, "a.mp3"), (1, "b.mp3"), (1, "c.mp3")]
+
+
+def _chat():
+    msgs = [("Hi",), ("How are you",)]
+    chat = screen(title("Ann"), rows("list", msgs), edit("msg", 2100), button("send", "Send",
+                                                                                2250))
+    after = screen(title("Ann"), rows("list", msgs + [("See you",)]), edit("msg", 2100),
+                   button("send", "Send", 2250))
+    return App().show(chat).type("See you", 2).show(chat).tap(3).show(after).trace()
+
+
+def test_a_typed_text_that_appears_as_a_new_row_is_a_send():
+    f = facts(_chat(), until="sends")
+    ((key, (lkey, field, field_key, rid)),) = f.sends.items()
+    assert key[2] == "tap" and lkey == LIST and field == 0 and rid == 3
+    assert field_key.endswith("EditText#msg")
+    assert f.created == {f.lists[key[0]][LIST].table: frozenset({3})}
+
+
+def _cart(step: str):
+    before = screen(title("Cart"), rows("list", [("Milk", "1"), ("Eggs", "2")],
+                                        row_buttons=("plus", "remove")))
+    after = {"remove": [("Eggs", "2")], "plus": [("Milk", "2"), ("Eggs", "2")]}[step]
+    button_at = {"plus": 2, "remove": 3}[step]
+    return (App().show(before).tap(1, 0, button_at)
+            .show(screen(title("Cart"), rows("list", after, row_buttons=("plus", "remove"))))
+            .trace())
+
+
+def test_a_row_that_vanished_after_its_remove_button_is_a_delete():
+    f = facts(_cart("remove"), until="row edits")
+    assert list(f.edits.values()) == [("delete", LIST)]
+
+
+def test_a_row_number_that_moved_after_a_tap_is_an_update_by_that_step():
+    f = facts(_cart("plus"), until="row edits")
+    assert list(f.edits.values()) == [("update", LIST, 1, 1)]
+    table = f.lists[screen_of(f, 0, 0)][LIST].table
+    assert f.created == {table: frozenset({3})}  # ("Milk", "2") exists only after the tap
+
+
+def test_columns_are_named_from_ids_and_never_reserved():
+    tr = App().show(screen(title("A"), rows("list", [("a", "b")]))).trace()
+    f = facts(tr, until="columns")
+    (lc,) = f.lists[screen_of(f, 0, 0)].values()
+    assert lc.columns == ["f1", "f2"]
+
+
+def test_detail_texts_bind_to_the_row_columns_or_new_ones():
+    def detail(name, price, stock):
+        return screen(title(name), label("price", price, 200), label("stock", stock, 300))
+    tr = (App().show(_home()).tap(1, 0).show(detail("Milk", "$2", "4 left")).back()
+          .show(_home()).tap(1, 1).show(detail("Eggs", "$3", "9 left")).trace())
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert bound["FrameLayout/TextView#title"] == Ref(("param", "f1"))
+    assert bound["FrameLayout/TextView#price"] == Ref(("param", "f2"))
+    assert bound["FrameLayout/TextView#stock"] == Ref(("param", "d_stock"))
+    lc = f.lists[screen_of(f, 0, 0)][LIST]
+    assert [r[-1] for r in lc.rows] == ["4 left", "9 left", ""]
+
+
+def _settings():
+    on = screen(title("Settings"), switch("wifi", True, 300))
+    off = screen(title("Settings"), switch("wifi", False, 300))
+    return App().show(on).tap(1).show(off).trace()
+
+
+def test_checkable_views_are_flags_with_their_first_state_and_flips_are_toggles():
+    f = facts(_settings(), until="toggles")
+    (flag,) = f.flags
+    assert flag.initial is True and flag.type == "bool"
+    ((key, effects),) = f.toggles.items()
+    assert key[2] == "tap" and effects == (("flag", flag.name),)
+
+
+def test_tables_leave_out_rows_made_by_recorded_actions():
+    f = facts(_chat(), until="tables")
+    (table,) = f.tables
+    assert table.kind == "state"
+    assert [r[2] for r in table.rows] == ["Hi", "How are you"]
+    f = facts(_shop(), until="tables")
+    assert [t.kind for t in f.tables] == ["content"]
+
+
+def test_layouts_bind_lists_details_and_flags():
+    f = facts(_shop(), until="layouts")
+    views = {v.name: v for v in f.views}
+    detail = views[screen_of(f, 0, 1)]
+    assert detail.param == "main_list" and "detail" in detail.modules
+    texts = [v.text for v in _walk(detail.root) if v.text is not None]
+    assert Ref(("param", "f1")) in texts
+    home = views[screen_of(f, 0, 0)]
+    (lst,) = [v for v in _walk(home.root) if v.items is not None]
+    assert lst.items.table == "main_list" and len(lst.children) == 1  # the item template
+    f = facts(_settings(), until="layouts")
+    (sw,) = [v for v in _walk(f.views[0].root) if "checkable" in v.flags]
+    assert sw.checked == Ref((f.flags[0].name,))
+
+
+def _walk(v):
+    yield v
+    for c in v.children:
+        yield from _walk(c)
+
+
+def test_row_effects_are_inserts_deletes_and_updates():
+    (eff,) = facts(_chat(), until="row effects").effects.values()
+    assert eff.op == "insert" and dict(eff.values)["f1"] == Ref(("input", "msg"))
+    (eff,) = facts(_cart("remove"), until="row effects").effects.values()
+    assert eff.op == "delete"
+    (eff,) = facts(_cart("plus"), until="row effects").effects.values()
+    assert eff.op == "update" and eff.values[0][0] == "f2"
+
+
+def test_transitions_carry_the_row_and_split_by_row_where_targets_differ():
+    f = facts(_shop())
+    (tap,) = [t for t in f.transitions if t.action == "tap"]
+    assert tap.with_param == Ref(("item",)) and tap.target == screen_of(f, 0, 1)
+    # Rows 1 and 3 open the detail, row 2 opens a settings screen: a `when` on row 2.
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    tr = (App().show(_home()).tap(1, 0).show(_detail("Milk", "$2")).back()
+          .show(_home()).tap(1, 2).show(_detail("Bread", "$1")).back()
+          .show(_home()).tap(1, 1).show(other, ".Settings").trace())
+    f = facts(tr)
+    taps = [t for t in f.transitions if t.action == "tap" and t.screen == screen_of(f, 0, 0)]
+    assert len(taps) == 2
+    assert taps[0].when == Compare("==", Ref(("item", "id")), _const(2))
+    assert taps[0].target == screen_of(f, 0, 5) and taps[1].when is None
+    assert not isinstance(taps[0].when, BoolOp)
+
+
+def _const(v):
+    from phoneworld.spec.ast import Const
+
+    return Const(v)
