@@ -163,8 +163,44 @@ def test_a_row_that_vanished_after_its_remove_button_is_a_delete():
 def test_a_row_number_that_moved_after_a_tap_is_an_update_by_that_step():
     f = facts(_cart("plus"), until="row edits")
     assert list(f.edits.values()) == [("update", LIST, 1, 1)]
-    table = f.lists[screen_of(f, 0, 0)][LIST].table
-    assert f.created == {table: frozenset({3})}  # ("Milk", "2") exists only after the tap
+    # ("Milk", "2") is the Milk row after the step, not a row of its own.
+    assert not f.created
+    assert [r[2:] for r in f.lists[screen_of(f, 0, 0)][LIST].rows] == [["Milk", "1"],
+                                                                       ["Eggs", "2"]]
+
+
+def test_a_row_cut_by_the_list_edge_is_the_row_it_shows_part_of():
+    full = rows("list", [("Milk", "$2"), ("Eggs", "$3")], y=400, pitch=200)
+    # Scrolled: Milk's price is cut off at the top, Eggs shows whole, Jam is cut at the
+    # bottom (its price out of view) and then seen whole.
+    top = full.model_copy(update={"bounds": (0, 450, 1080, 900), "children": (
+        rows("list", [("Milk",)], y=450, pitch=100).children[0],
+        rows("list", [("Eggs", "$3")], y=550, pitch=200).children[0],
+        rows("list", [("Jam",)], y=750, pitch=150).children[0])})
+    whole = rows("list", [("Jam", "$4")], y=400)
+    tr = (App().show(screen(title("Shop"), full)).back().show(screen(title("Shop"), top))
+          .back().show(screen(title("Shop"), whole)).trace())
+    f = facts(tr, until="rows")
+    assert [r[2:] for r in f.lists[screen_of(f, 0, 0)][LIST].rows] == [
+        ["Milk", "$2"], ["Eggs", "$3"], ["Jam", "$4"]]
+
+
+def test_a_switch_flipped_or_a_summary_changed_in_place_is_the_same_row():
+    def prefs(wifi, theme):
+        return screen(title("Settings"), rows("list", [("Wi-Fi", wifi), ("Theme", theme),
+                                                       ("About", "v1")]))
+    tr = (App().show(prefs("Off", "Light")).back().show(prefs("Off", "Dark")).back()
+          .show(prefs("On", "Dark")).trace())
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)][LIST]
+    assert [r[2:] for r in lc.rows] == [["Wi-Fi", "Off"], ["Theme", "Light"], ["About", "v1"]]
+    assert f.shown[ObsRef(trace=0, index=2)][LIST][1] == ("Theme", "Dark")
+    # A list scrolled to other rows is other rows, even where one text repeats.
+    tr = (App().show(screen(title("Inbox"), rows("list", [("Ann", "Hi"), ("Bob", "Yo")])))
+          .back().show(screen(title("Inbox"), rows("list", [("Ann", "Bye"), ("Cy", "Hm")])))
+          .trace())
+    f = facts(tr, until="rows")
+    assert len(f.lists[screen_of(f, 0, 0)][LIST].rows) == 4
 
 
 def test_columns_are_named_from_ids_and_never_reserved():

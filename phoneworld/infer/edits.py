@@ -90,11 +90,8 @@ def find_row_edits(f: Facts) -> Facts:
         if not before or after is None or row not in before:
             continue
         lc = f.lists[src][lkey]
-
-        def values(r: int, lc=lc) -> tuple:
-            return tuple(lc.rows[r - 1][2:])  # by what it shows, whatever its ctx
-
-        old, new = [values(r) for r in before], [values(r) for r in after]
+        # By what the items showed, whatever their rows' ctx or first-seen texts.
+        old, new = list(f.shown[a][lkey]), list(f.shown[b][lkey])
         at = before.index(row)
         rest = old[:at] + old[at + 1:]
         key = (src, sf.widget, sf.action)
@@ -110,7 +107,8 @@ def find_row_edits(f: Facts) -> Facts:
                 i = counters[0]
                 delta = int(new[at][i]) - int(old[at][i])
                 out.setdefault(key, ("update", lkey, i, delta))
-                after_update[lc.table].add(after[at])
+                if after[at] != row:  # a row of its own, made by the step
+                    after_update[lc.table].add(after[at])
     created: dict[str, set[int]] = defaultdict(set)
     for k, v in f.created.items():
         created[k] |= v

@@ -95,6 +95,9 @@ class Facts:
     """(trace, step) -> the row id of the list item the step touched."""
     row_ids: Mapping[ObsRef, Mapping[str, tuple[int, ...]]] = field(default_factory=_empty)
     """Observation -> list key -> the row id of each item it shows."""
+    shown: Mapping[ObsRef, Mapping[str, tuple[tuple[str, ...], ...]]] = field(
+        default_factory=_empty)
+    """Observation -> list key -> the texts of each item it shows, field by field."""
     sends: Mapping[tuple, tuple] = field(default_factory=_empty)
     edits: Mapping[tuple, tuple] = field(default_factory=_empty)
     created: Mapping[str, frozenset[int]] = field(default_factory=_empty)

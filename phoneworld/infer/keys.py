@@ -48,11 +48,13 @@ def resolve_key(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
 
 
 def widget_keys(root: Node) -> dict[str, NodePath]:
-    """Widget key -> path of every node (inside lists: the first item only)."""
+    """Widget key -> path of every node (inside lists: the item the template is made
+    from only, see `content.template_index`)."""
+    template = {key: C.template_index(root.at(path)) for path, key in C.find_lists(root)}
     out: dict[str, NodePath] = {}
     for path in visible_paths(root):
         ref = widget_ref(root, path)
-        if ref.system or (ref.item is not None and ref.item != 0):
+        if ref.system or (ref.item is not None and ref.item != template.get(ref.list_key, 0)):
             continue
         out.setdefault(ref.key, path)
     return out

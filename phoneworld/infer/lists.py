@@ -70,7 +70,8 @@ def find_screen_lists(f: Facts) -> Facts:
 
 def parameterise_screens(f: Facts) -> Facts:
     """A screen entered by tapping items of a list shows that item's row: its parameter
-    is the list it was most often entered from. A list whose item taps stay on its own
+    is the list it was most often entered from (taps that went back to a screen already
+    on the back stack do not count). A list whose item taps stay on its own
     screen but replace most of the list (a folder, a sub-category) parameterises its own
     screen (a drill-down).
 
@@ -78,10 +79,13 @@ def parameterise_screens(f: Facts) -> Facts:
     """
     entries: dict[str, Counter] = defaultdict(Counter)
     for t in f.graph.transitions:
-        if t.item and t.target not in ("stay", "back") and t.target in f.screens:
+        # A choice that returns to a screen already open (a dialog's option, back to
+        # its settings screen) does not open it with the chosen row.
+        if t.item and t.target not in ("stay", "back") and t.target in f.screens \
+                and t.count > t.returns:
             lkey = list_key(t.widget)
             if lkey in f.lists[t.source]:
-                entries[t.target][(t.source, lkey)] += t.count
+                entries[t.target][(t.source, lkey)] += t.count - t.returns
     for (screen, lkey), n in drill_downs(f).items():
         if lkey in f.lists[screen]:
             entries[screen][(screen, lkey)] += n
@@ -112,7 +116,8 @@ def collect_rows(f: Facts) -> Facts:
     An observation's `ctx` (the parameter row its screen shows) is set when the trace
     first reaches it: the row tapped in a list that parameterises the screen, else the
     screen's current parameter when coming back or staying, else none. Also records the
-    row id tapped at every (trace, step).
+    row id tapped at every (trace, step), and the texts of every item each observation
+    shows.
 
         obs 0:3 lists ("Milk", "$2"), ("Eggs", "$3")  ->  rows 1, 2; row_ids{0:3: (1, 2)}
     """
@@ -121,14 +126,19 @@ def collect_rows(f: Facts) -> Facts:
     tapped: dict[tuple[int, int], int] = {}
     row_ids: dict[ObsRef, dict[str, tuple[int, ...]]] = {}
 
+    shown: dict[ObsRef, dict[str, list[tuple]]] = {}
+
     def visit(ref: ObsRef, ctx: int | None) -> dict[str, tuple[int, ...]]:
         if ref not in row_ids:
             ctx_of[ref] = ctx
             mine = lists[f.where[ref]]
             root = f.obs[ref].root
             found = {key: path for path, key in C.find_lists(root)} if mine else {}
-            row_ids[ref] = {key: tuple(C.collect(lc, root.at(found[key]), ctx))
-                            for key, lc in mine.items() if key in found}
+            row_ids[ref], shown[ref] = {}, {}
+            for key, lc in mine.items():
+                if key in found:
+                    ids, values = C.collect(lc, root.at(found[key]), ctx)
+                    row_ids[ref][key], shown[ref][key] = tuple(ids), values
         return row_ids[ref]
 
     current: dict[str, int | None] = {}
@@ -160,7 +170,10 @@ def collect_rows(f: Facts) -> Facts:
         current[dst] = ctx
     for ref in sorted(f.where, key=lambda r: (r.trace, r.index)):
         visit(ref, None)
-    return f.with_(lists=lists, ctx_of=ctx_of, tapped=tapped, row_ids=row_ids)
+    texts = {ref: {key: tuple(v + ("",) * (len(lists[f.where[ref]][key].fields) - len(v))
+                              for v in values) for key, values in by_key.items()}
+             for ref, by_key in shown.items()}
+    return f.with_(lists=lists, ctx_of=ctx_of, tapped=tapped, row_ids=row_ids, shown=texts)
 
 
 def name_columns(f: Facts) -> Facts:

@@ -14,7 +14,7 @@ screen below, the target is `back`, as on Android; otherwise the real target is 
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -100,6 +100,7 @@ def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str],
 
         steps = step_facts(traces)
     counts: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
+    returns: Counter = Counter()
     stack: list[str] = []
     for sf in steps:
         t, s, step = sf.trace, sf.index, sf.step
@@ -116,6 +117,7 @@ def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str],
         if not stack or stack[-1] != src:
             stack.append(src)
         target = dst
+        returned = False
         if action == "back" and len(stack) >= 2 and stack[-2] == dst:
             target = "back"
             stack.pop()
@@ -123,12 +125,16 @@ def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str],
             target = "stay"
         elif dst in stack:
             del stack[stack.index(dst) + 1:]
+            returned = True
         else:
             stack.append(dst)
         counts[(src, widget, action, target, item, key)].append((t, s))
+        if returned:
+            returns[(src, widget, action, target, item, key)] += 1
     return [Transition(source=src, widget=w, action=a, target=tgt, item=item, key=key,
-                       count=len(ex), examples=tuple(ex))
-            for (src, w, a, tgt, item, key), ex in sorted(counts.items(), key=_order)]
+                       count=len(ex), examples=tuple(ex), returns=returns[k])
+            for k, ex in sorted(counts.items(), key=_order)
+            for (src, w, a, tgt, item, key) in (k,)]
 
 
 def _order(kv):

@@ -51,7 +51,8 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         lpath = list_paths.get(key)
         if lpath is None or not root.at(lpath).children:
             continue
-        item = root.at(lpath).children[0]
+        index = C.template_index(root.at(lpath))
+        item = C.template_item(lc, root.at(lpath))
         fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
                   for k, rel, _ in C.item_fields(item)}
         check_rel = {rel for k, rel, n in C.item_fields(item) if k == lc.checkable}
@@ -72,7 +73,7 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
             return Const(True) if node.checkable and node.checked else None
 
         item_names = {p[len(lpath) + 1:]: n for p, n in names.items()
-                      if p[:len(lpath) + 1] == lpath + (0,)}
+                      if p[:len(lpath) + 1] == lpath + (index,)}
         template = to_view(item, names=item_names, text_of=item_text,
                            checked_of=item_checked, lists={}, desc_of=item_desc)
         where = Ref(("item", "ctx"))

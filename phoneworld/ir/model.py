@@ -56,6 +56,9 @@ class Transition(BaseModel):
     key: str | None = None
     examples: tuple[tuple[int, int], ...] = ()
     """(trace, step) pairs this transition was seen in."""
+    returns: int = 0
+    """How many of them went to a screen already on the trace's back stack (a dialog's
+    choice, an up button): a return there, not a new screen opened with the item."""
 
 
 class ScreenGraph(BaseModel):
