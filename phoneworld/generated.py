@@ -28,6 +28,7 @@ class GeneratedApp:
     path: Path
     spec: AppSpec
     screens: tuple[ScreenEntry, ...] = field(default=())
+    chrome: frozenset[str] = frozenset()
 
     def classify(self, obs: Observation) -> str | None:
         """The screen a recorded observation shows (the compiler's grouping rule), or None."""
@@ -40,7 +41,7 @@ class GeneratedApp:
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
                 continue
-            sim = similarity(skel, s.skeleton)
+            sim = similarity(skel, s.skeleton, self.chrome)
             if sim > best_sim:
                 best, best_sim = s.name, sim
         return best if best_sim >= SAME_SCREEN else None
@@ -56,6 +57,7 @@ def load_app(path: Path | str) -> GeneratedApp:
         raise PhoneworldError(f"{path}: not a generated app (no spec.pw)")
     spec = load(spec_file)
     entries: list[ScreenEntry] = []
+    chrome: frozenset[str] = frozenset()
     index = path / "screen_index.json"
     if index.is_file():
         try:
@@ -65,9 +67,10 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            activity=s["activity"], foreign=s["foreign"],
                                            skeleton=frozenset(s["skeleton"]),
                                            tabs=frozenset(s.get("tabs", ()))))
+            chrome = frozenset(data.get("chrome", ()))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
-    return GeneratedApp(path=path, spec=spec, screens=tuple(entries))
+    return GeneratedApp(path=path, spec=spec, screens=tuple(entries), chrome=chrome)
 
 
 def find_apps(path: Path | str) -> list[Path]:

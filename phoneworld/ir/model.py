@@ -72,6 +72,9 @@ class ScreenGraph(BaseModel):
     screens: tuple[AbstractScreen, ...]
     transitions: tuple[Transition, ...] = ()
     warnings: tuple[str, ...] = ()
+    chrome: tuple[str, ...] = ()
+    """Skeleton paths most of the app's observations share (they weigh less when
+    screens are told apart, see `infer.skeleton.similarity`)."""
 
     def screen(self, name: str) -> AbstractScreen:
         for s in self.screens:
