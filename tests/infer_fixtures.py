@@ -96,6 +96,10 @@ class App:
     def type(self, text: str, *path: int) -> App:
         return self._act(Action(kind="type", text=text, target=tuple(path)))
 
+    def scroll(self, direction: str, *path: int) -> App:
+        """Scroll the view at child `path` (a list) of the last observation."""
+        return self._act(Action(kind="scroll", direction=direction, target=tuple(path)))
+
     def back(self) -> App:
         return self._act(Action(kind="key", key="back"))
 

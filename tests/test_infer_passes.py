@@ -294,6 +294,20 @@ def test_transitions_carry_the_row_and_split_by_row_where_targets_differ():
     assert not isinstance(taps[0].when, BoolOp)
 
 
+def test_a_scroll_is_a_transition_only_where_scrolls_along_the_list_mostly_left():
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    # Down twice stayed; a sideways swipe (which scrolls nothing) once left.
+    tr = (App().show(_home()).scroll("down", 1).show(_home()).scroll("down", 1)
+          .show(_home()).scroll("left", 1).show(other, ".Settings").trace())
+    f = facts(tr)
+    assert not [t for t in f.transitions if t.action == "scroll"]
+    # A list whose scrolling down opened another screen (a pager) keeps that transition.
+    tr = (App().show(_home()).scroll("down", 1).show(other, ".Settings").back()
+          .show(_home()).scroll("down", 1).show(other, ".Settings").trace())
+    (t,) = [t for t in facts(tr).transitions if t.action == "scroll"]
+    assert t.target == screen_of(facts(tr), 0, 1)
+
+
 def _const(v):
     from phoneworld.spec.ast import Const
 

@@ -28,11 +28,14 @@ def choose_transitions(f: Facts) -> Facts:
     groups: dict[tuple, list] = defaultdict(list)
     dropped: list[str] = []
     for t in f.graph.transitions:
-        if t.action not in _SPEC_ACTIONS or (t.action == "scroll" and t.target == "stay"):
-            continue
-        groups[(t.source, t.widget, t.action)].append(t)
+        if t.action in _SPEC_ACTIONS:
+            groups[(t.source, t.widget, t.action)].append(t)
     out = []
     for (src, widget, action), ts in sorted(groups.items()):
+        if action == "scroll":
+            ts = _scrolls_that_leave(f, src, widget, ts)
+            if not ts:
+                continue
         info = f.screens[src]
         if action == "back":
             name = "back"
@@ -53,6 +56,21 @@ def choose_transitions(f: Facts) -> Facts:
         out.append(_transition(f, src, name, widget, action, default.target,
                                default.item, None, effects, default.count))
     return f.with_(transitions=tuple(out)).noted(dropped=dropped)
+
+
+def _scrolls_that_leave(f: Facts, src: str, widget: str, ts: list) -> list:
+    """The recorded scrolls of a list that went elsewhere, when they outnumber the ones
+    that stayed; counted along the list's axis only, as the mock scrolls (a sideways
+    swipe on a vertical list moves nothing there)."""
+    lc = f.lists.get(src, {}).get(widget)
+    along = {"vertical": ("up", "down"), "horizontal": ("left", "right")}.get(
+        lc.axis if lc is not None else "", ())
+    ts = [t for t in ts if not along or t.key in along] or ts
+    stayed = sum(t.count for t in ts if t.target == "stay")
+    left = [t for t in ts if t.target != "stay"]
+    if not left or max(t.count for t in left) <= stayed:
+        return []
+    return left
 
 
 def _row_variants(ts, default: str, tapped) -> list[tuple[str, object, int]]:
