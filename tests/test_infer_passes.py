@@ -82,6 +82,21 @@ def test_representative_is_the_observation_that_holds_the_recorded_widgets():
     assert len(set(home.names.values())) == len(home.names)
 
 
+def test_a_dialog_is_laid_out_from_its_fullest_recording():
+    from tests.infer_fixtures import _n
+
+    def dialog(items):
+        lst = rows("list", items, y=800, pitch=100)
+        top = 800 - 100
+        return _n("FrameLayout", "", "", (100, top, 980, 800 + 100 * len(items)), [
+            _n("TextView", "alertTitle", "Open", (100, top, 980, 800)), lst])
+    tr = (App().show(dialog([("a/",), ("b/",)])).tap(1, 0)
+          .show(dialog([("x",), ("y",), ("z",), ("w",)])).trace())
+    f = facts(tr, until="representatives")
+    (info,) = f.screens.values()
+    assert info.rep == ObsRef(trace=0, index=1)
+
+
 def test_lists_become_tables_with_unique_names():
     long = "x" * 60
     tr = App().show(screen(title("A"), rows(long, GOODS), rows(long + "y", GOODS, y=1200))

@@ -18,7 +18,8 @@ from phoneworld.ir.model import ObsRef
 
 def choose_representatives(f: Facts) -> Facts:
     """Each screen's layout comes from one observation: the one whose widgets cover most
-    of the screen's recorded transitions (ties: the earliest); its widgets get names.
+    of the screen's recorded transitions, then, for a dialog, whose lists show the most
+    items (ties: the earliest); its widgets get names.
 
         screen(obs 0:1, 0:5)  ->  ScreenFacts(rep=0:5, keys, names={(0, 2): "add"})
     """
@@ -28,14 +29,19 @@ def choose_representatives(f: Facts) -> Facts:
     out = {}
     for s in f.graph.screens:
         want = wanted[s.name]
-        best, best_score, best_keys = None, -1, {}
+        best, best_score, best_keys = None, (-1, -1), {}
         for ref in s.observations:
             root = f.obs[ref].root
             if root is None:
                 continue
             keys = widget_keys(root)
-            score = sum(1 for w in want if resolve_key(w, keys) is not None)
-            if score > best_score:
+            # Then, for a dialog (a window smaller than the screen), the one whose lists
+            # show the most items: a dialog that grows with the folder it lists is laid
+            # out at its fullest.
+            fullest = sum(len(root.at(p).children) for p, _ in C.find_lists(root)) \
+                if _is_dialog(f.obs[ref]) else 0
+            score = (sum(1 for w in want if resolve_key(w, keys) is not None), fullest)
+            if best is None or score > best_score:
                 best, best_score, best_keys = ref, score, keys
         root = f.obs[best].root if best is not None else None
         named = sorted({p for k, p in best_keys.items() if k in want
@@ -45,6 +51,12 @@ def choose_representatives(f: Facts) -> Facts:
         names = {p: namer.name(root.at(p)) for p in named}
         out[s.name] = ScreenFacts(screen=s, rep=best, root=root, keys=best_keys, names=names)
     return f.with_(screens=out)
+
+
+def _is_dialog(o) -> bool:
+    """Whether the observation's app window is smaller than the screen on both axes."""
+    b = o.root.bounds
+    return 0 < b[2] - b[0] < o.width and 0 < b[3] - b[1] < o.height
 
 
 def find_screen_lists(f: Facts) -> Facts:
