@@ -11,7 +11,7 @@ nodes are keyed, as the item template is built from it.
 from __future__ import annotations
 
 from phoneworld.infer import content as C
-from phoneworld.infer.widgets import widget_ref
+from phoneworld.infer.widgets import keys_outside_lists, widget_ref
 from phoneworld.traces.model import Node, NodePath
 
 
@@ -51,9 +51,10 @@ def widget_keys(root: Node) -> dict[str, NodePath]:
     """Widget key -> path of every node (inside lists: the item the template is made
     from only, see `content.template_index`)."""
     template = {key: C.template_index(root.at(path)) for path, key in C.find_lists(root)}
+    outside = keys_outside_lists(root)
     out: dict[str, NodePath] = {}
     for path in visible_paths(root):
-        ref = widget_ref(root, path)
+        ref = widget_ref(root, path, outside)
         if ref.system or (ref.item is not None and ref.item != template.get(ref.list_key, 0)):
             continue
         out.setdefault(ref.key, path)
@@ -78,11 +79,12 @@ def texts_by_key(root: Node) -> dict[str, str]:
     clock or battery)."""
     from phoneworld.infer.skeleton import app_windows, is_list
     out: dict[str, str] = {}
+    outside = keys_outside_lists(root)
     for start, win in app_windows(root):
         for rel, node in win.walk():
             path = start + rel
             if node.text and not inside_list(root, path, is_list):
-                out.setdefault(widget_ref(root, path).key, node.text)
+                out.setdefault(widget_ref(root, path, outside).key, node.text)
     return out
 
 

@@ -10,7 +10,7 @@ from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.layout import to_view
 from phoneworld.infer.modules import recognise
-from phoneworld.infer.widgets import widget_ref
+from phoneworld.infer.widgets import keys_outside_lists, widget_ref
 from phoneworld.spec.ast import Compare, Const, ListOf, Ref, Screen, View
 from phoneworld.traces.model import NodePath
 
@@ -83,10 +83,11 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=lc.pitch, axis=lc.axis,
                                span=lc.span, cross=lc.cross), template)
     path_keys = {p: k for k, p in info.keys.items()}
+    outside = keys_outside_lists(root)
 
     def text_of(path, node):
         if node.text:
-            key = widget_ref(root, path).key
+            key = widget_ref(root, path, outside).key
             if key in details:
                 return details[key]
             return Const(node.text)

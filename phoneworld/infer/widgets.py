@@ -27,8 +27,10 @@ class WidgetRef:
     system: bool = False
 
 
-def widget_ref(root: Node, target: NodePath) -> WidgetRef:
-    """The widget key of the node at `target`."""
+def widget_ref(root: Node, target: NodePath,
+               outside: dict[str, list[NodePath]] | None = None) -> WidgetRef:
+    """The widget key of the node at `target`; `outside` is `keys_outside_lists(root)`
+    where the caller looks up many nodes of one tree (it is then worked out once)."""
     path = target
     node = root
     parts: list[str] = []
@@ -51,23 +53,34 @@ def widget_ref(root: Node, target: NodePath) -> WidgetRef:
         parts.append(node_key(node))
     key = "/".join(parts)
     if item is None and not system:
-        key = _disambiguate(root, target, key)
+        key = _disambiguate(root, target, key, outside)
     if system:
         key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
     return WidgetRef(key=key, item=item, list_key=list_key, system=system)
 
 
-def _disambiguate(root: Node, target: NodePath, key: str) -> str:
+def _disambiguate(root: Node, target: NodePath, key: str,
+                  outside: dict[str, list[NodePath]] | None = None) -> str:
     """Add the label (or an ordinal) when other nodes outside lists share this key."""
-    same = [p for p in _keys_outside_lists(root) if p[1] == key]
+    if outside is None:
+        outside = keys_outside_lists(root)
+    same = outside.get(key, [])
     if len(same) <= 1:
         return key
     node = root.at(target)
-    labels = Counter(root.at(p).label for p, _ in same)
+    labels = Counter(root.at(p).label for p in same)
     if node.label and labels[node.label] == 1:
         return f"{key}@{node.label}"
-    ordinal = [p for p, _ in same].index(target) if target in [p for p, _ in same] else 0
+    ordinal = same.index(target) if target in same else 0
     return f"{key}@{ordinal}"
+
+
+def keys_outside_lists(root: Node) -> dict[str, list[NodePath]]:
+    """Key -> the paths (in document order) of the nodes outside lists with that key."""
+    out: dict[str, list[NodePath]] = {}
+    for p, k in _keys_outside_lists(root):
+        out.setdefault(k, []).append(p)
+    return out
 
 
 def _keys_outside_lists(root: Node) -> list[tuple[NodePath, str]]:
