@@ -32,7 +32,7 @@ INSERT INTO "conversation_list_1_selected_conversatio" VALUES(17,NULL,'Diego Ram
 INSERT INTO "conversation_list_1_selected_conversatio" VALUES(18,NULL,'Carla Gomez','Let me know what you think!','Jun 3','');
 INSERT INTO "conversation_list_1_selected_conversatio" VALUES(19,NULL,'Noah Brown','Your package was left at the fron…','May 30','');
 INSERT INTO "conversation_list_1_selected_conversatio" VALUES(20,NULL,'+1 650-555-0142','Get 50% off your next car wash th…','May 29','1');
-CREATE TABLE "conversation_list_conversation_list" ("id" INTEGER, "ctx" INTEGER, "conversation_name" TEXT, "conversation_snippet" TEXT, "conversation_timestamp" TEXT, "unread_badge" TEXT, "d_text_view" TEXT, "d_text_view_2" TEXT, "d_text_view_2_2" TEXT, "d_text_view_2_2_2" TEXT, "d_text_view_2_2_2_2" TEXT);
+CREATE TABLE "conversation_list_conversation_list" ("id" INTEGER, "ctx" INTEGER, "conversation_name" TEXT, "conversation_snippet" TEXT, "conversation_timestamp" TEXT, "unread_badge" TEXT, "d_text_view" TEXT, "d_text_view_2" TEXT, "d_text_view_3" TEXT, "d_text_view_4" TEXT, "d_text_view_5" TEXT);
 INSERT INTO "conversation_list_conversation_list" VALUES(1,NULL,'Mom','Dad says hi','7:49 AM','2','','','','','+1 415-555-0178');
 INSERT INTO "conversation_list_conversation_list" VALUES(2,NULL,'Alice Chen','Meet you there?','7:32 AM','1','','','','+1 415-555-0101','');
 INSERT INTO "conversation_list_conversation_list" VALUES(3,NULL,'Sam Rivera','Amazing, thank you! I owe you din…','7:40 AM','','','','','','');

@@ -12,7 +12,7 @@ from collections import defaultdict
 from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import last_part, texts_by_key
-from phoneworld.infer.layout import identifier
+from phoneworld.infer.layout import identifier, unique
 from phoneworld.spec.ast import Ref
 
 
@@ -49,9 +49,8 @@ def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Ref]:
                 col = cname
                 break
         if col is None:
-            col = identifier(f"d_{last_part(key)}")
-            while col in plc.columns:
-                col += "_2"
+            col = unique(identifier(f"d_{last_part(key)}"), {"id", "ctx", "checked",
+                                                              *plc.columns})
             plc.columns.append(col)
             plc.fields.append(f"detail:{key}")
             for r in plc.rows:
