@@ -239,6 +239,14 @@ def test_detail_texts_bind_to_the_row_columns_or_new_ones():
     assert [r[-1] for r in lc.rows] == ["4 left", "9 left", ""]
 
 
+def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():
+    tr = App().show(_home()).tap(1, 1).show(_detail("Eggs", "$3")).trace()
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert bound == {"FrameLayout/TextView#title": Ref(("param", "f1")),
+                     "FrameLayout/TextView#price": Ref(("param", "f2"))}  # "Add" stays
+
+
 def _settings():
     on = screen(title("Settings"), switch("wifi", True, 300))
     off = screen(title("Settings"), switch("wifi", False, 300))

@@ -19,7 +19,8 @@ from phoneworld.spec.ast import Ref
 def bind_details(f: Facts) -> Facts:
     """Each text outside lists that differs between the rows a screen was seen with is
     bound to the parameter's column holding those texts, or to a new column of the
-    parameter's table (`d_<id>`) filled with what each row showed."""
+    parameter's table (`d_<id>`) filled with what each row showed; a text seen with one
+    row only is bound where it is that row's text, else stays a literal."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
     out: dict[str, dict[str, Ref]] = {}
     for name, info in f.screens.items():
@@ -48,6 +49,8 @@ def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Ref]:
             if all(rows[r][2 + c] == v for r, v in values.items() if r in rows):
                 col = cname
                 break
+        if col is None and len(set(values.values())) <= 1:
+            continue  # seen with one row only, and none of its texts: a literal label
         if col is None:
             col = unique(identifier(f"d_{last_part(key)}"), {"id", "ctx", "checked",
                                                               *plc.columns})
