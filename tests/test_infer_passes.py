@@ -285,6 +285,38 @@ def test_layouts_bind_lists_details_and_flags():
     assert sw.checked == Ref((f.flags[0].name,))
 
 
+def test_a_list_of_mixed_rows_is_drawn_from_its_typical_row_with_the_others_texts():
+    from tests.infer_fixtures import _n
+
+    def song(y, name, artist, comment=""):
+        kids = [_n("TextView", "name", name, (0, y, 600, y + 100)),
+                _n("TextView", "artist", artist, (0, y + 100, 600, y + 200))]
+        if comment:
+            kids.append(_n("LinearLayout", "box", "", (0, y + 200, 1080, y + 300), [
+                _n("TextView", "comment", comment, (0, y + 200, 1080, y + 300))]))
+        return _n("LinearLayout", "song", "", (0, y, 1080, y + (300 if comment else 200)),
+                  kids, clickable=True)
+
+    def album(songs_at, name="Blue"):
+        header = _n("TextView", "header", f"Album: {name}", (0, 400, 1080, 500))
+        kids = [header, *(song(y, n, a, c) for y, (n, a, c) in songs_at)]
+        return screen(title("Album"), _n("RecyclerView", "list", "", (0, 400, 1080, 2400),
+                                         kids, scrollable=True))
+    tr = (App().show(album([(500, ("One", "Ann", "")), (700, ("Two", "Bob", "great")),
+                            (1000, ("Three", "Cy", ""))])).back()
+          .show(album([(500, ("Four", "Di", "nice")), (800, ("Five", "Ed", ""))], "Red"))
+          .trace())
+    f = facts(tr, until="layouts")
+    (view,) = f.views
+    (lst,) = [v for v in _walk(view.root) if v.items is not None]
+    (template,) = lst.children
+    bound = {v.text.path[-1] for v in _walk(template) if isinstance(v.text, Ref)}
+    # The typical row (name, artist) with the header's and the comment's texts added.
+    assert bound == {"name", "artist", "header", "comment"}
+    assert template.id.endswith("id/song")
+    assert not any("clickable" in v.flags for v in template.children[2:])
+
+
 def _walk(v):
     yield v
     for c in v.children:

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier
-from phoneworld.infer.skeleton import app_windows, is_list, node_key, short_id
+from phoneworld.infer.skeleton import app_windows, is_list, node_key, shape, short_id
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.traces.model import Node, NodePath
 
@@ -227,47 +227,56 @@ def _in_place(lc: ListContent, earlier, values: list[tuple], i: int) -> int | No
 
 
 def template_index(lst: Node) -> int:
-    """The child of a recorded list that its item template is made from: the one with
-    the most fields, uncut by the list's edge where one is (ties: the first)."""
+    """The child of a recorded list that its item template is made from: of the row
+    type most items have (their class/id shape: songs, not the album header above
+    them; rows with a checkable view first), the one with the most fields shown, uncut
+    by the list's edge where one is (ties: the first)."""
     axis = layout_pitch(lst)[1]
+    shown = [[n for _, _, n in item_fields(c) + item_fields(c, described=True) if n.visible]
+             for c in lst.children]
+    shapes = [shape(c) for c in lst.children]
+    common = Counter(s for s, f in zip(shapes, shown, strict=True) if f)
+    # A row with a switch or a check box comes first: the template must keep it for
+    # the rows that have one, as a label would not toggle.
+    checks = [any(n.checkable for _, n in c.walk()) for c in lst.children]
 
     def score(i: int) -> tuple:
-        item = lst.children[i]
-        shown = [n for _, _, n in item_fields(item) + item_fields(item, described=True)
-                 if n.visible]
-        return len(shown), not _clipped(item, lst, axis), -i
+        return (checks[i], common[shapes[i]], len(shown[i]),
+                not _clipped(lst.children[i], lst, axis), -i)
 
     return max(range(len(lst.children)), key=score) if lst.children else 0
 
 
-def template_item(lc: ListContent, lst: Node) -> Node:
-    """The item template's recorded view tree: the fullest item (`template_index`) moved
-    to where the list's first item starts, with the rows that are one text view and
-    that it lacks (a category header among preferences, a date over messages) as labels
-    in it; richer rows of another type stay out (a template of every row type at once
-    would show each row's empty views over the others)."""
+def template_item(lc: ListContent, lst: Node) -> tuple[Node, dict[NodePath, str]]:
+    """The item template's recorded view tree, and the fields of the views added to it.
+
+    The template is the typical row (`template_index`) moved to where the list's first
+    item starts; each field it lacks that other row types show in a text view of its own
+    (a category header among preferences, a comment under some items) joins it as that
+    text view, a label at its place in its own row, bound to the field, so every row
+    shows its texts (a label bound to an empty value is not shown). Fields seen in one
+    row only (web lists give each item an id of its own) stay out."""
     base = lst.children[template_index(lst)]
     first = lst.children[0].bounds
     base = shifted(base, first[0] - base.bounds[0], first[1] - base.bounds[1])
     have = {k for k, _, _ in item_fields(base)}
-    extra = []
-    # Rows of bare text views with ids of their own (web lists) are one type, not many.
-    for key in lc.fields if base.children else ():
+    extra: list[Node] = []
+    bound: dict[NodePath, str] = {}
+    for key in lc.fields:
         if key in have or key not in lc.samples:
             continue
         other, rel = lc.samples[key]
+        node = other.at(rel)
         at = lc.fields.index(key)
-        if rel or other.children or sum(1 for r in lc.rows if r[2 + at]) < 2:
-            continue  # only a row type that is one text view (section headers) joins
-        # It joins as a child, whose inner key is that same class/id; as a label, so it
-        # never takes a tap meant for the row.
-        branch = other.model_copy(update={"children": (), **_PLAIN})
-        extra.append(shifted(branch, base.bounds[0] - other.bounds[0],
+        if node.children or sum(1 for r in lc.rows if r[2 + at]) < 2:
+            continue
+        label = node.model_copy(update={"children": (), "content_desc": "", **_PLAIN})
+        bound[(len(base.children) + len(extra),)] = key
+        extra.append(shifted(label, base.bounds[0] - other.bounds[0],
                              base.bounds[1] - other.bounds[1]))
-        have |= {k for k, _, _ in item_fields(base.model_copy(
-            update={"children": base.children + tuple(extra)}))}
-    return base.model_copy(update={"children": base.children + tuple(extra)}) if extra \
-        else base
+    if extra:
+        base = base.model_copy(update={"children": base.children + tuple(extra)})
+    return base, bound
 
 
 _PLAIN = {"clickable": False, "long_clickable": False, "checkable": False, "focusable": False,

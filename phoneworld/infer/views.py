@@ -52,9 +52,10 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         if lpath is None or not root.at(lpath).children:
             continue
         index = C.template_index(root.at(lpath))
-        item = C.template_item(lc, root.at(lpath))
+        item, added = C.template_item(lc, root.at(lpath))
         fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
                   for k, rel, _ in C.item_fields(item)}
+        fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items())
         check_rel = {rel for k, rel, n in C.item_fields(item) if k == lc.checkable}
 
         def item_text(rel, node, fields=fields):
