@@ -317,6 +317,20 @@ def test_a_list_of_mixed_rows_is_drawn_from_its_typical_row_with_the_others_text
     assert not any("clickable" in v.flags for v in template.children[2:])
 
 
+def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
+    def page(text, *more):
+        labels = [label(f"l{i}", f"Line {i}", 600 + 100 * i) for i in range(8)]
+        return screen(title("Notes"), edit("note", 300, text), *labels, *more)
+    # The layout comes from the one recording with the Save button, typed into.
+    tr = (App().show(page("Add a note")).back().show(page("Add a note")).type("Milk", 1)
+          .show(page("Milk", button("save", "Save", 500))).tap(10)
+          .show(page("Add a note")).trace())
+    f = facts(tr, until="layouts")
+    (view,) = f.views
+    (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
+    assert field.text == _const("Add a note")
+
+
 def _walk(v):
     yield v
     for c in v.children:

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.layout import to_view
@@ -86,7 +88,15 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     path_keys = {p: k for k, p in info.keys.items()}
     outside = keys_outside_lists(root)
 
+    hints = _field_texts(f, info) if any(n.editable for _, n in root.walk()) else {}
+
     def text_of(path, node):
+        if node.editable:
+            key = widget_ref(root, path, outside).key
+            if key in details:  # an editor showing its parameter's content
+                return details[key]
+            text = _most_common(hints.get(key), node.text)
+            return Const(text) if text else None
         if node.text:
             key = widget_ref(root, path, outside).key
             if key in details:
@@ -105,3 +115,28 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
                   activity=s.activity, foreign=s.foreign, param=param,
                   modules=tuple(sorted(modules)), seen=len(s.observations)), modules
+
+
+def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
+    """Text field key -> how often each text showed in it across the screen's
+    observations: the one seen most is its hint, not what was typed into it once."""
+    out: dict[str, Counter] = {}
+    for ref in info.screen.observations:
+        root = f.obs[ref].root
+        if root is None:
+            continue
+        outside = None
+        for path, node in root.walk():
+            if node.editable:
+                outside = outside if outside is not None else keys_outside_lists(root)
+                key = widget_ref(root, path, outside).key
+                out.setdefault(key, Counter())[node.text] += 1
+    return out
+
+
+def _most_common(seen: Counter | None, rep: str) -> str:
+    """The text seen most often (ties: the representative's, then the first in order)."""
+    if not seen:
+        return rep
+    best = max(seen.values())
+    return rep if seen.get(rep) == best else min(t for t, n in seen.items() if n == best)
