@@ -8,8 +8,11 @@ pooled fidelity 0.95, mean text recall 0.9); `benchmarks/fidelity.py` prints the
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from phoneworld.compiler import compile_app, compile_traces
+from phoneworld.errors import PhoneworldError
 from phoneworld.generated import load_app
 from phoneworld.replay import replay, split_trace
 from phoneworld.traces import read_traces
@@ -64,3 +67,31 @@ def test_a_mock_of_the_first_70_percent_predicts_the_rest(measured):
     assert steps >= 300
     assert sum(r["reproduced"] for r in results) / steps >= 0.9
 
+
+
+@pytest.fixture(scope="module")
+def qqmusic():
+    if "droidbot/qqmusic" not in FOLDERS:
+        pytest.skip("../shared/traces/droidbot/qqmusic is not here")
+    return read_traces(SHARED_TRACES / "droidbot" / "qqmusic")
+
+
+@settings(max_examples=8, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(share=st.floats(0.05, 0.95), part=st.sampled_from(["head", "tail"]),
+       lost=st.sets(st.integers(0, 40), max_size=12))
+def test_any_part_of_a_real_run_compiles_or_says_why(qqmusic, share, part, lost):
+    """Cut anywhere, with hierarchies lost anywhere (DroidBot's missing state files), a
+    real run compiles, or fails with a PhoneworldError that says why: never a crash."""
+    traces = []
+    for t in qqmusic:
+        t = split_trace(t, share)[part == "tail"]
+        traces.append(t.model_copy(update={"observations": tuple(
+            o.model_copy(update={"root": None}) if i in lost else o
+            for i, o in enumerate(t.observations))}))
+    try:
+        app = compile_app("qqmusic", traces, "qqmusic")
+    except PhoneworldError:
+        return
+    assert app.files["spec.pw"] and len({s.name for s in app.spec.screens}) == len(
+        app.spec.screens)
