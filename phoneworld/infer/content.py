@@ -1,15 +1,18 @@
-"""Read-only content from lists: one table per list, one row per distinct item seen.
+"""Read-only content from lists: one table per list, one row per entity seen.
 
     RecyclerView#product_list with items ("Oat milk", "$3.49"), ("Bread", "$2.10") over
     three visits  ->  content product_list(id int, ctx int, name text, price text)
 
 The fields of an item are its text-bearing descendants, named by their class/id path
-inside the item. A content description that differs from row to row as a field does
+inside the item. An item is a known row when it shows the same texts (a switch's
+"ON"/"OFF" aside), when the list's edge cuts it and a row shows all it does, or when it
+is the one item that changed one text since an earlier recording of the list (see
+`collect`). A content description that differs from row to row as a field does
 ("Remove Oat milk", "Remove Bread") is bound to that field (`description`), so every
 row says its own. Rows keep the order in which items were first seen (top to bottom, then
 later visits), so rendering the table reproduces the recorded list and scrolling reveals
-the rest. `ctx` is the id of the screen's parameter row the item was seen under (0 when the
-screen has no parameter), so a category screen shows that category's products.
+the rest. `ctx` is the id of the screen's parameter row the item was seen under (None
+when the screen has no parameter), so a category screen shows that category's products.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier
-from phoneworld.infer.skeleton import app_windows, is_list, node_key, shape, short_id
+from phoneworld.infer.skeleton import app_windows, is_list, node_key, short_id
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.traces.model import Node, NodePath
 
@@ -194,15 +197,15 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
     earlier = lc.shown.setdefault((ctx, len(values)), [])
     ids: list[int] = []
     for i, item in enumerate(lst.children):
-        clipped = _clipped(item, lst, lc.axis)
-        rid = lc.find(ctx, values[i], clipped)
+        cut = clipped(item, lst, lc.axis)
+        rid = lc.find(ctx, values[i], cut)
         if rid is None:
             rid = _in_place(lc, earlier, values, i)
             if rid is not None:  # its other state: the same row from now on
                 lc.aliases.append((ctx, values[i], rid))
                 lc.index.setdefault((ctx, lc.ident(values[i])), rid)
         if rid is None:
-            rid = lc.add(ctx, values[i], clipped)
+            rid = lc.add(ctx, values[i], cut)
         ids.append(rid)
         for key, _, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
@@ -226,74 +229,7 @@ def _in_place(lc: ListContent, earlier, values: list[tuple], i: int) -> int | No
     return None
 
 
-def template_index(lst: Node) -> int:
-    """The child of a recorded list that its item template is made from: of the row
-    type most items have (their class/id shape: songs, not the album header above
-    them; rows with a checkable view first), the one with the most fields shown, uncut
-    by the list's edge where one is (ties: the first)."""
-    axis = layout_pitch(lst)[1]
-    shown = [[n for _, _, n in item_fields(c) + item_fields(c, described=True) if n.visible]
-             for c in lst.children]
-    shapes = [shape(c) for c in lst.children]
-    common = Counter(s for s, f in zip(shapes, shown, strict=True) if f)
-    # A row with a switch or a check box comes first: the template must keep it for
-    # the rows that have one, as a label would not toggle.
-    checks = [any(n.checkable for _, n in c.walk()) for c in lst.children]
-
-    def score(i: int) -> tuple:
-        return (checks[i], common[shapes[i]], len(shown[i]),
-                not _clipped(lst.children[i], lst, axis), -i)
-
-    return max(range(len(lst.children)), key=score) if lst.children else 0
-
-
-def template_item(lc: ListContent, lst: Node) -> tuple[Node, dict[NodePath, str]]:
-    """The item template's recorded view tree, and the fields of the views added to it.
-
-    The template is the typical row (`template_index`) moved to where the list's first
-    item starts; each field it lacks that other row types show in a text view of its own
-    (a category header among preferences, a comment under some items) joins it as that
-    text view, a label at its place in its own row, bound to the field, so every row
-    shows its texts (a label bound to an empty value is not shown). Fields seen in one
-    row only (web lists give each item an id of its own) stay out."""
-    base = lst.children[template_index(lst)]
-    first = lst.children[0].bounds
-    base = shifted(base, first[0] - base.bounds[0], first[1] - base.bounds[1])
-    have = {k for k, _, _ in item_fields(base)}
-    extra: list[Node] = []
-    bound: dict[NodePath, str] = {}
-    for key in lc.fields:
-        if key in have or key not in lc.samples:
-            continue
-        other, rel = lc.samples[key]
-        node = other.at(rel)
-        at = lc.fields.index(key)
-        if node.children or sum(1 for r in lc.rows if r[2 + at]) < 2:
-            continue
-        label = node.model_copy(update={"children": (), "content_desc": "", **_PLAIN})
-        bound[(len(base.children) + len(extra),)] = key
-        extra.append(shifted(label, base.bounds[0] - other.bounds[0],
-                             base.bounds[1] - other.bounds[1]))
-    if extra:
-        base = base.model_copy(update={"children": base.children + tuple(extra)})
-    return base, bound
-
-
-_PLAIN = {"clickable": False, "long_clickable": False, "checkable": False, "focusable": False,
-          "scrollable": False}
-
-
-def shifted(node: Node, dx: int, dy: int) -> Node:
-    """`node` and its subtree moved by (dx, dy)."""
-    if not dx and not dy:
-        return node
-    b = node.bounds
-    return node.model_copy(update={
-        "bounds": (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy),
-        "children": tuple(shifted(c, dx, dy) for c in node.children)})
-
-
-def _clipped(item: Node, lst: Node, axis: str) -> bool:
+def clipped(item: Node, lst: Node, axis: str) -> bool:
     """Whether the list's edge cuts the item (uiautomator clips bounds to what shows)."""
     a, b = (1, 3) if axis == "vertical" else (0, 2)
     return item.bounds[a] <= lst.bounds[a] or item.bounds[b] >= lst.bounds[b]

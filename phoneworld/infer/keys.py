@@ -4,13 +4,14 @@
     resolve_key(key, keys) -> the path of a widget key (a tap inside a list item falls back
                               to the item itself)
 
-Keys come from `phoneworld.infer.widgets.widget_ref`; inside lists only the first item's
-nodes are keyed, as the item template is built from it.
+Keys come from `phoneworld.infer.widgets.widget_ref`; inside lists only the nodes of the
+item the template is built from are keyed (see `templates.template_index`).
 """
 
 from __future__ import annotations
 
 from phoneworld.infer import content as C
+from phoneworld.infer import templates as T
 from phoneworld.infer.widgets import keys_outside_lists, widget_ref
 from phoneworld.traces.model import Node, NodePath
 
@@ -49,8 +50,8 @@ def resolve_key(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
 
 def widget_keys(root: Node) -> dict[str, NodePath]:
     """Widget key -> path of every node (inside lists: the item the template is made
-    from only, see `content.template_index`)."""
-    template = {key: C.template_index(root.at(path)) for path, key in C.find_lists(root)}
+    from only, see `templates.template_index`)."""
+    template = {key: T.template_index(root.at(path)) for path, key in C.find_lists(root)}
     outside = keys_outside_lists(root)
     out: dict[str, NodePath] = {}
     for path in visible_paths(root):

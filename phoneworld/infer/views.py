@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from phoneworld.infer import content as C
+from phoneworld.infer import templates as T
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.layout import to_view
 from phoneworld.infer.modules import recognise
@@ -53,8 +54,8 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         lpath = list_paths.get(key)
         if lpath is None or not root.at(lpath).children:
             continue
-        index = C.template_index(root.at(lpath))
-        item, added = C.template_item(lc, root.at(lpath))
+        index = T.template_index(root.at(lpath))
+        item, added = T.template_item(lc, root.at(lpath))
         fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
                   for k, rel, _ in C.item_fields(item)}
         fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items())
