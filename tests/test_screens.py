@@ -115,7 +115,7 @@ def _single_activity_app():
         return screen(label("clock", clock, 200), rows("songs", items, y=300))
 
     search = screen(_n("EditText", "query", "", (0, 200, 1080, 300), editable=True),
-                    label("hint", "Search songs", 400))
+                    label("hint", "Search songs", 400), button("voice", "Speak", 500))
     profile = screen(label("name", "Ann", 200), label("followers", "12 followers", 300),
                      button("edit_profile", "Edit", 400), switch_like())
     app = (App().show(home("10:41", 5, 0)).tap(1, 1).show(search).tap(1, 0)
@@ -175,3 +175,17 @@ def test_chrome_is_what_most_distinct_skeletons_share():
     # The screen seen most (a, ten times) does not make its own content chrome.
     assert chrome([a] * 10 + [b, c, d, e]) == frozenset("xyz")
     assert chrome([a] * 10 + [b, e]) == frozenset("xy")
+
+
+def test_a_form_whose_helper_line_became_an_error_line_is_one_screen():
+    from tests.infer_fixtures import App, button, edit, label, screen, title
+
+    def form(*lines):
+        fields = [edit(f"field{i}", 200 + 120 * i) for i in range(8)]
+        rest = [label(f"legal{i}", "Terms", 1400 + 60 * i) for i in range(6)]
+        return screen(title("Sign up"), *fields, *lines, *rest, button("next", "Next", 2000))
+    tr = (App().show(form(label("helper", "Pick a name", 1200), label("tip", "8+", 1300)))
+          .tap(17).show(form(label("error", "Name taken", 1200),
+                             label("error_icon", "!", 1300))).trace())
+    screens, _ = group_observations([tr])
+    assert len(screens) == 1

@@ -93,9 +93,11 @@ def signature(skel: frozenset[str]) -> str:
 
 CHROME_SHARE = 0.8
 """A path in at least this share of an activity's distinct skeletons is its chrome."""
+CHROME_LEAST = 3
+"""An activity seen in fewer distinct skeletons has no chrome."""
 CHROME_WEIGHT = 0.5
 """How much a chrome path counts in `similarity`, next to 1 for a content path."""
-CONTENT_SHARE, CONTENT_DIFF = 0.3, 2
+CONTENT_SHARE, CONTENT_DIFF = 0.3, 3
 """Two observations whose content (their paths not in the chrome) shares less than
 `CONTENT_SHARE` of itself, each having at least `CONTENT_DIFF` paths the other lacks,
 are never one screen: a fragment swapped for another under a big frame. A snackbar or a
@@ -109,6 +111,8 @@ def chrome(skeletons: list[frozenset[str]]) -> frozenset[str]:
     make its own content chrome."""
     counts: dict[str, int] = {}
     distinct = set(skeletons)
+    if len(distinct) < CHROME_LEAST:
+        return frozenset()  # too few layouts to tell their frame from their content
     for skel in distinct:
         for p in skel:
             counts[p] = counts.get(p, 0) + 1
