@@ -41,7 +41,7 @@ class GeneratedApp:
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
                 continue
-            sim = similarity(skel, s.skeleton, self.chrome)
+            sim = similarity(skel, s.skeleton, frozenset() if s.foreign else self.chrome)
             if sim > best_sim:
                 best, best_sim = s.name, sim
         return best if best_sim >= SAME_SCREEN else None

@@ -63,7 +63,9 @@ class _Group:
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
             return False
-        return similarity(skel, self.skel, chrome) >= SAME_SCREEN
+        # Other apps (a browser, a file picker) are not told apart by their content.
+        return similarity(skel, self.skel, frozenset() if self.foreign else chrome) >= \
+            SAME_SCREEN
 
 
 def _activity(a: str) -> str:
