@@ -16,7 +16,9 @@ All are reported, because each alone is cheap to game: one screen for everything
 reproduces every step and resembles nothing.
 
 A step whose next observation has no hierarchy (DroidBot states with no file) cannot be
-judged and is `skipped`. With `known_only`, so is a step whose next observation maps to
+judged and is `skipped`, and the back stack is forgotten there; a step the mock has no
+action for (the menu key) is skipped too, but its screens keep the stack as the trace
+built it. With `known_only`, so is a step whose next observation maps to
 no screen of the app: an app compiled from part of a run is judged on the transitions
 between screens it knows (`unknown` counts them).
 """
@@ -231,14 +233,17 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
             before, after = trace.observations[step.before], trace.observations[step.after]
             act = to_agent_action(step.action, before)
             src, dst = app.classify(before), app.classify(after)
-            if act is None or src is None or after.root is None:
+            if src is None or after.root is None:
                 row["skipped"] += 1
-                stack.clear()
+                stack.clear()  # where the app went is not known
                 continue
             if src in stack:
                 del stack[stack.index(src) + 1:]
             else:
                 stack.append(src)
+            if act is None:  # a key the mock has no action for (menu): both ends known
+                row["skipped"] += 1
+                continue
             if dst is None and known_only:
                 row["unknown"] += 1
                 continue
