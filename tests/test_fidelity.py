@@ -1,8 +1,9 @@
 """The compiler judged on real apps: every DroidBot and LlamaTouch folder of
 ../shared/traces is compiled, and its recorded steps are replayed on the mock
 (`phoneworld.replay`); a mock compiled from the first 70% of each trace is replayed on
-the rest. The floors are the figures reached so far (issue #20's targets are higher:
-pooled fidelity 0.95, mean text recall 0.9); `benchmarks/fidelity.py` prints them all.
+the rest. Pooled fidelity is held to issue #20's 0.95, each folder to 0.85; the other
+floors are the figures reached so far (the issue asks a mean text recall of 0.9);
+`benchmarks/fidelity.py` prints them all.
 """
 
 from __future__ import annotations
@@ -56,16 +57,16 @@ def test_each_real_app_replays_on_its_mock(measured, folder):
 def test_pooled_fidelity_similarity_and_text_recall(measured):
     results = [m["whole"] for m in measured.values()]
     steps = sum(r["steps"] for r in results)
-    assert sum(r["reproduced"] for r in results) / steps >= 0.935
+    assert sum(r["reproduced"] for r in results) / steps >= 0.95
     assert sum(r["text_recall"] for r in results) / len(results) >= 0.81
-    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.80
+    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.82
 
 
 def test_a_mock_of_the_first_70_percent_predicts_the_rest(measured):
     results = [m["ahead"] for m in measured.values() if m["ahead"]["steps"]]
     steps = sum(r["steps"] for r in results)
     assert steps >= 300
-    assert sum(r["reproduced"] for r in results) / steps >= 0.9
+    assert sum(r["reproduced"] for r in results) / steps >= 0.94
 
 
 

@@ -377,6 +377,30 @@ def test_a_scroll_is_a_transition_only_where_scrolls_along_the_list_mostly_left(
     assert t.target == screen_of(facts(tr), 0, 1)
 
 
+def test_a_row_swiped_across_the_list_is_a_swipe_that_carries_the_row():
+    from phoneworld.runtime import Machine
+
+    many = [(f"Item {i}", f"${i}") for i in range(9)]  # row 5 is under the list's centre
+    spec_tr = (App().show(_home(many)).scroll("left", 1).show(_detail("Item 5", "$5"))
+               .back().show(_home(many)).scroll("right", 1).show(_detail("Item 5", "$5"))
+               .trace())
+    f = facts(spec_tr)
+    (t,) = [t for t in f.transitions if t.action == "swipe"]
+    assert t.target == screen_of(f, 0, 1) and t.with_param == Ref(("item",))
+    # The mock does it too: a sideways scroll swipes the row at the list's centre.
+    from phoneworld.infer.app import infer_app
+    from phoneworld.infer.graph import build_graph
+
+    spec, _ = infer_app("app", build_graph("app", [spec_tr]), [spec_tr])
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "scroll", "direction": "left"})
+    assert m.screen == t.target and "Item 5" in [e["text"] for e in m.observe("elements")]
+    m.reset()
+    m.step({"action_type": "scroll", "direction": "down"})
+    assert m.screen == spec.start
+
+
 def _const(v):
     from phoneworld.spec.ast import Const
 

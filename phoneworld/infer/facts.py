@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from phoneworld.infer.content import layout_pitch
+from phoneworld.infer.skeleton import is_list
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.infer.widgets import WidgetRef, widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import Effect, Flag, Ref, Screen, Table, Transition
+from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Node, NodePath, Observation, Step, Trace
 
 _EMPTY: Mapping = MappingProxyType({})
@@ -142,14 +145,43 @@ def step_facts(traces: Sequence[Trace]) -> tuple[StepFacts, ...]:
     for t, trace in enumerate(traces):
         for k, step in enumerate(trace.steps):
             root = trace.observations[step.before].root
-            target = touch_target(root, step.action) if root is not None else None
-            ref = widget_ref(root, target) if target is not None else None
-            widget, action, item, key = classify_step(root, step, target=target, ref=ref)
+            across = swipe_across(root, step.action) if root is not None else None
+            if across is not None:  # a row swiped aside: it takes the gesture
+                target, ref = across
+                widget, action, item, key = (f"{ref.list_key}/[item]", "swipe", True,
+                                             step.action.direction)
+            else:
+                target = touch_target(root, step.action) if root is not None else None
+                ref = widget_ref(root, target) if target is not None else None
+                widget, action, item, key = classify_step(root, step, target=target,
+                                                          ref=ref)
             out.append(StepFacts(
                 trace=t, index=k, step=step, before=ObsRef(trace=t, index=step.before),
                 after=None if step.after is None else ObsRef(trace=t, index=step.after),
                 target=target, ref=ref, widget=widget, action=action, item=item, key=key))
     return tuple(out)
+
+
+def swipe_across(root: Node, action) -> tuple[NodePath, WidgetRef] | None:
+    """For a scroll across a list's axis (a row swiped left to edit or delete it): the
+    view under the list's centre, where the gesture starts, and its widget in its row."""
+    if action.kind != "scroll" or action.target is None or action.direction is None:
+        return None
+    lst = action.target
+    while lst and not is_list(root.at(lst)):
+        lst = lst[:-1]
+    node = root.at(lst)
+    if not is_list(node) or not node.children:
+        return None
+    vertical = layout_pitch(node)[1] == "vertical"
+    if (action.direction in ("left", "right")) != vertical:
+        return None
+    b = node.bounds
+    hit = hit_test(root, (b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+    if hit is None or hit[:len(lst)] != lst or len(hit) == len(lst):
+        return None
+    ref = widget_ref(root, hit)
+    return (hit, ref) if ref.item is not None else None
 
 
 def initial_facts(name: str, graph: ScreenGraph, traces: Sequence[Trace],

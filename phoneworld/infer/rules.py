@@ -12,7 +12,7 @@ from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import list_key, resolve_key
 from phoneworld.spec.ast import BoolOp, Compare, Const, Effect, Not, Ref, Transition
 
-_SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "back"}
+_SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "swipe", "back"}
 
 
 def choose_transitions(f: Facts) -> Facts:
@@ -34,8 +34,10 @@ def choose_transitions(f: Facts) -> Facts:
     for (src, widget, action), ts in sorted(groups.items()):
         if action == "scroll":
             ts = _scrolls_that_leave(f, src, widget, ts)
-            if not ts:
-                continue
+        elif action == "swipe":  # a swipe that moved nothing is no rule; one that left is
+            ts = [t for t in ts if t.target != "stay"]
+        if not ts:
+            continue
         info = f.screens[src]
         if action == "back":
             name = "back"
@@ -61,7 +63,7 @@ def choose_transitions(f: Facts) -> Facts:
 def _scrolls_that_leave(f: Facts, src: str, widget: str, ts: list) -> list:
     """The recorded scrolls of a list that went elsewhere, when they outnumber the ones
     that stayed; counted along the list's axis only, as the mock scrolls (a sideways
-    swipe on a vertical list moves nothing there)."""
+    swipe on a vertical list moves no list: it swipes a row)."""
     lc = f.lists.get(src, {}).get(widget)
     along = {"vertical": ("up", "down"), "horizontal": ("left", "right")}.get(
         lc.axis if lc is not None else "", ())

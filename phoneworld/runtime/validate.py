@@ -35,7 +35,7 @@ from phoneworld.spec.ast import (
 )
 
 _RESERVED_COLUMNS = {"rowid", "_rowid_", "oid"}
-_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "back", "home", "enter"}
+_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "swipe", "back", "home", "enter"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">=", "~"}
 
 
