@@ -208,3 +208,17 @@ def test_generated_names_stay_unique_after_sanitising():
     names = [unique(identifier(long + tail), taken) for tail in ("list one", "list two", "")]
     assert len(set(names)) == 3 and all(n.startswith("carbon_legal_uber") for n in names)
     assert unique("a_2", {"a", "a_2"}) == "a_2_2"
+
+
+def test_a_target_that_names_no_view_is_a_warning_not_a_crash(tmp_path, capsys):
+    import shutil
+
+    trace = tmp_path / "traces" / "bad"
+    shutil.copytree(DATA / "phoneworld" / "tiny", trace)
+    manifest = (trace / "trace.json").read_text()
+    (trace / "trace.json").write_text(manifest.replace(
+        '"action": {"kind": "tap", "x": 980, "y": 440}',
+        '"action": {"kind": "scroll", "direction": "left", "target": [0, 7, 3]}'))
+    assert main(["compile", str(tmp_path / "traces"), "-o", str(tmp_path / "out"), "-q"]) == 0
+    report = json.loads((tmp_path / "out" / "bad" / "compile_report.json").read_text())
+    assert any("is no view of its observation" in w for w in report["warnings"])
