@@ -530,3 +530,14 @@ def test_a_grid_list_lays_items_out_in_rows():
     (x0, y0, *_), (x1, y1, *_), (x2, y2, *_) = rows[:3]
     assert y1 == y0 and x1 == x0 + 500  # two on a line, 500 px apart
     assert x2 == x0 and y2 == y0 + 300  # then the next line, one pitch down
+
+
+def test_jump_keeps_the_rows_the_screens_under_it_showed(m: Machine):
+    """Replay rebuilds the recorded back stack: going back shows the row that was shown."""
+    ids = m.row_ids("product")
+    m.jump("cart", under=["home", ("detail", ids[2])])
+    assert m.step({"action_type": "navigate_back"}).screen == "detail"
+    assert m.param["id"] == ids[2]
+    m.jump("cart", under=["home", "detail"])  # a name alone: the first row, as before
+    m.step({"action_type": "navigate_back"})
+    assert m.param["id"] == ids[0]

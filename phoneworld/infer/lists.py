@@ -189,9 +189,11 @@ def collect_rows(f: Facts) -> Facts:
 
 
 def name_columns(f: Facts) -> Facts:
-    """Column names from the fields' ids (`title`, `price`), unique, never reserved."""
+    """Column names from the fields' ids (`title`, `price`), unique, never reserved; and
+    a column for each description that differs from row to row on its own."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
     for mine in lists.values():
         for lc in mine.values():
             C.name_columns(lc)
+            C.desc_columns(lc)
     return f.with_(lists=lists)

@@ -233,15 +233,16 @@ class Machine:
         return list(self.state.rowids(table))
 
     def jump(self, screen: str, row_id: int | None = None, *,
-             under: Sequence[str] | None = None) -> Outcome:
+             under: Sequence[str | tuple[str, int | None]] | None = None) -> Outcome:
         """Show `screen` with the row `row_id` of its param table as parameter, as if
-        reached from the screens `under` (bottom first; default: the start screen);
-        data, answer and status are left as they are."""
+        reached from the screens `under` (bottom first, each a name or a (name, row id)
+        pair; default: the start screen); data, answer and status are left as they are."""
         self._freeze()
         frame = self._frame(screen, row_id)
         if under is None:
             under = [] if screen == self.spec.start else [self.spec.start]
-        self._stack = [self._frame(s, None, first=True) for s in under] + [frame]
+        self._stack = [self._frame(s, None, first=True) if isinstance(s, str)
+                       else self._frame(s[0], s[1], first=True) for s in under] + [frame]
         self.left_app = False
         self.will_change()
         return self._outcome(f"jump {screen}", None)
