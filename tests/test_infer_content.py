@@ -119,3 +119,30 @@ def test_the_pitch_fits_as_many_items_as_the_recording_showed(heights):
     pitch, axis, span, _ = C.layout_pitch(lst)
     assert axis == "vertical" and span == 1
     assert abs(pitch * (len(kids) - 1) - tops[-1]) <= len(kids) / 2
+
+
+def test_a_description_only_some_row_types_have_joins_the_template_bound():
+    """Songs, and the one song with an "expand" arrow: the template is a plain song row,
+    and gains the arrow as an image whose description is the arrow's column."""
+    from phoneworld.infer.templates import template_item
+
+    def song(name: str, arrow: bool) -> Node:
+        kids = [Node(class_name="android.widget.TextView", resource_id="m:id/name",
+                     text=name, bounds=(0, 0, 800, 100))]
+        if arrow:
+            kids.append(Node(class_name="android.widget.ImageView", resource_id="m:id/more",
+                             content_desc="Expand item", bounds=(900, 0, 1000, 100)))
+        return Node(class_name="android.widget.LinearLayout", children=tuple(kids),
+                    bounds=(0, 0, 1080, 100))
+
+    items = [song(n, n in ("b", "d")) for n in "abcde"]
+    lst = Node(class_name="android.widget.ListView", children=tuple(items))
+    lc = C.ListContent(key="list", table="songs")
+    C.collect(lc, lst, 0)
+    C.name_columns(lc)
+    C.desc_columns(lc)
+    assert [r[-1] for r in lc.rows] == ["", "Expand item", "", "Expand item", ""]
+    item, added = template_item(lc, lst)
+    assert len(item.children) == 2 and item.children[1].content_desc == "Expand item"
+    assert not item.children[1].clickable
+    assert list(added.values()) == [C.DESC + "ImageView#more"]

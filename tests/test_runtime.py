@@ -541,3 +541,30 @@ def test_jump_keeps_the_rows_the_screens_under_it_showed(m: Machine):
     m.jump("cart", under=["home", "detail"])  # a name alone: the first row, as before
     m.step({"action_type": "navigate_back"})
     assert m.param["id"] == ids[0]
+
+
+def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
+    """Rows of two types share one template: the "expand" arrow only some rows have is
+    bound to a description column, and a row without one shows no arrow."""
+    from dataclasses import replace
+
+    label = View(cls="android.widget.TextView", bounds=(0, 400, 800, 500),
+                 text=R("item", "name"))
+    arrow = View(cls="android.widget.ImageView", bounds=(900, 400, 1000, 500),
+                 desc=R("item", "category"))
+    row = View(cls="android.widget.LinearLayout", bounds=(0, 400, 1080, 500),
+               children=(label, arrow))
+    lst = View(cls="android.widget.ListView", bounds=(0, 400, 1080, 1400), name="rows",
+               children=(row,), items=ListOf("product", pitch=100))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
+    spec = shop_spec()
+    rows = tuple(r[:3] + ("Expand item" if r[0] % 2 else "",) for r in PRODUCTS)
+    m = Machine(replace(
+        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
+                            for s in spec.screens if s.name != "results"),
+        tables=tuple(replace(t, rows=rows) if t.name == "product" else t for t in spec.tables),
+        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m.reset()
+    images = [e for e in m.observe() if e["class"] == "android.widget.ImageView"]
+    assert [e["content_desc"] for e in images] == ["Expand item"] * 4
+    assert len([e for e in m.observe() if e["class"] == "android.widget.TextView"]) == 8

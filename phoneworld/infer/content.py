@@ -48,8 +48,9 @@ class ListContent:
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
     samples: dict[str, tuple[Node, NodePath]] = field(default_factory=dict)
-    """Field -> (an item that showed it, the field's path in that item): where the item
-    template finds the views of fields its own item lacks (rows of another type)."""
+    """Field (or `DESC` + described node) -> (an item that showed it, its path in that
+    item): where the item template finds the views of fields its own item lacks (rows
+    of another type)."""
     aliases: list[tuple] = field(default_factory=list)
     """(ctx, values, row id) of rows seen in another state (see `collect`)."""
     partial: set[int] = field(default_factory=set)
@@ -207,8 +208,9 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         if rid is None:
             rid = lc.add(ctx, values[i], cut)
         ids.append(rid)
-        for key, _, node in item_fields(item, described=True):
+        for key, rel, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
+            lc.samples.setdefault(DESC + key, (item, rel))
     earlier.append((values, tuple(ids)))
     return ids, values
 
@@ -297,17 +299,19 @@ DESC = "desc:"
 
 def desc_columns(lc: ListContent) -> None:
     """A content description that differs from row to row but says no field's text
-    ("Share to WeChat" on the row "Moments", "Generate a card" on "Music card") becomes
-    a column of its own (`<id>_desc`), holding what each row first said, so every row
-    shows its own description rather than the template row's; rows seen without one
-    get none. One the same on every row stays a literal; one that follows a field
+    ("Share to WeChat" on the row "Moments", "Generate a card" on "Music card"), or
+    that only some rows show ("Expand item" on items with a comment), becomes a column
+    of its own (`<id>_desc`) holding what each row first said, so every row shows its
+    own description rather than the template row's; rows seen without one get none.
+    One the same on every row stays a literal; one that follows a field
     (`description`) stays bound to it. Call after `name_columns`."""
     taken = {"id", "ctx", "checked", *lc.columns}
     for key in sorted(lc.descs):
         first: dict[int, str] = {}
         for rid, d in lc.descs[key]:
             first.setdefault(rid, d)
-        if len(set(first.values())) < 2 or description(lc, key) is not None:
+        said = {first.get(r[0], "") for r in lc.rows}  # "": a row without the view
+        if len(said) < 2 or description(lc, key) is not None:
             continue
         last = key.split("/")[-1].split("@")[0]
         base = short_id(last.split("#", 1)[1]) if "#" in last else last
