@@ -568,3 +568,17 @@ def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
     images = [e for e in m.observe() if e["class"] == "android.widget.ImageView"]
     assert [e["content_desc"] for e in images] == ["Expand item"] * 4
     assert len([e for e in m.observe() if e["class"] == "android.widget.TextView"]) == 8
+
+
+def test_going_to_a_screen_already_open_returns_to_it(m: Machine):
+    """As the compiler's back stack has it: a tap that leads to a screen below on the
+    stack (a dialog's choice, "up") closes the screens above it, which keeps its row."""
+    ids = m.row_ids("product")
+    m.jump("home", under=[("detail", ids[3]), "settings"])
+    tap(m, "Settings")
+    assert (m.screen, m.depth) == ("settings", 2)
+    assert m.step({"action_type": "navigate_back"}).screen == "detail"
+    assert m.param["id"] == ids[3]
+    m.reset()
+    tap(m, "Settings")  # not open yet: opened on top, as before
+    assert (m.screen, m.depth) == ("settings", 2)

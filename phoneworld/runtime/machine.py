@@ -427,6 +427,14 @@ class Machine:
         top = self._stack[-1]
         if top.screen == t.target and top.param == value:
             return f"{where} -> {t.target} (already there)"  # like singleTop: no duplicate
+        below = [f.screen for f in self._stack[:-1]]
+        if t.with_param is None and t.target in below:
+            # Back to a screen already open (a dialog's choice, "up" to its parent): the
+            # screens above it close and it keeps what it showed, as the compiler's back
+            # stack has it (`infer.transitions`).
+            del self._stack[len(below) - below[::-1].index(t.target):]
+            self.left_app = False
+            return f"{where} -> {t.target} (back to it)"
         self._stack.append(Frame(t.target, value, table))
         self.left_app = False
         return f"{where} -> {t.target}"
