@@ -45,8 +45,9 @@ def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, st
     (a category header among preferences, a comment under some items) joins it as that
     text view, a label at its place in its own row, bound to the field, so every row
     shows its texts (a label bound to an empty value is not shown); so does a view whose
-    description has a column of its own (`content.desc_columns`), bound to it. Fields
-    seen in one row only (web lists give each item an id of its own) stay out."""
+    description has a column of its own (`content.desc_columns`), bound to it. A field
+    seen in one row only (a feed's one message card) joins too: bound, it shows on that
+    row alone."""
     base = lst.children[template_index(lst)]
     first = lst.children[0].bounds
     base = shifted(base, first[0] - base.bounds[0], first[1] - base.bounds[1])
@@ -60,7 +61,7 @@ def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, st
         other, rel = lc.samples[key]
         node = other.at(rel)
         at = lc.fields.index(key)
-        if node.children or sum(1 for r in lc.rows if r[2 + at]) < 2:
+        if node.children or not any(r[2 + at] for r in lc.rows):
             continue
         # A described view (an "expand" arrow) joins as a plain image whose
         # description is bound; a text view as a label.
