@@ -217,6 +217,9 @@ class _Checker:
             if e.where is not None:
                 self.expr(e.where, where, _Ctx(item=ctx.item, row=self.columns[e.table],
                                                bound=ctx.bound))
+            for a in e.args:  # sum(t, x): x per row
+                self.expr(a, where, _Ctx(item=ctx.item, row=self.columns[e.table],
+                                         bound=ctx.bound))
         elif e.func in SCALAR_FUNCS:
             n = SCALAR_FUNCS[e.func]
             if e.table is not None or e.where is not None or len(e.args) != n:
