@@ -16,12 +16,23 @@ The passes, in order (each explained in the compile report through `Provenance`)
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from phoneworld.infer import content as C
+from phoneworld.infer.derived import (
+    DESC,
+    derive_texts,
+    row_totals,
+    seen_numbers,
+    states_at,
+    steps_of,
+    with_row_totals,
+)
 from phoneworld.infer.edits import insert_effect, row_edits, sent_rows
+from phoneworld.infer.effects import cross_screen_adds, with_cross_adds
 from phoneworld.infer.keys import (
     last_part,
     list_items,
@@ -34,6 +45,7 @@ from phoneworld.infer.keys import (
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.infer.transitions import classify_step, touch_target
+from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
 from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import (
@@ -53,6 +65,7 @@ from phoneworld.spec.ast import (
     Transition,
     View,
 )
+from phoneworld.spec.emit import emit_expr
 from phoneworld.traces.model import Node, NodePath, Trace
 
 _SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "back"}
@@ -93,12 +106,16 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                                 for r in s.observations]
 
     # 2-3: lists and parameters.
+    taken: set[str] = set()  # (#21) two lists of one screen may share a label
     for info in infos.values():
         if info.root is None:
             continue
         for path, key in C.find_lists(info.root):
-            lc = C.ListContent(key=key, table=identifier(
-                f"{info.screen.name}_{list_label(info.root.at(path))}"))
+            table = identifier(f"{info.screen.name}_{list_label(info.root.at(path))}")
+            while table in taken:
+                table += "_2"
+            taken.add(table)
+            lc = C.ListContent(key=key, table=table)
             lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(info.root.at(path))
             info.lists[key] = lc
     entries: dict[str, Counter] = defaultdict(Counter)
@@ -147,6 +164,10 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
                 flags.append(Flag(name=fname, type="bool", initial=first))
                 flag_of[(info.screen.name, key)] = fname
     toggles = _toggle_evidence(graph, traces, where, obs, infos, flag_of, prov)
+    # (#21) cross-screen effects: a tap here after which a row shows up in a list elsewhere
+    adds = cross_screen_adds(traces, where, infos, obs, row_ids, ctx_of, set(toggles))
+    for add in adds.values():
+        created[add.table] |= add.rows
 
     # Tables.
     tables: list[Table] = []
@@ -172,14 +193,13 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
             rows = [r[:2] + tuple(int(v) if i in numeric else v for i, v in enumerate(r[2:]))
                     for r in rows]
             if lc.checkable is not None:
+                # (#21) the recorded state of each row's switch; none where a row has none
                 cols.append(Column("checked", "bool"))
-                rows = [r + (False,) for r in rows]
+                rows = [r + (lc.checks.get(r[0]),) for r in rows]
             tables.append(Table(name=lc.table, kind="state" if mutable else "content",
                                 columns=tuple(cols), rows=tuple(rows)))
             prov.tables[lc.table] = [f"{sname}: {lc.key}"]
 
-    screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov)
-               for info in infos.values()]
     inserts = {}
     for (src, widget, action), (lkey, column, field_key, rid) in sends.items():
         eff = insert_effect(infos[src], infos[src].lists[lkey], column, field_key, rid)
@@ -203,6 +223,33 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
         prov.effects[f"{src}.{widget}"] = [f"the tapped row of {lc.table} "
                                            f"{'vanished' if edit[0] == 'delete' else 'changed'}"]
     transitions = _transitions(graph, infos, toggles, tapped, prov, inserts)
+    if adds:  # (#21)
+        named = {k: (k[0], infos[k[0]].names.get(resolve_key(k[1], infos[k[0]].keys), ""))
+                 for k in adds}
+        transitions = with_cross_adds(transitions, adds, named)
+        for k, add in adds.items():
+            prov.effects[f"{k[0]}.{named[k][1]}"] = [add.source]
+    # (#21) derived values: numbers that follow the state, over the traces played on it
+    data = AppSpec(name=name, package=graph.package, start=graph.start, tables=tuple(tables),
+                   flags=tuple(flags), transitions=tuple(transitions))
+    recorded = {lc.table: [dict(zip(["id", "ctx", *lc.columns], r, strict=False))
+                           for r in lc.rows] for info in infos.values()
+                for lc in info.lists.values()}
+    transitions = with_row_totals(transitions, row_totals(data, recorded))
+    data = dataclasses.replace(data, transitions=tuple(transitions))
+    seen, numbers = seen_numbers(where, infos, obs)
+    states = states_at(data, steps_of(traces, where, infos, obs, tapped, ctx_of))
+    for (sname, key), e in derive_texts(data, seen, states, numbers).items():
+        bindings.setdefault(sname, {})[key] = e
+        prov.effects[f"{sname}: {key}"] = ["a number that follows the state: " + emit_expr(e)]
+    # (#21) what was typed into each field, and what a submit keeps
+    typed = typed_fields(traces, where, infos, obs,
+                         {t.name for t in tables} | {f.name for f in flags})
+    tables += typed_tables(typed)
+    flags += submit_flags(typed)
+    transitions = with_submits(transitions, typed)
+    screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov)
+               for info in infos.values()]
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
                    height=graph.height, title=name, source="",
                    tables=tuple(tables), flags=tuple(flags), screens=tuple(screens),
@@ -450,7 +497,13 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
             return Ref((flag_of[(s.name, key)],))
         return Const(True) if node.checkable and node.checked else None
 
-    view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists)
+    def desc_of(path, node):  # (#21) a description may follow the state ("Cart, 4 items")
+        if not node.content_desc:
+            return None
+        return details.get(DESC + widget_ref(root, path).key) or Const(node.content_desc)
+
+    view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists,
+                   desc_of=desc_of)
     modules = recognise(view, info.lists, param, flag_of, s.name)
     prov.modules[s.name] = modules
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
@@ -536,9 +589,11 @@ def _effects(info, widget: str, toggles) -> list[Effect]:
             continue
         table = _item_table(info, widget, mutable_only=True)
         if table:
+            # (#21) only a row that has a switch: the others have no state to flip
+            has_switch = Compare("!=", Ref(("checked",)), Const(None))
             out.append(Effect(op="update", target=table,
                               values=(("checked", Not(Ref(("item", "checked")))),),
-                              where=_id_is_item()))
+                              where=BoolOp("and", (_id_is_item(), has_switch))))
     return out
 
 

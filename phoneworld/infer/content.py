@@ -35,6 +35,9 @@ class ListContent:
     """[id, ctx, *values] per distinct item."""
     checkable: str | None = None
     """Inner path of a checkable node in the item (its state becomes a column)."""
+    checks: dict[int, bool] = field(default_factory=dict)
+    """Row id -> the check state first recorded for it, for rows that show a checkable
+    node (#21: the others have no state to change)."""
     descs: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
@@ -50,9 +53,18 @@ class ListContent:
         for r in self.rows:
             r.extend([""] * (2 + n - len(r)))
 
-    def row_of(self, ctx: int, values: tuple) -> int:
-        """The id of the row with these field values under `ctx`, added when new."""
+    def row_of(self, ctx: int, values: tuple, checked: bool | None = None) -> int:
+        """The id of the row with these field values under `ctx`, added when new. A row
+        seen with its switch flipped is the same row where its first text agrees (#21: a
+        summary such as "Off" follows the switch; it does not make another row)."""
         k = (ctx, values)
+        if k not in self.index and checked is not None:
+            name = next((v for v in values if v), "")
+            for (c, vs), rid in self.index.items():
+                if c == ctx and name and next((v for v in vs if v), "") == name and \
+                        self.checks.get(rid, checked) != checked:
+                    self.index[k] = rid
+                    break
         if k not in self.index:
             rid = len(self.rows) + 1
             self.index[k] = rid
@@ -109,17 +121,27 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> list[int]:
         for key, _, node in fields:
             if node.checkable:
                 lc.checkable = lc.checkable or key
-            if node.text and key not in lc.fields:
+            if node.text and key not in lc.fields and not is_switch(node):
                 lc.fields.append(key)
         if len(lc.fields) > known:
             lc.widen()
         by_key = {k: n for k, _, n in fields}
         values = tuple(by_key[k].text if k in by_key else "" for k in lc.fields)
-        rid = lc.row_of(ctx, values)
+        checked = next((n.checked for _, _, n in fields if n.checkable), None)
+        rid = lc.row_of(ctx, values, checked)
         ids.append(rid)
+        if checked is not None:
+            lc.checks.setdefault(rid, checked)
         for key, _, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
     return ids
+
+
+def is_switch(node: Node) -> bool:
+    """Whether a node is a switch, whose text ("ON", "AAN") says its state, not what the
+    row is: the same row with the switch flipped is the same row."""
+    return node.checkable and node.class_name.rsplit(".", 1)[-1].endswith(
+        ("Switch", "SwitchCompat", "SwitchMaterial", "ToggleButton"))
 
 
 def description(lc: ListContent, key: str) -> Expr | None:
