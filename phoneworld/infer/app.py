@@ -27,8 +27,6 @@ from phoneworld.infer.derived import (
     derive_texts,
     row_totals,
     seen_numbers,
-    states_at,
-    steps_of,
     with_row_totals,
 )
 from phoneworld.infer.edits import insert_effect, row_edits, sent_rows
@@ -44,6 +42,7 @@ from phoneworld.infer.keys import (
 )
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
+from phoneworld.infer.play import states_at, steps_of
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
 from phoneworld.infer.widgets import widget_ref

@@ -8,8 +8,8 @@
       ->  every effect that sets quantity sets cart_item_total = "$" + fixed(
               times(number(cart_item_unit_price), quantity + 1), 2)
 
-The traces are played on the inferred state (its initial rows, and each recorded step's
-effects), giving the rows behind every recorded observation. A number on a screen is a
+The traces are played on the inferred state (`play`), giving the rows behind every
+recorded observation. A number on a screen is a
 count of a state table's rows, or a sum of one of its columns (plus a fixed amount that
 the same screen shows, such as a delivery fee), when that holds at every observation of
 the screen, and the screen showed at least two different numbers there: a number that
@@ -22,40 +22,19 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from phoneworld.infer.keys import inside_list, list_key, resolve_key, texts_by_key
+from phoneworld.infer.keys import inside_list, texts_by_key
 from phoneworld.infer.skeleton import app_windows, is_list
-from phoneworld.infer.transitions import classify_step
 from phoneworld.infer.widgets import widget_ref
-from phoneworld.ir.model import ObsRef
-from phoneworld.runtime.effects import apply_effect
-from phoneworld.runtime.expr import Scope, as_number, holds
-from phoneworld.runtime.state import State
+from phoneworld.runtime.expr import as_number
 from phoneworld.spec.ast import AppSpec, BinOp, Call, Const, Effect, Expr, Ref, Transition
-from phoneworld.traces.model import Trace
 
 _NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 DESC = "desc "
 """Prefix of a key that stands for a widget's content description, not its text."""
 _TOLERANCE = 0.005
-
-
-@dataclass(frozen=True)
-class Step:
-    """One recorded step, as the inferred app sees it."""
-
-    before: object
-    """The observation it was taken on (an `ObsRef`)."""
-    screen: str
-    widget: str
-    action: str
-    item: tuple[str, dict] | None = None
-    """The tapped list row: its table and its recorded values by column."""
-    param: tuple[str, int] | None = None
-    """The screen's parameter row: its table and id."""
-    inputs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,40 +61,7 @@ def shown(text: str) -> Shown | None:
     return Shown(text[:m.start()], value, text[m.end():], decimals)
 
 
-# -- playing the traces on the inferred state ---------------------------------------------------
-
-def steps_of(traces: Sequence[Trace], where, infos, obs, tapped, ctx_of) -> list[list[Step]]:
-    """Each trace's steps as the inferred app sees them: the spec's widget name, the
-    tapped row, the screen's parameter row and what had been typed into each field."""
-    out = []
-    for t, trace in enumerate(traces):
-        steps: list[Step] = []
-        inputs: dict[str, str] = {}
-        for k, step in enumerate(trace.steps):
-            a = ObsRef(trace=t, index=step.before)
-            src = where.get(a)
-            if src is None or obs[a].root is None:
-                continue
-            info = infos[src]
-            widget, action, _, _ = classify_step(obs[a].root, step)
-            path = resolve_key(widget, info.keys)
-            name = "back" if action == "back" else info.names.get(path, "") \
-                if path is not None else ""
-            if action == "type" and step.action.text is not None and name:
-                inputs[name] = step.action.text
-            item = None
-            lc = info.lists.get(list_key(widget))
-            if (t, k) in tapped and lc is not None:
-                row = lc.rows[tapped[(t, k)] - 1]
-                item = (lc.table, dict(zip(["id", "ctx", *lc.columns], row, strict=False)))
-            param = None
-            if info.param_list is not None and ctx_of.get(a):
-                plc = infos[info.param_list[0]].lists[info.param_list[1]]
-                param = (plc.table, ctx_of[a])
-            steps.append(Step(a, src, name, action, item, param, tuple(sorted(inputs.items()))))
-        out.append(steps)
-    return out
-
+# -- what the recordings showed ------------------------------------------------------------------
 
 def seen_numbers(where, infos, obs) -> tuple[dict[tuple[str, str], list[tuple[object, str]]],
                                              dict[object, set[float]]]:
@@ -152,61 +98,6 @@ def _descs(root) -> dict[str, str]:
             if node.content_desc and not inside_list(root, path, is_list):
                 out.setdefault(DESC + widget_ref(root, path).key, node.content_desc)
     return out
-
-
-def states_at(spec: AppSpec, traces: Sequence[Sequence[Step]]) -> dict[object, dict]:
-    """Observation -> the state tables' rows when it was recorded (each trace from a
-    reset, each step's effects applied as the inferred transitions say)."""
-    on: dict[tuple[str, str, str], list[Transition]] = defaultdict(list)
-    for t in spec.transitions:
-        on[(t.screen, t.widget, t.action)].append(t)
-    tables = [t.name for t in spec.tables if t.kind == "state"]
-    out: dict[object, dict] = {}
-    for steps in traces:
-        state = State(spec)
-        for step in steps:
-            out.setdefault(step.before, {t: state.rows(t) for t in tables})
-            scope = Scope(state, item=_item(state, step.item), param=_param(state, step.param),
-                          inputs=dict(step.inputs))
-            for t in on.get((step.screen, step.widget, step.action), []):
-                if _holds(t.when, scope):
-                    for eff in t.effects:
-                        try:
-                            apply_effect(state, eff, scope)
-                        except Exception:  # noqa: BLE001 - an effect the recording defeats
-                            pass
-                    break
-    return out
-
-
-def _holds(e: Expr | None, scope: Scope) -> bool:
-    try:
-        return holds(e, scope)
-    except Exception:  # noqa: BLE001 - a condition on what the step cannot say
-        return False
-
-
-def _item(state: State, item: tuple[str, dict] | None) -> dict | None:
-    """The row a tap was on, in the played state: by its key where the row is the same,
-    else by its first text (a row added in play has another key)."""
-    if item is None:
-        return None
-    table, values = item
-    rows = state.rows(table)
-    key = next(iter(values.items()), None)
-    same = [r for r in rows if key is not None and r.get(key[0]) == key[1] and
-            all(r.get(c) == v for c, v in values.items() if isinstance(v, str))]
-    if same:
-        return same[0]
-    name = next(((c, v) for c, v in values.items() if c not in ("id", "ctx") and
-                 isinstance(v, str) and v), None)
-    return next((r for r in rows if name is not None and r.get(name[0]) == name[1]), None)
-
-
-def _param(state: State, param: tuple[str, int] | None) -> dict | None:
-    if param is None:
-        return None
-    return state.by_key(*param)
 
 
 # -- numbers a screen shows ---------------------------------------------------------------------

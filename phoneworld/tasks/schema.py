@@ -183,7 +183,7 @@ def read_schema(spec: AppSpec) -> Schema:
         visible = [c.name for c in t.columns if c.name in cols and types[c.name] == "text"]
         if not visible:
             continue
-        entity_name = _name_column(visible)
+        entity_name = _name_column(visible) or _first_named(t, visible)
         if entity_name is None:
             continue
         fields = []
@@ -231,6 +231,19 @@ def _name_column(visible: list[str]) -> str | None:
         for c in visible:
             if c.endswith(word) and not c.startswith("d_"):
                 return c
+    return None
+
+
+def _first_named(table, visible: list[str]) -> str | None:
+    """Where no column is named like a name (a real app's `text_view`): the first shown
+    one that tells most rows apart, as the first line of a row usually does."""
+    cols = [c.name for c in table.columns]
+    for c in visible:
+        i = cols.index(c)
+        values = [r[i] for r in table.rows if isinstance(r[i], str) and r[i].strip()]
+        if len(values) >= 2 and len(set(values)) * 2 > len(values) and \
+                any(ch.isalpha() for v in values for ch in v[:1]):
+            return c
     return None
 
 

@@ -53,7 +53,7 @@ from phoneworld.tasks.schema import (
     view_label,
 )
 
-MAX_COMPOSITE = 12
+MAX_COMPOSITE = 24
 """Composite templates per app (each has many instances)."""
 _UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
 
@@ -72,6 +72,8 @@ class _Base:
     label: str = ""
     """What a state change is about, in the app's words (two switches that say the same
     make no composite)."""
+    alone: bool = False
+    """A goal too long to join with another (a whole form to fill in)."""
 
 
 def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
@@ -111,7 +113,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
-        yield _Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen)
+        yield _Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
+                    alone=len(t.task.params) > 1)
     yield from _navigation(spec, schema)
     for t in browse.open_rows(spec, schema, names.new):
         yield _Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
@@ -341,7 +344,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
 def _composites(bases: list[_Base], names: _Names) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, screen and
     question; taken round-robin from each sort so that different templates appear."""
-    state = [b for b in bases if b.task.kind == "state"]
+    state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
