@@ -218,3 +218,27 @@ def repr_calls(values: dict) -> list:
         elif isinstance(e, BinOp):
             stack += [e.left, e.right]
     return out
+
+
+# -- typed text on a real app -------------------------------------------------------------------
+
+def test_what_a_form_submits_is_kept_and_a_cancel_keeps_nothing(tmp_path):
+    """OneList: a list's name typed, then "Validate" (kept in a flag) or "Cancel" (not)."""
+    from phoneworld.compiler import compile_traces
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "onelist"), tmp_path)
+    spec = app.spec
+    labels = {}
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            if v.name and isinstance(v.desc, Const):
+                labels[(s.name, v.name)] = v.desc.value
+            stack.extend(v.children)
+    sets = {(t.screen, t.widget) for t in spec.transitions for e in t.effects if e.op == "set"}
+    assert sets and not any(labels.get(k) == "Cancel" for k in sets)
+    assert any(labels.get(k) == "Validate" for k in sets)
+    typed = {t.name: t for t in spec.tables if t.name.endswith("_typed")}
+    assert any(("Hello World",) == tuple(r[2] for r in t.rows) for t in typed.values())

@@ -113,15 +113,16 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
 
 
 def _typed_table(screen: str, field: str, tables) -> str | None:
-    """The typed texts of a field (named as `infer.typed` names them)."""
-    from phoneworld.infer.layout import identifier
+    """The typed texts of a field, named as `infer.typed` names them (`<screen>_<field>`,
+    with `_2`s where that was taken): the first such table there is."""
+    from phoneworld.infer.layout import identifier  # the compiler's naming, when synthesising
 
     base = identifier(f"{screen}_{field}")
-    while base + SUFFIX not in tables and len(base) < 200:
-        base += "_2"
-        if base + SUFFIX in tables:
-            break
-    return base + SUFFIX if base + SUFFIX in tables else None
+    for extra in range(4):
+        name = base + "_2" * extra + SUFFIX
+        if name in tables:
+            return name
+    return None
 
 
 def _modules(spec: AppSpec, screen: str) -> tuple[str, ...]:
