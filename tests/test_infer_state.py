@@ -133,6 +133,23 @@ def test_only_rows_with_a_recorded_switch_have_one():
     assert {r["title"]: r["checked"] for r in m.state.rows(account.name)}["Sign out"] is None
 
 
+def test_search_shows_the_rows_recorded_for_the_query(shop):
+    _tap(shop, "Search products")
+
+    def search(query: str) -> list[str]:
+        field = next(e for e in shop.observe("elements") if e["editable"])
+        shop.step({"action_type": "input_text", "index": field["index"], "text": query})
+        shop.step({"action_type": "keyboard_enter"})
+        rows = shop.state.rows("search_snacks_search_results")
+        shown = set(_texts(shop))
+        return sorted({r["product_name"] for r in rows if r["product_name"] in shown})
+
+    assert search("chips") == ["BBQ Potato Chips", "Sea Salt Potato Chips", "Tortilla Chips"]
+    assert shop.state.flags["search_search_input"] == "chips"  # the state keeps the query
+    shop.step({"action_type": "navigate_back"})
+    assert "Roasted Almonds" in search("Snacks")
+
+
 # -- the passes, each on its own ----------------------------------------------------------------
 
 def _switch_row(title: str, summary: str, on: bool) -> Node:

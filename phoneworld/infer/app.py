@@ -43,6 +43,7 @@ from phoneworld.infer.keys import (
 from phoneworld.infer.layout import Namer, identifier, interactive, to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.infer.play import states_at, steps_of
+from phoneworld.infer.search import query_filters, with_queries, with_query_lists
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
 from phoneworld.infer.widgets import widget_ref
@@ -247,8 +248,11 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     tables += typed_tables(typed)
     flags += submit_flags(typed)
     transitions = with_submits(transitions, typed)
+    searched = query_filters(traces, where, infos, row_ids, typed)
+    tables = with_queries(tables, searched)
     screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov)
                for info in infos.values()]
+    screens = with_query_lists(screens, searched)
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
                    height=graph.height, title=name, source="",
                    tables=tuple(tables), flags=tuple(flags), screens=tuple(screens),

@@ -47,6 +47,8 @@ class Typed:
     flag: str
     submits: tuple[tuple[str, str], ...]
     """(widget name, action) of the transitions that submit it."""
+    sent: tuple[tuple[int, int, str], ...] = ()
+    """(trace, step, text) of every recorded submit of it."""
 
 
 def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) -> list[Typed]:
@@ -54,9 +56,10 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
     and flag names already used (new ones are added to it)."""
     texts: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
     submits: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+    sent: dict[tuple[str, str], list[tuple[int, int, str]]] = defaultdict(list)
     for t, trace in enumerate(traces):
         pending: dict[str, dict[str, str]] = defaultdict(dict)  # screen -> field -> text
-        for step in trace.steps:
+        for k, step in enumerate(trace.steps):
             a = ObsRef(trace=t, index=step.before)
             src = where.get(a)
             root = obs[a].root if src is not None else None
@@ -87,15 +90,17 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
             # link that leaves the form behind.
             if name and (action == "submit" or (action == "tap" and any(
                     text.strip() and text.strip() in shown for text in pending[src].values()))):
-                for field in pending[src]:
+                for field, text in pending[src].items():
                     submits[(src, field)].add((name, action))
+                    sent[(src, field)].append((t, k, text))
             pending.pop(src, None)
     out = []
     for (screen, field), found in sorted(texts.items()):
         flag = typed_name(screen, field, taken)
         taken |= {flag, flag + SUFFIX}
         out.append(Typed(screen, field, tuple(found), flag + SUFFIX, flag,
-                         tuple(sorted(submits.get((screen, field), ())))))
+                         tuple(sorted(submits.get((screen, field), ()))),
+                         tuple(sent.get((screen, field), ()))))
     return out
 
 
