@@ -108,6 +108,14 @@ def test_favourite_adds_to_favourites_and_a_second_tap_takes_it_away(shop):
     _tap(shop, "Favourite")
     assert "Sourdough Loaf" in {r["product_name"]
                                 for r in shop.state.rows("favourites_favourite_list")}
+    star = next(e for e in shop.observe("elements") if e["content_desc"] == "Favourite")
+    assert star["checked"]  # this product's switch, not one flag for every product
+    shop.step({"action_type": "navigate_back"})
+    _tap(shop, "Butter Croissants")
+    assert not next(e for e in shop.observe("elements")
+                    if e["content_desc"] == "Favourite")["checked"]
+    shop.step({"action_type": "navigate_back"})
+    _tap(shop, "Sourdough Loaf")
     _tap(shop, "Favourite")
     assert "Sourdough Loaf" not in {r["product_name"]
                                     for r in shop.state.rows("favourites_favourite_list")}

@@ -33,7 +33,6 @@ CREATE TABLE "favourites_favourite_list" ("id" INTEGER, "ctx" INTEGER, "product_
 INSERT INTO "favourites_favourite_list" VALUES(1,1,'Strawberries','1 lb clamshell','$3.99','Sale');
 INSERT INTO "favourites_favourite_list" VALUES(2,8,'Strawberries','1 lb clamshell','$3.99','Sale');
 CREATE TABLE flags (name TEXT PRIMARY KEY, value);
-INSERT INTO "flags" VALUES('product_favourite_button',0);
 INSERT INTO "flags" VALUES('checkout_input_city','');
 INSERT INTO "flags" VALUES('checkout_input_name','');
 INSERT INTO "flags" VALUES('checkout_input_street','');

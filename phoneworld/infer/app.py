@@ -30,7 +30,12 @@ from phoneworld.infer.derived import (
     with_row_totals,
 )
 from phoneworld.infer.edits import insert_effect, row_edits, sent_rows
-from phoneworld.infer.effects import cross_screen_adds, with_cross_adds
+from phoneworld.infer.effects import (
+    cross_screen_adds,
+    memberships,
+    with_cross_adds,
+    without_flags,
+)
 from phoneworld.infer.keys import (
     last_part,
     list_items,
@@ -168,6 +173,8 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     adds = cross_screen_adds(traces, where, infos, obs, row_ids, ctx_of, set(toggles))
     for add in adds.values():
         created[add.table] |= add.rows
+    member = memberships(adds, toggles)  # switches whose state is a row's membership
+    flags = [f for f in flags if f.name not in member]
 
     # Tables.
     tables: list[Table] = []
@@ -226,7 +233,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     if adds:  # (#21)
         named = {k: (k[0], infos[k[0]].names.get(resolve_key(k[1], infos[k[0]].keys), ""))
                  for k in adds}
-        transitions = with_cross_adds(transitions, adds, named)
+        transitions = without_flags(with_cross_adds(transitions, adds, named), set(member))
         for k, add in adds.items():
             prov.effects[f"{k[0]}.{named[k][1]}"] = [add.source]
     # (#21) derived values: numbers that follow the state, over the traces played on it
@@ -250,7 +257,7 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace]
     transitions = with_submits(transitions, typed)
     searched = query_filters(traces, where, infos, row_ids, typed)
     tables = with_queries(tables, searched)
-    screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov)
+    screens = [_screen(info, infos, bindings.get(info.screen.name, {}), flag_of, prov, member)
                for info in infos.values()]
     screens = with_query_lists(screens, searched)
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
@@ -436,7 +443,8 @@ def _toggle_evidence(graph, traces, where, obs, infos, flag_of, prov) -> dict[tu
     return out
 
 
-def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) -> Screen:
+def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov,
+            member=None) -> Screen:
     s = info.screen
     param = None
     if info.param_list is not None:
@@ -497,7 +505,8 @@ def _screen(info: _ScreenInfo, infos, details: dict[str, Ref], flag_of, prov) ->
     def checked_of(path, node):
         key = path_keys.get(path)
         if key is not None and (s.name, key) in flag_of:
-            return Ref((flag_of[(s.name, key)],))
+            flag = flag_of[(s.name, key)]
+            return (member or {}).get(flag) or Ref((flag,))  # (#21) per row, where it is
         return Const(True) if node.checkable and node.checked else None
 
     def desc_of(path, node):  # (#21) a description may follow the state ("Cart, 4 items")

@@ -15,8 +15,9 @@ shows a row of its own (the parameter), whose row shares a text with the new one
 product's name). Each column of the new row is copied from the parameter row where they
 agree, with fixed words around it ("$1.49" -> "$1.49 each"); a whole number that counts
 the taps is a quantity (1 at first, one more for each further tap); a switch that was
-flipped makes the tap a toggle (a second one removes the row). Rows that only exist after
-such a tap are not part of the initial state.
+flipped makes the tap a toggle (a second one removes the row), and that switch then shows
+whether the screen's row is in the list (`memberships`) instead of one flag for every
+row. Rows that only exist after such a tap are not part of the initial state.
 """
 
 from __future__ import annotations
@@ -267,3 +268,27 @@ def with_cross_adds(transitions: list[Transition], adds: dict[tuple, CrossAdd],
                               target=t.target, with_param=t.with_param, when=None,
                               effects=keep + (insert,), count=t.count))
     return out
+
+
+def memberships(adds: dict[tuple, CrossAdd], toggles: dict[tuple, list]) -> dict[str, Expr]:
+    """Flag -> whether the screen's row is in the list, for each switch whose tap also adds
+    or takes away the screen's row (a product's favourite button): the switch shows that
+    row's membership, not one flag for every row."""
+    out: dict[str, Expr] = {}
+    for key, add in adds.items():
+        if add.counter is not None:
+            continue
+        name_col, pcol = add.key
+        for kind, flag in toggles.get(key, []):
+            if kind == "flag":
+                out[flag] = Call("exists", table=add.table,
+                                 where=Compare("==", Ref((name_col,)), Ref(("param", pcol))))
+    return out
+
+
+def without_flags(transitions: list[Transition], flags: set[str]) -> list[Transition]:
+    """`transitions` with no effect on `flags` (whose state lies in a list now)."""
+    return [Transition(screen=t.screen, widget=t.widget, action=t.action, target=t.target,
+                       with_param=t.with_param, when=t.when, count=t.count,
+                       effects=tuple(e for e in t.effects if e.target not in flags))
+            if any(e.target in flags for e in t.effects) else t for t in transitions]

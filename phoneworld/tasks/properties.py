@@ -17,7 +17,8 @@ update's new and old values; a new or deleted row by the cells that name the sub
 that a count changed on the way does not make a row another), each named flag has the
 demo's value, the screen is the demo's last screen (where the task names `screen`; and
 its row names the subject as the demo's did, where the task names `param`) and
-the answer is the demo's (compared as text, or as numbers). A
+the answer is the demo's (compared as text, or as numbers, or as meaning the same: "7"
+for "7 products", as any answer is read). A
 checker that is off by one, too lenient or too strict, disagrees with it on some walk.
 
 Walks start with a prefix of the demo (so they get close to the goal, and every strict
@@ -37,6 +38,7 @@ from phoneworld.errors import InvalidAction
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, Ref, Task
+from phoneworld.tasks.checkers import same_answer
 from phoneworld.tasks.demos import Demo
 from phoneworld.tasks.instances import TaskInstance
 from phoneworld.tasks.schema import reads
@@ -141,8 +143,9 @@ def _diff(before: list, after: list) -> tuple[list, list]:
 
 
 def _subject(params: dict[str, Any]) -> set[str]:
-    """The instance's parameter values, as the text rows are matched on."""
-    return {_cell(v) for v in params.values() if v not in (None, "")}
+    """The instance's parameter values, as the text rows are matched on (a switch's state,
+    true or false, names no row: it would match every count of 1)."""
+    return {_cell(v) for v in params.values() if v not in (None, "") and not isinstance(v, bool)}
 
 
 def _about(subject: set[str], added: list, removed: list) -> tuple[list, list]:
@@ -190,7 +193,8 @@ def reached(m: Machine, case: Case) -> bool:
     if case.param and (not isinstance(m.param, dict) or any(
             _cell(m.param.get(c)) != _cell(v) for c, v in case.param.items())):
         return False
-    if case.answer is not None and (m.answer is None or _plain(m.answer) != _plain(case.answer)):
+    if case.answer is not None and (m.answer is None or (
+            _plain(m.answer) != _plain(case.answer) and not same_answer(m.answer, case.answer))):
         return False
     return True
 

@@ -44,6 +44,7 @@ from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks.labels import is_name, title_of
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -277,6 +278,9 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     for s in spec.screens:
         if table in _lists(s) and schema.screen_label(s.name):
             return f"the {schema.screen_label(s.name)}"
+    for s in spec.screens:  # a title that is also the name of the row that opens it
+        if table in _lists(s) and is_name(title_of(s, spec)):
+            return f"the {title_of(s, spec)}"
     return "the list"
 
 
