@@ -34,7 +34,7 @@ from phoneworld.spec.ast import (
     Table,
     Transition,
 )
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 from tests.tasks_fixtures import example
 
 # -- the shopping app, end to end ----------------------------------------------------------
@@ -178,10 +178,10 @@ def test_a_switch_says_its_rows_state_not_what_the_row_is():
     lc = C.ListContent(key="list", table="settings")
     lst = Node(class_name="android.widget.ListView", children=(
         _switch_row("Wi-Fi", "HomeNet", True), _plain_row("VPN")))
-    first = C.collect(lc, lst, 0)
+    first, _ = C.collect(lc, lst, 0)
     flipped = Node(class_name="android.widget.ListView", children=(
         _switch_row("Wi-Fi", "Off", False), _plain_row("VPN")))
-    assert C.collect(lc, flipped, 0) == first  # the same rows, one of them switched off
+    assert C.collect(lc, flipped, 0)[0] == first  # the same rows, one of them switched off
     assert len(lc.rows) == 2 and lc.checks == {first[0]: True}  # VPN has no switch
 
 

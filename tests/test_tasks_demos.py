@@ -9,7 +9,7 @@ import pytest
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.actions import Action
-from phoneworld.spec.ast import Compare, Const, Ref, Task
+from phoneworld.spec.ast import Call, Compare, Const, Ref, Task
 from phoneworld.tasks import export_sft, make_demo, sample_tasks
 from phoneworld.tasks.demos import new_target
 from phoneworld.tasks.instances import instance
@@ -45,7 +45,8 @@ def _expected(goal) -> str:
 
 def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
     specs = phone_specs()
-    cross = [t for t in sample_tasks(specs, 100, 0) if t.kind == "cross_app"]
+    # 200: the phone has many templates; one in five instances is cross-app
+    cross = [t for t in sample_tasks(specs, 200, 0) if t.kind == "cross_app"]
     relayed = [t for t in cross if ">" not in t.id]
     passed = [t for t in cross if ">" in t.id]
     assert len(relayed) >= 5 and len(passed) >= 2
@@ -162,8 +163,8 @@ def test_tiny_shop_plans():
 
 def test_unreachable_goals_have_no_demo():
     spec = tiny_shop()
-    never = Task(name="never", kind="navigation", instruction="Go nowhere",
-                 condition=Compare("==", Ref(("screen",)), Const("nowhere")))
+    never = Task(name="never", kind="state", instruction="Have fewer than no cart lines",
+                 condition=Compare("<", Call("count", table="cart"), Const(0)))
     spec = dataclasses.replace(spec, tasks=(*spec.tasks, never))
     assert make_demo([spec], instance(spec, never, {}), max_states=300) is None
 

@@ -26,10 +26,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from phoneworld.infer.keys import inside_list, texts_by_key
-from phoneworld.infer.skeleton import app_windows, is_list
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.runtime.expr import as_number
 from phoneworld.spec.ast import AppSpec, BinOp, Call, Const, Effect, Expr, Ref, Transition
+from phoneworld.ui.skeleton import app_windows, is_list
+from phoneworld.ui.widgets import widget_ref
 
 _NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 DESC = "desc "

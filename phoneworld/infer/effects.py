@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from phoneworld.infer.transitions import classify_step, touch_target
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import BinOp, Call, Compare, Const, Effect, Expr, Ref, Transition
 from phoneworld.traces.model import Trace
+from phoneworld.ui.widgets import widget_ref
 
 _WORDY = re.compile(r"[^\W\d_]{2}")
 
@@ -129,8 +129,8 @@ def _taps(traces, where, obs, ctx_of, params) -> dict[tuple[int, int], _Tap]:
                 continue
             target = touch_target(obs[a].root, step.action)
             if target is None or widget_ref(obs[a].root, target).item is not None or \
-                    not obs[a].root.at(target).clickable:
-                continue  # a list row, or a label that does nothing when tapped
+                    not obs[a].root.at(target).clickable or obs[a].root.at(target).editable:
+                continue  # a list row, a label that does nothing, or a field to type in
             plc = params[src]
             ctx = ctx_of.get(a)
             row = dict(zip(plc.columns, plc.rows[ctx - 1][2:], strict=False)) if ctx else {}

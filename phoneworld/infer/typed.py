@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from phoneworld.infer.keys import resolve_key
 from phoneworld.infer.layout import identifier
 from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Column, Effect, Flag, Ref, Table, Transition
 from phoneworld.traces.model import Trace
+from phoneworld.ui.widgets import widget_ref
 
 SUFFIX = "_typed"
 _CANCEL = re.compile(r"^(cancel|close|back|navigate up|dismiss|no|discard|not now)$", re.I)

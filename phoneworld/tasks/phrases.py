@@ -163,9 +163,14 @@ def fill(template: str, values: dict[str, object]) -> str:
             return "{"
         if m.group(0) == "}}":
             return "}"
-        v = values.get(m.group(1), m.group(0))
-        return str(v)
+        v = str(values.get(m.group(1), m.group(0)))
+        if v[-1:] in _ENDS and template[m.start() - 1:m.start()] != "“":
+            return f"“{v}”"  # a sentence of the app's ("Yes! What time?") inside ours
+        return v
     return _HOLE.sub(one, template)
+
+
+_ENDS = frozenset(".?!…")
 
 
 def rename_holes(template: str, names: dict[str, str]) -> str:

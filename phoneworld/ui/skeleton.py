@@ -1,0 +1,167 @@
+"""Structural skeletons of observations: what stays the same when a screen's content changes.
+
+A skeleton is the set of class + resource-id paths of an observation's app windows:
+- child indices are dropped, so repeated siblings collapse into one path;
+- texts are left out (they are content: prices, times, names);
+- below an adapter list (RecyclerView, ListView, GridView, or any scrollable container
+  whose children share one shape) only the list itself counts, so neither the scroll
+  position nor the number of items changes the skeleton;
+- system windows (status bar, navigation bar, keyboard) are left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+
+from phoneworld.ui.node import Node, NodePath
+
+_ADAPTER_SUFFIXES = ("RecyclerView", "ListView", "GridView", "ExpandableListView",
+                     "AbsListView")
+_SYSTEM_WINDOWS = ("com.android.systemui",)
+
+
+def short_class(cls: str) -> str:
+    return cls.rsplit(".", 1)[-1] or "View"
+
+
+def short_id(resource_id: str) -> str:
+    return resource_id.split(":id/", 1)[-1] if resource_id else ""
+
+
+def node_key(node: Node) -> str:
+    rid = short_id(node.resource_id)
+    return f"{short_class(node.class_name)}#{rid}" if rid else short_class(node.class_name)
+
+
+def is_system_window(node: Node) -> bool:
+    return node.package in _SYSTEM_WINDOWS or "inputmethod" in node.package
+
+
+def app_windows(root: Node) -> Iterator[tuple[NodePath, Node]]:
+    """The windows of an observation that belong to apps (not system UI or the keyboard)."""
+    if root.class_name == "hierarchy":
+        for i, win in enumerate(root.children):
+            if not is_system_window(win):
+                yield (i,), win
+    else:
+        yield (), root
+
+
+def shape(node: Node, depth: int = 3) -> str:
+    """A short structural fingerprint of a subtree (class/id keys, `depth` levels)."""
+    if depth == 0 or not node.children:
+        return node_key(node)
+    return node_key(node) + "(" + ",".join(shape(c, depth - 1) for c in node.children) + ")"
+
+
+def is_list(node: Node) -> bool:
+    """An adapter list: by class, or a scrollable container of look-alike children."""
+    if node.class_name.endswith(_ADAPTER_SUFFIXES):
+        return True
+    if node.scrollable and len(node.children) >= 2:
+        shapes = {shape(c, 2) for c in node.children}
+        return len(shapes) == 1
+    return False
+
+
+def skeleton(root: Node | None) -> frozenset[str]:
+    """The skeleton of one observation (empty for a missing hierarchy)."""
+    if root is None:
+        return frozenset()
+    out: set[str] = set()
+    for _, win in app_windows(root):
+        stack = [(node_key(win), win)]
+        while stack:
+            path, node = stack.pop()
+            if not node.visible:
+                continue
+            out.add(path)
+            if is_list(node):
+                out.add(path + "/[list]")
+                continue
+            for child in node.children:
+                stack.append((path + "/" + node_key(child), child))
+    return frozenset(out)
+
+
+def signature(skel: frozenset[str]) -> str:
+    """A stable digest of a skeleton (sorted, so set order never matters)."""
+    return hashlib.sha1("\n".join(sorted(skel)).encode()).hexdigest()[:12]
+
+
+SAME_SCREEN = 0.7
+"""Minimum similarity of skeletons for two observations to be one screen."""
+CHROME_SHARE = 0.8
+"""A path in at least this share of an activity's distinct skeletons is its chrome."""
+CHROME_LEAST = 3
+"""An activity seen in fewer distinct skeletons has no chrome."""
+CHROME_WEIGHT = 0.5
+"""How much a chrome path counts in `similarity`, next to 1 for a content path."""
+CONTENT_SHARE, CONTENT_DIFF = 0.3, 3
+"""Two observations whose content (their paths not in the chrome) shares less than
+`CONTENT_SHARE` of itself, each having at least `CONTENT_DIFF` paths the other lacks,
+are never one screen: a fragment swapped for another under a big frame. A snackbar or a
+dialog only adds to what was there; a highlighted button changes one path."""
+
+
+def chrome(skeletons: list[frozenset[str]]) -> frozenset[str]:
+    """The paths most of an activity's distinct skeletons share: the window's decor, a
+    toolbar, a drawer or a bottom bar that stay while fragments, tabs and pages swap the
+    content. Each distinct skeleton counts once, so the screen visited most does not
+    make its own content chrome."""
+    counts: dict[str, int] = {}
+    distinct = set(skeletons)
+    if len(distinct) < CHROME_LEAST:
+        return frozenset()  # too few layouts to tell their frame from their content
+    for skel in distinct:
+        for p in skel:
+            counts[p] = counts.get(p, 0) + 1
+    least = CHROME_SHARE * len(distinct)
+    return frozenset(p for p, n in counts.items() if n >= least)
+
+
+def similarity(a: frozenset[str], b: frozenset[str],
+               chrome: frozenset[str] = frozenset()) -> float:
+    """Jaccard similarity of two skeletons (1.0 for two empty ones), where a path of the
+    app's `chrome` counts `CHROME_WEIGHT`: two observations that share the app's frame
+    but show other content under it are told apart by that content."""
+    if not a and not b:
+        return 1.0
+    inter, union = a & b, a | b
+    if not chrome:
+        return len(inter) / len(union)
+    shared = len(inter & chrome)
+    outer = len(union & chrome)
+    same, either = len(inter) - shared, len(union) - outer  # content paths
+    only_a, only_b = len(a - b - chrome), len(b - a - chrome)
+    if min(only_a, only_b) >= CONTENT_DIFF and same < CONTENT_SHARE * either:
+        return 0.0  # the frame is the same, what it frames is not
+    return (len(inter) - shared + CHROME_WEIGHT * shared) / (
+        len(union) - outer + CHROME_WEIGHT * outer)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def selected_tabs(root: Node | None) -> frozenset[str]:
+    """The selected tabs of an observation (bottom navigation, tab bars): selected views
+    outside lists that are, or sit in, something tappable; labels without digits, so a
+    badge count ("Cart, 3 new") does not matter. Two observations with different selected
+    tabs show different screens even where their chrome is the same."""
+    if root is None:
+        return frozenset()
+    out: set[str] = set()
+    for _, win in app_windows(root):
+        stack: list[tuple[Node, bool]] = [(win, False)]
+        while stack:
+            node, tappable = stack.pop()
+            if not node.visible or is_list(node):
+                continue
+            tappable = tappable or node.clickable
+            if node.selected and tappable:
+                label = _DIGITS.sub("#", " ".join((node.text or node.content_desc).split()))
+                out.add(f"{node_key(node)}={label}")
+            stack.extend((c, tappable) for c in node.children)
+    return frozenset(out)

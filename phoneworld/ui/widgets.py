@@ -1,0 +1,119 @@
+"""Stable names for the widgets of a screen, the same across observations of that screen.
+
+    tap (540, 1210) -> target (0, 0, 2, 1, 0) -> "FrameLayout/…/RecyclerView#list/[item]"
+
+A widget key is the class + resource-id path from the app window down to the node, with
+child indices dropped. Inside an adapter list, the path continues from `[item]` (the item
+template) so every item of one list shares one key and the tapped row is the entity.
+Where several nodes outside lists share a path, their label (text or description) tells
+them apart, else their position among the look-alikes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.skeleton import is_list, is_system_window, node_key
+
+
+@dataclass(frozen=True)
+class WidgetRef:
+    key: str
+    item: int | None = None
+    """Index of the tapped row among the list's children, when inside a list."""
+    list_key: str | None = None
+    system: bool = False
+
+
+def widget_ref(root: Node, target: NodePath) -> WidgetRef:
+    """The widget key of the node at `target` (the look-alikes of a tree are indexed once,
+    for the many widgets callers ask about in a row)."""
+    path = target
+    node = root
+    parts: list[str] = []
+    system = False
+    if root.class_name == "hierarchy" and path:
+        node = root.children[path[0]]
+        system = is_system_window(node)
+        path = path[1:]
+    parts.append(node_key(node))
+    item = None
+    list_key = None
+    for i in path:
+        if is_list(node) and item is None:
+            list_key = "/".join(parts)
+            item = i
+            node = node.children[i]
+            parts.append("[item]")
+            continue
+        node = node.children[i]
+        parts.append(node_key(node))
+    key = "/".join(parts)
+    if item is None and not system:
+        key = _disambiguate(root, target, key)
+    if system:
+        key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
+    return WidgetRef(key=key, item=item, list_key=list_key, system=system)
+
+
+def _disambiguate(root: Node, target: NodePath, key: str) -> str:
+    """Add the label (or an ordinal) when other nodes outside lists share this key."""
+    same = _outside_lists(root).get(key)
+    if same is None or len(same.paths) <= 1:
+        return key
+    label = root.at(target).label
+    if label and same.labels[label] == 1:
+        return f"{key}@{label}"
+    return f"{key}@{same.ordinal.get(target, 0)}"
+
+
+@dataclass(frozen=True)
+class _SameKey:
+    """The nodes outside lists that share one key: paths in document order, their labels."""
+
+    paths: list[NodePath]
+    labels: Counter
+    ordinal: dict[NodePath, int]
+
+
+_INDEX: list[tuple[Node, dict[str, _SameKey]]] = []
+_INDEXED = 4
+"""How many trees' indexes are kept: callers ask about many widgets of one tree in a row,
+so rebuilding the index per widget made compile time quadratic in a screen's nodes."""
+
+
+def _outside_lists(root: Node) -> dict[str, _SameKey]:
+    for tree, index in _INDEX:
+        if tree is root:
+            return index
+    grouped: dict[str, list[NodePath]] = {}
+    for p, k in _keys_outside_lists(root):
+        grouped.setdefault(k, []).append(p)
+    index = {k: _SameKey(paths=ps, labels=Counter(root.at(p).label for p in ps),
+                         ordinal={p: i for i, p in enumerate(ps)})
+             for k, ps in grouped.items()}
+    _INDEX.insert(0, (root, index))
+    del _INDEX[_INDEXED:]
+    return index
+
+
+def _keys_outside_lists(root: Node) -> list[tuple[NodePath, str]]:
+    out = []
+    windows = (list(enumerate(root.children)) if root.class_name == "hierarchy"
+               else [(None, root)])
+    for wi, win in windows:
+        if is_system_window(win):
+            continue
+        start: NodePath = () if wi is None else (wi,)
+        stack = [(start, win, node_key(win))]
+        while stack:
+            p, n, k = stack.pop()
+            out.append((p, k))
+            if is_list(n):
+                continue
+            for i in range(len(n.children) - 1, -1, -1):
+                c = n.children[i]
+                stack.append((p + (i,), c, k + "/" + node_key(c)))
+    return out

@@ -1,0 +1,46 @@
+"""Hit-testing: on a recorded tree as Android dispatches a touch; by cells as a scan of
+every box does, edges included."""
+
+from __future__ import annotations
+
+from phoneworld.runtime import Machine
+from phoneworld.ui.hierarchy import parse_hierarchy
+from phoneworld.ui.hits import HitTester, hit_test, scan
+from tests.conftest import DATA
+from tests.shop import shop_spec, tap
+
+SMALL = (DATA / "uiautomator" / "small.xml").read_bytes()
+
+
+def test_hit_test_prefers_clickable_ancestor_over_label():
+    root, _ = parse_hierarchy(SMALL)
+    assert hit_test(root, 100, 150) == (0,)          # the label inside the row -> the row
+    assert hit_test(root, 950, 440) == (1,)          # the switch
+    assert hit_test(root, 10, 1000) == ()            # only the root contains it
+    assert hit_test(root, 550, 750) == ()            # inverted bounds never match
+    assert hit_test(root, 5000, 5000) is None
+
+
+def _points(boxes):
+    """Every box edge and its neighbours, on both axes, crossed."""
+    xs = sorted({v + d for b in boxes for v in (b.bounds[0], b.bounds[2]) for d in (-1, 0, 1)})
+    ys = sorted({v + d for b in boxes for v in (b.bounds[1], b.bounds[3]) for d in (-1, 0, 1)})
+    return [(x, y) for x in xs for y in ys]
+
+
+def test_cells_answer_as_the_scan_does():
+    m = Machine(shop_spec())
+    m.reset()
+    screens = [m.outcome().rendering]
+    tap(m, "Rye bread")
+    screens.append(m.outcome().rendering)
+    m.step({"action_type": "scroll", "direction": "down"})
+    for r in screens:
+        boxes = r.boxes
+        tester = HitTester(boxes)
+        points = _points(boxes)
+        assert any(scan(boxes, x, y) is None for x, y in points)  # misses are answered too
+        for _ in range(2):  # the first touches scan, later ones use the cells
+            assert [tester.hit(x, y) for x, y in points] == [scan(boxes, x, y)
+                                                            for x, y in points]
+
