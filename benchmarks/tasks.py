@@ -12,8 +12,9 @@ Then every real app under `--real` (each folder of `../shared/traces/<format>/`,
 afresh): its screens, task templates, instances by kind, how many of them get a verified
 demo (demos tried in a fixed random order for up to `--budget` seconds per app: the
 planner takes seconds per demo on a big app), and `--show` instructions drawn at random
-among the verified ones, to be read as the app's user would; at the end the median of verified instances over the apps, and
-which apps of five screens or more have fewer than 30 of three kinds.
+among the verified ones, to be read as the app's user would; at the end the median of
+verified instances over the apps, and which apps of five screens or more have fewer than
+30 of three kinds.
 Single process; numbers vary with the machine.
 """
 
