@@ -198,7 +198,8 @@ def _seen(task: Task, b: dict[str, Value], visible: set[str], tables: dict[str, 
             answers = {p for p in r if p in b}
             values = [b[p] for p in _subject(answers, visible, tables)] + \
                 [b[p] for p in sorted(answers)] + \
-                [x.value for x in (c.left, c.right) if isinstance(x, Const)]
+                [x.value for x in ((c.left, c.right) if isinstance(c, Compare) else ())
+                 if isinstance(x, Const)]
             if not reach.together(values):
                 return False
     for half in _halves(task):
