@@ -58,6 +58,8 @@ class Layer:
     rect: Rect
     key: str
     blank: bool
+    div: str = ""
+    """The div as the page has it."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,7 @@ def page_layers(html: str, size: tuple[int, int]) -> PageLayers | None:
         inner = div[div.index(">") + 1:-len("</div>")]
         blank = not inner and set(cls.split()) <= _QUIET and "background" not in div
         layers.append(Layer(_rect(box.groups(), scale, MARGIN), _NOT_DRAWN.sub("", div),
-                            blank))
+                            blank, div))
     return PageLayers(head=head, plate=plate, paints=tuple(paints), layers=tuple(layers),
                       html=html, cut=(m.end(), cut_to))
 

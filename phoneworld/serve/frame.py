@@ -143,6 +143,12 @@ class Frame:
                                     zlib.adler32(raw), out.size)
         return got
 
+    def encode(self) -> None:
+        """Deflate the stale bands now (copies made after share them)."""
+        for b, got in enumerate(self._bands):
+            if got is None:
+                self._band(b)
+
     def png(self) -> bytes:
         """The frame as PNG bytes (8-bit RGB), re-deflating only the stale bands."""
         parts = [self._band(b) for b in range(len(self._bands))]

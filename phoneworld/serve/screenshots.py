@@ -241,7 +241,8 @@ class Screenshotter:
         self.rendered += 1
         if job.device:
             assert self.painter is not None
-            frame = self.painter.draw(job.html, job.width, job.height)
+            frame = self.painter.draw(job.html, job.width, job.height,
+                                       png=job.kind == "png")
             if job.kind == "pixels":
                 return frame.view()
             return frame.jpeg(90) if job.kind == "jpeg" else frame.png()
@@ -306,3 +307,39 @@ class Screenshotter:
                 return
             if job is not _STOP and job.done.set_running_or_notify_cancel():
                 job.done.set_exception(err)
+
+
+# -- one browser per process, for in-process envs ------------------------------------------------
+
+_SHARED: dict[str, Any] = {"shots": None, "users": 0, "looks": {}}
+_SHARED_LOCK = threading.Lock()
+
+
+def acquire_shared(looks: Any = ()) -> Screenshotter:
+    """The process's shared screenshotter (started on first use), which can also draw
+    the assets of `looks` (`runtime.look.Look`s, or None); `release_shared` once per
+    call. Several envs in one process share one browser (each costs 400 MB)."""
+    with _SHARED_LOCK:
+        known: dict[str, Any] = _SHARED["looks"]
+        for look in looks:
+            if look is not None:
+                for name in look.names():
+                    known.setdefault(name, look)
+        shots = _SHARED["shots"]
+        if shots is None:
+            shots = _SHARED["shots"] = Screenshotter(
+                assets=lambda name: known[name].asset(name) if name in known else None)
+        _SHARED["users"] += 1
+        return shots
+
+
+def release_shared() -> None:
+    """One user of the shared screenshotter is done; the last one stops the browser."""
+    with _SHARED_LOCK:
+        _SHARED["users"] = max(0, _SHARED["users"] - 1)
+        shots = _SHARED["shots"] if _SHARED["users"] == 0 else None
+        if shots is not None:
+            _SHARED["shots"] = None
+            _SHARED["looks"] = {}
+    if shots is not None:
+        shots.close()
