@@ -18,11 +18,14 @@ def _paints(m: Machine):
 
 
 def _states():
-    """Looked shop screens in changed states: typed text, a flipped switch, a removed row,
-    a row drawn on the sprite."""
+    """Looked shop screens in changed states: as recorded, typed text (twice), a flipped
+    switch, a removed row, a row drawn on the sprite."""
+    yield looked("home")
     m = looked("home")
-    yield m
     m.step({"action_type": "input_text", "text": "oat <b>milk</b>", "index": 3})
+    yield m
+    m = looked("home")
+    m.step({"action_type": "input_text", "text": "rye", "index": 3})
     yield m
     m = looked("settings")
     tap(m, "Notifications")
@@ -39,7 +42,7 @@ def _states():
     yield m
 
 
-@pytest.mark.parametrize("n", range(5))
+@pytest.mark.parametrize("n", range(6))
 def test_paints_on_a_plate_read_back_as_compose_made_them(n):
     m = list(_states())[n]
     pl = page_layers(m.observe("html"), (1080, 2400))

@@ -73,7 +73,10 @@ class _Page:
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
     layers: PageLayers | None = None
+    """The page the last frame drawn here shows."""
     frame: Frame | None = None
+    base: Any = None
+    """What the last frame was laid on (a plate and its paints), for a transparent page."""
 
 
 class Painter:
@@ -130,13 +133,24 @@ class Painter:
         self._painted.move_to_end(key)
         if png:
             painted.encode()
-        f = painted.copy()
-        drawn = [lay.rect for lay in pl.layers if not lay.blank]
-        if drawn:
-            page = self._page(width, height, transparent=True)
+        page = self._page(width, height, transparent=True)
+        last = page.frame if page.base == key and page.layers is not None else None
+        if last is not None:
+            # The same plate and paints as the last frame: only the divs that changed
+            # are laid anew, on their rectangles restored to the paints.
+            assert page.layers is not None
+            clips = merge(changed(page.layers.layers, pl.layers), (width, height))
+            f = last.copy()
+            for x1, y1, x2, y2 in clips:
+                f.paste(x1, y1, painted.pixels[y1:y2, x1:x2])
+        else:
+            clips = merge([lay.rect for lay in pl.layers if not lay.blank], (width, height))
+            f = painted.copy()
+        if clips:
             self._show(page, pl, pl.overlay(), (width, height))
-            for clip in merge(drawn, (width, height)):
+            for clip in clips:
                 f.composite(clip[0], clip[1], self._capture(page, clip, (width, height)))
+        page.base, page.layers, page.frame = key, pl, f
         return f
 
     def _changed(self, pl: PageLayers | None, html: str, width: int, height: int) -> Frame:
