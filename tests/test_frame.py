@@ -97,3 +97,19 @@ def test_jpeg_is_a_jpeg_of_the_frame():
     f = Frame(np.full((40, 30, 3), 200, np.uint8))
     with Image.open(io.BytesIO(f.jpeg(90))) as im:
         assert im.format == "JPEG" and im.size == (30, 40)
+
+
+def test_a_frame_from_a_png_keeps_its_bytes_until_it_changes():
+    img = np.random.default_rng(3).integers(0, 256, (70, 20, 3), dtype=np.uint8)
+    out = io.BytesIO()
+    Image.fromarray(img).save(out, "PNG")
+    f = Frame.from_png(out.getvalue())
+    assert f.size == (20, 70) and f._pixels is None
+    assert f.png() == out.getvalue() and f._pixels is None  # never decoded
+    g = f.copy()
+    g.fill((0, 0, 1, 1), (1, 1, 1))
+    assert f.png() == out.getvalue() and g.png() != out.getvalue()
+    img[0, 0] = 1
+    assert (_decoded(g.png()) == img).all() and (f.pixels[1:] == img[1:]).all()
+    with pytest.raises(ValueError, match="not a PNG"):
+        Frame.from_png(b"GIF89a" + bytes(30))

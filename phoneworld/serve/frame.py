@@ -50,28 +50,50 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
 
 class Frame:
     """An RGB image (`pixels`, height x width x 3 uint8) that knows which of its PNG
-    bands are stale. Change it through its methods only (they mark the bands)."""
+    bands are stale. Change it through its methods only (they mark the bands).
 
-    __slots__ = ("pixels", "_bands")
+    A frame made `from_png` keeps those bytes and decodes them only when its pixels are
+    read or changed: a whole capture asked for as PNG is never decoded and re-encoded.
+    """
+
+    __slots__ = ("_pixels", "_bands", "_png", "size")
 
     def __init__(self, pixels: np.ndarray) -> None:
         if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
             raise ValueError(f"a frame is height x width x 3 uint8, not {pixels.shape} "
                              f"{pixels.dtype}")
-        self.pixels = np.ascontiguousarray(pixels)
-        self._bands: list[tuple[bytes, int, int] | None] = \
-            [None] * -(-self.pixels.shape[0] // BAND)
+        self._pixels: np.ndarray | None = np.ascontiguousarray(pixels)
+        self._png: bytes | None = None
+        self.size = (pixels.shape[1], pixels.shape[0])
+        """(width, height)."""
+        self._bands: list[tuple[bytes, int, int] | None] = [None] * -(-pixels.shape[0] // BAND)
+
+    @classmethod
+    def from_png(cls, data: bytes) -> Frame:
+        """A frame of a PNG image (its pixels decoded when first needed)."""
+        if data[:8] != _SIGNATURE or data[12:16] != b"IHDR":
+            raise ValueError("not a PNG image")
+        w, h = struct.unpack(">II", data[16:24])
+        f = cls.__new__(cls)
+        f._pixels, f._png, f.size = None, data, (w, h)
+        f._bands = [None] * -(-h // BAND)
+        return f
 
     @property
-    def size(self) -> tuple[int, int]:
-        """(width, height)."""
-        return self.pixels.shape[1], self.pixels.shape[0]
+    def pixels(self) -> np.ndarray:
+        if self._pixels is None:
+            from PIL import Image
+
+            assert self._png is not None
+            with Image.open(io.BytesIO(self._png)) as im:
+                self._pixels = np.array(im.convert("RGB"))
+        return self._pixels
 
     def copy(self) -> Frame:
         """A frame with its own pixels and the encoded bands this one has."""
         f = Frame.__new__(Frame)
-        f.pixels = self.pixels.copy()
-        f._bands = list(self._bands)
+        f._pixels = None if self._pixels is None else self._pixels.copy()
+        f._png, f.size, f._bands = self._png, self.size, list(self._bands)
         return f
 
     def view(self) -> np.ndarray:
@@ -89,6 +111,7 @@ class Frame:
         return (x1, y1, x2, y2) if x1 < x2 and y1 < y2 else None
 
     def _stale(self, y1: int, y2: int) -> None:
+        self._png = None
         for b in range(y1 // BAND, (y2 - 1) // BAND + 1):
             self._bands[b] = None
 
@@ -151,14 +174,17 @@ class Frame:
 
     def png(self) -> bytes:
         """The frame as PNG bytes (8-bit RGB), re-deflating only the stale bands."""
+        if self._png is not None:
+            return self._png
         parts = [self._band(b) for b in range(len(self._bands))]
         adler = 1
         for _, a, n in parts:
             adler = adler32_combine(adler, a, n)
         w, h = self.size
         idat = b"".join([b"\x78\x01", *(p[0] for p in parts), _END, struct.pack(">I", adler)])
-        return b"".join([_SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)),
-                         _chunk(b"IDAT", idat), _chunk(b"IEND", b"")])
+        ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
+        return b"".join([_SIGNATURE, _chunk(b"IHDR", ihdr), _chunk(b"IDAT", idat),
+                         _chunk(b"IEND", b"")])
 
     def jpeg(self, quality: int = 90) -> bytes:
         """The frame as JPEG bytes."""
