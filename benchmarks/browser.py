@@ -4,7 +4,8 @@
 
 For the example shop (no look: the Material renderer) and each app compiled from TRACES
 (default: the shared traces with screenshots, drawn on their recorded looks), a seeded
-walk taps, types and goes back; every step's page is new to the screenshotter's cache,
+walk goes to each screen in turn and taps, types or goes back there a few times; every
+step's page is new to the screenshotter's cache,
 and is shot as the API shoots it (`shot`: PNG bytes) and as the env does (`pixels`: an
 RGB array). Steps that stay on their screen (a state change) and steps to another
 screen are timed apart. Wall times depend on the machine's load (`uptime` is printed),
@@ -36,62 +37,73 @@ SHARED = ROOT.parent / "shared" / "traces"
 
 
 def children_cpu() -> float:
-    """CPU seconds used so far by this process's descendants (the browser, its driver):
-    a figure the machine's other load does not inflate, unlike wall time (Linux only)."""
+    """CPU seconds used so far by this process's descendants (the browser, its driver),
+    from each thread's scheduler statistics (nanoseconds, where /proc/PID/stat counts
+    10 ms ticks): a figure the machine's other load does not inflate, unlike wall time
+    (Linux only)."""
     parent: dict[int, int] = {}
-    ticks: dict[int, int] = {}
     for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parent[int(d)] = int(fields[1])
-        ticks[int(d)] = int(fields[11]) + int(fields[12])  # utime + stime
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
     me, total = os.getpid(), 0
-    for pid in ticks:
+    for pid in parent:
         p = parent.get(pid)
         while p and p != me:
             p = parent.get(p)
-        if p == me:
-            total += ticks[pid]
-    return total / os.sysconf("SC_CLK_TCK")
+        if p != me:
+            continue
+        try:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+        except OSError:
+            continue
+    return total / 1e9
 
 
 def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, bool]]:
-    """Pages of a seeded walk (taps, typing, back), each new, with whether its step
-    stayed on the screen before it."""
+    """Pages of a seeded walk, each new, with whether its step stayed on the screen
+    before it: from each screen in turn (reached directly), a few taps, typing or back."""
     rng = random.Random(seed)
     m = Machine(spec)
     m.reset(seed)
     seen = {m.observe("html")}
     out: list[tuple[str, bool]] = []
-    for _ in range(steps * 4):
+    screens = sorted(spec.look.screens) if spec.look is not None else \
+        [s.name for s in spec.screens]
+    for n in range(steps * 4):
         if len(out) >= steps:
             break
-        els = m.observe()
-        edits = [e for e in els if e["editable"]]
-        taps = [e for e in els if e["clickable"]]
-        r = rng.random()
-        if edits and r < 0.25:
-            a = {"action_type": "input_text", "index": rng.choice(edits)["index"],
-                 "text": rng.choice(["milk", "Zebra 42", "\u4f60\u597d", "ok"])}
-        elif taps and r < 0.85:
-            a = {"action_type": "click", "index": rng.choice(taps)["index"]}
-        else:
-            a = {"action_type": "navigate_back"}
         before = m.screen
         try:
-            m.step(a)
-        except Exception:  # an invalid action: another one
+            if n % 4 == 0:
+                m.jump(screens[n // 4 % len(screens)])
+            else:
+                m.step(_action(m, rng))
+        except Exception:  # a screen that needs a parameter, an invalid action
             continue
         page = m.observe("html")
         if page not in seen:
             seen.add(page)
             out.append((page, m.screen == before))
     return out
+
+
+def _action(m: Machine, rng: random.Random) -> dict:
+    els = m.observe()
+    edits = [e for e in els if e["editable"]]
+    taps = [e for e in els if e["clickable"]]
+    r = rng.random()
+    if edits and r < 0.3:
+        return {"action_type": "input_text", "index": rng.choice(edits)["index"],
+                "text": rng.choice(["milk", "Zebra 42", "\u4f60\u597d", "ok"])}
+    if taps and r < 0.9:
+        return {"action_type": "click", "index": rng.choice(taps)["index"]}
+    return {"action_type": "navigate_back"}
 
 
 def cases(traces: list[Path]) -> list[tuple[str, object]]:
@@ -137,8 +149,9 @@ def time_walk(shots: Screenshotter, label: str, spec, steps: int, whole: bool) -
     for (kind, same), got in sorted(rows.items()):
         walls, cpus = [g[0] for g in got], [g[1] for g in got]
         print(f"  {label}: {'same screen' if same else 'new screen '} {kind:6s} "
-              f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms, "
-              f"CPU mean {statistics.mean(cpus):6.1f} ms (all processes)", flush=True)
+              f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms; "
+              f"CPU (all processes) median {statistics.median(cpus):6.1f}, "
+              f"mean {statistics.mean(cpus):6.1f} ms", flush=True)
     return rows
 
 

@@ -206,7 +206,7 @@ class Painter:
             img = self._decode(name, w, h)
             if img is None:
                 return None
-            f = self._plates[key] = Frame(img.copy())
+            f = self._plates[key] = Frame(img)  # never changed: frames are drawn on copies
             while len(self._plates) > self._keep:
                 self._plates.popitem(last=False)
         self._plates.move_to_end(key)
