@@ -28,6 +28,7 @@ class GeneratedApp:
     path: Path
     spec: AppSpec
     screens: tuple[ScreenEntry, ...] = field(default=())
+    chrome: frozenset[str] = frozenset()
 
     def classify(self, obs: Observation) -> str | None:
         """The screen a recorded observation shows (the compiler's grouping rule), or None."""
@@ -40,7 +41,7 @@ class GeneratedApp:
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
                 continue
-            sim = similarity(skel, s.skeleton)
+            sim = similarity(skel, s.skeleton, frozenset() if s.foreign else self.chrome)
             if sim > best_sim:
                 best, best_sim = s.name, sim
         return best if best_sim >= SAME_SCREEN else None
@@ -67,12 +68,25 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            tabs=frozenset(s.get("tabs", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
+    chrome = _report_chrome(path / "compile_report.json")
     from phoneworld.runtime.look import load_look
 
     look = load_look(path)  # the recorded look (#22), where the traces had screenshots
     if look is not None:
         spec = dataclasses.replace(spec, look=look)
-    return GeneratedApp(path=path, spec=spec, screens=tuple(entries))
+    return GeneratedApp(path=path, spec=spec, screens=tuple(entries), chrome=chrome)
+
+
+def _report_chrome(report: Path) -> frozenset[str]:
+    """The app's frame as its recordings showed it (the compile report keeps it: it comes
+    from the traces, not the spec); none for an app built from a spec alone."""
+    try:
+        data = json.loads(report.read_bytes())
+        chrome = data.get("chrome", ()) if isinstance(data, dict) else ()
+    except (OSError, ValueError):
+        return frozenset()
+    return frozenset(p for p in chrome if isinstance(p, str)) if isinstance(chrome, list) \
+        else frozenset()
 
 
 def find_apps(path: Path | str) -> list[Path]:

@@ -124,6 +124,10 @@ def compile_report(spec: AppSpec, graph: ScreenGraph | None, traces: Sequence[Tr
         },
         "warnings": warnings,
     }
+    if graph is not None:
+        # The app's frame as the recordings showed it (`ui.skeleton.chrome`): replay's
+        # screen rule weighs it less. From the traces, so the report's, not the spec's.
+        report["chrome"] = list(graph.chrome)
     if provenance is not None:
         report["provenance"] = {
             "screens": provenance.screens,

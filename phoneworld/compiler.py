@@ -25,6 +25,7 @@ from phoneworld.codegen.files import (
 )
 from phoneworld.codegen.generate import generate_app
 from phoneworld.infer.app import infer_app
+from phoneworld.infer.facts import step_facts
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.layout import identifier
 from phoneworld.spec.ast import AppSpec
@@ -104,8 +105,9 @@ def compile_app(name: str, traces: list[Trace], source: str,
                 folders: list[Path | None] | None = None) -> CompiledApp:
     """Compile one app's traces; `folders[i]` is where `traces[i]` was read from (for its
     screenshots)."""
-    graph = build_graph(name, traces)
-    spec, prov = infer_app(name, graph, traces)
+    steps = step_facts(traces)  # read once, for the graph and every inference pass
+    graph = build_graph(name, traces, steps)
+    spec, prov = infer_app(name, graph, traces, steps)
     spec = with_tasks(dataclasses.replace(spec, source=source), f"the spec inferred for {name}")
     # The recorded look: screens drawn from their screenshots, where there are any.
     recs = recordings_by_screen(prov.screens, traces, folders or [None] * len(traces))

@@ -2,15 +2,16 @@
 
     phoneworld train --mix 1                      # tiny local model, example apps, CPU
     phoneworld train --mix 0.5 --device SERIAL --predicates device_tasks.json
-    phoneworld eval --model runs/default/final --apps generated --json
+    phoneworld eval --model runs/default --apps generated --json
 
 Modules, one concept each: `config` (the `TrainConfig` dataclass and its flags), `policy`
-(per-step prompts and the tolerant reading of a model's output), `model` (the tiny local
-model and tokenizer; loading a local model folder), `data` (task instances, demos and
-recorded traces as chat examples), `toy` (stand-in navigation tasks), `sft` (trl's
-`SFTTrainer`), `rollout` (episodes on mock apps and devices, in worker processes or on
-Ray), `grpo` (advantages, the update, bookkeeping), `train` (SFT then RL, with resume),
-`evaluate` (success rates and their plot) and `commands` (`phoneworld train`, `eval`).
+(per-step prompts and the tolerant reading of a model's output), `ground` (decoding
+grounded in what the agent saw), `model` (the tiny local model and tokenizer; loading a
+local model folder), `data` (task instances, demos and recorded traces as chat examples),
+`sft` (trl's `SFTTrainer`), `rollout` (episodes on mock apps and devices, in worker
+processes or on Ray), `grpo` (advantages, the update, bookkeeping), `train` (SFT then RL,
+with resume), `evaluate` (success rates), `report` (progress, tables and plots) and
+`commands` (`phoneworld train`, `eval`).
 Nothing here imports torch at import time; the functions that need it import it.
 
 Scaling out:

@@ -2,8 +2,8 @@
 
     phoneworld train --mix 1 --out runs/demo          # SFT then RL on the example apps
     phoneworld train --mix 0.5 --device SERIAL --predicates tasks.json
-    phoneworld eval --model runs/demo/final --apps generated --tasks 40 --json
-                                           # leaves out what runs/demo trained on
+    phoneworld eval --model runs/demo --apps generated --tasks 40 --json
+                                           # its final model; leaves out what it trained on
 
 `register(subparsers)` adds both to the `phoneworld` command. torch, transformers and trl
 are imported only when a command runs, so `phoneworld --help` stays fast.
@@ -19,6 +19,8 @@ from typing import Any
 
 from rl.config import TrainConfig, add_arguments
 
+DEFAULT_MAX_STEPS = TrainConfig.max_steps
+
 
 def register(subparsers: Any) -> None:
     """Add `train` and `eval` to an `add_subparsers()` object."""
@@ -31,28 +33,54 @@ def register(subparsers: Any) -> None:
     add_arguments(p)
     p.set_defaults(func=run_train)
     p = subparsers.add_parser("eval", help="success rates of a policy on task instances")
-    p.add_argument("--model", required=True, help="a local model folder (e.g. runs/NAME/final)")
+    p.add_argument("--model", required=True,
+                   help="a run folder (runs/NAME: its final model) or a local model folder")
     p.add_argument("--apps", nargs="+", default=["generated"],
                    help="generated app folders (default: generated)")
     p.add_argument("--tasks", type=int, default=40, help="task instances (default 40)")
     p.add_argument("--seed", type=int, default=1, help="seed of the instances (default 1)")
-    p.add_argument("--format", default="androidworld", choices=["androidworld", "phonebuddy"],
-                   help="action format the policy speaks (default androidworld)")
-    p.add_argument("--max-steps", type=int, default=6, help="steps per episode (default 6)")
+    p.add_argument("--format", default=None, choices=["androidworld", "phonebuddy"],
+                   help="action format the policy speaks (default: the run's, else "
+                        "androidworld)")
+    p.add_argument("--max-steps", type=int, default=None,
+                   help=f"steps per episode (default: the run's, else {DEFAULT_MAX_STEPS})")
     p.add_argument("--plot", default=None,
                    help="PNG of the rates (default: eval.png in the model's folder)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--grounded", default=True, action=argparse.BooleanOptionalAction,
+    p.add_argument("--grounded", default=None, action=argparse.BooleanOptionalAction,
                    help="ground replies in what the agent saw: reasons, actions, "
-                        "typed and noted text (rl.ground; default: on)")
+                        "typed and noted text (rl.ground; default: as the run did, else on)")
     p.add_argument("--include-trained", action="store_true",
                    help="also play instances the model's run trained on (by default those "
                         "listed in the run's tasks.json are left out)")
     p.set_defaults(func=run_eval)
 
 
-def _quiet() -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+TRAIN_EXTRA = ("torch", "transformers", "tokenizers", "trl", "datasets", "accelerate",
+               "matplotlib")
+"""The modules of the `train` extra that `phoneworld train` and `eval` need."""
+
+
+def need_train_extra(command: str) -> None:
+    """Fail with one line naming the `train` extra when a module of it is missing (not a
+    raw `No module named 'torch'` traceback halfway through)."""
+    from importlib.util import find_spec
+
+    from rl.train import TrainError
+
+    missing = [m for m in TRAIN_EXTRA if find_spec(m) is None]
+    if missing:
+        raise TrainError(f"phoneworld {command} needs the train extra (missing: "
+                         f"{', '.join(missing)}): pip install torch==2.13.0, then pip "
+                         f"install 'phoneworld[train]'")
+
+
+def _quiet(threads: int = 1) -> None:
+    """The environment of a run, set before torch loads: its threads (`OMP_NUM_THREADS`
+    wins when set), which sleep rather than spin while they wait (spinning threads make a
+    busy machine several times slower), no hub, no warnings about trl's experiments."""
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, threads)))
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -63,8 +91,21 @@ def run_train(args: argparse.Namespace) -> int:
     from rl.train import check_sources, train
 
     check_sources(cfg)  # before any heavy import: a missing device fails in well under 1 s
-    _quiet()
+    need_train_extra("train")
+    _quiet(cfg.threads)
+    if cfg.dry_run:
+        from rl.dryrun import dry_run
+
+        print(json.dumps(dry_run(cfg), sort_keys=True))
+        return 0
     result = train(cfg)
+    if result.get("eval"):
+        from rl.report import table
+
+        print(table(result["eval"], f"held-out success after training ({cfg.out})"))
+        for app, r in result.get("eval_apps", {}).items():
+            print(table(r, f"success on {app}, an app it never trained on"))
+        print(f"plot: {result['curve']} (before training, after SFT, per RL iteration)")
     print(json.dumps({"final": result["final"], "sft_model": result["sft_model"],
                       "rl_iterations": len(result.get("rl_log", [])),
                       "success_rate": result.get("eval", {}).get("success_rate"),
@@ -73,16 +114,21 @@ def run_train(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    need_train_extra("eval")
     _quiet()
-    from pathlib import Path
 
-    from rl.evaluate import evaluate, trained_on
+    from rl.evaluate import evaluate, model_folder, run_config, trained_on
 
-    plot_to = args.plot or str(Path(args.model) / "eval.png")
-    exclude = set() if args.include_trained else trained_on(args.model)
-    result = evaluate(args.model, args.apps, args.tasks, args.seed, fmt=args.format,
-                      max_steps=args.max_steps, plot_to=plot_to, progress=not args.json,
-                      grounded=args.grounded, exclude=exclude)
+    model = model_folder(args.model)
+    ran = run_config(model)  # what the run that made it played with, when there was one
+    fmt = args.format or ran.get("format", "androidworld")
+    max_steps = args.max_steps or ran.get("max_steps", DEFAULT_MAX_STEPS)
+    grounded = ran.get("grounded", True) if args.grounded is None else args.grounded
+    plot_to = args.plot or str(model / "eval.png")
+    exclude = set() if args.include_trained else trained_on(model)
+    result = evaluate(model, args.apps, args.tasks, args.seed, fmt=fmt,
+                      max_steps=max_steps, plot_to=plot_to, progress=not args.json,
+                      grounded=grounded, exclude=exclude)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

@@ -21,6 +21,8 @@ def _f(default: Any, help: str, **kw: Any) -> Any:
 
 RUN_TASKS = "tasks.json"
 """A run's record of its task instances: `{"train": [ids], "held_out": [ids]}`."""
+RUN_RESULT = "result.json"
+"""What a finished run reports (its last file: a run folder without it did not finish)."""
 
 
 @dataclass
@@ -41,16 +43,19 @@ class TrainConfig:
                             "before each action (M3A's `Reason: ... Action: ...`)")
     max_steps: int = _f(10, "steps before an episode is cut off")
     # SFT
-    tasks: int = _f(300, "task instances to draw for demos")
+    tasks: int = _f(2400, "training task instances (SFT demos; RL draws from them too)")
     kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")
+    alone: bool = _f(True, "on several apps, play every other single-app task in its app "
+                           "alone (as `eval --apps generated/APP` asks it), not on the phone")
     traces: list[str] = _f([], "recorded trace folders whose instructions add SFT examples",
                            nargs="*")
-    sft_steps: int = _f(3000, "SFT optimizer steps (0: skip SFT)")
-    sft_lr: float = _f(2e-3, "SFT learning rate")
+    sft_steps: int = _f(9000, "SFT optimizer steps (0: skip SFT)")
+    sft_lr: float = _f(3e-3, "SFT learning rate (the tiny model's; about 1e-5 for a "
+                               "pretrained one)")
     sft_weight_decay: float = _f(0.0, "SFT weight decay (AdamW; 0.1 made the tiny model fit "
                                       "its demos worse and generalise no better)")
-    sft_batch: int = _f(2, "SFT batch size (16 passes about 2x as many examples per CPU "
-                           "second through the tiny model as 2: use it with many tasks)")
+    sft_batch: int = _f(16, "SFT batch size (16 passes about 2x as many examples per CPU "
+                            "second through the tiny model as 2)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
     # RL
     rl_steps: int = _f(10, "RL iterations (0: skip RL)")
@@ -66,18 +71,31 @@ class TrainConfig:
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
+    curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
+                                "solves (rl.grpo.Curriculum); off: uniformly")
     grounded: bool = _f(True, "ground replies in what the agent saw: reasons in the "
                         "screen's lines, actions in their reasons, text in the task, "
                         "notes and screen (rl.ground)")
     max_new_tokens: int = _f(64, "longest reply (reason and action) the policy may write")
+    threads: int = _f(2, "torch threads of the trainer (the recipe is sized for 2 cores; "
+                         "OMP_NUM_THREADS wins when set)")
     workers: int = _f(0, "rollout worker processes (0: in this process)")
-    demo_workers: int = _f(0, "processes that plan the SFT demos (0: in this process)")
+    demo_workers: int = _f(2, "processes that plan the SFT demos (0: in this process)")
     ray: str | None = _f(None, "run rollouts on Ray: an address, or 'local' for a local "
                                "cluster bound to 127.0.0.1", nargs="?", const="local")
     save_every: int = _f(5, "checkpoint every this many RL iterations (and SFT steps x20, "
                             "at least a tenth of the SFT steps)")
-    eval_tasks: int = _f(40, "held-out task instances for the evaluation after training")
+    eval_tasks: int = _f(40, "held-out task instances played before training, after SFT "
+                             "and after RL (0: none)")
+    eval_every: int = _f(0, "also play them every this many RL iterations (0: only after "
+                            "the last)")
+    holdout_apps: list[str] = _f([], "apps (by name) to leave out of training and play "
+                                     "--eval-tasks instances of at the end: transfer to "
+                                     "apps the policy never saw", nargs="*")
     tiny_size: str = _f("micro", "size of the built tiny model", choices=["micro", "tiny", "small"])
+    dry_run: bool = _f(False, "check the configuration (model folder, chat template, SFT and "
+                              "RL settings, processes, memory) and print the plan; no "
+                              "training (rl.dryrun)")
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> TrainConfig:

@@ -16,7 +16,9 @@ smallest element under it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+import zlib
+from collections.abc import Collection, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,84 +37,67 @@ def load_specs(apps: Sequence[str | Path]) -> list[Any]:
     return [specs[k] for k in sorted(specs)]
 
 
-def _tasks() -> Any:
-    """`sample_tasks` and `make_demo`: from `phoneworld.tasks`, else `rl.toy`'s stand-ins
-    (navigation tasks only; said once on stderr)."""
-    import importlib
-    import types
-
-    found = {}
-    for name, homes in (("sample_tasks", ("phoneworld.tasks", "phoneworld.tasks.sample")),
-                        ("make_demo", ("phoneworld.tasks", "phoneworld.tasks.demos"))):
-        for home in homes:
-            try:
-                fn = getattr(importlib.import_module(home), name, None)
-            except ImportError:
-                fn = None
-            if fn is not None:
-                found[name] = fn
-                break
-    if len(found) == 2:
-        return types.SimpleNamespace(**found)
-    global _WARNED
-    if not _WARNED:
-        import sys
-
-        print("phoneworld.tasks has no sample_tasks/make_demo: using rl.toy's navigation "
-              "tasks", file=sys.stderr)
-        _WARNED = True
-    from rl import toy
-
-    return toy
-
-
-_WARNED = False
-
-
 def sample(specs: Sequence[Any], n: int, seed: int,
            kinds: Sequence[str] | None = None) -> list[Any]:
     """`n` task instances drawn with `seed` (phoneworld.tasks.sample_tasks), of `kinds`
     only when given."""
+    from phoneworld.tasks import sample_tasks
+
     if not kinds:
-        return list(_tasks().sample_tasks(list(specs), n, seed))
-    drawn = _tasks().sample_tasks(list(specs), 6 * n, seed)
+        return list(sample_tasks(list(specs), n, seed))
+    drawn = sample_tasks(list(specs), 6 * n, seed)
     return [t for t in drawn if str(getattr(t, "kind", "")) in kinds][:n]
+
+
+HELD_OUT_SHARE = 0.2
+"""The share of every template's instances that training never draws (`held_out_ids`)."""
+
+
+def _bucket(task_id: str) -> int:
+    """A stable pseudo-random number of an instance id (the same under any hash seed)."""
+    return zlib.crc32(task_id.encode("utf-8"))
+
+
+def held_out_ids(specs: Sequence[Any]) -> frozenset[str]:
+    """The single-app instances kept out of training on these apps, whatever the seed:
+    `HELD_OUT_SHARE` of each template's instances (rounded; those of the lowest
+    `_bucket`), never a template's last one. So held-out instances are new parameters of
+    templates a model has trained on, and `phoneworld eval` on any app finds them."""
+    from phoneworld.tasks import templates
+    from phoneworld.tasks.instances import draw
+
+    out: set[str] = set()
+    for spec in specs:
+        for template in templates(spec):
+            ids = sorted((i.id for i in draw(spec, template)), key=lambda i: (_bucket(i), i))
+            out.update(ids[:min(len(ids) - 1, round(len(ids) * HELD_OUT_SHARE))])
+    return frozenset(out)
+
+
+def is_held_out(task: Any, held: Collection[str]) -> bool:
+    """Whether training leaves `task` out: a single-app instance in `held`
+    (`held_out_ids`), a cross-app one by its `_bucket` (`HELD_OUT_SHARE` of them)."""
+    if len(getattr(task, "apps", ())) > 1:
+        return _bucket(task.id) % 1000 < 1000 * HELD_OUT_SHARE
+    return task.id in held
 
 
 def split(specs: Sequence[Any], n: int, held: int, seed: int,
           kinds: Sequence[str] | None = None) -> tuple[list[Any], list[Any]]:
-    """(`n` training instances, `held` held-out ones) from one draw of `n + held`, the
-    held-out share of every task kind the same (largest remainders; one at least of a
-    kind with two or more), chosen with `seed + 1`. No id is in both, and the held-out
-    set has the draw's mix of kinds: neither the leftovers of a training draw (the few
-    navigation and state instances of small apps would all be used up) nor a kind's
-    every instance."""
-    import random
-
-    pool = sample(specs, n + held, seed, kinds)
-    if held <= 0 or not pool:
-        return pool[:n], []
-    groups: dict[str, list[Any]] = {}
-    for t in pool:
-        groups.setdefault(str(getattr(t, "kind", "")), []).append(t)
-    want = min(held, len(pool))
-    exact = {k: len(g) * want / len(pool) for k, g in groups.items()}
-    take = {k: min(len(groups[k]) - 1, max(1, int(v))) if len(groups[k]) > 1 else int(v)
-            for k, v in exact.items()}
-    for k in sorted(groups, key=lambda k: take[k] - exact[k]):  # largest remainders first
-        if sum(take.values()) >= want:
-            break
-        if take[k] < len(groups[k]) - 1:
-            take[k] += 1
-    for k in sorted(groups, key=lambda k: exact[k] - take[k]):  # too many "at least one"s
-        if sum(take.values()) <= want:
-            break
-        if take[k] > 0:
-            take[k] -= 1
-    rng = random.Random(seed + 1)
-    chosen = {id(t) for k, g in groups.items() for t in rng.sample(g, take[k])}
-    test = [t for t in pool if id(t) in chosen]
-    return [t for t in pool if id(t) not in chosen][:n], test
+    """(`n` training instances, `held` held-out ones), in the order one draw with `seed`
+    gives them (kinds take turns): held-out ones are those `is_held_out` names, the same
+    for every seed and every run on these apps, so no seed trains on what another is
+    judged on, and an evaluation that leaves out a run's training instances plays
+    held-out ones."""
+    reserve = held_out_ids(specs)
+    want, pool = n + held, []
+    while True:
+        pool = sample(specs, want, seed, kinds)
+        train = [t for t in pool if not is_held_out(t, reserve)]
+        test = [t for t in pool if is_held_out(t, reserve)]
+        if (len(train) >= n and len(test) >= held) or len(pool) < want:
+            return train[:n], test[:held]
+        want = want * 3 // 2 + 10
 
 
 def demo_actions(demo: Any) -> list[dict[str, Any]]:
@@ -143,6 +128,19 @@ def target(specs: Sequence[Any]) -> Any:
     from phoneworld.env.backends.local import LocalBackend
 
     return LocalBackend(list(specs))
+
+
+def stage(specs: Sequence[Any], task: Any, alone: bool = True) -> tuple[list[Any], Any]:
+    """(the apps an episode of `task` runs on, the task as asked there). With `alone`,
+    every other single-app instance of a phone of several apps (by `_bucket`) is played
+    in its app by itself, as `phoneworld eval --apps generated/APP` asks it: no launcher,
+    no "In Shopping, ..."; the rest as drawn."""
+    if not alone or len(specs) < 2 or len(task.apps) != 1 or _bucket(task.id) % 2:
+        return list(specs), task
+    from phoneworld.tasks import find_task
+
+    one = [s for s in specs if s.name == task.apps[0]]
+    return one, find_task(one, task.id)
 
 
 def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
@@ -189,18 +187,19 @@ def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list
 
 def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
     """Whether an element's words hold `value` whole (not "1" inside "12 oz")."""
-    from rl.policy import _words
+    from rl.policy import element_words
 
     whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
-    return any(whole.search(w) for e in elements for w in _words(e))
+    return any(whole.search(w) for e in elements for w in element_words(e))
 
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
-                  k: int = HISTORY, reason: bool = False, *, workers: int = 0
-                  ) -> list[dict[str, Any]]:
-    """One chat example per step of every task's verified demo. With `workers` > 1 the
-    demos are planned in that many processes, a run of tasks each: the same examples in
-    the same order, sooner (planning is most of the time)."""
+                  k: int = HISTORY, reason: bool = False, *, workers: int = 0,
+                  alone: bool = False) -> list[dict[str, Any]]:
+    """One chat example per step of every task's verified demo, played where `stage`
+    says (`alone`). With `workers` > 1 the demos are planned in that many processes, a
+    run of tasks each: the same examples in the same order, sooner (planning is most of
+    the time)."""
     if workers > 1 and len(tasks) > 1:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
@@ -209,17 +208,21 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         runs = [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
         with ProcessPoolExecutor(max_workers=len(runs),
                                  mp_context=mp.get_context("spawn")) as pool:
-            done = pool.map(demo_examples, [list(specs)] * len(runs), runs,
-                            [fmt] * len(runs), [k] * len(runs), [reason] * len(runs))
+            done = pool.map(partial(demo_examples, fmt=fmt, k=k, reason=reason, alone=alone),
+                            [list(specs)] * len(runs), runs)
             return [e for part in done for e in part]
-    make_demo = _tasks().make_demo
-    backend = target(specs)
+    from phoneworld.tasks import make_demo
+
+    backends: dict[tuple[str, ...], Any] = {}
     out: list[dict[str, Any]] = []
     for t in tasks:
-        demo = make_demo(list(specs), t)
+        apps, t = stage(specs, t, alone)
+        key = tuple(s.name for s in apps)
+        backend = backends.get(key) or backends.setdefault(key, target(apps))
+        demo = make_demo(apps, t)
         if demo is None or not getattr(demo, "verified", True):
             continue
-        ex = replay_examples(backend, t, by_label(demo_actions(demo), specs), fmt, k, reason)
+        ex = replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k, reason)
         if ex:
             out.extend(ex)
     return out

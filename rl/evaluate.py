@@ -4,15 +4,13 @@
      "per_app": {"shopping": {"success_rate": 0.7, "episodes": 14}, ...},
      "per_kind": {"navigation": {...}, "state": {...}}}
 
-One greedy episode per instance, played in lock-step batches; `plot` draws the rates as
-a bar chart (PNG; matplotlib when installed, else plain bars without labels).
+One greedy episode per instance, played in lock-step batches; `rl.report.plot_rates`
+draws the rates as a bar chart.
 """
 
 from __future__ import annotations
 
 import json
-import struct
-import zlib
 from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,9 +46,9 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
     backends = [target(specs) for _ in range(min(batch, len(tasks)))]
     chunks = range(0, len(tasks), batch)
     if progress:
-        from rl.train import _bar
+        from rl.report import bar
 
-        chunks = _bar(chunks, "eval")
+        chunks = bar(chunks, "eval")
     eps: list[Episode] = []
     for i in chunks:
         part = tasks[i:i + batch]
@@ -58,6 +56,72 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
         eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
                     max_new_tokens=max_new_tokens, greedy=True, grounded=grounded)
     return rates(eps)
+
+
+class HeldOut:
+    """A run's held-out evaluations: the same instances, played greedily at every stage.
+
+    `stage("sft", folder)` evaluates a model folder once (a resumed run keeps what its
+    `curve.json` holds, unless `again`), `probe(iteration, model, tok)` a live policy
+    during RL (`rl N`); `plot` draws them with the RL rollouts' success per source
+    (`rl.report.plot_curve`). Nothing happens without instances.
+    """
+
+    def __init__(self, cfg: Any, specs: Sequence[Any], tasks: Sequence[Any],
+                 path: str | Path | None = None) -> None:
+        self.cfg, self.specs, self.tasks = cfg, list(specs), list(tasks)
+        self.path = Path(path) if path else None
+        self.stages: list[dict[str, Any]] = []
+        if self.path is not None and self.path.is_file() and cfg.resume:
+            self.stages = json.loads(self.path.read_text())["held_out"]
+
+    def rates(self, folder: str | Path) -> dict[str, Any]:
+        """Rates of the policy in `folder` on the instances."""
+        from rl.model import load_policy
+
+        model, tok = load_policy(folder)
+        model.eval()
+        return self.play(model, tok)
+
+    def play(self, model: Any, tok: Any) -> dict[str, Any]:
+        c = self.cfg
+        return evaluate_tasks(model, tok, self.specs, self.tasks, fmt=c.format, k=c.history,
+                              max_steps=c.max_steps, max_new_tokens=c.max_new_tokens,
+                              progress=True, grounded=c.grounded)
+
+    def stage(self, name: str, folder: str | Path, again: bool = False
+              ) -> dict[str, Any] | None:
+        """Evaluate the model in `folder` as stage `name` (see the class docstring)."""
+        if not self.tasks:
+            return None
+        done = [s for s in self.stages if s["stage"] == name]
+        if done and not again:
+            return done[-1]["rates"]
+        return self._keep(name, self.rates(folder))
+
+    def probe(self, iteration: int, model: Any, tok: Any) -> None:
+        if self.tasks:
+            self._keep(f"rl {iteration + 1}", self.play(model, tok))
+
+    def _keep(self, name: str, rates: dict[str, Any]) -> dict[str, Any]:
+        from rl.report import say, table
+
+        self.stages = [s for s in self.stages if s["stage"] != name]
+        self.stages.append({"stage": name, "success_rate": rates["success_rate"],
+                            "rates": rates})
+        say(table(rates, f"held-out success ({name})").splitlines()[0])
+        if self.path is not None:
+            self.path.write_text(json.dumps({"held_out": self.stages}, indent=1,
+                                            sort_keys=True))
+        return rates
+
+    def plot(self, path: str | Path, rl_log: Sequence[dict[str, Any]]) -> Path:
+        from rl.report import per_source, plot_curve
+
+        curve = {"held_out": self.stages, "rl": per_source(rl_log)}
+        if self.path is not None:
+            self.path.write_text(json.dumps(curve, indent=1, sort_keys=True))
+        return plot_curve(curve, path)
 
 
 def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
@@ -88,9 +152,41 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
     result["model"] = str(model_dir)
     result["left_out"] = left_out
     if plot_to is not None:
-        plot(result, plot_to)
+        from rl.report import plot_rates
+
+        plot_rates(result, plot_to)
         result["plot"] = str(plot_to)
     return result
+
+
+def model_folder(path: str | Path) -> Path:
+    """The model a path names: a model folder as it is, a run folder's final model (the
+    SFT model while the run has not finished RL)."""
+    from rl.train import TrainError
+
+    path = Path(path)
+    for folder in (path, path / "final", path / "sft" / "final"):
+        if (folder / "config.json").is_file() and (folder / "tokenizer_config.json").is_file():
+            return folder
+    if (path / RUN_TASKS).is_file():
+        raise TrainError(f"{path}: this run has no model yet (no final/ or sft/final/): "
+                         f"let it finish, or continue it with phoneworld train --resume")
+    raise TrainError(f"{path}: not a model folder (no config.json and tokenizer) nor a run "
+                     f"folder of phoneworld train")
+
+
+def run_config(model_dir: str | Path) -> dict[str, Any]:
+    """The config of the run that made `model_dir` (its `config.json` as `phoneworld
+    train` wrote it, found as `trained_on` finds the task list), or {}."""
+    here = Path(model_dir).resolve()
+    for folder in (here, *here.parents[:3]):
+        if (folder / RUN_TASKS).is_file():
+            try:
+                cfg = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return cfg if isinstance(cfg, dict) else {}
+    return {}
 
 
 def trained_on(model_dir: str | Path) -> set[str]:
@@ -113,49 +209,3 @@ def trained_on(model_dir: str | Path) -> set[str]:
             raise TrainError(f"{path}: \"train\" is not a list of task ids")
         return set(ids)
     return set()
-
-
-def plot(result: dict[str, Any], path: str | Path) -> Path:
-    """Bar chart of the success rates: overall, per app, per kind."""
-    bars = [("overall", result["success_rate"])]
-    bars += [(f"app {a}", r["success_rate"]) for a, r in result["per_app"].items()]
-    bars += [(f"kind {k}", r["success_rate"]) for k, r in result["per_kind"].items()]
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        path.write_bytes(_bars_png([v for _, v in bars]))
-        return path
-    fig, ax = plt.subplots(figsize=(max(4, len(bars) * 0.9), 3.2))
-    ax.bar([b for b, _ in bars], [v for _, v in bars], color="#4a7ebb")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("success rate")
-    ax.tick_params(axis="x", labelrotation=45)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
-
-
-def _bars_png(values: Sequence[float], w: int = 40, h: int = 200) -> bytes:
-    """A grey-on-white PNG with one bar per value in [0, 1] (no text)."""
-    width = w * max(1, len(values))
-    rows = []
-    for y in range(h):
-        row = bytearray([0])
-        for v in values:
-            on = (h - y) <= v * h
-            row += bytes([70 if on else 255]) * (w - 6) + bytes([255]) * 6
-        rows.append(bytes(row[: width + 1]).ljust(width + 1, b"\xff"))
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(
-            ">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-    head = struct.pack(">IIBBBBB", width, h, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) +
-            chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))

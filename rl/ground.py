@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from rl.policy import _lines, _words, notes, reply, why
+from rl.policy import element_words, notes, reply, screen_lines, why
 
 _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
 _TARGETED = ("click", "long_press", "input_text")
@@ -58,7 +58,7 @@ class Seen:
 def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
                noted: Sequence[str] = ()) -> list[str]:
     """What the agent can see at a step: the task, its notes, every word on the screen."""
-    return [instruction, *noted, *(w for e in elements for w in _words(e))]
+    return [instruction, *noted, *(w for e in elements for w in element_words(e))]
 
 
 def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
@@ -68,7 +68,7 @@ def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
     screen allows (`reasons`), where the apps it may open are those of `apps` the task
     names (all of them when it names none)."""
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
-    return Seen(instruction, list(noted), [w for e in elements for w in _words(e)],
+    return Seen(instruction, list(noted), [w for e in elements for w in element_words(e)],
                 reasons(elements, named or apps), fmt)
 
 
@@ -76,7 +76,7 @@ def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> 
     """Every reason line `rl.policy.reply` can write on this screen, sorted. Without
     `apps`, a reason that opens an app is left free (`open_app ` alone stands for it)."""
     out = {"navigate_back", "status", "answer", *(f"scroll {d}" for d in _DIRECTIONS)}
-    lines = _lines(elements)
+    lines = screen_lines(elements)
     for i in range(len(elements)):
         for kind in _TARGETED:
             out.add(why({"action_type": kind, "index": i}, elements, index=True, lines=lines))
@@ -228,7 +228,10 @@ class Grounded:
         closes it may go on only with what follows the text (`tail`, from its quote)."""
         out = []
         for i, piece in enumerate(self.pieces):
-            if not piece:
+            # Cheap first (a C substring test): a token that does not close the text adds
+            # a piece of it, which must then stand in `seen`; one that closes it holds the
+            # quote. Most of the vocabulary fails both.
+            if not piece or (piece not in seen and '"' not in piece):
                 continue
             text = part + piece
             q = _close(text, len(part))

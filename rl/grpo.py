@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rl.rollout import Episode
@@ -38,15 +38,64 @@ class Plan:
 
 
 def plan_groups(mock_tasks: Sequence[Any], device_tasks: Sequence[Any], n: int, mix: float,
-                seed: int, iteration: int) -> Plan:
-    """`n` groups, each mock with probability `mix` (else device), and its task."""
+                seed: int, iteration: int, weight: Callable[[Any], float] | None = None
+                ) -> Plan:
+    """`n` groups, each mock with probability `mix` (else device), and its task: drawn
+    with probability in proportion to `weight(task)` (a `Curriculum`; default: uniform),
+    no task twice in one iteration while a source has tasks left."""
     rng = random.Random(f"{seed}/{iteration}")
-    out = []
-    for _ in range(n):
-        src = "mock" if (rng.random() < mix or not device_tasks) else "device"
-        pool = mock_tasks if src == "mock" else device_tasks
-        out.append((pool[rng.randrange(len(pool))], src))
-    return Plan(out)
+    sources = ["mock" if (rng.random() < mix or not device_tasks) else "device"
+               for _ in range(n)]
+    out: list[tuple[Any, str]] = []
+    for src, pool in (("mock", mock_tasks), ("device", device_tasks)):
+        want = sources.count(src)
+        if not want:
+            continue
+        # Weighted sampling without replacement (Efraimidis-Spirakis keys u ** (1 / w)).
+        keys = [rng.random() ** (1.0 / max(weight(t) if weight else 1.0, 1e-9))
+                for t in pool]
+        order = sorted(range(len(pool)), key=lambda i: -keys[i])
+        picks = [pool[order[j % len(order)]] for j in range(want)]
+        out += [(t, src) for t in picks]
+    by_src = {src: iter([t for t, s in out if s == src]) for src in ("mock", "device")}
+    return Plan([(next(by_src[s]), s) for s in sources])
+
+
+def template_of(task: Any) -> str:
+    """What a `Curriculum` pools a task's results under: its template (instances of one
+    template are alike in difficulty), else its id."""
+    return str(getattr(task, "template", "") or getattr(task, "id", task))
+
+
+@dataclass
+class Curriculum:
+    """Which tasks RL groups play: those the policy half-solves.
+
+    A group carries a signal only when its episodes disagree, so a task is drawn in
+    proportion to p * (1 - p), p being its template's success in recent rollouts
+    (Beta(1, 1) prior: a template not played yet weighs the most, 1/4; one always or
+    never solved falls to `floor`). Older results count `decay` times less after each
+    iteration, since the policy they measured has moved on.
+    """
+
+    stats: dict[str, list[float]] = field(default_factory=dict)  # template: [wins, plays]
+    decay: float = 0.7
+    floor: float = 0.01
+
+    def weight(self, task: Any) -> float:
+        wins, plays = self.stats.get(template_of(task), (0.0, 0.0))
+        p = (wins + 1.0) / (plays + 2.0)
+        return max(self.floor, p * (1.0 - p))
+
+    def record(self, tasks: Sequence[Any], episodes: Sequence[Episode]) -> None:
+        """Fold an iteration's episodes in (`tasks[e.group]` is episode e's task)."""
+        for v in self.stats.values():
+            v[0] *= self.decay
+            v[1] *= self.decay
+        for e in episodes:
+            v = self.stats.setdefault(template_of(tasks[e.group]), [0.0, 0.0])
+            v[0] += e.reward
+            v[1] += 1.0
 
 
 def advantages(rewards: Sequence[float], group_of: Sequence[int]) -> list[float]:

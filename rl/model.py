@@ -85,19 +85,28 @@ def build_tiny(texts: Iterable[str], out: str | Path, *, size: str = "small",
     return out
 
 
-def load_policy(path: str | Path, *, dtype: Any = None) -> tuple[Any, Any]:
-    """(model, tokenizer) from a local folder; never reaches for a hub."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def load_tokenizer(path: str | Path) -> Any:
+    """The tokenizer of a local model folder, padding on the left, with a pad token and
+    a chat template (the tiny model's ChatML one when the folder has none)."""
+    from transformers import AutoTokenizer
 
-    path = Path(path)
-    if not (path / "config.json").is_file():
-        raise FileNotFoundError(f"{path}: not a model folder (no config.json)")
-    tok = AutoTokenizer.from_pretrained(path, local_files_only=True)
+    tok = AutoTokenizer.from_pretrained(Path(path), local_files_only=True)
     tok.padding_side = "left"
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
     if not tok.chat_template:
         tok.chat_template = CHAT_TEMPLATE
+    return tok
+
+
+def load_policy(path: str | Path, *, dtype: Any = None) -> tuple[Any, Any]:
+    """(model, tokenizer) from a local folder; never reaches for a hub."""
+    from transformers import AutoModelForCausalLM
+
+    path = Path(path)
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(f"{path}: not a model folder (no config.json)")
+    tok = load_tokenizer(path)
     kw = {"dtype": dtype} if dtype is not None else {}
     model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, **kw)
     return model, tok

@@ -75,7 +75,7 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     _check(fmt)
     out, size = [], 0
     wanted = _keywords(task) if HINTS else set()
-    for line in _lines(elements):
+    for line in screen_lines(elements):
         hits = len(wanted & {w for word in line.words for w in _keywords(json.loads(word))})
         parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags,
                  *line.words[1:]]
@@ -94,7 +94,10 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
 
 
 @dataclass
-class _Line:
+class Line:
+    """One line of a screen's text (`screen_text`): an element, with the words of the plain
+    texts folded into it."""
+
     index: int
     bounds: list[int]
     flags: list[str]
@@ -103,21 +106,22 @@ class _Line:
 
     @property
     def label(self) -> str:
+        """The words a reason names the line by: its first words, else its id."""
         if self.words:
             return self.words[0]
         return f"id={self.rid}" if self.rid else ""
 
 
-def _lines(elements: Sequence[Mapping[str, Any]]) -> list[_Line]:
+def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
     """The screen's lines: one per element, except plain text inside a clickable, whose
     words join the clickable's line."""
-    lines: list[_Line] = []
-    open_: list[_Line] = []  # the enclosing clickables
+    lines: list[Line] = []
+    open_: list[Line] = []  # the enclosing clickables
     for i, e in enumerate(elements):
         b = list(e.get("bounds") or [0, 0, 0, 0])
         while open_ and not _inside(b, open_[-1].bounds):
             open_.pop()
-        words = [json.dumps(str(w), ensure_ascii=False) for w in _words(e)]
+        words = [json.dumps(str(w), ensure_ascii=False) for w in element_words(e)]
         flags = [f for f in _FLAGS if e.get(f)]
         if e.get("checkable"):
             flags.append("checked" if e.get("checked") else "unchecked")
@@ -125,7 +129,7 @@ def _lines(elements: Sequence[Mapping[str, Any]]) -> list[_Line]:
             open_[-1].words.extend(w for w in words if w not in open_[-1].words)
             continue
         rid = str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
-        lines.append(_Line(int(e.get("index", i)), b, flags, words, rid))
+        lines.append(Line(int(e.get("index", i)), b, flags, words, rid))
         if e.get("clickable"):
             open_.append(lines[-1])
     return lines
@@ -136,7 +140,8 @@ def _keywords(text: str) -> set[str]:
     return {w for w in re.findall(r"[^\W_]+", text.lower()) if len(w) > 1 and w not in _STOP}
 
 
-def _words(e: Mapping[str, Any]) -> list[str]:
+def element_words(e: Mapping[str, Any]) -> list[str]:
+    """An element's words: its text, then its description when that says something else."""
     text = str(e.get("text") or "")
     desc = str(e.get("content_desc") or "")
     return [w for w in (text, desc if desc != text else "") if w]
@@ -197,11 +202,11 @@ def notes(text: str) -> list[str]:
 
 
 def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,
-        index: bool = False, lines: Sequence[_Line] | None = None) -> str:
+        index: bool = False, lines: Sequence[Line] | None = None) -> str:
     """A short reason for `action`: its type and the label of the screen line it acts on
     (the app, for `open_app`); with `index`, that line's index after it, as the screen
-    shows them (`click "Bakery" [6]`). `lines` are the screen's `_lines`, when the caller
-    has them already."""
+    shows them (`click "Bakery" [6]`). `lines` are the screen's `screen_lines`, when the
+    caller has them already."""
     kind = str(action.get("action_type"))
     if kind == "scroll":
         kind += " " + str(action.get("direction") or "down")
@@ -213,11 +218,13 @@ def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,
     if i is None or not 0 <= int(i) < len(elements):
         return kind
     i = int(i)
-    found = [ln for ln in (_lines(elements) if lines is None else lines) if ln.index == i]
+    found = [ln for ln in (screen_lines(elements) if lines is None else lines)
+             if ln.index == i]
     if found:
         label = found[0].label
     else:  # text folded into a clickable's line: its own words
-        label = next((json.dumps(w, ensure_ascii=False) for w in _words(elements[i])), "")
+        label = next((json.dumps(w, ensure_ascii=False) for w in element_words(elements[i])),
+                     "")
     where = f" [{i}]" if index else ""
     return f"{kind} {label}{where}" if label else f"{kind}{where}"
 

@@ -159,6 +159,7 @@ class Job:
     size: int
     seed: int
     settings: dict[str, Any]
+    alone: bool = False  # play single-app tasks in their app alone, every other one
 
 
 def run_job(job: Job) -> list[Episode]:
@@ -166,7 +167,7 @@ def run_job(job: Job) -> list[Episode]:
     import torch
     from transformers import set_seed
 
-    from rl.data import load_specs, target
+    from rl.data import load_specs, stage, target
     from rl.model import load_policy
 
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1") or 1))
@@ -174,8 +175,10 @@ def run_job(job: Job) -> list[Episode]:
     model, tok = load_policy(job.policy)
     model.eval()
     specs = load_specs(job.apps)
-    slots = [Slot(target(specs), task, "mock", g) for task, g in job.groups
-             for _ in range(job.size)]
+    slots = []
+    for task, g in job.groups:
+        apps, asked = stage(specs, task, job.alone)
+        slots += [Slot(target(apps), asked, "mock", g) for _ in range(job.size)]
     return play(model, tok, slots, **job.settings)
 
 

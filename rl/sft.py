@@ -10,7 +10,9 @@ or repeated. The final model and tokenizer are saved in `out/final`.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,11 +33,12 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
     from trl import SFTConfig
 
     cpu = not torch.cuda.is_available()
+    bf16 = not cpu and torch.cuda.is_bf16_supported()  # GPUs: half the memory, same recipe
     return SFTConfig(
         output_dir=str(out), max_steps=steps, per_device_train_batch_size=batch,
         learning_rate=lr, lr_scheduler_type="cosine", warmup_steps=steps // 20,
-        assistant_only_loss=True, max_length=max_length, bf16=False, fp16=False,
-        gradient_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
+        assistant_only_loss=True, max_length=max_length, bf16=bf16, fp16=False,
+        activation_checkpointing=False, use_cpu=cpu, report_to="none", seed=seed,
         data_seed=seed, save_strategy="steps", save_steps=max(1, save_steps),
         save_total_limit=1, logging_steps=max(1, min(10, steps // 10)),
         disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=weight_decay,
@@ -128,7 +131,8 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
     ckpt = latest_checkpoint(out) if resume else None
-    trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)
+    with contextlib.redirect_stdout(sys.stderr):  # trl's loss lines are progress: stdout
+        trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)  # holds results
     if trainer.state.global_step < steps:  # stopped early: no final model
         return out, [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
     tok.padding_side = "left"

@@ -49,6 +49,15 @@ def shared(*parts: str) -> Path:
     return p
 
 
+def shared_folders(*formats: str) -> list[str]:
+    """Every trace folder under ../shared/traces (`format/app`), of the given formats
+    (all when none is given), for parametrised tests; [] when the folder is missing."""
+    if not SHARED_TRACES.is_dir():
+        return []
+    return sorted(f"{p.parent.name}/{p.name}" for p in SHARED_TRACES.glob("*/*")
+                  if p.is_dir() and (not formats or p.parent.name in formats))
+
+
 # --- Damaged copies of trace files, for the readers' property tests -----------------------
 
 def mutate_file(data, file: Path) -> str:

@@ -25,7 +25,8 @@ def _one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def toy_setup(n: int = 8) -> tuple[list, list, list]:
     """(specs, toy tasks, their chat examples) on the shopping app."""
-    from rl import data, toy
+    from rl import data
+    from tests import rl_toy as toy
 
     specs = data.load_specs([APP])
     tasks = toy.sample_tasks(specs, n, 0)

@@ -73,10 +73,13 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     args = ["train", "--apps", str(APP), "--tasks", "4", "--sft-steps", "4",
             "--sft-batch", "2", "--rl-steps", "1", "--group", "2", "--groups", "1",
             "--tiny-size", "micro", "--max-steps", "2", "--max-new-tokens", "8",
-            "--eval-tasks", "2",
+            "--eval-tasks", "2", "--demo-workers", "0",
             "--out", str(tmp_path / "run")]
     assert main(args) == 0
-    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    lines = capsys.readouterr().out.strip().splitlines()
+    out = json.loads(lines[-1])
+    assert lines[0].startswith("held-out success after training") and "curve.png" in lines[-2]
+    assert any(ln.strip().startswith("kind ") for ln in lines)  # success per task kind
     assert (tmp_path / "run" / "final" / "config.json").is_file()
     assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
     assert set(out["seconds"]) == {"demos", "sft", "rl"}
@@ -85,8 +88,8 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     record = json.loads((tmp_path / "run" / "tasks.json").read_text())
     assert len(record["train"]) == 4 and len(record["held_out"]) == 2
     assert not set(record["train"]) & set(record["held_out"])
-    assert main(args) == 7  # the folder holds a run: refuse to overwrite it
-    assert "--resume" in capsys.readouterr().err
+    assert main(args) == 7  # the folder holds a finished run: refuse to overwrite it
+    assert "finished run" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is repeated
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["rl_iterations"] == 0
 
@@ -102,3 +105,94 @@ def test_switches_go_both_ways() -> None:
     assert TrainConfig.from_args(p.parse_args(["--no-reason"])).reason is False
     assert TrainConfig.from_args(p.parse_args(["--resume"])).resume is True
     assert TrainConfig.from_args(p.parse_args([])).resume is False
+
+
+@pytest.mark.parametrize("command", ["train", "eval"])
+def test_without_the_train_extra_one_line_names_it(command, monkeypatch, tmp_path,
+                                                   capsys) -> None:
+    monkeypatch.setitem(sys.modules, "tokenizers", None)  # as if it were not installed
+    args = ["--out", str(tmp_path / "run")] if command == "train" else [
+        "--model", str(tmp_path)]
+    assert main([command, *args]) == 7
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "train extra" in err and "tokenizers" in err and "phoneworld[train]" in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_an_unfinished_run_does_not_block_the_next(tmp_path, capsys) -> None:
+    from rl.config import RUN_RESULT, TrainConfig
+    from rl.train import TrainError, run_folder
+
+    out = tmp_path / "run"
+    (out / "sft").mkdir(parents=True)
+    (out / "config.json").write_text("{}")  # a run that stopped before it finished
+    assert run_folder(TrainConfig(out=str(out))) == out
+    assert list(out.iterdir()) == []
+    assert "unfinished run" in capsys.readouterr().err
+    (out / "config.json").write_text("{}")
+    (out / RUN_RESULT).write_text("{}")  # a finished one is kept
+    with pytest.raises(TrainError, match="finished run"):
+        run_folder(TrainConfig(out=str(out)))
+    assert run_folder(TrainConfig(out=str(out), resume=True)) == out
+    assert (out / RUN_RESULT).is_file()
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("not a run")  # never cleared
+    with pytest.raises(TrainError, match="holds no run"):
+        run_folder(TrainConfig(out=str(other)))
+    assert (other / "notes.txt").is_file()
+
+
+def test_eval_takes_a_run_folder_or_a_model_folder(micro, tmp_path) -> None:  # noqa: F811
+    from rl.config import RUN_TASKS
+    from rl.evaluate import model_folder, run_config
+    from rl.train import TrainError
+
+    folder, *_ = micro
+    assert model_folder(folder) == folder
+    run = tmp_path / "run"
+    with pytest.raises(TrainError, match="not a model folder"):
+        model_folder(run)
+    (run / "sft" / "final").mkdir(parents=True)
+    (run / RUN_TASKS).write_text(json.dumps({"train": [], "held_out": []}))
+    (run / "config.json").write_text(json.dumps({"max_steps": 7, "format": "phonebuddy"}))
+    with pytest.raises(TrainError, match="no model yet"):
+        model_folder(run)
+    for f in folder.iterdir():
+        (run / "sft" / "final" / f.name).write_bytes(f.read_bytes())
+    assert model_folder(run) == run / "sft" / "final"  # RL has not finished: the SFT model
+    (run / "final").mkdir()
+    for f in folder.iterdir():
+        (run / "final" / f.name).write_bytes(f.read_bytes())
+    assert model_folder(run) == run / "final"
+    assert run_config(run / "final")["max_steps"] == 7
+    assert run_config(folder) == {}
+
+
+def test_holdout_apps_must_name_apps_of_the_run(tmp_path, capsys) -> None:
+    args = ["train", "--apps", str(ROOT / "generated"), "--out", str(tmp_path / "run")]
+    assert main([*args, "--holdout-apps", "setings"]) == 7
+    err = capsys.readouterr().err
+    assert "no app setings" in err and "settings" in err and "Traceback" not in err
+    assert main([*args, "--holdout-apps", "messages", "settings", "shopping"]) == 7
+    assert "no app to train on" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.slow
+def test_holdout_apps_are_never_trained_on_and_reported(tmp_path) -> None:
+    pytest.importorskip("trl")
+    from rl.config import TrainConfig
+    from rl.train import train
+
+    cfg = TrainConfig(apps=[str(ROOT / "generated")], out=str(tmp_path / "run"), tasks=6,
+                      sft_steps=2, sft_batch=2, rl_steps=1, group=2, groups=1, max_steps=2,
+                      max_new_tokens=8, eval_tasks=2, demo_workers=0,
+                      holdout_apps=["settings"])
+    result = train(cfg)
+    record = json.loads((tmp_path / "run" / "tasks.json").read_text())
+    assert record["train"] and not any("settings" in i for i in record["train"])
+    assert not any("settings" in i for i in record["held_out"])
+    assert set(result["eval_apps"]) == {"settings"}
+    assert result["eval_apps"]["settings"]["episodes"] == 2

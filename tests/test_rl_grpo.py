@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,33 @@ def test_mix_sends_that_fraction_of_groups_to_mock_apps() -> None:
     assert plan_groups(mock, dev, 8, 0.5, 0, 7).groups == plan_groups(mock, dev, 8, 0.5, 0,
                                                                       7).groups
     assert all(s == "mock" for _, s in plan_groups(mock, [], 8, 0.0, 0, 1).groups)
+
+
+def test_groups_go_to_the_templates_the_policy_half_solves() -> None:
+    from types import SimpleNamespace as T
+
+    from rl.grpo import Curriculum
+
+    tasks = [T(id=f"{k}#{i}", template=k) for k in ("easy", "hard", "half", "new")
+             for i in range(5)]
+    cur = Curriculum()
+    wins = {"easy": 1.0, "hard": 0.0, "half": 0.5}
+    for _ in range(6):
+        played = [t for t in tasks if t.template != "new"]
+        eps = [Episode(t.id, "mock", g, reward=float(wins[t.template] > (j % 4) / 4))
+               for g, t in enumerate(played) for j in range(4)]
+        cur.record(played, eps)
+    w = {k: cur.weight(T(id="x", template=k)) for k in ("easy", "hard", "half", "new")}
+    assert w["new"] == 0.25 and w["half"] > 0.2  # unknown, or disagreeing episodes
+    assert w["easy"] < 0.05 and w["hard"] < 0.05  # all alike: no signal
+    counts = Counter(t.template for it in range(50)
+                     for t, _ in plan_groups(tasks, [], 4, 1.0, 0, it, cur.weight).groups)
+    assert counts["half"] + counts["new"] > 5 * (counts["easy"] + counts["hard"])
+    plan = plan_groups(tasks, [], 4, 1.0, 0, 3, cur.weight)
+    assert len({t.id for t, _ in plan.groups}) == 4  # no task twice in an iteration
+    assert plan.groups == plan_groups(tasks, [], 4, 1.0, 0, 3, cur.weight).groups
+    again = Curriculum(**asdict(cur))  # as a checkpoint holds it
+    assert again.weight(tasks[0]) == cur.weight(tasks[0])
 
 
 def test_summary_reports_success_per_source_and_valid_rate() -> None:
@@ -109,14 +138,14 @@ def _cfg(out: Path, **kw: object) -> object:
 
     base = {"apps": [str(ROOT / "generated" / "shopping")], "out": str(out), "rl_steps": 2,
             "group": 2, "groups": 2, "max_steps": 2, "max_new_tokens": 8, "save_every": 1,
-            "rl_lr": 1e-3}
+            "rl_lr": 1e-3, "demo_workers": 0}
     return TrainConfig(**{**base, **kw})
 
 
 @pytest.mark.slow
 def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:  # noqa: F811
     pytest.importorskip("torch")
-    from rl.train import train_rl
+    from rl.online import train_rl
 
     folder, specs, tasks, _ = micro
     cfg = _cfg(tmp_path, mix=0.5, rl_steps=3, groups=4)
@@ -137,7 +166,7 @@ def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:  # noqa: F81
 def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:  # noqa: F811
     torch = pytest.importorskip("torch")
     from rl.model import load_policy
-    from rl.train import train_rl
+    from rl.online import train_rl
 
     folder, specs, tasks, _ = micro
     whole, log_whole = train_rl(_cfg(tmp_path / "a"), folder, specs, tasks)
@@ -173,3 +202,33 @@ def test_kl_to_the_reference_is_zero_before_any_change(micro) -> None:  # noqa: 
     assert stats["kl"] == pytest.approx(0.0, abs=1e-6) and stats["used_steps"] == 2
     stats = update(model, ref, opt, sched, eps, pad=tok.pad_token_id, beta=0.1, epochs=1)
     assert stats["kl"] > 0.0  # one optimiser step later the policy has moved
+
+
+@pytest.mark.slow
+def test_a_mixed_run_goes_end_to_end_with_the_device_double(tmp_path, capsys) -> None:
+    """`--mix 0.5` from demos to the final plot, a `ReplayDevice` standing in for the
+    phone that `--device SERIAL` would connect: per-source success in the log and the
+    curve, the final model and its evaluations."""
+    pytest.importorskip("trl")
+    from rl.train import train
+
+    preds = tmp_path / "device_tasks.json"
+    preds.write_text(json.dumps([{"id": "snacks", "instruction": "Open the Snacks category.",
+                                  "app": "shopping",
+                                  "predicate": 'exists(node where text ~ "Snacks")'}]))
+    cfg = _cfg(tmp_path / "run", mix=0.5, predicates=str(preds), rl_steps=4, groups=4,
+               tasks=4, sft_steps=4, sft_batch=2, eval_tasks=2, eval_every=2,
+               tiny_size="micro")
+    result = train(cfg, devices=[_device([_screen_task()])])
+    run = tmp_path / "run"
+    log = [json.loads(x) for x in (run / "rl" / "log.jsonl").read_text().splitlines()]
+    assert [r["iteration"] for r in log] == [0, 1, 2, 3]
+    assert sum(r["groups"]["device"] for r in log) > 0 < sum(r["groups"]["mock"] for r in log)
+    for r in log:
+        assert set(r["success"]) == {s for s, n in r["groups"].items() if n}
+    curve = json.loads((run / "curve.json").read_text())
+    assert [s["stage"] for s in curve["held_out"]] == ["before", "sft", "rl 2", "rl 4"]
+    assert {s for r in curve["rl"] for s in r["success"]} == {"mock", "device"}
+    assert (run / "curve.png").read_bytes().startswith(b"\x89PNG")
+    assert result["eval"]["episodes"] == 2 and (run / "final" / "config.json").is_file()
+    assert json.loads((run / "result.json").read_text())["final"] == str(run / "final")

@@ -104,7 +104,8 @@ def test_reply_round_trips(fmt: str, action: dict) -> None:
 def test_demo_examples_replay_to_success_in_both_formats(fmt: str, reason: bool) -> None:
     """A demo turned into examples, read back from its replies, still passes its check;
     with reasons, the prompts' previous actions stay actions only."""
-    from rl import data, toy
+    from rl import data
+    from tests import rl_toy as toy
     from tests.rl_fixtures import APP
 
     specs = data.load_specs([APP])
@@ -206,7 +207,8 @@ def test_a_value_read_in_one_app_is_noted_where_it_shows_and_kept_until_used() -
     specs = data.load_specs([ROOT / "generated"])
     tasks = [t for t in data.sample(specs, 60, 3) if t.kind == "cross_app"][:4]
     assert tasks
-    make_demo = data._tasks().make_demo
+    from phoneworld.tasks import make_demo
+
     for task in tasks:
         actions = data.demo_actions(make_demo(list(specs), task))
         found = data.found_values(task.instruction, actions)
@@ -249,28 +251,6 @@ def test_demos_open_an_app_by_the_name_the_task_and_the_launcher_show() -> None:
             assert f'"{a["app_name"]}" [' in user
         opened += 1
     assert opened >= 2 * len(tasks)
-
-
-@pytest.mark.parametrize("n, held", [(300, 60), (40, 10), (10, 4)])
-def test_split_holds_out_every_kinds_share_and_trains_on_the_rest(n: int, held: int) -> None:
-    """The held-out set is drawn with the training set, shares no id with it, and takes
-    each kind's share of the draw, never a kind's last instance (the few navigation
-    instances of the example apps stay in training)."""
-    from collections import Counter
-
-    from rl import data
-    from tests.rl_fixtures import ROOT
-
-    specs = data.load_specs([ROOT / "generated"])
-    train, test = data.split(specs, n, held, 0)
-    assert len(train) == n and len(test) == held
-    assert not {t.id for t in train} & {t.id for t in test}
-    kinds_train, kinds_test = Counter(t.kind for t in train), Counter(t.kind for t in test)
-    assert set(kinds_test) <= set(kinds_train)
-    pool = Counter(t.kind for t in train + test)
-    for kind, k in kinds_test.items():
-        assert k <= max(1, round(pool[kind] * held / (n + held)) + 1)
-    assert data.split(specs, n, held, 0) == (train, test)  # deterministic
 
 
 def test_lines_that_share_words_with_the_task_are_marked(monkeypatch) -> None:

@@ -9,7 +9,9 @@
                     focus, the screen's `enter` transition
     scroll / swipe  half a page of the list named, or of the list under the screen's
                     centre (swipe = finger direction, so the opposite scroll); then the
-                    list's `scroll` transition, if it has one
+                    list's `scroll` transition, if it has one; across the list's axis,
+                    the `swipe` transition of the row under the gesture (its element,
+                    else the list's centre), if it has one
     navigate_back   the screen's `back` transition (or one of a widget named `back`),
                     else pop the back stack
     navigate_home   the screen's `home` transition, else leave the app (recorded)
@@ -155,7 +157,8 @@ def _scroll(m: Machine, a: Action, direction: str) -> Event:
     assert key is not None
     forward, backward = ("down", "up") if box.list_axis == "vertical" else ("right", "left")
     if direction not in (forward, backward):
-        return f"no-op: {key} does not scroll {direction}", None
+        # Across the list: a row under the gesture may take it (swipe to edit, to delete).
+        return _swipe_row(m, a, lst) or (f"no-op: {key} does not scroll {direction}", None)
     # Half a page per scroll, as AndroidWorld's swipe from the middle to an edge.
     move = max(1, box.list_page // 2) * (1 if direction == forward else -1)
     frame = m.frame
@@ -170,6 +173,26 @@ def _scroll(m: Machine, a: Action, direction: str) -> Event:
         if t is not None:
             return m.fire(t, box.row), t
     return f"scroll {m.screen}.{key} {direction} to {new}", None
+
+
+def _swipe_row(m: Machine, a: Action, lst: int) -> Event | None:
+    """The `swipe` transition of the list row under the gesture (its element, else the
+    list's centre), if that row has one."""
+    r = m.rendered()
+    boxes = r.boxes
+    at = m.target_box(a) if a.targeted else None
+    if at is None:
+        b = boxes[lst].bounds
+        at = r.hit((b[0] + b[2]) // 2, (b[1] + b[3]) // 2)
+    for i in r.ancestors(at) if at is not None else ():
+        if i == lst:
+            break
+        view, row = boxes[i].view, boxes[i].row
+        if view.name and row is not None:
+            t = m.transition_for(view.name, "swipe", row)
+            if t is not None:
+                return m.fire(t, row), t
+    return None
 
 
 def scroll(m: Machine, a: Action) -> Event:

@@ -24,6 +24,7 @@ from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truth
 from phoneworld.runtime.layout import ViewPlan
 from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
+from phoneworld.spec.ast import Ref
 from phoneworld.ui.hierarchy import to_uiautomator_xml
 from phoneworld.ui.hits import HitTester
 from phoneworld.ui.node import Bounds, Node, NodePath
@@ -97,6 +98,12 @@ def render_boxes(plan: ViewPlan, frame: Frame, scope: Scope) -> list[Box]:
     return out
 
 
+def _bare(p: ViewPlan) -> bool:
+    """A leaf that shows only its text: no children, list, description or typed text."""
+    return not p.children and p.items is None and p.desc_expr is None and not p.static[2] \
+        and not p.editable
+
+
 def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
             parent: Box | None, out: list[Box]) -> None:
     x1, y1, x2, y2 = p.bounds
@@ -127,6 +134,13 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     out.append(box)
     if p.text_expr is not None:
         box.text = display(evaluate(p.text_expr, scope))
+        if not box.text and isinstance(p.text_expr, Ref) and _bare(p) and not box.interactive:
+            # A label bound to data that is empty for this row or parameter is not shown,
+            # as an app hides an empty field (a row type without a subtitle, a header).
+            out.pop()
+            if parent is not None:
+                parent.children.pop()
+            return
     if p.desc_expr is not None:
         box.desc = display(evaluate(p.desc_expr, scope))
     if p.checked_expr is not None:

@@ -179,7 +179,8 @@ class Screen:
 
 # -- behaviour ------------------------------------------------------------------------------
 
-ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "back", "home", "enter"]
+ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "swipe", "back", "home",
+                     "enter"]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ class WidgetRef:
 
 
 def widget_ref(root: Node, target: NodePath) -> WidgetRef:
-    """The widget key of the node at `target`."""
+    """The widget key of the node at `target` (the look-alikes of a tree are indexed once,
+    for the many widgets callers ask about in a row)."""
     path = target
     node = root
     parts: list[str] = []

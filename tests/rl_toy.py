@@ -1,4 +1,4 @@
-"""Stand-in navigation tasks, for tests and for when `phoneworld.tasks` is not installed.
+"""Stand-in navigation tasks for the rl tests: small, fast, and one kind only.
 
     tasks = sample_tasks(specs, 50, seed=0)   # "Open Cart." ... checked by the screen shown
     make_demo(specs, tasks[0]).steps          # shortest clicks there, then status complete
