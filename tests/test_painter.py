@@ -4,6 +4,7 @@ same pixels as Chromium's whole capture of the page."""
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -151,3 +152,24 @@ def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame():
             assert np.array_equal(np.asarray(im.convert("RGB")), rgb)
     finally:
         shots.close()
+
+
+def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
+    """Screens of one app differ in the phone's style (their accents): the painter patches
+    the shown page's style and divs instead of setting a new document, and the frame is
+    still exactly the whole capture (buttons and tabs in the new accent)."""
+    painter, whole = _pair(browser)
+    sets: list[str] = []
+    set_ = painter._set
+    painter._set = lambda page, html, size: (sets.append(html), set_(page, html, size))[1]
+    m = Machine(shop_spec())
+    m.reset()
+    first = m.observe("html")
+    m.step({"action_type": "click", "index": 6})
+    second = m.observe("html")
+    assert "--accent:#" in first and "--accent:#d81b60" not in first
+    other = re.sub(r"--accent:#[0-9a-f]{6}", "--accent:#d81b60", second, count=1)
+    for html in (first, other, first):
+        f = painter.draw(html, 1080, 2400)
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
+    assert len(sets) == 1

@@ -25,6 +25,7 @@ is scaled up.
 from __future__ import annotations
 
 import base64
+import html as html_lib
 import io
 import json
 from collections import OrderedDict
@@ -60,6 +61,8 @@ _PATCH = """(() => {
   }
 })()"""
 """Replaces runs of the phone's children, last run first (so indexes stay true)."""
+_RESTYLE = ";document.querySelector('.phone').setAttribute('style', %s)"
+"""Sets the phone's own style (the page's zoom style overrides its height)."""
 
 
 @dataclass
@@ -256,7 +259,9 @@ class Painter:
         new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
         if page.doc == html:
             return
-        if page.divs is None or page.head != pl.head:
+        shown, style = _phone_style(page.head)
+        head, new_style = _phone_style(pl.head)
+        if page.divs is None or shown != head:
             self._set(page, html, size)
             page.head, page.divs = pl.head, pl.layers
             return
@@ -264,8 +269,13 @@ class Painter:
                               autojunk=False).get_opcodes()
         edits = [[i1, i2, "".join(x.div for x in pl.layers[j1:j2])]
                  for tag, i1, i2, j1, j2 in reversed(ops) if tag != "equal"]
-        if edits:
-            page.cdp.send("Runtime.evaluate", {"expression": _PATCH % json.dumps(edits)})
+        script = _PATCH % json.dumps(edits) if edits else ""
+        if style != new_style:
+            # Screens of one app differ in the phone's style alone (each its accent).
+            script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
+        if script:
+            page.cdp.send("Runtime.evaluate", {"expression": script})
+        page.head = pl.head
         page.doc, page.divs = html, pl.layers
         if any("<img" in e[2] for e in edits):
             page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
@@ -304,6 +314,15 @@ class Painter:
 
         with Image.open(io.BytesIO(self._png(page, clip, size))) as im:
             return np.asarray(im.convert("RGBA"))
+
+
+def _phone_style(head: str) -> tuple[str, str]:
+    """A page's head less the phone's style attribute, and that attribute's value (the
+    head ends with the phone's opening tag, its style last)."""
+    i = head.rfind(' style="')
+    if i < 0 or not head.endswith('">'):
+        return head, ""
+    return head[:i], head[i + len(' style="'):-len('">')]
 
 
 def changed(before: tuple[Layer, ...], after: tuple[Layer, ...]) -> list[Rect]:
