@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from phoneworld.apps import find_apps, load_app
 from phoneworld.compiler import compile_traces
-from phoneworld.generated import find_apps, load_app
 from phoneworld.infer.screens import group_observations
 from phoneworld.runtime import Machine
 from phoneworld.traces import read_traces

@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from phoneworld.traces.discover import find_traces, read_trace_folder
-from phoneworld.traces.hierarchy import parse_hierarchy
+from phoneworld.ui.hierarchy import parse_hierarchy
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from phoneworld.runtime import Machine  # noqa: E402
-from tests.test_runtime import shop_spec  # noqa: E402
+from tests.shop import shop_spec  # noqa: E402
 
 SCRIPT = [
     {"action_type": "click", "index": 6},                     # a product row -> detail

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from phoneworld.generated import find_apps, load_app  # noqa: E402
+from phoneworld.apps import find_apps, load_app  # noqa: E402
 from phoneworld.tasks import make_demo, sample_tasks  # noqa: E402
 
 

@@ -4,21 +4,29 @@ and returns an exit code. Heavy imports live inside the command that needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 
 from phoneworld import __version__
 from phoneworld.errors import PhoneworldError
 
 Command = Callable[[argparse.Namespace], int]
+COMMANDS = "phoneworld.commands"
+"""The entry-point group of commands other packages add (`register(subparsers)`)."""
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     from phoneworld.traces import read_traces
     from phoneworld.traces.report import format_table, summarize
 
-    rows = [summarize(t) for t in read_traces(args.path)]
+    skipped: list[str] = []
+    rows = [summarize(t) for t in read_traces(args.path, skipped)]
+    for note in skipped:
+        print(f"warning: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps({"traces": rows}, ensure_ascii=False, indent=None))
     else:
@@ -35,8 +43,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(msg, file=sys.stderr, flush=True)
 
+    def warn(msg: str) -> None:
+        print(f"warning: {msg}", file=sys.stderr, flush=True)
+
     apps = compile_traces(Path(args.path), Path(args.out),
-                          specs=Path(args.specs) if args.specs else None, progress=progress)
+                          specs=Path(args.specs) if args.specs else None, progress=progress,
+                          warn=warn)
     print(format_summary(apps, Path(args.out)))
     return 0
 
@@ -54,19 +66,22 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from phoneworld.codegen.files import write_tree
-    from phoneworld.codegen.generate import generate_app
+    from phoneworld.build import build_app
+    from phoneworld.codegen.files import check_app_folder, clean_leftovers, write_tree
     from phoneworld.spec.check import load
 
+    check_app_folder(Path(args.out), [Path(args.spec)])
+    clean_leftovers(Path(args.out).parent)  # of killed runs
     spec = load(args.spec)
-    files, _ = generate_app(spec)
-    write_tree(Path(args.out), files)
+    out = Path(args.out)
+    files = build_app(spec, previous=out)
+    write_tree(out, files, inputs=[Path(args.spec)])
     print(f"built {spec.name} into {args.out} ({len(files)} files)")
     return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
     from phoneworld.replay import format_replay, replay
     from phoneworld.traces import read_traces
 
@@ -142,9 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     from phoneworld.device.commands import register as register_record
 
     register_record(sub)
-    from rl.commands import register as register_train
-
-    register_train(sub)
+    # Commands of other packages (the trainer's train and eval) come by entry point.
+    for entry in sorted(entry_points(group=COMMANDS), key=lambda e: e.name):
+        entry.load()(sub)
     return parser
 
 
@@ -156,13 +171,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return func(args)
+        code = func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is met inside the `try`
+        return code
     except PhoneworldError as err:
         print(err.show(), file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader left (`phoneworld inspect traces/ | head -1`): end quietly, as a
+        # command killed by SIGPIPE does, and keep the exit-time flush from failing too.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`"; did you mean 'cart'?"` when a known name is close to `name`, else `""`: the end
+    of every message about a name that does not exist."""
+    close = difflib.get_close_matches(name, sorted(set(known)), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
 
 class PhoneworldError(Exception):
     """Base of every error phoneworld reports to a person; carries the CLI's exit code."""
@@ -62,3 +72,22 @@ class InvalidAction(PhoneworldError):
 
 class DeviceError(PhoneworldError):
     exit_code = 6
+
+
+class MissingExtra(PhoneworldError):
+    """A command needs an optional part of phoneworld that is not installed: one line
+    naming the extra to install."""
+
+    exit_code = 8
+
+    def __init__(self, what: str, extra: str, err: BaseException | None = None) -> None:
+        self.extra = extra
+        missing = f" ({err})" if err is not None else ""
+        super().__init__(f"{what} needs the {extra} extra{missing}: "
+                         f"pip install 'phoneworld[{extra}]'")
+
+
+class OutputError(PhoneworldError):
+    """An output folder phoneworld must not write to (an input, a file, someone's files)."""
+
+    exit_code = 2

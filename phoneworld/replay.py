@@ -1,15 +1,26 @@
 """Replay fidelity: do recorded steps do on the mock app what they did on the real one?
 
 For every recorded step whose action a mock can take (taps, long presses, typing, back,
-enter, scrolls), the mock is put on the screen the step's recorded observation maps to
-(with the parameter row whose rendering looks most like the recording, above the back
-stack the trace had built so far, so that back goes where it went), the recorded
-action is sent as an AndroidWorld action at the recorded coordinates, and:
+enter, scrolls) and whose next observation was recorded with a hierarchy, the mock is put
+on the screen the step's recorded observation maps to (with the parameter row whose
+rendering looks most like the recording, above the back stack the trace had built so
+far, so that back goes where it went), the recorded action is sent as an AndroidWorld
+action at the recorded coordinates, and:
 - `reproduced`: the mock is now on the screen the recorded next observation maps to;
 - `screen_similarity`: node-level F1 between the mock's hierarchy and the recorded next
-  one, over (class, resource-id, text) of the app windows' nodes.
-Both are reported, because either alone is cheap to game: one screen for everything
+  one, over (class, resource-id, text, description) of the app windows' nodes that carry
+  a text, a description or an id (empty containers would make any two screens alike);
+- `text_recall`: the share of the recorded next observation's visible texts and content
+  descriptions that the mock's screen shows.
+All are reported, because each alone is cheap to game: one screen for everything
 reproduces every step and resembles nothing.
+
+A step whose next observation has no hierarchy (DroidBot states with no file) cannot be
+judged and is `skipped`, and the back stack is forgotten there; a step the mock has no
+action for (the menu key) is skipped too, but its screens keep the stack as the trace
+built it. With `known_only`, so is a step whose next observation maps to
+no screen of the app: an app compiled from part of a run is judged on the transitions
+between screens it knows (`unknown` counts them).
 """
 
 from __future__ import annotations
@@ -18,26 +29,47 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
-from phoneworld.generated import GeneratedApp
-from phoneworld.infer.skeleton import app_windows
-from phoneworld.infer.widgets import widget_ref
-from phoneworld.traces.model import Action, Node, Observation, Trace
+from phoneworld.traces.model import Action, Observation, Trace
+from phoneworld.ui.node import Node
+from phoneworld.ui.skeleton import app_windows
+from phoneworld.ui.widgets import widget_ref
 
 _MAX_SCROLLS = 10
 _REPLAYABLE = {"tap", "long_press", "type", "key", "scroll", "swipe"}
 
 
 def node_bag(root: Node | None) -> Counter:
-    """(class, resource-id, text) of every visible node of the app windows."""
+    """(class, resource-id, text, description) of every visible node of the app windows
+    that carries a text, a description or an id."""
     bag: Counter = Counter()
     if root is None:
         return bag
     for _, win in app_windows(root):
         for _, n in win.walk():
-            if n.visible:
-                bag[(n.class_name, n.resource_id, n.text)] += 1
+            if n.visible and (n.text or n.content_desc or n.resource_id):
+                bag[(n.class_name, n.resource_id, n.text, n.content_desc)] += 1
     return bag
+
+
+def shown_texts(root: Node | None) -> set[str]:
+    """The texts and content descriptions a screen shows: visible nodes of non-zero size
+    in the app windows (never the status bar's clock)."""
+    out: set[str] = set()
+    if root is None:
+        return out
+    for _, win in app_windows(root):
+        for _, n in win.walk():
+            b = n.bounds
+            if n.visible and b[2] > b[0] and b[3] > b[1]:
+                out.update(t for t in (n.text.strip(), n.content_desc.strip()) if t)
+    return out
+
+
+def recall(shown: set[str], recorded: set[str]) -> float | None:
+    """The share of `recorded` that is in `shown` (None when nothing was recorded)."""
+    return len(recorded & shown) / len(recorded) if recorded else None
 
 
 def f1(a: Counter, b: Counter) -> float:
@@ -179,7 +211,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     machine.jump(screen, best, under=under)
 
 
-def replay(traces: Sequence[Trace], app: GeneratedApp) -> dict:
+def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = False) -> dict:
     """Fidelity of `app` on `traces` (one JSON-ready object with per-trace rows)."""
     from phoneworld.runtime import Machine
 
@@ -188,11 +220,13 @@ def replay(traces: Sequence[Trace], app: GeneratedApp) -> dict:
     totals = Counter()
     mismatches: Counter = Counter()
     sims: list[float] = []
+    recalls: list[float] = []
     for trace in traces:
         if trace.app != app.spec.package:
             continue
         row = Counter()
         tsims: list[float] = []
+        trecalls: list[float] = []
         stack: list[str] = []  # the recorded back stack, kept as the compiler keeps it
         for step in trace.steps:
             if step.after is None or step.action.kind not in _REPLAYABLE:
@@ -200,41 +234,78 @@ def replay(traces: Sequence[Trace], app: GeneratedApp) -> dict:
             before, after = trace.observations[step.before], trace.observations[step.after]
             act = to_agent_action(step.action, before)
             src, dst = app.classify(before), app.classify(after)
-            if act is None or src is None:
+            if src is None or after.root is None:
                 row["skipped"] += 1
-                stack.clear()
+                stack.clear()  # where the app went is not known
                 continue
             if src in stack:
                 del stack[stack.index(src) + 1:]
             else:
                 stack.append(src)
+            if act is None:  # a key the mock has no action for (menu): both ends known
+                row["skipped"] += 1
+                continue
+            if dst is None and known_only:
+                row["unknown"] += 1
+                continue
             row["steps"] += 1
             machine.reset()
             _place(machine, app, src, before, stack[:-1])
             act = _by_element(act, step.action, before, machine)
+            wanted = shown_texts(after.root)
             try:
                 machine.step(act)
             except InvalidAction:
                 tsims.append(0.0)
+                if wanted:
+                    trecalls.append(0.0)
                 continue
             if machine.screen == dst:
                 row["reproduced"] += 1
             else:
                 mismatches[(src, act["action_type"], dst or "?", machine.screen)] += 1
-            tsims.append(f1(node_bag(machine.observe("node")), node_bag(after.root)))
+            mock = machine.observe("node")
+            tsims.append(f1(node_bag(mock), node_bag(after.root)))
+            got = recall(shown_texts(mock), wanted)
+            if got is not None:
+                trecalls.append(got)
         totals.update(row)
         sims.extend(tsims)
+        recalls.extend(trecalls)
         rows.append({"trace": trace.source, "steps": row["steps"],
                      "reproduced": row["reproduced"], "skipped": row["skipped"],
+                     "unknown": row["unknown"],
                      "fidelity": _ratio(row["reproduced"], row["steps"]),
-                     "screen_similarity": round(sum(tsims) / len(tsims), 4) if tsims else None})
+                     "screen_similarity": _mean(tsims), "text_recall": _mean(trecalls)})
     return {"app": app.spec.name, "steps": totals["steps"], "reproduced": totals["reproduced"],
-            "skipped": totals["skipped"], "fidelity": _ratio(totals["reproduced"], totals["steps"]),
-            "screen_similarity": round(sum(sims) / len(sims), 4) if sims else None,
+            "skipped": totals["skipped"], "unknown": totals["unknown"],
+            "fidelity": _ratio(totals["reproduced"], totals["steps"]),
+            "screen_similarity": _mean(sims), "text_recall": _mean(recalls),
             "screens": len(app.spec.screens), "traces": rows,
             "mismatches": [{"screen": a, "action": b, "expected": c, "got": d, "count": n}
                            for (a, b, c, d), n in sorted(mismatches.items(),
                                                          key=lambda kv: (-kv[1], kv[0]))[:20]]}
+
+
+def split_trace(trace: Trace, share: float = 0.7) -> tuple[Trace, Trace]:
+    """The trace of its first `share` of steps, and the trace of the rest, each holding
+    only the observations its own steps show (for judging a mock compiled from the first
+    part on the second)."""
+    k = round(len(trace.steps) * share)
+    return _part(trace, trace.steps[:k], "head"), _part(trace, trace.steps[k:], "tail")
+
+
+def _part(trace: Trace, steps, name: str) -> Trace:
+    used = sorted({s.before for s in steps} | {s.after for s in steps if s.after is not None})
+    new = {old: i for i, old in enumerate(used)}
+    steps = tuple(s.model_copy(update={"before": new[s.before], "after": None if s.after is None
+                                       else new[s.after]}) for s in steps)
+    return trace.model_copy(update={"name": f"{trace.name}-{name}", "steps": steps,
+                                    "observations": tuple(trace.observations[i] for i in used)})
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -244,8 +315,9 @@ def _ratio(a: int, b: int) -> float | None:
 def format_replay(result: dict) -> str:
     """A short human-readable report of `replay`'s result."""
     lines = [f"{r['trace']}: {r['reproduced']}/{r['steps']} steps reproduced"
-             f" ({r['skipped']} skipped), similarity {r['screen_similarity']}"
-             for r in result["traces"]]
+             f" ({r['skipped']} skipped), similarity {r['screen_similarity']}, text recall "
+             f"{r['text_recall']}" for r in result["traces"]]
     lines.append(f"fidelity {result['fidelity']} ({result['reproduced']}/{result['steps']} "
-                 f"steps), mean screen similarity {result['screen_similarity']}")
+                 f"steps), mean screen similarity {result['screen_similarity']}, mean text "
+                 f"recall {result['text_recall']}")
     return "\n".join(lines)

@@ -27,7 +27,7 @@ from rl.policy import HISTORY, messages, read_action, reply, step_line, under
 
 def load_specs(apps: Sequence[str | Path]) -> list[Any]:
     """The specs of generated app folders (or folders of them), in a stable order."""
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
 
     specs = {}
     for a in apps:

@@ -174,7 +174,7 @@ def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
     if fmt == "androidworld":
         text = json.dumps(a, ensure_ascii=False)
     else:
-        from phoneworld.env.formats import to_phonebuddy
+        from phoneworld.agent.formats import to_phonebuddy
 
         call = to_phonebuddy(a, width, height, elements=elements)
         text = "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
@@ -280,7 +280,7 @@ def read_action(text: str, fmt: str = "androidworld", width: int = 1080,
     Tolerant of either format whatever `fmt` is, and of the noise models add (prose,
     fences, `<think>` blocks); it never raises.
     """
-    from phoneworld.env.parse import parse_action
+    from phoneworld.agent.parse import parse_action
 
     try:
         return parse_action(text, width=width, height=height)

@@ -1,21 +1,44 @@
-"""Shared fixtures: where the third-party traces live, skipping cleanly when absent."""
+"""Shared fixtures: where the third-party traces live (skipping cleanly when absent), the
+hand-built test shop (`shop`, and `m`: a reset machine on it), damaged trace files, and
+the real-device switch."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_TRACES = ROOT.parent / "shared" / "traces"
+SHARED_TRACES = Path(os.environ.get("PHONEWORLD_SHARED_TRACES")
+                     or ROOT.parent / "shared" / "traces")
+"""The third-party traces: ../shared/traces beside the checkout, or $PHONEWORLD_SHARED_TRACES."""
 DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
 def shared_traces() -> Path:
     if not SHARED_TRACES.is_dir():
-        pytest.skip("../shared/traces is not here")
+        pytest.skip(f"{SHARED_TRACES} is not here (set $PHONEWORLD_SHARED_TRACES)")
     return SHARED_TRACES
+
+
+@pytest.fixture(scope="session")
+def shop():
+    """The hand-built test shop's spec (see tests/shop.py); frozen, so shared."""
+    from tests.shop import shop_spec
+
+    return shop_spec()
+
+
+@pytest.fixture
+def m(shop):
+    """A machine on the test shop, reset."""
+    from phoneworld.runtime import Machine
+
+    machine = Machine(shop)
+    machine.reset()
+    return machine
 
 
 def shared(*parts: str) -> Path:
@@ -24,6 +47,15 @@ def shared(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"{p} is not here")
     return p
+
+
+def shared_folders(*formats: str) -> list[str]:
+    """Every trace folder under ../shared/traces (`format/app`), of the given formats
+    (all when none is given), for parametrised tests; [] when the folder is missing."""
+    if not SHARED_TRACES.is_dir():
+        return []
+    return sorted(f"{p.parent.name}/{p.name}" for p in SHARED_TRACES.glob("*/*")
+                  if p.is_dir() and (not formats or p.parent.name in formats))
 
 
 # --- Damaged copies of trace files, for the readers' property tests -----------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-from phoneworld.generated import load_app
+from phoneworld.apps import load_app
 from phoneworld.spec.ast import AppSpec
 from phoneworld.spec.check import load
 from phoneworld.tasks import synthesize_tasks

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime import Action, Machine
-from tests.test_runtime import shop_spec
+from tests.shop import shop_spec
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ APP = ROOT / "generated" / "shopping"
 
 def stub_server(app_dir: Path):
     """The agent API's sessions, observation, step, reset, check and delete routes."""
-    from phoneworld.generated import load_app
+    from phoneworld.apps import load_app
     from phoneworld.runtime import Machine
 
     spec = load_app(app_dir).spec
@@ -46,6 +46,8 @@ def stub_server(app_dir: Path):
 
     @app.post("/api/sessions")
     def create():
+        if (flask.request.get_json(silent=True) or {}).get("task") is not None:
+            return {"error": "this stand-in knows no tasks", "status": 400, "field": "task"}, 400
         sid = uuid.uuid4().hex
         sessions[sid] = Machine(spec)
         sessions[sid].reset((flask.request.get_json(silent=True) or {}).get("seed"))
@@ -158,9 +160,7 @@ def test_close_deletes_the_session(server):
 
 
 def test_a_task_the_server_refuses_is_a_clear_error(server):
-    url, kind, _ = server
-    if kind == "stub":
-        pytest.skip("the stand-in knows no tasks")
+    url, _, _ = server
     env = make(url, app="shopping")
     with pytest.raises(PhoneworldError, match=r"POST /sessions\?format=elements: \d{3}: "):
         env.reset(options={"task": "shopping/no-such-task#0"})

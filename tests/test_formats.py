@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phoneworld.env.formats import (
+from phoneworld.agent.formats import (
     PHONEBUDDY_TOOLS,
     TOOLS,
     from_phonebuddy,
@@ -16,7 +16,7 @@ from phoneworld.env.formats import (
     to_action,
     to_phonebuddy,
 )
-from phoneworld.env.parse import parse_action
+from phoneworld.agent.parse import parse_action
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
 

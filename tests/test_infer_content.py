@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from phoneworld.infer import content as C
 from phoneworld.runtime.expr import Scope, display, evaluate
 from phoneworld.spec.ast import BinOp, Const, Ref
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 
 
 def _item(name: str, price: str, desc: str) -> Node:

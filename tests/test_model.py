@@ -3,8 +3,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phoneworld.traces.hierarchy import parse_hierarchy, to_uiautomator_xml
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
+from phoneworld.ui.hierarchy import parse_hierarchy, to_uiautomator_xml
+from phoneworld.ui.node import Node
 
 _text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
                 max_size=12)

@@ -36,6 +36,20 @@ def test_write_then_read_gives_the_same_trace(tmp_path):
     assert (again.app, again.instruction) == (trace.app, trace.instruction)
 
 
+def test_write_replaces_a_trace_folder_but_never_other_files(tmp_path):
+    from phoneworld.errors import OutputError
+
+    (trace,) = native.read(TINY)
+    native.write(trace, tmp_path / "t")
+    native.write(trace, tmp_path / "t")  # a trace folder: replaced
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    with pytest.raises(OutputError, match="not a phoneworld trace folder"):
+        native.write(trace, tmp_path / "mine")
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "t"]
+
+
 def test_write_is_byte_deterministic(tmp_path):
     (trace,) = native.read(TINY)
     native.write(trace, tmp_path / "a")

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from phoneworld.apps import load_app
 from phoneworld.errors import InvalidAction
-from phoneworld.generated import load_app
 from phoneworld.runtime import Phone
 from tests.conftest import ROOT
 

@@ -122,3 +122,16 @@ def test_damaged_fixture_gives_trace_or_trace_error(data):
 @given(st.data())
 def test_damaged_real_files_give_trace_or_trace_error(data):
     _damage_one(data, SHARED_TRACES / "rico" / "skype")
+
+
+def test_fields_of_the_wrong_type_are_read_as_defaults_and_said(tmp_path):
+    folder = tmp_path / "gappy"
+    shutil.copytree(GAPPY, folder)
+    file = folder / "view_hierarchies" / "1.json"
+    doc = json.loads(file.read_text())
+    button = doc["activity"]["root"]["children"][0]
+    button.update(text=5, clickable="maybe", **{"content-desc": {"a": 1}})
+    file.write_text(json.dumps(doc))
+    (trace,) = rico.read(folder)
+    assert any("view_hierarchies/1.json: 3 view fields of the wrong type" in w
+               and "text x1" in w for w in trace.warnings)

@@ -13,7 +13,7 @@ from phoneworld.runtime import Machine
 from phoneworld.runtime.cache import RenderCache, frozen, screen_key
 from phoneworld.runtime.render import Frame
 from phoneworld.runtime.state import State
-from tests.test_runtime import ACTION, shop_spec, tap
+from tests.shop import ACTION, shop_spec, tap
 
 
 def own_cache(spec) -> Machine:

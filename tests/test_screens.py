@@ -7,9 +7,9 @@ from collections import defaultdict
 
 from phoneworld.infer.graph import build_graph
 from phoneworld.infer.screens import group_observations, rank
-from phoneworld.infer.skeleton import selected_tabs, skeleton
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.traces import read_traces
+from phoneworld.ui.skeleton import selected_tabs, skeleton
 from tests.conftest import ROOT, shared
 
 
@@ -82,3 +82,110 @@ def test_graph_is_deterministic_and_has_a_stable_json_form(shared_traces):
     assert ScreenGraph.model_validate_json(a.model_dump_json()) == a
     assert a.start in a.reachable()
     assert any(t.item for t in a.transitions)  # list items carry their row
+
+
+def _single_activity_app():
+    """One activity: a toolbar, a bottom bar of five destinations and a drawer frame stay
+    while the content under them swaps between three fragments; the home fragment's
+    clock, list length and scroll position change between visits."""
+    from tests.infer_fixtures import App, _n, button, label, rows, title
+
+    def tab(i, d):
+        box = (i * 216, 2200, i * 216 + 216, 2400)
+        return _n("FrameLayout", f"nav_{d}", "", box, [
+            _n("ImageView", "icon", "", box), _n("TextView", "label", d.title(), box)],
+            clickable=True)
+
+    bar = _n("ViewGroup", "toolbar", "", (0, 0, 1080, 150), [
+        _n("ImageButton", "drawer_toggle", "", (0, 0, 150, 150), clickable=True), title("App"),
+        _n("TextView", "subtitle", "Ann's music", (150, 100, 700, 150)),
+        *(_n("ImageButton", a, "", (700 + i * 120, 0, 820 + i * 120, 150), clickable=True)
+          for i, a in enumerate(("cast", "share", "overflow")))])
+    nav = _n("LinearLayout", "bottom_nav", "", (0, 2200, 1080, 2400), [
+        tab(i, d) for i, d in enumerate(("home", "search", "library", "profile", "more"))])
+    frame = [bar, nav]
+
+    def screen(*content):
+        body = _n("FrameLayout", "nav_host", "", (0, 150, 1080, 2200), [
+            _n("LinearLayout", "", "", (0, 150, 1080, 2200), content)])
+        return _n("FrameLayout", "", "", (0, 0, 1080, 2400), [*frame, body])
+
+    def home(clock, n, first):
+        items = [(f"Song {i}", "3:0" + str(i)) for i in range(first, first + n)]
+        return screen(label("clock", clock, 200), rows("songs", items, y=300))
+
+    search = screen(_n("EditText", "query", "", (0, 200, 1080, 300), editable=True),
+                    label("hint", "Search songs", 400), button("voice", "Speak", 500))
+    profile = screen(label("name", "Ann", 200), label("followers", "12 followers", 300),
+                     button("edit_profile", "Edit", 400), switch_like())
+    app = (App().show(home("10:41", 5, 0)).tap(1, 1).show(search).tap(1, 0)
+           .show(home("10:42", 8, 3)).tap(1, 3).show(profile).tap(1, 0)
+           .show(home("10:43", 3, 6)))
+    return app.trace(), ["home", "search", "home", "profile", "home"]
+
+
+def switch_like():
+    from tests.infer_fixtures import switch
+
+    return switch("private", False, 600)
+
+
+def test_fragments_under_one_frame_are_told_apart_and_a_clock_splits_nothing():
+    trace, truth = _single_activity_app()
+    screens, where = group_observations([trace])
+    got = [where[r] for r in sorted(where, key=lambda r: r.index)]
+    # The same fragment is one screen; different fragments are different screens.
+    assert len(set(got)) == 3
+    assert all((got[i] == got[j]) == (truth[i] == truth[j])
+               for i in range(len(got)) for j in range(len(got)))
+    # Plain Jaccard (no chrome) would have merged search and profile into home.
+    from phoneworld.ui.skeleton import similarity
+
+    skels = [skeleton(o.root) for o in trace.observations]
+    assert similarity(skels[0], skels[3]) >= 0.7 > similarity(
+        skels[0], skels[3], chrome=frozenset.intersection(*skels))
+
+
+def test_a_transient_snackbar_or_an_empty_list_does_not_make_a_new_screen():
+    from tests.infer_fixtures import App, _n
+
+    trace, _ = _single_activity_app()
+    home = trace.observations[0].root
+    body = home.children[2]
+    inner = body.children[0]
+    snack = _n("LinearLayout", "snackbar", "", (0, 2000, 1080, 2150), [
+        _n("TextView", "snackbar_text", "Added to library", (0, 2000, 800, 2150)),
+        _n("Button", "snackbar_action", "Undo", (800, 2000, 1080, 2150), clickable=True)])
+    with_snack = home.model_copy(update={"children": (*home.children[:2], body.model_copy(
+        update={"children": (inner.model_copy(update={"children": (*inner.children, snack)}),)}
+    ))})
+    app = App()
+    for o in trace.observations:
+        app.show(o.root).back()
+    app.show(with_snack)
+    screens, where = group_observations([app.trace()])
+    first, last = (where[r] for r in sorted(where, key=lambda r: r.index)[::len(where) - 1])
+    assert first == last and len(screens) == 3
+
+
+def test_chrome_is_what_most_distinct_skeletons_share():
+    from phoneworld.ui.skeleton import chrome
+
+    a, b, c, d, e = (frozenset(s) for s in ("xyz1", "xyz2", "xyz3", "xyz4", "xy5"))
+    # The screen seen most (a, ten times) does not make its own content chrome.
+    assert chrome([a] * 10 + [b, c, d, e]) == frozenset("xyz")
+    assert chrome([a] * 10 + [b, e]) == frozenset("xy")
+
+
+def test_a_form_whose_helper_line_became_an_error_line_is_one_screen():
+    from tests.infer_fixtures import App, button, edit, label, screen, title
+
+    def form(*lines):
+        fields = [edit(f"field{i}", 200 + 120 * i) for i in range(8)]
+        rest = [label(f"legal{i}", "Terms", 1400 + 60 * i) for i in range(6)]
+        return screen(title("Sign up"), *fields, *lines, *rest, button("next", "Next", 2000))
+    tr = (App().show(form(label("helper", "Pick a name", 1200), label("tip", "8+", 1300)))
+          .tap(17).show(form(label("error", "Name taken", 1200),
+                             label("error_icon", "!", 1300))).trace())
+    screens, _ = group_observations([tr])
+    assert len(screens) == 1

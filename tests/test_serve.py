@@ -4,9 +4,7 @@ phone shell, tasks, errors, and the pages for a person."""
 from __future__ import annotations
 
 import json
-import sys
 import threading
-import types
 from dataclasses import dataclass, replace
 
 import pytest
@@ -15,7 +13,7 @@ pytest.importorskip("flask")
 
 from phoneworld.serve.app import create_app  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import SCRIPT, TEMPLATE, shop_spec  # noqa: E402
+from tests.shop import SCRIPT, TEMPLATE, shop_spec  # noqa: E402
 
 GEN = ROOT / "generated"
 ELEMENT_KEYS = {"index", "text", "class", "resource_id", "content_desc", "bounds", "clickable",
@@ -163,9 +161,11 @@ def test_unknown_routes_methods_and_big_bodies_are_json_4xx(client):
     r = client.put("/api/sessions")
     assert r.status_code == 405 and r.is_json and "POST" in r.headers["Allow"]
     sid = new(client)["session"]
-    r = client.post(f"/api/sessions/{sid}/step", data=b"{" + b" " * 300_000 + b"}")
+    r = client.post(f"/api/sessions/{sid}/step", data=b"{" + b" " * 300_000 + b"}",
+                    content_type="application/json")
     assert r.status_code == 413 and r.is_json
-    r = client.post(f"/api/sessions/{sid}/step", data=b"[" * 50_000)
+    r = client.post(f"/api/sessions/{sid}/step", data=b"[" * 50_000,
+                    content_type="application/json")
     assert r.status_code == 400 and r.json["field"] == "body"
     r = client.get(f"/api/sessions/{sid}/observation?format=pdf")
     assert r.status_code == 400 and r.json["field"] == "format"
@@ -337,18 +337,17 @@ class _Task:
 
 @pytest.fixture
 def fake_tasks(monkeypatch):
-    mod = types.ModuleType("phoneworld.tasks")
+    """The hand-written spec's tasks, by hand: a task with an instruction to escape."""
+    from phoneworld.serve import tasks
 
     def find_task(specs, task_id):
         if task_id != "shop/notifications_off#0":
             raise LookupError(f"no task {task_id!r}")
         return _Task(task_id)
 
-    mod.find_task = find_task
-    mod.sample_tasks = lambda specs, n, seed: [_Task("shop/notifications_off#0")] * n
-    mod.TaskInstance = _Task
-    monkeypatch.setitem(sys.modules, "phoneworld.tasks", mod)
-    return mod
+    monkeypatch.setattr(tasks, "find_task", find_task)
+    monkeypatch.setattr(tasks, "sample_tasks",
+                        lambda specs, n, seed: [_Task("shop/notifications_off#0")] * n)
 
 
 def test_task_session_checks_its_task(client, fake_tasks):
@@ -373,29 +372,20 @@ def test_task_session_checks_its_task(client, fake_tasks):
     assert client.get("/api/tasks?n=x").json["field"] == "n"
 
 
-@pytest.mark.parametrize("stand_in", [None, types.ModuleType("phoneworld.tasks")])
-def test_without_phoneworld_tasks_a_task_is_a_clear_400(client, monkeypatch, stand_in):
-    # None: the import fails; an empty module: it does not offer the contract yet.
-    monkeypatch.setitem(sys.modules, "phoneworld.tasks", stand_in)
-    r = client.post("/api/sessions", json={"task": "anything"})
-    assert r.status_code == 400 and "tasks are not available" in r.json["error"]
-    assert client.get("/api/tasks").status_code == 400
+def test_a_session_without_a_task_has_nothing_to_check(client):
     sid = new(client)["session"]
     r = client.get(f"/api/sessions/{sid}/check")
     assert r.status_code == 400 and "no task" in r.json["error"]
 
 
-def test_real_tasks_when_they_are_there(phone_app):
-    tasks = pytest.importorskip("phoneworld.tasks")
-    if not all(hasattr(tasks, f) for f in ("sample_tasks", "find_task")):
-        pytest.skip("phoneworld.tasks does not offer sample_tasks and find_task yet")
+def test_real_tasks(phone_app):
     c = phone_app.test_client()
     listed = c.get("/api/tasks?n=3&seed=0").json["tasks"]
     assert listed, "sample_tasks gave nothing"
     obs = new(c, task=listed[0]["id"])
     r = c.get(f"/api/sessions/{obs['session']}/check")
     assert r.status_code == 200 and isinstance(r.json["success"], bool)
-    assert r.json["task"] == listed[0]["id"] and tasks
+    assert r.json["task"] == listed[0]["id"]
 
 
 # -- the description, the pages, escaping ---------------------------------------------------
@@ -414,9 +404,15 @@ def test_openapi_describes_every_api_route(shop_app):
 
 
 def test_phone_page_uses_a_cookie_session_and_a_strict_csp(client):
-    r = client.get("/")
+    before = client.get("/api").json["sessions"]
+    r = client.get("/")  # a visit makes no session: its script asks for one
     assert r.status_code == 200 and r.mimetype == "text/html"
-    sid = r.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
+    assert "Set-Cookie" not in r.headers and client.get("/api").json["sessions"] == before
+    made = client.post("/session", json={})
+    assert made.status_code == 201
+    sid = made.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
+    assert made.json["session"] == sid and "SameSite=Strict" in made.headers["Set-Cookie"]
+    r = client.get("/")
     assert f"/api/sessions/{sid}" in r.text
     policy = r.headers["Content-Security-Policy"]
     nonce = policy.split("'nonce-")[1].split("'")[0]
@@ -457,10 +453,10 @@ def test_trace_text_is_escaped_everywhere():
     spec = replace(shop_spec(), title=SCRIPT)
     app = create_app([spec])
     c = app.test_client()
+    sid = c.post("/session", json={}).json["session"]
     r = c.get("/")
     assert "<script>alert(1)</script>" not in r.text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text  # the title, shown as text
-    sid = r.headers["Set-Cookie"].split("phoneworld_session=")[1].split(";")[0]
     obs = c.get(f"/api/sessions/{sid}/observation?format=html").json
     assert "<script>alert" not in obs["html"] and "&lt;script&gt;" in obs["html"]
     assert TEMPLATE in obs["html"]  # a template expression is shown, never evaluated

@@ -7,7 +7,6 @@ $PHONEWORLD_CHROMIUM) or waitress is missing.
 
 from __future__ import annotations
 
-import statistics
 import struct
 import threading
 import time
@@ -21,7 +20,7 @@ waitress_server = pytest.importorskip("waitress.server")
 from phoneworld.serve.app import create_app  # noqa: E402
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, browser_missing, chromium_path  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import SCRIPT, shop_spec  # noqa: E402
+from tests.shop import SCRIPT, shop_spec  # noqa: E402
 
 CHROMIUM = chromium_path()
 _missing = browser_missing(CHROMIUM)
@@ -114,7 +113,8 @@ def test_screenshots_are_pngs_of_the_phone(live):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
     def call(method: str, path: str, body: str | None = None):
-        conn.request(method, path, body=body)
+        conn.request(method, path, body=body,
+                     headers={"Content-Type": "application/json"} if body else {})
         resp = conn.getresponse()
         return resp, resp.read()
 
@@ -124,24 +124,19 @@ def test_screenshots_are_pngs_of_the_phone(live):
     sid = json.loads(raw)["session"]
     resp, png = call("GET", f"/api/sessions/{sid}/screenshot")
     assert resp.status == 200 and resp.getheader("Content-Type") == "image/png"
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (412, 915)
-    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=device")
-    assert struct.unpack(">II", png[16:24]) == (1080, 2400)
+    # The device's pixels by default, so a click at (x, y) lands where the picture shows.
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1080, 2400)
     assert resp.getheader("X-Screen-Size") == "1080x2400"
-    # Time the browser itself: a comment makes each page new to the PNG cache.
+    resp, png = call("GET", f"/api/sessions/{sid}/screenshot?scale=css")
+    assert struct.unpack(">II", png[16:24]) == (412, 915)
+    # Fresh pages (a comment makes each new to the PNG cache) each get their own shot;
+    # how fast is benchmarks/browser.py's to say.
     shots = app.extensions["phoneworld"].shots
     _, raw = call("GET", f"/api/sessions/{sid}/observation?format=html")
     html = json.loads(raw)["html"]
-    times = []
-    for i in range(15):
-        t0 = time.perf_counter()
-        png = shots.shot(f"{html}<!-- {i} -->", width=1080, height=2400)
-        times.append(time.perf_counter() - t0)
-        assert png[:4] == b"\x89PNG"
-    median = statistics.median(times[1:]) * 1e3
-    print(f"screenshot: median {median:.1f} ms, max {max(times[1:]) * 1e3:.1f} ms "
-          f"over {len(times) - 1} fresh pages")
-    assert median < 1000  # the target is 40 ms; CI machines are slower and shared
+    pngs = [shots.shot(f"{html}<!-- {i} -->", width=1080, height=2400) for i in range(3)]
+    assert all(png[:8] == b"\x89PNG\r\n\x1a\n" for png in pngs)
+    assert {struct.unpack(">II", png[16:24]) for png in pngs} == {(1080, 2400)}  # device size
     conn.close()
 
 

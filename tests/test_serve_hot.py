@@ -17,7 +17,9 @@ from phoneworld.serve.hot import HotRoutes  # noqa: E402
 from phoneworld.serve.server import LOOPBACK_NAMES  # noqa: E402
 from phoneworld.serve.sessions import Session  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.test_runtime import shop_spec  # noqa: E402
+from tests.shop import shop_spec  # noqa: E402
+
+JSON = "application/json"
 
 ACTIONS = [
     {"action_type": "wait"},
@@ -74,13 +76,15 @@ def test_steps_and_observations_match_flask_byte_for_byte(app):
         for fmt in ("", "?format=elements", "?format=none", "?format=xml"):
             same(fast.get(f"/api/sessions/{a}/observation{fmt}"),
                  slow.get(f"/api/sessions/{b}/observation{fmt}"), a, b)
-        r1 = fast.post(f"/api/sessions/{a}/step", data=json.dumps(action))
-        r2 = slow.post(f"/api/sessions/{b}/step", data=json.dumps(action))
+        r1 = fast.post(f"/api/sessions/{a}/step", data=json.dumps(action),
+                       content_type="application/json")
+        r2 = slow.post(f"/api/sessions/{b}/step", data=json.dumps(action),
+                       content_type="application/json")
         same(r1, r2, a, b)
         assert r1.status_code in (200, 400, 409)
     for body in BODIES:
-        same(fast.post(f"/api/sessions/{a}/step", data=body),
-             slow.post(f"/api/sessions/{b}/step", data=body), a, b)
+        same(fast.post(f"/api/sessions/{a}/step", data=body, content_type=JSON),
+             slow.post(f"/api/sessions/{b}/step", data=body, content_type=JSON), a, b)
 
 
 def test_odd_requests_go_to_flask_and_get_its_answers(app):

@@ -19,7 +19,7 @@ from phoneworld.serve.commands import register
 from phoneworld.serve.errors import NoSuchSession, TooManySessions
 from phoneworld.serve.sessions import SessionStore
 from tests.conftest import ROOT
-from tests.test_runtime import shop_spec
+from tests.shop import shop_spec
 
 GEN = ROOT / "generated"
 
@@ -65,7 +65,7 @@ def test_sessions_of_a_phone_and_of_one_app():
     one = SessionStore([shop_spec()]).create(seed=4)
     assert not one.target.__class__.__name__ == "Phone" and one.app == "shop"
     assert one.seed == 4 and one.observation("none")["screen"] == "home"
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
 
     specs = [load_app(p).spec for p in find_apps(GEN)]
     phone = SessionStore(specs).create(app=specs[1].name)
@@ -114,7 +114,8 @@ def test_serve_runs_waitress_and_stops_on_sigterm():
             port = int(m.group(1)) if m else None
         assert port is not None
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("POST", "/api/sessions", body="{}")
+        conn.request("POST", "/api/sessions", body="{}",
+                     headers={"Content-Type": "application/json"})
         resp = conn.getresponse()
         assert resp.status == 201 and json.loads(resp.read())["app"] == "shopping"
         conn.request("GET", "/api", headers={"Host": "rebound.example:8000"})
@@ -128,4 +129,6 @@ def test_serve_runs_waitress_and_stops_on_sigterm():
         except subprocess.TimeoutExpired:
             proc.kill()
             raise
+        finally:
+            proc.stderr.close()  # type: ignore[union-attr]
     assert code == 0

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import pickle
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,11 +15,11 @@ from lark import Lark
 
 from phoneworld.errors import SpecError, SpecSyntaxError
 from phoneworld.spec import ast
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Const, Ref, Screen, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Screen, View
 from phoneworld.spec.check import check, load
 from phoneworld.spec.emit import RESERVED, emit, emit_expr
 from phoneworld.spec.parse import GRAMMAR, grammar, keywords, parse, parse_with_positions
-from tests.conftest import DATA
+from tests.conftest import DATA, ROOT
 from tests.strategies import specs
 
 SHOP = DATA / "specs" / "shop.pw"
@@ -43,7 +47,7 @@ def test_shop_example_loads_and_round_trips():
 
 def test_shop_example_uses_every_terminal_and_node():
     text = SHOP.read_text(encoding="utf-8")
-    cursor = grammar().parse_interactive(text)
+    cursor = grammar().parse_interactive(text, start="start")
     used = {tok.type for tok in cursor.iter_parse()}
     every = {t.name for t in grammar().terminals} - {"WS", "COMMENT"}
     assert every - used == set()
@@ -128,7 +132,7 @@ def test_emit_refuses_what_no_text_can_say():
 
 # -- text drawn from the grammar ------------------------------------------------------------
 
-# lark's disk cache drops the grammar object that from_lark reads, so build one uncached.
+# from_lark draws from one start symbol: a parser of whole specs only.
 UNCACHED = Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr")
 
 
@@ -317,3 +321,144 @@ def test_check_reports_what_emit_cannot_write():
     for words in ("app name 'Shop' is not lowercase", "not text: None", "two or more items",
                   "bounds are four whole numbers", "count() takes a table"):
         assert words in text
+
+
+RUNS = '''app s { package "p" start home }
+content product(id int, name text) { (1, "Oat milk") }
+state cart(product int, qty int) { (1, 2) }
+screen home P0 {
+  view FrameLayout [0,0,100,100] {
+    view EditText [0,0,100,10] as q editable
+    view ListView [0,10,100,100] as lines list cart {
+      view TextView [0,10,100,20] as line clickable text item.qty
+    }
+  }
+}
+screen detail P1 param product {
+  view TextView [0,0,100,10] text param.name
+}
+screen results P1 {
+  view ListView [0,0,100,100] list product where name ~ param {
+    view TextView [0,0,100,10] text item.name
+  }
+}
+on home.line tap -> detail with item
+on home.q submit -> results with input.q
+'''
+
+
+def test_what_the_runtime_runs_checks():
+    """The one checker knows the runtime's rules: a row that names the target's row in a
+    column called after its table (a cart line opens its product), and a value as a
+    screen's `param` (a search query handed on)."""
+    spec = parse(RUNS)
+    check(spec)
+    from phoneworld.runtime import Machine
+
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "input_text", "text": "OAT  milk", "x": 50, "y": 5})
+    out = m.step({"action_type": "keyboard_enter"})
+    assert out.screen == "results" and [e["text"] for e in out.elements if e["text"]] == [
+        "Oat milk"]
+    m.step({"action_type": "navigate_back"})
+    assert m.step({"action_type": "click", "x": 50, "y": 15}).screen == "detail"
+    assert m.param["name"] == "Oat milk"
+    with pytest.raises(SpecError, match="param is the value handed to this screen, not a row"):
+        check(parse(RUNS.replace("name ~ param", "name ~ param.name")))
+    with pytest.raises(SpecError, match=r"shows a product row, not a cart row \(nor does"):
+        check(parse(RUNS.replace("state cart(product int", "state cart(item_id int")
+                    .replace("(1, 2)", "(1, 2)")))
+    with pytest.raises(SpecError, match="'param' is only known on a screen declared"):
+        check(parse(RUNS.replace(" with input.q", "")))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("state cart(", "state flags(", "table name 'flags' is reserved"),
+    ("state cart(", "state sqlite_cart(", "table name 'sqlite_cart' is reserved"),
+    ("qty int)", "rowid int)", "column name 'rowid' is reserved by SQLite"),
+])
+def test_names_sqlite_keeps_for_itself_are_refused(old, new, message):
+    text = RUNS.replace(old, new).replace("list cart", "list " + new.split()[-1][:-1]
+                                          if old == "state cart(" else "list cart")
+    with pytest.raises(SpecError, match=message):
+        check(parse(text))
+
+
+def test_the_parser_never_reads_or_writes_a_lark_cache_in_the_temp_folder(tmp_path):
+    """A cache file in a shared temp folder is code anyone could have planted (lark's cache
+    is a pickle): the grammar is read from the package and the parser built in memory."""
+    planted = tmp_path / ".lark_cache_root_0000_3_11.tmp"
+    marker = tmp_path / "pwned"
+    planted.write_bytes(pickle.dumps(_Bomb(str(marker))))
+    code = f"""
+import os, sys, tempfile
+opened = []
+sys.addaudithook(lambda ev, args: opened.append(str(args[0])) if ev == "open" else None)
+from phoneworld.spec.parse import parse, parse_expr
+from phoneworld.spec.check import load
+load({str(SHOP)!r})
+parse_expr("count(cart where qty > 1) >= 2")
+assert tempfile.gettempdir() == {str(tmp_path)!r}
+assert not [p for p in opened if ".lark_cache" in p], opened
+assert sorted(os.listdir({str(tmp_path)!r})) == [{planted.name!r}]
+print("ok")
+"""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]
+    assert not marker.exists()
+
+
+class _Bomb:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_one_parser_reads_specs_and_expressions():
+    from phoneworld.spec.parse import STARTS, parse_expr
+
+    assert grammar() is grammar() and set(STARTS) == set(grammar().options.start)
+    assert parse_expr("count(cart where qty > 1) >= 2") == Compare(
+        ">=", Call("count", table="cart", where=Compare(">", Ref(("qty",)), Const(1))),
+        Const(2))
+    with pytest.raises(SpecSyntaxError, match=r"^<expression>:1:\d+: unexpected"):
+        parse_expr("count(cart where")
+    assert str(GRAMMAR).endswith("phoneworld/grammars/phoneworld.lark")
+
+
+def test_an_unpaired_surrogate_is_refused_by_parse_and_by_check_alike():
+    text = 'app a { package "p" start s }\nscreen s P0 { view View [0,0,1,1] text "x\\ud800" }\n'
+    with pytest.raises(SpecSyntaxError, match=r":2:40: this string holds an unpaired surrogate"):
+        parse(text)
+    spec = parse(text.replace("\\ud800", "y"))
+    bad = dataclasses.replace(spec, title="t\udc80")
+    with pytest.raises(SpecError, match="holds an unpaired surrogate"):
+        check(bad)
+
+
+def test_views_nested_past_the_limit_are_refused_by_check_not_by_a_crash():
+    from phoneworld.spec.check import MAX_VIEW_DEPTH
+
+    def nested(depth: int) -> AppSpec:
+        view = View("android.view.View", (0, 0, 1, 1))
+        for _ in range(depth - 1):
+            view = View("android.view.View", (0, 0, 1, 1), children=(view,))
+        return AppSpec("a", "p", "s", screens=(Screen("s", "P0", view),))
+
+    check(parse(emit(nested(MAX_VIEW_DEPTH))))  # the deepest a compiled app can be
+    with pytest.raises(SpecError, match=f"views nest {MAX_VIEW_DEPTH + 1} levels deep"):
+        check(nested(MAX_VIEW_DEPTH + 1))
+
+
+def test_a_spec_that_is_a_fifo_or_a_device_is_refused_not_waited_for(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "s.pw")
+    for path in (tmp_path / "s.pw", "/dev/zero"):
+        with pytest.raises(SpecError, match="not a regular file"):
+            load(path)

@@ -90,7 +90,7 @@ def test_same_answer(given, expected):
 @pytest.mark.parametrize("given, expected", [
     ("4.30", "$4.29"), ("8", "7 products"), ("7 apples", "7 products"), ("Jun 5", "Jun 4"),
     ("7:33 AM", "7:32 AM"), ("Alice", "Alice Chen"), ("", "x"), ("Delivered", "Not delivered"),
-    ("4", "Jun 4"),
+    ("4", "Jun 4"), ("Pixel 7 (GVU6C)", "Pixel 7"),
 ])
 def test_not_same_answer(given, expected):
     assert not same_answer(given, expected)

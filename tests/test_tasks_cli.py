@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from phoneworld.build import build_app
 from phoneworld.codegen.files import write_tree
-from phoneworld.codegen.generate import generate_app
 from phoneworld.tasks.commands import register
 from tests.tasks_fixtures import GENERATED, tiny_shop
 
@@ -49,7 +49,7 @@ def test_tasks_as_text(capsys):
 
 
 def test_demos_writes_verified_lines_and_sft(tmp_path, capsys):
-    files, _ = generate_app(tiny_shop())
+    files = build_app(tiny_shop())
     write_tree(tmp_path / "tiny", files)
     out = tmp_path / "demos.jsonl"
     assert run(["demos", str(tmp_path / "tiny"), "--n", "5", "--seed", "0", "-o", str(out),

@@ -12,11 +12,16 @@ from pathlib import Path
 
 import pytest
 
+from phoneworld.codegen.checker_tests import checker_tests
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from phoneworld.spec.emit import emit
-from phoneworld.tasks import generate_tests
+from phoneworld.tasks.gentests import checker_cases
 from tests.conftest import ROOT
 from tests.tasks_fixtures import EXAMPLES, GENERATED, example, tiny_shop
+
+
+def generate_tests(spec) -> dict[str, bytes]:
+    return checker_tests(spec, checker_cases(spec))
 
 
 def _app_folder(tmp: Path, spec, files: dict[str, bytes]) -> Path:
@@ -49,6 +54,7 @@ def test_generated_files_are_stable_and_say_so():
     assert len(cases["cases"]) >= 8 and {"ask", "turn", "open", "add"} <= kinds
 
 
+@pytest.mark.slow  # a pytest run of each app's own tests: 30-50 s each
 @pytest.mark.parametrize("app", EXAMPLES)
 def test_generated_tests_pass_for_the_example_apps(app, tmp_path):
     spec = example(app)
@@ -79,6 +85,7 @@ DEMO, WALKS, RESET = ("test_checker_accepts_the_demo",
                       "test_checker_agrees_with_the_oracle_on_walks", "test_reset_clears_success")
 
 
+@pytest.mark.slow  # a pytest run of the app's own tests per wrong checker: 15 s each
 @pytest.mark.parametrize("op, n, caught_by", [
     (">=", 1, set()),                   # right: nothing to report
     (">=", 0, {WALKS, RESET}),          # off by one, too lenient: true without the switch

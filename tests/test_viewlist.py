@@ -128,3 +128,13 @@ def test_any_view_list_gives_a_tree_or_a_trace_error(views):
     assert len(nodes) <= max(len(views), 1) + 1  # each view at most once (+ synthetic root)
     for path in tree.paths.values():
         tree.root.at(path)
+
+
+def test_fields_of_the_wrong_type_are_read_as_defaults_and_said():
+    views = [{"temp_id": 0, "parent": -1, "children": [], "class": "android.view.View",
+              "bounds": [[0, 0], [10, 10]], "text": {"a": 1}, "clickable": "maybe",
+              "enabled": None, "content_description": None}]
+    tree = build_tree(views, "s.json")
+    assert tree.root.text == "" and tree.root.clickable is False and tree.root.enabled
+    assert any("2 view fields of the wrong type" in w and "0.text" in w and "0.clickable" in w
+               for w in tree.warnings)

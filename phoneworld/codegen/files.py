@@ -1,14 +1,30 @@
-"""Writing generated trees atomically, and the stable JSON every generated file uses."""
+"""Writing generated trees, and only where phoneworld may write.
+
+    write_trees({out/"shop": files, out/"mail": files2})   all of them, or none
+
+A generated app folder is replaced only when it is new, empty, or was written by
+phoneworld (its `manifest.json` says so), never when it holds an input; each is swapped in
+atomically (see `swap`), so readers never see half an app and a failure puts every app
+back as it was.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
-from phoneworld.errors import CodegenError
+from phoneworld.codegen.swap import clean_leftovers, hidden_folder, swap_in
+from phoneworld.errors import CodegenError, OutputError
+
+__all__ = ["check_app_folder", "check_output_root", "clean_leftovers", "is_generated_app",
+           "stable_json", "write_file", "write_tree", "write_trees"]
+
+_MANIFEST = "manifest.json"
+_MANIFEST_LIMIT = 16 << 20
 
 
 def stable_json(value: object, generated_from: str | None = None) -> bytes:
@@ -21,46 +37,147 @@ def stable_json(value: object, generated_from: str | None = None) -> bytes:
     return (json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode()
 
 
-def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True) -> None:
+# -- where output may go ------------------------------------------------------------------
+
+def is_generated_app(folder: Path) -> bool:
+    """True when `folder/manifest.json` is a generated app's manifest (phoneworld wrote it)."""
+    manifest = Path(folder) / _MANIFEST
+    try:
+        if not manifest.is_file() or manifest.stat().st_size > _MANIFEST_LIMIT:
+            return False
+        data = json.loads(manifest.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("phoneworld"), str) \
+        and isinstance(data.get("files"), dict)
+
+
+def check_output_root(out: Path, inputs: Sequence[Path]) -> None:
+    """Refuse an output folder that is a file or lies inside (or is) one of `inputs`."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"refusing to write to {out}: it is a file, not a folder")
+    real = _real(out)
+    for inp in inputs:
+        src = _real(Path(inp))
+        if real == src or src in real.parents:
+            where = "is" if real == src else "lies inside"
+            raise OutputError(f"refusing to write to {out}: it {where} the input {inp}; "
+                              f"choose a folder outside it")
+
+
+def check_app_folder(folder: Path, inputs: Sequence[Path] = ()) -> None:
+    """Refuse to replace `folder` unless it is new, empty, or a phoneworld-written app that
+    holds none of `inputs`."""
+    folder = Path(folder)
+    check_output_root(folder, inputs)
+    if folder.is_symlink():
+        raise OutputError(f"refusing to replace {folder}: it is a symbolic link")
+    if not folder.exists():
+        return
+    real = _real(folder)
+    for inp in inputs:
+        if real in _real(Path(inp)).parents:
+            raise OutputError(f"refusing to replace {folder}: it holds the input {inp}; "
+                              f"build into another folder")
+    try:
+        empty = not any(folder.iterdir())
+    except OSError as err:
+        raise OutputError(f"refusing to write to {folder}: {err.strerror or err}") from err
+    if not empty and not is_generated_app(folder):
+        raise OutputError(f"refusing to replace {folder}: it is not empty and phoneworld "
+                          f"did not write it (no generated {_MANIFEST}); choose a new or "
+                          f"empty folder")
+
+
+def _real(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as err:  # RuntimeError: a symbolic link loop
+        raise OutputError(f"refusing to write to {path}: cannot resolve it ({err})") from err
+
+
+# -- the atomic swap ----------------------------------------------------------------------
+
+def write_tree(folder: Path, files: dict[str, bytes], *, replace: bool = True,
+               inputs: Sequence[Path] = ()) -> None:
     """Write `files` (relative posix path -> bytes) under `folder`.
 
-    With `replace`, the folder is built beside its final place and swapped in, so
-    readers never see a half-written app and a failure leaves the old one intact.
+    With `replace`, `folder` is one app folder, written as `write_trees` writes it. Without
+    it, each file is replaced atomically inside an existing or new folder.
     """
-    for rel in files:
-        p = Path(rel)
-        if p.is_absolute() or ".." in p.parts:
-            raise CodegenError(f"refusing to write outside {folder}: {rel}")
+    if replace:
+        write_trees({Path(folder): files}, inputs=inputs)
+        return
     folder = Path(folder)
+    _check_names(folder, files)
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        if not replace:
-            folder.mkdir(parents=True, exist_ok=True)
-            for rel, data in sorted(files.items()):
-                _atomic_file(folder / rel, data)
-            return
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.tmp-", dir=folder.parent))
-        tmp.chmod(0o755)  # mkdtemp makes it private; generated apps are ordinary files
-        try:
-            for rel, data in sorted(files.items()):
-                target = tmp / rel
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            old = None
-            if folder.exists():
-                old = folder.parent / f".{folder.name}.old-{os.getpid()}"
-                folder.rename(old)
-            tmp.rename(folder)
-            if old is not None:
-                shutil.rmtree(old)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+        check_output_root(folder, inputs)
+        folder.mkdir(parents=True, exist_ok=True)
+        for rel, data in sorted(files.items()):
+            write_file(folder / rel, data)
     except OSError as err:
         raise CodegenError(f"cannot write {folder}: {err.strerror or err}") from err
 
 
-def _atomic_file(path: Path, data: bytes) -> None:
+def write_trees(apps: dict[Path, dict[str, bytes]], *, inputs: Sequence[Path] = ()) -> None:
+    """Write app folders (folder -> relative posix path -> bytes), all of them or none.
+
+    Each folder is checked with `check_app_folder`, built in a hidden sibling and
+    exchanged with the old tree atomically; a failure at any point puts back every app
+    already exchanged. Readers never see a half-written app.
+    """
+    for folder, files in apps.items():
+        _check_names(folder, files)
+    current = None
+    try:
+        with contextlib.ExitStack() as stack:
+            built: list[tuple[Path, Path]] = []
+            for folder, files in apps.items():
+                current = folder
+                check_app_folder(folder, inputs)
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                clean_leftovers(folder.parent)
+                tmp = stack.enter_context(hidden_folder(folder))
+                for rel, data in sorted(files.items()):
+                    target = tmp / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+                built.append((folder, tmp))
+            done: list[tuple[Path, Path, bool]] = []
+            try:
+                for folder, tmp in built:
+                    current = folder
+                    check_app_folder(folder, inputs)  # again: it may have changed meanwhile
+                    existed = folder.exists()
+                    swap_in(tmp, folder)
+                    done.append((folder, tmp, existed))
+            except BaseException:
+                for folder, tmp, existed in reversed(done):  # all or none
+                    if existed:
+                        swap_in(tmp, folder)
+                    else:
+                        os.rename(folder, tmp)
+                raise
+    except OSError as err:
+        raise CodegenError(f"cannot write {current}: {err.strerror or err}") from err
+
+
+def _check_names(folder: Path, files: dict[str, bytes]) -> None:
+    for rel in files:
+        p = Path(rel)
+        if p.is_absolute() or ".." in p.parts or not p.parts:
+            raise CodegenError(f"refusing to write outside {folder}: {rel}")
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Replace one file atomically: readers see the old bytes or the new, never a part.
+
+    Raises:
+        OutputError: `path` is a folder.
+    """
+    if path.is_dir():
+        raise OutputError(f"refusing to write to {path}: it is a folder, not a file")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from phoneworld.device.protocol import DeviceLost, Key
-from phoneworld.errors import DeviceError
+from phoneworld.errors import DeviceError, MissingExtra
 
 T = TypeVar("T")
 
@@ -174,6 +174,7 @@ class AdbDevice:
                 timeout: float = 5.0, connect_timeout: float = 60.0,
                 call_timeout: float = 20.0) -> AdbDevice:
         """Connect to `serial` (default: the only device); see the module docstring."""
+        u2 = _import_u2()  # without the device extra, that is the first thing to say
         path = adb or find_adb()
         if path is None:
             raise DeviceLost("no adb: install the Android platform tools (apt-get install "
@@ -182,7 +183,6 @@ class AdbDevice:
         try:
             server.ensure()
             serial = pick_device(server.devices(), serial)
-            u2 = _import_u2()
             device = _with_timeout(lambda: u2.connect(serial), connect_timeout,
                                    f"device {serial}: uiautomator2 did not connect")
         except BaseException:
@@ -317,8 +317,7 @@ def _import_u2() -> Any:
     try:
         import uiautomator2
     except ImportError as err:
-        raise DeviceLost("uiautomator2 is not installed: pip install 'phoneworld[device]'") \
-            from err
+        raise MissingExtra("a real device", "device", err) from err
     return uiautomator2
 
 

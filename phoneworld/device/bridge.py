@@ -22,9 +22,9 @@ from phoneworld.device.protocol import Device, Screen
 from phoneworld.device.stable import DEFAULT, Polling, observe
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import Action
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action as TraceAction
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 
 Element = dict[str, Any]
 _OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}

@@ -16,6 +16,8 @@ import argparse
 import sys
 from typing import Any
 
+from phoneworld.argtypes import count, seconds
+
 
 def register(subparsers: Any) -> None:
     """Add `record` to the CLI's subcommands."""
@@ -39,9 +41,10 @@ def register(subparsers: Any) -> None:
                      help="a function(observation, instruction) -> action to record")
     src.add_argument("--touches", action="store_true",
                      help="record your own touches on the phone (adb shell getevent)")
-    p.add_argument("--max-steps", type=int, default=50, help="stop after this many steps")
+    p.add_argument("--max-steps", type=count(1), default=50,
+                   help="stop after this many steps")
     p.add_argument("--screenshots", action="store_true", help="keep a PNG of every screen")
-    p.add_argument("--timeout", type=float, default=10.0,
+    p.add_argument("--timeout", type=seconds, default=10.0,
                    help="seconds to wait for a still screen after each action")
     p.add_argument("--force", action="store_true", help="replace an existing session folder")
     p.set_defaults(func=_cmd_record)

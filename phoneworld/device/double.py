@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from phoneworld.device.protocol import DeviceLost, Key
 from phoneworld.device.touches import Gesture, TouchAxes, describe_axes, encode
 from phoneworld.errors import DeviceError
-from phoneworld.traces.hierarchy import hit_test, to_uiautomator_xml
-from phoneworld.traces.model import Node, NodePath, Step, Trace
+from phoneworld.traces.model import Step, Trace
+from phoneworld.ui.hierarchy import to_uiautomator_xml
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 
 LAUNCHER = "com.android.launcher3"
 _FINGER_TO_CONTENT = {"up": "down", "down": "up", "left": "right", "right": "left"}

@@ -21,16 +21,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
-
-from phoneworld.errors import SpecSyntaxError
-from phoneworld.runtime.expr import ExprError, Scope, did_you_mean, holds
-from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.errors import SpecSyntaxError, did_you_mean
+from phoneworld.runtime.expr import ExprError, Scope, holds
+from phoneworld.spec.ast import Call, Expr, Ref
+from phoneworld.spec.parse import parse_expr
+from phoneworld.spec.walk import children
 from phoneworld.traces.assemble import normalise_activity
-from phoneworld.traces.model import Node
+from phoneworld.ui.node import Node
 
 TABLE = "node"
 COLUMNS = ("text", "desc", "id", "class", "package", "clickable", "long_clickable",
@@ -39,40 +38,21 @@ COLUMNS = ("text", "desc", "id", "class", "package", "clickable", "long_clickabl
 NAMES = ("screen", "activity", "package", "answer")
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    from phoneworld.spec.parse import GRAMMAR
-
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                propagate_positions=True, maybe_placeholders=True, start="expr")
-
-
 @functools.lru_cache(maxsize=256)
 def parse_predicate(text: str, source: str = "<predicate>") -> Expr:
     """A screen predicate's expression; `SpecSyntaxError` (with a caret) when it does not
     parse or names a column or name that does not exist."""
-    from phoneworld.spec.parse import syntax_error
-    from phoneworld.spec.transform import ToAst
-
     try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        line, col = max(1, getattr(err, "line", 1) or 1), max(1, getattr(err, "column", 1) or 1)
-        if line < 1 or col < 1 or getattr(err, "line", -1) == -1:
-            line, col = 1, len(text.rstrip()) + 1
-        raise syntax_error(source, text, line, col, "this is not a screen predicate "
-                           "(write e.g. exists(node where text ~ \"Done\"))") from err
-    try:
-        expr = ToAst().transform(tree)
-    except VisitError as err:
-        raise SpecSyntaxError(f"{source}: {err.orig_exc}") from err
+        expr = parse_expr(text, source)
+    except SpecSyntaxError as err:
+        raise SpecSyntaxError(f"{err}\na screen predicate is one expression, e.g. "
+                              f'exists(node where text ~ "Done")') from err
     _check_names(expr, text, source, inside=False)
     return expr
 
 
 def _check_names(e: Expr, text: str, source: str, *, inside: bool) -> None:
-    t = type(e)
-    if t is Ref:
+    if type(e) is Ref:
         head = e.path[0]
         known = [*NAMES, *(COLUMNS if inside else ())]
         if len(e.path) != 1 or head not in known:
@@ -80,22 +60,18 @@ def _check_names(e: Expr, text: str, source: str, *, inside: bool) -> None:
                                   f"{did_you_mean(head, known)}; names are "
                                   f"{', '.join(NAMES)}, and inside node where: "
                                   f"{', '.join(COLUMNS)}")
-    elif t is Call:
+        return
+    if type(e) is Call:
         if e.table is not None and e.table != TABLE:
             raise SpecSyntaxError(f"{source}: a screen has one table, '{TABLE}', not "
                                   f"'{e.table}'")
-        if e.where is not None:
+        if e.where is not None:  # the node table's columns are names inside `where`
             _check_names(e.where, text, source, inside=True)
         for a in e.args:
             _check_names(a, text, source, inside=inside)
-    elif t in (Compare, BinOp):
-        _check_names(e.left, text, source, inside=inside)
-        _check_names(e.right, text, source, inside=inside)
-    elif t is BoolOp:
-        for i in e.items:
-            _check_names(i, text, source, inside=inside)
-    elif t is Not:
-        _check_names(e.item, text, source, inside=inside)
+        return
+    for c in children(e):
+        _check_names(c, text, source, inside=inside)
 
 
 class _ScreenData:
@@ -147,15 +123,6 @@ class Verdict:
     reason: str = ""
 
 
-class ScreenTarget(Protocol):
-    """What a screen check looks at: the last screen seen, and the agent's answer."""
-
-    root: Node
-    package: str
-    activity: str
-    answer: str | None
-
-
 @dataclass(frozen=True)
 class ScreenTask:
     """A task on a real app: an instruction and the screen predicate that means success."""
@@ -171,6 +138,8 @@ class ScreenTask:
         parse_predicate(self.success, f"task {self.id}")  # fail now, not at the end
 
     def check(self, target: Any) -> Verdict:
+        """Whether the predicate holds on `target`'s last screen (`root`, `package`,
+        `activity`) with its `answer`."""
         ok = holds_on_screen(self.success, target.root, package=target.package,
                              activity=target.activity, answer=target.answer)
         return Verdict(ok, f"{'holds' if ok else 'does not hold'} on the final screen: "

@@ -18,8 +18,9 @@ from typing import Literal, Protocol, runtime_checkable
 
 from phoneworld.errors import DeviceError
 from phoneworld.traces.assemble import foreground_package
-from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy
-from phoneworld.traces.model import Node, Observation
+from phoneworld.traces.model import Observation
+from phoneworld.ui.hierarchy import HierarchyError, parse_hierarchy
+from phoneworld.ui.node import Node
 
 Key = Literal["back", "home", "enter"]
 KEYS: tuple[Key, ...] = ("back", "home", "enter")

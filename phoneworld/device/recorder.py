@@ -28,9 +28,9 @@ from phoneworld.errors import DeviceError, InvalidAction
 from phoneworld.runtime.actions import Action
 from phoneworld.traces import native
 from phoneworld.traces.assemble import assemble
-from phoneworld.traces.hierarchy import hit_test
 from phoneworld.traces.model import Action as TraceAction
 from phoneworld.traces.model import Observation, Step, Trace
+from phoneworld.ui.hits import hit_test
 
 _FINGER_TO_CONTENT = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
@@ -203,8 +203,8 @@ def _typing(before: Screen, after: Screen, g: Gesture) -> TraceAction | None:
 
 def script_actions(path: Path | str, width: int, height: int) -> Iterator[Action]:
     """Actions from a file: JSON lines, a JSON list, or one raw action text per line, in
-    any format `phoneworld.env.formats.to_action` takes. Errors name the line."""
-    from phoneworld.env.formats import to_action
+    any format `phoneworld.agent.formats.to_action` takes. Errors name the line."""
+    from phoneworld.agent.formats import to_action
 
     path = Path(path)
     try:
@@ -316,9 +316,9 @@ def record_session(device: Any, folder: Path | str, *, app: str | None = None,
     prompt (`ask`, default `input`). `app` is started first (stopped before, with
     `restart`). Ctrl-C ends the session and keeps what was recorded.
     """
+    from phoneworld.agent.elements import format_elements
+    from phoneworld.agent.formats import to_action
     from phoneworld.device.stable import Polling
-    from phoneworld.env.formats import to_action
-    from phoneworld.env.observation import format_elements
 
     folder = Path(folder)
     bridge = Bridge(device, polling=polling or Polling(), screenshots=screenshots)

@@ -1,33 +1,35 @@
-"""Agents' side of phoneworld: a gymnasium env and the action formats it reads.
+"""Agents' side of phoneworld: a gymnasium env over three backends.
 
-    import gymnasium, phoneworld
-    env = gymnasium.make("phoneworld/shopping-v0")       # or phoneworld.make(...)
-    from phoneworld.env import parse_action, to_phonebuddy, from_phonebuddy
+    import gymnasium, phoneworld.env                      # registers phoneworld/<app>-v0
+    env = gymnasium.make("phoneworld/shopping-v0")       # or phoneworld.env.make(...)
 
-Modules: `env` (the gymnasium env), `spaces` (its spaces), `observation` (text forms,
-lazy observation dicts), `formats` (AndroidWorld JSON <-> PhoneBuddy tool calls), `parse`
-(actions out of a model's raw text), `registration` (env ids, `make`), `backends`
-(in-process, HTTP, device). Importing this package imports neither gymnasium nor numpy;
-only `env` and `spaces` need them.
+Modules: `env` (the gymnasium env), `spaces` (its spaces), `observation` (lazy
+observation dicts), `registration` (env ids, `make`), `backends` (in-process, HTTP,
+device). The action formats and text observations it reads and writes are
+`phoneworld.agent`'s. Importing this package registers the env ids with gymnasium
+where gymnasium is installed (see `registration`).
 """
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from typing import Any
 
-__all__ = ["PhoneworldEnv", "from_phonebuddy", "make", "parse_action", "register_envs",
-           "to_phonebuddy"]
+from phoneworld.env.registration import make, register_envs
+from phoneworld.errors import MissingExtra
 
-_WHERE = {"PhoneworldEnv": "phoneworld.env.env", "from_phonebuddy": "phoneworld.env.formats",
-          "to_phonebuddy": "phoneworld.env.formats", "parse_action": "phoneworld.env.parse",
-          "make": "phoneworld.env.registration",
-          "register_envs": "phoneworld.env.registration"}
+__all__ = ["PhoneworldEnv", "make", "register_envs"]
+
+if find_spec("gymnasium") is not None:  # without the env extra there is nothing to register
+    register_envs()
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'phoneworld.env' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+    # The env class needs gymnasium and numpy; the backends below it do not.
+    if name == "PhoneworldEnv":
+        try:
+            from phoneworld.env.env import PhoneworldEnv
+        except ModuleNotFoundError as err:
+            raise MissingExtra("phoneworld.env.PhoneworldEnv", "env", err) from err
+        return PhoneworldEnv
+    raise AttributeError(f"module 'phoneworld.env' has no attribute {name!r}")

@@ -26,11 +26,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 
+from phoneworld.agent.elements import format_elements
+from phoneworld.agent.formats import to_action
 from phoneworld.env.backends import Backend, View
-from phoneworld.env.formats import to_action
-from phoneworld.env.observation import LazyObservation, format_elements
+from phoneworld.env.observation import LazyObservation
 from phoneworld.env.spaces import ActionSpace, observation_space
-from phoneworld.errors import InvalidAction, PhoneworldError
+from phoneworld.errors import InvalidAction, PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.spec.ast import AppSpec
 
@@ -46,14 +47,15 @@ class PhoneworldEnv(gymnasium.Env):
         backend: any other backend (`HttpBackend`, `DeviceBackend`); see `phoneworld.make`.
         task: the task of every episode (an object with `id`, `instruction` and
             `check(target)`, or a task id); `reset(options={"task": ...})` overrides it.
-        tasks: the tasks a reset draws from when none is named (default: drawn from
-            `phoneworld.tasks` where it is installed; else no task).
+        tasks: the tasks a reset draws from when none is named (default: drawn by
+            `phoneworld.tasks` from the apps' task templates; `[]`: no task).
         max_steps: steps before an episode is truncated.
         observe: the observation's forms, of "elements", "xml" and "screenshot".
         screenshot: for the in-process backend, a callable `f(outcome)` returning PNG
             bytes or an RGB array; True adds "screenshot" to `observe`.
-        screenshot_size: (width, height) of the screenshot observation (default: half
-            the screen's).
+        screenshot_size: (width, height) of the screenshot observation (default: the
+            screen's own, so a click at (x, y) lands where the image shows it; smaller
+            only when asked).
         end_on_answer: whether an `answer` ends the episode (else only `status`).
         invalid_action: "penalize" (a no-op step with `info["error"]`) or "raise".
         invalid_reward: the reward of a step whose action was invalid.
@@ -106,7 +108,7 @@ class PhoneworldEnv(gymnasium.Env):
         self.invalid_reward = float(invalid_reward)
         self.render_mode = render_mode
         self.width, self.height = backend.width, backend.height
-        self.shot_size = screenshot_size or (max(1, self.width // 2), max(1, self.height // 2))
+        self.shot_size = screenshot_size or (max(1, self.width), max(1, self.height))
         self.observation_space = observation_space(forms, max_text, self.shot_size)
         # A Dict space orders its keys; observations follow the same order.
         self.forms = tuple(self.observation_space.spaces)
@@ -297,20 +299,17 @@ def load_specs(app: Any) -> list[AppSpec]:
 
 
 def _app_folders(app: str | Path) -> list[Path]:
+    from phoneworld.apps import find_apps
     from phoneworld.env.registration import example_apps
-    from phoneworld.generated import find_apps
 
     p = Path(app)
     if not p.exists() and isinstance(app, str) and "/" not in app:
         examples = example_apps()
         if app in examples:
             return [examples[app]]
-        import difflib
-
-        close = difflib.get_close_matches(app, list(examples), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
         raise PhoneworldError(f"no app {app!r}: not a folder, nor an example app "
-                              f"({', '.join(sorted(examples)) or 'none found'}){hint}")
+                              f"({', '.join(sorted(examples)) or 'none found'})"
+                              f"{did_you_mean(app, examples)}")
     return find_apps(p)
 
 
@@ -319,7 +318,7 @@ _SPECS: dict[tuple[str, int], AppSpec] = {}
 
 def _spec(folder: Path) -> AppSpec:
     """A generated app's spec, parsed once per process (and again when it changes)."""
-    from phoneworld.generated import load_app
+    from phoneworld.apps import load_app
 
     f = (folder / "spec.pw").resolve()
     key = (str(f), f.stat().st_mtime_ns if f.exists() else 0)

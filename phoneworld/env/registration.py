@@ -1,25 +1,26 @@
-"""Env ids and `make`: `phoneworld/<app>-v0` for every example app, without paying for it.
+"""Env ids and `make`: `phoneworld/<app>-v0` for every example app.
 
-    import phoneworld                    # calls register_envs(): cheap, imports nothing big
-    import gymnasium                     # ... the ids are registered as gymnasium loads
+    import gymnasium, phoneworld.env     # importing phoneworld.env registers the ids
     env = gymnasium.make("phoneworld/shopping-v0")
+    env = gymnasium.make("phoneworld.env:phoneworld/shopping-v0")  # gymnasium imports it
     env = phoneworld.make("generated/shopping")                  # any generated app
     env = phoneworld.make(["shopping", "messages"])              # a phone of several
     env = phoneworld.make("http://127.0.0.1:8000", app="shopping")   # a served app
     env = phoneworld.make("adb://emulator-5554", package="com.example.shop", tasks=[...])
 
-Importing gymnasium costs more than the whole `phoneworld --help`, so `register_envs`
-registers at once only when gymnasium is already imported; otherwise, if it is
-installed, a one-shot import hook registers the ids right after gymnasium finishes
-loading. Without gymnasium nothing happens. Registering twice is harmless.
+Gymnasium 1.x has no plugin entry points (they were removed in 1.0): a package registers
+its ids when it is imported, and `gymnasium.make("module:id")` imports the module first.
+So `phoneworld.env` registers them as it is imported; `import phoneworld` (and with it
+`phoneworld --help`) does not, since importing gymnasium costs more than the whole CLI.
+Registering twice is harmless.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from typing import TYPE_CHECKING, Any
+
+from phoneworld.errors import MissingExtra
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -41,23 +42,13 @@ def example_apps() -> dict[str, Path]:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
         return {}
-    return {e.name: Path(e.path) for e in entries
-            if e.is_dir() and os.path.isfile(os.path.join(e.path, "spec.pw"))}
+    return {e.name: Path(e.path) for e in entries  # hidden: a writer's leftovers
+            if not e.name.startswith(".") and e.is_dir()
+            and os.path.isfile(os.path.join(e.path, "spec.pw"))}
 
 
 def register_envs() -> None:
-    """Register `phoneworld/<app>-v0` ids with gymnasium, now or as soon as it is imported."""
-    if "gymnasium" in sys.modules:
-        _register()
-        return
-    if any(isinstance(f, _AfterGymnasium) for f in sys.meta_path):
-        return
-    if importlib.util.find_spec("gymnasium") is None:
-        return
-    sys.meta_path.insert(0, _AfterGymnasium())
-
-
-def _register() -> None:
+    """Register `phoneworld/<app>-v0` ids (and `phoneworld/phone-v0`) with gymnasium."""
     import gymnasium
 
     apps = example_apps()
@@ -67,36 +58,6 @@ def _register() -> None:
     for env_id, app in ids.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(env_id, entry_point=ENTRY_POINT, kwargs={"app": app})
-
-
-class _AfterGymnasium:
-    """A meta path finder that finds nothing itself: when gymnasium is about to load, it
-    wraps the real loader so that our ids are registered right after gymnasium has
-    loaded, then steps aside. (Not an `importlib.abc` subclass: that import alone costs
-    more than all of this.)"""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if name != "gymnasium":
-            return None
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        loader = getattr(spec, "loader", None)
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        inner = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            inner(module)
-            try:
-                _register()
-            except Exception as err:  # never break `import gymnasium` over our ids
-                import warnings
-
-                warnings.warn(f"phoneworld could not register its envs: {err}", stacklevel=2)
-
-        loader.exec_module = exec_module  # this loader instance serves this module only
-        return spec
 
 
 def make(target: Any = None, **kwargs: Any) -> Any:
@@ -109,7 +70,10 @@ def make(target: Any = None, **kwargs: Any) -> Any:
     `judge=`, `polling=`, `restart=` configure it). Other keyword arguments go to
     `PhoneworldEnv`.
     """
-    from phoneworld.env.env import PhoneworldEnv
+    try:
+        from phoneworld.env.env import PhoneworldEnv
+    except ModuleNotFoundError as err:
+        raise MissingExtra("a phoneworld env", "env", err) from err
 
     if isinstance(target, str) and target.startswith(("http://", "https://")):
         from phoneworld.env.backends.http import HttpBackend

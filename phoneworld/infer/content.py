@@ -1,15 +1,18 @@
-"""Read-only content from lists: one table per list, one row per distinct item seen.
+"""Read-only content from lists: one table per list, one row per entity seen.
 
     RecyclerView#product_list with items ("Oat milk", "$3.49"), ("Bread", "$2.10") over
     three visits  ->  content product_list(id int, ctx int, name text, price text)
 
 The fields of an item are its text-bearing descendants, named by their class/id path
-inside the item. A content description that differs from row to row as a field does
+inside the item. An item is a known row when it shows the same texts (a switch's
+"ON"/"OFF" aside), when the list's edge cuts it and a row shows all it does, or when it
+is the one item that changed one text since an earlier recording of the list (see
+`collect`). A content description that differs from row to row as a field does
 ("Remove Oat milk", "Remove Bread") is bound to that field (`description`), so every
 row says its own. Rows keep the order in which items were first seen (top to bottom, then
 later visits), so rendering the table reproduces the recorded list and scrolling reveals
-the rest. `ctx` is the id of the screen's parameter row the item was seen under (0 when the
-screen has no parameter), so a category screen shows that category's products.
+the rest. `ctx` is the id of the screen's parameter row the item was seen under (None
+when the screen has no parameter), so a category screen shows that category's products.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier
-from phoneworld.infer.skeleton import app_windows, is_list, node_key, short_id
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.skeleton import app_windows, is_list, node_key, short_id
+
+_STATE_TEXTS = ("Switch", "SwitchCompat", "SwitchMaterial", "ToggleButton")
+"""Checkable views whose text says their state ("ON"/"OFF"); a check box's is a label."""
 
 
 @dataclass
@@ -35,29 +41,90 @@ class ListContent:
     """[id, ctx, *values] per distinct item."""
     checkable: str | None = None
     """Inner path of a checkable node in the item (its state becomes a column)."""
+    states: set[str] = field(default_factory=set)
+    """Inner paths of switches' texts ("ON"/"OFF"): shown, but not what tells one row
+    from another (a switch flipped leaves its row the same row)."""
     descs: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
+    samples: dict[str, tuple[Node, NodePath]] = field(default_factory=dict)
+    """Field -> (an item that showed it, the field's path in that item): where the item
+    template finds the views of fields its own item lacks (rows of another type)."""
+    aliases: list[tuple] = field(default_factory=list)
+    """(ctx, values, row id) of rows seen in another state (see `collect`)."""
+    partial: set[int] = field(default_factory=set)
+    """Rows seen only cut by the list's edge (some of their texts out of view)."""
+    shown: dict[tuple, list[tuple[list[tuple], tuple[int, ...]]]] = field(default_factory=dict)
+    """(ctx, item count) -> (values, row ids) of every recording of the list so far."""
     pitch: int = 0
     axis: str = "vertical"
     span: int = 1
     cross: int = 0
 
-    def widen(self) -> None:
+    def ident(self, values: tuple) -> tuple:
+        """What tells rows apart: their values, but for checkable nodes' texts."""
+        return tuple("" if f in self.states else v for f, v in zip(self.fields, values,
+                                                                    strict=False))
+
+    def reindex(self) -> None:
         """New fields were found: earlier rows get empty values for them."""
         n = len(self.fields)
-        self.index = {(c, v + ("",) * (n - len(v))): rid for (c, v), rid in self.index.items()}
         for r in self.rows:
             r.extend([""] * (2 + n - len(r)))
+        self.index = {}
+        for r in self.rows:
+            self.index.setdefault((r[1], self.ident(tuple(r[2:]))), r[0])
+        for ctx, values, rid in self.aliases:
+            self.index.setdefault((ctx, self.ident(values + ("",) * (n - len(values)))), rid)
 
-    def row_of(self, ctx: int, values: tuple) -> int:
-        """The id of the row with these field values under `ctx`, added when new."""
-        k = (ctx, values)
-        if k not in self.index:
-            rid = len(self.rows) + 1
+    def find(self, ctx: int, values: tuple, clipped: bool = False) -> int | None:
+        """The id of the known row these field values under `ctx` show, or None.
+
+        A clipped item (cut by the list's edge) is the row that shows all its texts
+        and more; an item takes the place of a clipped-only row it completes. So a row
+        half scrolled out of view is the same entity as its full rendering."""
+        k = (ctx, self.ident(values))
+        if k in self.index:
+            return self.index[k]
+        if clipped:
+            rid = self._superset(ctx, values)
+            if rid is not None:
+                return rid
+        rid = self._completed(ctx, values)
+        if rid is not None:
+            row = self.rows[rid - 1]
+            del self.index[(ctx, self.ident(tuple(row[2:])))]
+            row[2:] = list(values)
+            if not clipped:
+                self.partial.discard(rid)
             self.index[k] = rid
-            self.rows.append([rid, ctx, *values])
-        return self.index[k]
+        return rid
+
+    def add(self, ctx: int, values: tuple, clipped: bool = False) -> int:
+        """A new row; its id."""
+        rid = len(self.rows) + 1
+        self.index[(ctx, self.ident(values))] = rid
+        self.rows.append([rid, ctx, *values])
+        if clipped:
+            self.partial.add(rid)
+        return rid
+
+    def _superset(self, ctx: int, values: tuple) -> int | None:
+        shown = [(i, v) for i, v in enumerate(values) if v]
+        if not shown:
+            return None
+        for r in self.rows:
+            if r[1] == ctx and all(r[2 + i] == v for i, v in shown):
+                return r[0]
+        return None
+
+    def _completed(self, ctx: int, values: tuple) -> int | None:
+        for rid in sorted(self.partial):
+            r = self.rows[rid - 1]
+            shown = [(i, v) for i, v in enumerate(r[2:]) if v]
+            if r[1] == ctx and shown and all(values[i] == v for i, v in shown):
+                return rid
+        return None
 
 
 def find_lists(root: Node) -> list[tuple[NodePath, str]]:
@@ -100,26 +167,72 @@ def _chain(root: Node, rel: NodePath) -> list[Node]:
     return nodes
 
 
-def collect(lc: ListContent, lst: Node, ctx: int) -> list[int]:
-    """Add the items of one recorded list to `lc`; returns the row id of each child."""
-    ids = []
-    for item in lst.children:
-        fields = item_fields(item)
-        known = len(lc.fields)
-        for key, _, node in fields:
+def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple]]:
+    """Add the items of one recorded list to `lc`; returns the row id of each child and
+    the texts each shows (one per field known so far).
+
+    An item is a known row when it shows the same texts (checkable views' "ON"/"OFF"
+    aside), when the list's edge cuts it and a row shows all it does, or when it is the
+    one item that changed in one text since an earlier recording of the same list (a
+    preference's summary after a choice, a quantity after a step): the same entity, in
+    another state. Anything else is a new row."""
+    fields = [item_fields(item) for item in lst.children]
+    known, states = len(lc.fields), len(lc.states)
+    for item, found in zip(lst.children, fields, strict=True):
+        for key, rel, node in found:
+            if node.text:
+                lc.samples.setdefault(key, (item, rel))
             if node.checkable:
                 lc.checkable = lc.checkable or key
+                if node.text and node.class_name.endswith(_STATE_TEXTS):
+                    lc.states.add(key)
             if node.text and key not in lc.fields:
                 lc.fields.append(key)
-        if len(lc.fields) > known:
-            lc.widen()
-        by_key = {k: n for k, _, n in fields}
-        values = tuple(by_key[k].text if k in by_key else "" for k in lc.fields)
-        rid = lc.row_of(ctx, values)
+    if len(lc.fields) > known or len(lc.states) > states:
+        lc.reindex()
+    values = []
+    for found in fields:
+        by_key = {k: n for k, _, n in found}
+        values.append(tuple(by_key[k].text if k in by_key else "" for k in lc.fields))
+    earlier = lc.shown.setdefault((ctx, len(values)), [])
+    ids: list[int] = []
+    for i, item in enumerate(lst.children):
+        cut = clipped(item, lst, lc.axis)
+        rid = lc.find(ctx, values[i], cut)
+        if rid is None:
+            rid = _in_place(lc, earlier, values, i)
+            if rid is not None:  # its other state: the same row from now on
+                lc.aliases.append((ctx, values[i], rid))
+                lc.index.setdefault((ctx, lc.ident(values[i])), rid)
+        if rid is None:
+            rid = lc.add(ctx, values[i], cut)
         ids.append(rid)
         for key, _, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
-    return ids
+    earlier.append((values, tuple(ids)))
+    return ids, values
+
+
+def _in_place(lc: ListContent, earlier, values: list[tuple], i: int) -> int | None:
+    """The row of item `i` in an earlier recording of the list that differs from this
+    one only in that item, and there in one text (others equal, at least one shown)."""
+    n = len(lc.fields)
+    mine = lc.ident(values[i])
+    for seq, ids in earlier:
+        seq = [v + ("",) * (n - len(v)) for v in seq]
+        if any(seq[j] != values[j] for j in range(len(values)) if j != i):
+            continue
+        theirs = lc.ident(seq[i])
+        diff = sum(1 for a, b in zip(mine, theirs, strict=True) if a != b)
+        if diff == 1 and any(a and a == b for a, b in zip(mine, theirs, strict=True)):
+            return ids[i]
+    return None
+
+
+def clipped(item: Node, lst: Node, axis: str) -> bool:
+    """Whether the list's edge cuts the item (uiautomator clips bounds to what shows)."""
+    a, b = (1, 3) if axis == "vertical" else (0, 2)
+    return item.bounds[a] <= lst.bounds[a] or item.bounds[b] >= lst.bounds[b]
 
 
 def description(lc: ListContent, key: str) -> Expr | None:

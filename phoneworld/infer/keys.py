@@ -4,15 +4,16 @@
     resolve_key(key, keys) -> the path of a widget key (a tap inside a list item falls back
                               to the item itself)
 
-Keys come from `phoneworld.infer.widgets.widget_ref`; inside lists only the first item's
-nodes are keyed, as the item template is built from it.
+Keys come from `phoneworld.ui.widgets.widget_ref`; inside lists only the nodes of the
+item the template is built from are keyed (see `templates.template_index`).
 """
 
 from __future__ import annotations
 
 from phoneworld.infer import content as C
-from phoneworld.infer.widgets import widget_ref
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.infer import templates as T
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.widgets import widget_ref
 
 
 def list_items(root: Node, key: str | None) -> set[tuple[str, ...]]:
@@ -33,7 +34,7 @@ def last_part(key: str) -> str:
 
 
 def list_label(node: Node) -> str:
-    from phoneworld.infer.skeleton import short_class, short_id
+    from phoneworld.ui.skeleton import short_class, short_id
     return short_id(node.resource_id) or short_class(node.class_name)
 
 
@@ -48,11 +49,13 @@ def resolve_key(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
 
 
 def widget_keys(root: Node) -> dict[str, NodePath]:
-    """Widget key -> path of every node (inside lists: the first item only)."""
+    """Widget key -> path of every node (inside lists: the item the template is made
+    from only, see `templates.template_index`)."""
+    template = {key: T.template_index(root.at(path)) for path, key in C.find_lists(root)}
     out: dict[str, NodePath] = {}
     for path in visible_paths(root):
         ref = widget_ref(root, path)
-        if ref.system or (ref.item is not None and ref.item != 0):
+        if ref.system or (ref.item is not None and ref.item != template.get(ref.list_key, 0)):
             continue
         out.setdefault(ref.key, path)
     return out
@@ -74,7 +77,7 @@ def visible_paths(root: Node) -> list[NodePath]:
 def texts_by_key(root: Node) -> dict[str, str]:
     """Texts outside lists, by widget key, in the app's windows (never the status bar's
     clock or battery)."""
-    from phoneworld.infer.skeleton import app_windows, is_list
+    from phoneworld.ui.skeleton import app_windows, is_list
     out: dict[str, str] = {}
     for start, win in app_windows(root):
         for rel, node in win.walk():

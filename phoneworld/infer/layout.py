@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from phoneworld.infer.skeleton import is_system_window, short_class, short_id
 from phoneworld.spec.ast import Const, Expr, ListOf, View
-from phoneworld.traces.model import Node, NodePath
-
-_ANDROID = ("android.widget.", "android.view.")
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.skeleton import is_system_window, short_class, short_id
 
 
 def identifier(text: str, fallback: str = "w") -> str:
@@ -45,21 +43,33 @@ def interactive(node: Node) -> bool:
         or node.scrollable
 
 
+def unique(base: str, taken: set[str], last: dict[str, int] | None = None) -> str:
+    """`base`, or `base_2`, `base_3`, ... : the first not in `taken` (which then holds it).
+    Identifiers are cut to 40 characters, so two long texts may give one base. `last`
+    remembers each base's last suffix, where names are only ever added (the next free one
+    is then never lower: thousands of same-id siblings would otherwise cost n^2 tries)."""
+    n = last.get(base, 1) if last is not None else 1
+    name = base if n == 1 else f"{base}_{n}"
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    if last is not None:
+        last[base] = n
+    return name
+
+
 class Namer:
     """Unique widget names within one screen, from resource ids, labels or classes."""
 
     def __init__(self) -> None:
         self.taken: set[str] = {"back", "home", "screen", "launch", "item", "param", "input"}
+        self._last: dict[str, int] = {}
+        """base -> the suffix it last got (see `unique`)."""
 
     def name(self, node: Node) -> str:
-        base = identifier(short_id(node.resource_id) or node.content_desc or node.text
-                          or short_class(node.class_name))
-        name, n = base, 1
-        while name in self.taken:
-            n += 1
-            name = f"{base}_{n}"
-        self.taken.add(name)
-        return name
+        return unique(identifier(short_id(node.resource_id) or node.content_desc or node.text
+                                 or short_class(node.class_name)), self.taken, self._last)
 
 
 TextBinder = Callable[[NodePath, Node], Expr | None]
@@ -100,13 +110,5 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
     return conv((), root)
 
 
-def literal_text(_: NodePath, node: Node) -> Expr | None:
-    return Const(node.text) if node.text else None
-
-
 def literal_desc(_: NodePath, node: Node) -> Expr | None:
     return Const(node.content_desc) if node.content_desc else None
-
-
-def literal_checked(_: NodePath, node: Node) -> Expr | None:
-    return Const(True) if node.checkable and node.checked else None

@@ -9,9 +9,9 @@ comes with a one-line explanation for the compile report. A screen can hold seve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from phoneworld.spec.ast import View
+from phoneworld.spec.walk import views as all_views
 
 _MEDIA = re.compile(r"\b(play|pause|next|previous|prev|seek|shuffle|repeat|rewind|forward)\b",
                     re.I)
@@ -19,14 +19,6 @@ _SEARCH = re.compile(r"search|query|find", re.I)
 _SEND = re.compile(r"\b(send|post|reply|comment)\b", re.I)
 _DIALOG_IDS = ("alertTitle", "android:id/button1", "android:id/button2", "parentPanel",
                "buttonPanel")
-
-
-def _walk(v: View) -> Iterator[View]:
-    stack = [v]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
 
 
 def _words(v: View) -> str:
@@ -42,7 +34,7 @@ def _literal(e: object) -> str:
 def recognise(root: View, lists: dict, param: str | None, flag_of: dict,
               screen: str) -> dict[str, str]:
     """Module name -> why, for one screen."""
-    views = list(_walk(root))
+    views = list(all_views(root))
     found: dict[str, str] = {}
     edits = [v for v in views if "editable" in v.flags]
     if lists:

@@ -2,10 +2,16 @@
 
     [obs(trace 0, 0..9), obs(trace 1, 0..5)]  ->  [home{0:0,0:4,1:0}, detail{0:1,...}, ...]
 
-Grouping: observations of one package whose skeletons (see `skeleton`) are similar
-(Jaccard >= `SAME_SCREEN`), whose activities agree (when both are known) and whose
-selected tabs are the same (see `selected_tabs`) share a screen. Each observation joins
-the first existing group it matches, in trace order, so the result is deterministic.
+Grouping: observations of one package whose activities agree (when both are known),
+whose selected tabs are the same (see `selected_tabs`) and whose skeletons are similar
+(`skeleton.similarity` >= `SAME_SCREEN`) share a screen. Similarity weighs the app's
+chrome (paths most of an activity's distinct skeletons share: decor, toolbar, drawer
+frame, bottom bar) at half, and is nil where the content under that chrome was swapped
+for other content (a fragment, a tab page, a web page), so single-activity apps do not
+collapse into one screen; texts, list items and system bars are never in a skeleton,
+so a clock, a list's length or its scroll position split nothing. Each observation
+joins the first existing group it matches, in trace order, so the result is
+deterministic.
 Observations without a hierarchy (Rico's gaps, DroidBot states with no file) belong to
 no screen.
 
@@ -18,21 +24,21 @@ the rest P2. Foreign screens (other packages) are always P2.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.infer.skeleton import (
+from phoneworld.infer.layout import unique
+from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
+from phoneworld.traces.model import Observation, Trace
+from phoneworld.ui.skeleton import (
+    SAME_SCREEN,
+    chrome,
     selected_tabs,
     short_id,
     signature,
     similarity,
     skeleton,
 )
-from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
-from phoneworld.traces.model import Observation, Trace
 
-SAME_SCREEN = 0.7
-"""Minimum Jaccard similarity of skeletons for two observations to be one screen."""
 P0_SHARE, P1_SHARE = 0.6, 0.9
 
 
@@ -47,24 +53,30 @@ class _Group:
         self.tabs = selected_tabs(obs.root)
         self.members = [ref]
 
-    def accepts(self, obs: Observation, skel: frozenset[str]) -> bool:
+    def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str],
+                chrome: frozenset[str] = frozenset()) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
             return False
-        if selected_tabs(obs.root) != self.tabs:
+        if tabs != self.tabs:
             return False
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
             return False
-        return similarity(skel, self.skel) >= SAME_SCREEN
+        # Other apps (a browser, a file picker) are not told apart by their content.
+        return similarity(skel, self.skel, frozenset() if self.foreign else chrome) >= \
+            SAME_SCREEN
 
 
 def _activity(a: str) -> str:
     return a.rsplit("/", 1)[-1]
 
 
-def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
-                                                          dict[ObsRef, str]]:
-    """Abstract screens (unranked, named) and the screen of every observation."""
+def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = None
+                       ) -> tuple[list[AbstractScreen], dict[ObsRef, str]]:
+    """Abstract screens (unranked, named) and the screen of every observation; `chrome`
+    is the app's (see `app_chrome`), worked out from `traces` when not given."""
+    if chrome is None:
+        chrome = app_chrome(traces)
     groups: list[_Group] = []
     for t, trace in enumerate(traces):
         for i, obs in enumerate(trace.observations):
@@ -72,8 +84,9 @@ def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
                 continue  # nothing to abstract; steps touching it are not transitions
             ref = ObsRef(trace=t, index=i)
             skel = skeleton(obs.root)
+            tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
             for g in groups:
-                if g.accepts(obs, skel):
+                if g.accepts(obs, skel, tabs, chrome):
                     g.members.append(ref)
                     break
             else:
@@ -87,6 +100,17 @@ def group_observations(traces: Sequence[Trace]) -> tuple[list[AbstractScreen],
     return screens, where
 
 
+def app_chrome(traces: Sequence[Trace]) -> frozenset[str]:
+    """The skeleton paths most of each activity's own observations share (see
+    `skeleton.chrome`), for all the app's activities together."""
+    by_activity: dict[str, list[frozenset[str]]] = {}
+    for t in traces:
+        for o in t.observations:
+            if o.root is not None and not o.foreign:
+                by_activity.setdefault(_activity(o.activity), []).append(skeleton(o.root))
+    return frozenset().union(*(chrome(s) for s in by_activity.values()))
+
+
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -97,7 +121,7 @@ def _slug(text: str, limit: int = 3) -> str:
 
 def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
     """Readable unique identifiers: the activity's name, else the most telling id."""
-    taken: Counter[str] = Counter()
+    taken: set[str] = set()
     out = []
     for g in groups:
         base = ""
@@ -111,8 +135,7 @@ def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
             hint = _title_hint(traces, g.members[0])
             base = f"{base}_{hint}" if base and hint else (base or hint or "screen")
         base = base if base[0].isalpha() else f"s_{base}"
-        taken[base] += 1
-        out.append(base if taken[base] == 1 else f"{base}_{taken[base]}")
+        out.append(unique(base, taken))
     return out
 
 

@@ -14,13 +14,18 @@ screen below, the target is `back`, as on Android; otherwise the real target is 
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from phoneworld.infer.widgets import widget_ref
 from phoneworld.ir.model import ObsRef, Transition
-from phoneworld.traces.hierarchy import hit_test
-from phoneworld.traces.model import Action, Node, NodePath, Step, Trace
+from phoneworld.traces.model import Action, Step, Trace
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.widgets import WidgetRef, widget_ref
+
+if TYPE_CHECKING:
+    from phoneworld.infer.facts import StepFacts
 
 
 def focused_editable(root: Node | None) -> NodePath | None:
@@ -45,12 +50,15 @@ def touch_target(root: Node | None, action: Action) -> NodePath | None:
     return action.target
 
 
-def classify_step(root: Node | None, step: Step) -> tuple[str, str, bool, str | None]:
-    """(widget, action, is_item, key) for one recorded step."""
+def classify_step(root: Node | None, step: Step, *, target: NodePath | None = None,
+                  ref: WidgetRef | None = None) -> tuple[str, str, bool, str | None]:
+    """(widget, action, is_item, key) for one recorded step (`target` and `ref`, when
+    given, are its touch target and that target's widget, already worked out)."""
     a = step.action
-    target = touch_target(root, a)
+    if target is None:
+        target = touch_target(root, a)
     if a.kind in ("tap", "long_press") and target is not None and root is not None:
-        ref = widget_ref(root, target)
+        ref = ref if ref is not None else widget_ref(root, target)
         if ref.system:
             label = root.at(target).label.lower()
             if label in ("back", "navigate up"):
@@ -84,37 +92,50 @@ def classify_step(root: Node | None, step: Step) -> tuple[str, str, bool, str | 
     return a.kind, a.kind, False, None
 
 
-def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str]) -> list[Transition]:
-    """Aggregate every recorded step into counted transitions (sorted, deterministic)."""
+def build_transitions(traces: Sequence[Trace], where: dict[ObsRef, str],
+                      steps: Sequence[StepFacts] | None = None) -> list[Transition]:
+    """Aggregate every recorded step into counted transitions (sorted, deterministic);
+    `steps` are the steps' facts when already read (`facts.step_facts`)."""
+    if steps is None:
+        from phoneworld.infer.facts import step_facts
+
+        steps = step_facts(traces)
     counts: dict[tuple, list[tuple[int, int]]] = defaultdict(list)
-    for t, trace in enumerate(traces):
-        stack: list[str] = []
-        for s, step in enumerate(trace.steps):
-            if step.after is None or step.action.kind in ("answer", "wait", "stop_app"):
-                continue
-            src = where.get(ObsRef(trace=t, index=step.before))
-            dst = where.get(ObsRef(trace=t, index=step.after))
-            if src is None or dst is None:
-                stack.clear()
-                continue
-            root = trace.observations[step.before].root
-            widget, action, item, key = classify_step(root, step)
-            if not stack or stack[-1] != src:
-                stack.append(src)
-            target = dst
-            if action == "back" and len(stack) >= 2 and stack[-2] == dst:
-                target = "back"
-                stack.pop()
-            elif dst == src:
-                target = "stay"
-            elif dst in stack:
-                del stack[stack.index(dst) + 1:]
-            else:
-                stack.append(dst)
-            counts[(src, widget, action, target, item, key)].append((t, s))
+    returns: Counter = Counter()
+    stack: list[str] = []
+    for sf in steps:
+        t, s, step = sf.trace, sf.index, sf.step
+        if s == 0:
+            stack = []
+        if step.after is None or step.action.kind in ("answer", "wait", "stop_app"):
+            continue
+        src = where.get(sf.before)
+        dst = where.get(sf.after)
+        if src is None or dst is None:
+            stack.clear()
+            continue
+        widget, action, item, key = sf.widget, sf.action, sf.item, sf.key
+        if not stack or stack[-1] != src:
+            stack.append(src)
+        target = dst
+        returned = False
+        if action == "back" and len(stack) >= 2 and stack[-2] == dst:
+            target = "back"
+            stack.pop()
+        elif dst == src:
+            target = "stay"
+        elif dst in stack:
+            del stack[stack.index(dst) + 1:]
+            returned = True
+        else:
+            stack.append(dst)
+        counts[(src, widget, action, target, item, key)].append((t, s))
+        if returned:
+            returns[(src, widget, action, target, item, key)] += 1
     return [Transition(source=src, widget=w, action=a, target=tgt, item=item, key=key,
-                       count=len(ex), examples=tuple(ex))
-            for (src, w, a, tgt, item, key), ex in sorted(counts.items(), key=_order)]
+                       count=len(ex), examples=tuple(ex), returns=returns[k])
+            for k, ex in sorted(counts.items(), key=_order)
+            for (src, w, a, tgt, item, key) in (k,)]
 
 
 def _order(kv):

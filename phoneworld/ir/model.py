@@ -41,7 +41,7 @@ class AbstractScreen(BaseModel):
 class Transition(BaseModel):
     """(screen, widget, action) -> screen, seen `count` times.
 
-    `widget` is the widget's key in the source screen (see `infer.widgets`); `item` marks
+    `widget` is the widget's key in the source screen (see `ui.widgets`); `item` marks
     a parameterised transition (a tap on a list item carries that item's entity).
     """
 
@@ -56,6 +56,9 @@ class Transition(BaseModel):
     key: str | None = None
     examples: tuple[tuple[int, int], ...] = ()
     """(trace, step) pairs this transition was seen in."""
+    returns: int = 0
+    """How many of them went to a screen already on the trace's back stack (a dialog's
+    choice, an up button): a return there, not a new screen opened with the item."""
 
 
 class ScreenGraph(BaseModel):
@@ -69,6 +72,9 @@ class ScreenGraph(BaseModel):
     screens: tuple[AbstractScreen, ...]
     transitions: tuple[Transition, ...] = ()
     warnings: tuple[str, ...] = ()
+    chrome: tuple[str, ...] = ()
+    """Skeleton paths most of the app's observations share (they weigh less when
+    screens are told apart, see `infer.skeleton.similarity`)."""
 
     def screen(self, name: str) -> AbstractScreen:
         for s in self.screens:

@@ -17,13 +17,12 @@ number as a number, and an order between incomparable values is simply false.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import unicodedata
 from typing import Any
 
-from phoneworld.errors import SpecError
+from phoneworld.errors import SpecError, did_you_mean
 from phoneworld.runtime.state import Row, State
 from phoneworld.spec.ast import (
     SCALAR_FUNCS,
@@ -38,8 +37,8 @@ from phoneworld.spec.ast import (
     Ref,
     Value,
 )
+from phoneworld.spec.names import ROOTS
 
-ROOTS = ("item", "param", "input", "answer", "screen")
 FUNCS = sorted([*TABLE_FUNCS, *SCALAR_FUNCS])
 
 
@@ -190,11 +189,6 @@ def _call(e: Call, scope: Scope) -> Value:
         s = "" if v is None else display(v)
         return s.lower() if f == "lower" else len(s)
     raise ExprError(f"unknown function '{f}'{did_you_mean(f, FUNCS)}")
-
-
-def did_you_mean(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 # -- values ----------------------------------------------------------------------------------

@@ -27,18 +27,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from phoneworld.errors import InvalidAction
+from phoneworld.errors import InvalidAction, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.cache import SHARED, RenderCache, screen_key
 from phoneworld.runtime.effects import apply_effect
-from phoneworld.runtime.expr import Scope, did_you_mean, evaluate, filter_rows, holds
+from phoneworld.runtime.expr import Scope, evaluate, filter_rows, holds
 from phoneworld.runtime.gestures import HANDLERS
 from phoneworld.runtime.layout import ViewPlan, plan_screen
 from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_boxes
 from phoneworld.runtime.state import Row, State
-from phoneworld.runtime.validate import check_runnable
 from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
-from phoneworld.traces.model import Node
+from phoneworld.spec.check import check_once
+from phoneworld.ui.node import Node
 
 ObserveFormat = Literal["elements", "xml", "html", "node"]
 
@@ -94,7 +94,7 @@ class Machine:
     """Runs an `AppSpec`: `reset`, `step`, `observe`, `check`, `snapshot` / `restore`."""
 
     def __init__(self, spec: AppSpec) -> None:
-        check_runnable(spec)
+        check_once(spec)
         self.spec = spec
         self.state = State(spec)
         self._screens = {s.name: s for s in spec.screens}
@@ -163,7 +163,7 @@ class Machine:
         self._stack = [Frame(self.spec.start)]
         self._answer = self._status = None
         self.left_app = False
-        self._changed()
+        self.will_change()
         return self._outcome("reset", None)
 
     def step(self, action: Action | dict[str, Any] | str) -> Outcome:
@@ -179,7 +179,7 @@ class Machine:
 
     def observe(self, format: ObserveFormat = "elements") -> Any:
         """The current screen as `elements` (list of dicts), `xml`, `html` or `node`."""
-        return _form(self._computed(), format)
+        return _form(self.rendered(), format)
 
     def check(self, condition: Expr | Task, params: Mapping[str, Value] | None = None) -> bool:
         """Whether a task condition (state, screen and answer predicates) holds now;
@@ -219,7 +219,7 @@ class Machine:
             stack.append(f)
         self._stack = stack
         self._answer, self._status, self.left_app = snap.answer, snap.status, snap.left_app
-        self._changed()
+        self.will_change()
         return self._outcome("restore", None)
 
     # -- placing the machine (replay, previews, generated files) ---------------------------
@@ -243,7 +243,7 @@ class Machine:
             under = [] if screen == self.spec.start else [self.spec.start]
         self._stack = [self._frame(s, None, first=True) for s in under] + [frame]
         self.left_app = False
-        self._changed()
+        self.will_change()
         return self._outcome(f"jump {screen}", None)
 
     def preview(self, screen: str, format: ObserveFormat = "html") -> Any:
@@ -281,6 +281,8 @@ class Machine:
             state = self.state
             self._key = key = screen_key(state.versions.app, state.version, frame,
                                          self._answer)
+            if self.spec.look is not None:  # equal specs may differ in their look (#22)
+                self._key = key = (key, self.spec.look.token)
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept
@@ -304,11 +306,12 @@ class Machine:
                 self._rendered = r  # read while current: keep it, for the cache
             return boxes
 
+        look = self.spec.look.screens.get(screen.name) if self.spec.look is not None else None
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
-                         self.spec.height, compute)
+                         self.spec.height, compute, look=look)
 
-    def _computed(self) -> Rendering:
-        """The current rendering with its boxes computed (kept until the state changes)."""
+    def rendered(self) -> Rendering:
+        """The current screen, rendered, its boxes computed (kept until the state changes)."""
         r = self._rendering()
         r.boxes  # noqa: B018 - computes them
         self._rendered = r
@@ -333,8 +336,9 @@ class Machine:
             self.cache.put(key, r)
             self._key = None
 
-    def _changed(self) -> None:
-        """Called before the screen or data change (or after, once `_freeze` has run)."""
+    def will_change(self) -> None:
+        """Say that the screen or data are about to change (or have, once `_freeze` has
+        run): the current rendering goes to the cache and is no longer the screen's."""
         self._keep()
         self._rendered = None
         self._pending = None
@@ -385,7 +389,9 @@ class Machine:
 
     # -- transitions ------------------------------------------------------------------------
 
-    def _match(self, widget: str, action: str, item: Row | None) -> Transition | None:
+    def transition_for(self, widget: str, action: str, item: Row | None) -> Transition | None:
+        """The first transition of `widget` on `action` here whose `when` holds (`item`: the
+        list row the widget is in)."""
         candidates = self._on.get((self.screen, widget, action))
         if candidates:
             scope = self._scope(item)
@@ -394,7 +400,9 @@ class Machine:
                     return t
         return None
 
-    def _match_any(self, action: str) -> Transition | None:
+    def transition_on(self, action: str) -> Transition | None:
+        """The first screen-wide transition on `action` (`back`, `home`, `enter`) whose
+        `when` holds."""
         candidates = self._on_any.get((self.screen, action))
         if candidates:
             scope = self._scope()
@@ -403,9 +411,9 @@ class Machine:
                     return t
         return None
 
-    def _fire(self, t: Transition, item: Row | None) -> str:
+    def fire(self, t: Transition, item: Row | None) -> str:
         """Run `t`: effects in order, then its parameter, then navigation."""
-        self._changed()
+        self.will_change()
         for eff in t.effects:
             apply_effect(self.state, eff, self._scope(item))
         param = evaluate(t.with_param, self._scope(item)) if t.with_param is not None else None
@@ -413,7 +421,7 @@ class Machine:
         if t.target == "stay":
             return f"{where} -> stay"
         if t.target == "back":
-            return f"{where} -> {self._pop()}"
+            return f"{where} -> {self.go_back()}"
         value, table = self._param_for(t.target, param)
         top = self._stack[-1]
         if top.screen == t.target and top.param == value:
@@ -422,18 +430,38 @@ class Machine:
         self.left_app = False
         return f"{where} -> {t.target}"
 
-    def _pop(self) -> str:
+    def go_back(self) -> str:
+        """Pop the back stack (or, at its bottom, leave the app); the event's text."""
         if len(self._stack) > 1:
             self._stack.pop()
             return self.screen
         self.left_app = True
         return "left_app"
 
-    # -- resolving an action's element -------------------------------------------------------
+    # -- what gestures use (`runtime.gestures` is the machine's other half) ------------------
 
-    def _target(self, a: Action) -> int | None:
+    @property
+    def frame(self) -> Frame:
+        """The current screen's frame: parameter, typed texts, scroll offsets, focus."""
+        return self._stack[-1]
+
+    @property
+    def app_names(self) -> Mapping[str, str]:
+        """This app's names (name, title, package), casefolded -> as spelt."""
+        return self._app_names
+
+    def record_answer(self, text: str | None) -> None:
+        """The agent's answer (what `answer` reads in a task's condition)."""
+        self._answer = text
+
+    def end(self, status: str) -> None:
+        """End the episode with `status` (a step after it is refused until a reset)."""
+        self._status = status
+
+
+    def target_box(self, a: Action) -> int | None:
         """The box an index or x, y names on the current screen."""
-        r = self._computed()
+        r = self.rendered()
         if a.index is not None:
             index = r.element_boxes
             if a.index >= len(index):

@@ -1,10 +1,19 @@
 """A rendered screen as a phone-sized HTML page, for people and for screenshots.
 
-Each visible box becomes an absolutely positioned div, scaled from the app's screen size
-to a 412-px-wide frame (a common phone width in CSS pixels); boxes are stacked in
-document order, as Android draws them. Screen text is untrusted (it comes from traces):
-the template is fixed, autoescape is on, and texts only ever reach it as data, so
-`<script>` and `{{ 7*7 }}` show up literally.
+Each box becomes an absolutely positioned div, scaled from the app's screen size to a
+412-px-wide frame (a common phone width in CSS pixels; a screenshot at the device's size
+scales it back up), stacked in document order, as Android draws them.
+
+Where the app has a recorded look (`look`), the frame's background is the screen's plate
+(a recording) and only what the state changed is painted on it (`compose`): wipes of
+stale texts, rows cut from the plate or drawn on a sprite, texts in the size and colour
+sampled where they lie. Elsewhere a Material-like renderer draws each box by its widget
+class (`widgets`), with a status bar and a navigation bar where the layout leaves room.
+
+Screen text is untrusted (it comes from traces): the template is fixed, autoescape is
+on, texts reach it only as data, and assets are named by hashes checked on loading, so
+`<script>` and `{{ 7*7 }}` show up literally. Asset URLs are relative (`assets/<hash>`):
+the server answers them, and preview files say `<base href="../">`.
 """
 
 from __future__ import annotations
@@ -12,42 +21,82 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment
+from markupsafe import Markup
+
+from phoneworld.runtime.compose import Composition, Paint, compose
+from phoneworld.runtime.look import ASSET_DIR
+from phoneworld.runtime.widgets import ACCENT, FONTS, bar_icons, bars, draw_box, fitted
 
 if TYPE_CHECKING:
-    from phoneworld.runtime.render import Box, Rendering
+    from phoneworld.runtime.render import Rendering
 
 FRAME_WIDTH = 412
-_BODY_FONT = 42
-"""Body text size in the app's own pixels (16 CSS px on a 1080-px-wide screen)."""
 
 _TEMPLATE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width={{ width }}">
 <title>{{ title }}</title>
 <style>
-body { margin: 0; background: #e8e8e8; font-family: Roboto, "Noto Sans", sans-serif; }
+body { margin: 0; background: #e8e8e8; font-family: {{ fonts }}; }
 .phone { position: relative; overflow: hidden; margin: 0 auto; background: #fff; }
-.v { position: absolute; box-sizing: border-box; overflow: hidden; white-space: nowrap;
-     text-overflow: ellipsis; font-size: {{ font }}px; line-height: 1.2; color: #202124; }
-.t { overflow: visible; display: flex; align-items: center; }
-.click { border-radius: 6px; }
+.v, .p { position: absolute; box-sizing: border-box; }
+.v { overflow: hidden; color: #202124; line-height: 1.2; }
+.p { overflow: hidden; }
+.p img, .plate { position: absolute; max-width: none; }
+.plate { left: 0; top: 0; width: 100%; height: 100%; }
+.x { display: flex; align-items: center; overflow: hidden; }
+.x > span { display: block; width: 100%; overflow: hidden; text-overflow: ellipsis; }
+.x.one > span { white-space: nowrap; }
+.x.many > span { display: -webkit-box; -webkit-box-orient: vertical;
+                 white-space: normal; overflow-wrap: anywhere; }
+.ic { display: flex; align-items: center; justify-content: center; }
+.ic svg { width: var(--s); height: var(--s); }
 .click { cursor: pointer; }
-.click:hover { background: rgba(26, 115, 232, .08); }
-.edit { border-bottom: 2px solid #1a73e8; color: #5f6368; }
-.edit.focused { background: #f1f6fe; }
-.check::after { content: "\\25CB"; position: absolute; right: 4px; }
-.check.on::after { content: "\\25CF"; color: #1a73e8; }
+.btn { border-radius: 999px; background: var(--accent); color: #fff; font-weight: 500;
+       justify-content: center; text-align: center; }
+.edit { border-bottom: 2px solid #80868b; padding: 0 4px; }
+.edit.focused { border-bottom-color: var(--accent); background: rgba(26, 115, 232, .06); }
+.bar { box-shadow: 0 1px 3px rgba(60, 64, 67, .3); background: #fff; }
+.card { border-radius: 12px; box-shadow: 0 1px 3px rgba(60, 64, 67, .3); background: #fff; }
+.rule { background: #dadce0; }
+.img { background: #e8eaed; border-radius: 4px; }
+.tab.sel { border-bottom: 3px solid var(--accent); color: var(--accent); }
 .off { opacity: .5; }
-.icon { color: #5f6368; font-size: 80%; }
+.status, .nav { display: flex; align-items: center; color: #5f6368; font-size: 12px;
+                padding: 0 14px; }
+.status { justify-content: space-between; font-weight: 500; }
+.nav { justify-content: space-around; }
+.status span, .nav span { display: flex; gap: 4px; align-items: center; }
+.nav span { width: 100%; justify-content: space-around; }
+.ind { position: absolute; box-sizing: border-box; }
+.box { border: 2px solid #5f6368; border-radius: 3px; }
+.box.on { background: var(--accent); border-color: var(--accent); }
+.radio { border: 2px solid #5f6368; border-radius: 50%; }
+.radio.on { border-color: var(--accent); box-shadow: inset 0 0 0 3px #fff;
+            background: var(--accent); }
+.track { border-radius: 999px; background: #bdc1c6; }
+.track.on { background: var(--accent); opacity: .45; }
+.thumb { border-radius: 50%; background: #fff; box-shadow: 0 1px 2px rgba(0,0,0,.4); }
+.thumb.on { background: var(--accent); }
 </style></head>
 <body><div class="phone" data-screen="{{ screen }}"
- style="width:{{ width }}px;height:{{ height }}px">
-{% for b in boxes %}<div class="{{ b.css }}"
+ style="width:{{ width }}px;height:{{ height }}px;--accent:{{ accent }}">
+{% if plate %}<img class="plate" src="{{ plate }}" alt="">
+{% endif %}
+{%- for p in paints %}<div class="p{% if p.bar %} {{ p.bar }}{% endif %}" style="{{ p.style }}">
+{%- if p.src %}<img src="{{ p.src }}" alt="" style="{{ p.img }}">{% endif %}
+{%- if p.clock %}<span>{{ p.clock }}</span>{% endif %}
+{%- if p.icons %}<span>{% for i in p.icons %}{{ i }}{% endfor %}</span>{% endif %}</div>
+{% endfor %}
+{%- for b in boxes %}<div class="{{ b.css }}"
 {%- if b.index is not none %} data-index="{{ b.index }}"{% endif %}
  style="left:{{ b.left }}px;top:{{ b.top }}px;width:{{ b.w }}px;height:{{ b.h }}px
-{%- if b.fs %};font-size:{{ b.fs }}px{% endif %}"
-{% if b.desc %} title="{{ b.desc }}" aria-label="{{ b.desc }}"{% endif %}>
-{%- if b.text %}{{ b.text }}{% elif b.icon %}<span class="icon">{{ b.desc }}</span>{% endif -%}
+{%- if b.style %};{{ b.style }}{% endif %}"
+{%- if b.label %} aria-label="{{ b.label }}"{% endif %}>
+{%- for i in b.inds %}<div class="ind {{ i.css }}" style="{{ i.style }}"></div>{% endfor %}
+{%- if b.icon %}{{ b.icon }}{% endif %}
+{%- if b.text %}<span{% if b.clamp %} style="-webkit-line-clamp:{{ b.clamp }}"{% endif %}>
+{{- b.text }}</span>{% endif -%}
 </div>
 {% endfor %}</div></body></html>
 """
@@ -56,40 +105,72 @@ _ENV = Environment(autoescape=True, trim_blocks=False, lstrip_blocks=False)
 _PAGE = _ENV.from_string(_TEMPLATE)
 
 
+
 def render_html(r: Rendering) -> str:
     """The page for `r`; `data-index` on a div is its index in `r.elements`."""
     scale = FRAME_WIDTH / max(1, r.width)
     index = {box: n for n, box in enumerate(r.element_boxes)}
-    items = [_item(b, index.get(i), scale) for i, b in enumerate(r.boxes)]
+    boxes = r.boxes
+    look = r.look
+    comp: Composition | None = None
+    paints: list[dict[str, str]] = []
+    if look is not None:
+        comp = compose(look, boxes, (r.width, r.height))
+        paints = [_paint(p, scale) for p in comp.paints]
+    else:
+        for p, kind in bars(boxes, r.width, r.height):
+            item = _paint(p, scale)
+            h = (p.rect[3] - p.rect[1]) * scale
+            item.update(bar=kind, icons=bar_icons(kind, h),
+                        clock="12:00" if kind == "status" else "")
+            paints.append(item)
+    parents = _parents(boxes)
+    items = []
+    for i, b in enumerate(boxes):
+        if comp is not None and i in comp.quiet:
+            item = _quiet(b)
+        elif comp is not None:
+            item = fitted(b, scale, comp.styles.get(i))
+        else:
+            item = draw_box(boxes, i, parents, scale)
+        item["index"] = index.get(i)
+        x1, y1, x2, y2 = b.bounds
+        item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
+                    w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
+        items.append(item)
+    plate = f"{ASSET_DIR}/{look.plate}" if look is not None else ""
     return _PAGE.render(
-        title=r.screen, screen=r.screen, width=FRAME_WIDTH,
-        height=round(r.height * scale), font=max(10, round(_BODY_FONT * scale)), boxes=items)
+        title=r.screen, screen=r.screen, width=FRAME_WIDTH, fonts=Markup(FONTS),
+        height=round(r.height * scale), accent=look.accent if look and look.accent else ACCENT,
+        plate=plate, paints=paints,
+        boxes=items)
 
 
-def _item(b: Box, index: int | None, scale: float) -> dict[str, object]:
-    x1, y1, x2, y2 = b.bounds
-    css = ["v"]
-    if b.clickable or b.long_clickable:
-        css.append("click")
-    if b.editable:
-        css.append("edit")
-        if b.focused:
-            css.append("focused")
-    if b.checkable:
-        css.append("check")
-        if b.checked:
-            css.append("on")
-    if not b.enabled:
-        css.append("off")
-    # An icon button has no text: show its description, as a screen reader would say it.
-    icon = bool(b.desc) and (b.clickable or b.long_clickable)
-    h = max(0, y2 - y1) * scale
-    fs = None
-    if b.text and not b.children:
-        # A label's box is as tall as its line: size the font to it, let it run on.
-        css.append("t")
-        fs = round(min(_BODY_FONT * scale, max(8.0, h * 0.72)), 1)
-    return {"css": " ".join(css), "index": index, "text": b.text, "desc": b.desc, "icon": icon,
-            "fs": fs,
-            "left": round(x1 * scale, 1), "top": round(y1 * scale, 1),
-            "w": round(max(0, x2 - x1) * scale, 1), "h": round(max(0, y2 - y1) * scale, 1)}
+def _quiet(b) -> dict:
+    """A box the plate already shows: an empty div that keeps its place and its words."""
+    css = "v click" if b.clickable or b.long_clickable else "v"
+    return {"css": css, "text": "", "label": b.text or b.desc, "inds": (), "icon": None,
+            "style": "", "clamp": 0}
+
+
+def _paint(p: Paint, scale: float) -> dict[str, str]:
+    """A paint's div: a colour, or an image (an `<img>`, so that a screenshot can wait
+    for it to be decoded) placed inside a div that clips it."""
+    x1, y1, x2, y2 = p.rect
+    css = (f"left:{x1 * scale:.1f}px;top:{y1 * scale:.1f}px;"
+           f"width:{max(0, x2 - x1) * scale:.1f}px;height:{max(0, y2 - y1) * scale:.1f}px")
+    if p.color:
+        return {"style": f"{css};background:{p.color}", "src": "", "img": ""}
+    w, h = p.image_size
+    ox, oy = p.origin
+    return {"style": css, "src": f"{ASSET_DIR}/{p.image}",
+            "img": f"left:{(ox - x1) * scale:.1f}px;top:{(oy - y1) * scale:.1f}px;"
+                   f"width:{w * scale:.1f}px;height:{h * scale:.1f}px"}
+
+
+def _parents(boxes) -> list[int]:
+    parent = [-1] * len(boxes)
+    for i, b in enumerate(boxes):
+        for c in b.children:
+            parent[c] = i
+    return parent

@@ -11,12 +11,11 @@ every observation form the apps have. Every observation names its foreground pac
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from phoneworld.errors import InvalidAction
+from phoneworld.errors import InvalidAction, PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome, Snapshot
 from phoneworld.spec.ast import AppSpec, Const, Screen, Transition, View
@@ -60,6 +59,11 @@ class Phone:
     def __init__(self, specs: Sequence[AppSpec]) -> None:
         if not specs:
             raise ValueError("a phone needs at least one app")
+        names = [s.name for s in specs]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:  # one would silently shadow the other
+            raise PhoneworldError(f"two apps are both named {', '.join(dupes)}; a phone "
+                                  "holds each app once")
         self.specs = {s.name: s for s in specs}
         self.machines = {s.name: Machine(s) for s in specs}
         first = specs[0]
@@ -167,8 +171,7 @@ class Phone:
                     names.setdefault(n.casefold(), s.name)
         got = names.get(name.casefold())
         if got is None:
-            close = difflib.get_close_matches(name.casefold(), sorted(names), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             raise InvalidAction(f"no app {name!r} on this phone; it has "
-                                f"{', '.join(sorted(self.specs))}{hint}", field="app_name")
+                                f"{', '.join(sorted(self.specs))}"
+                                f"{did_you_mean(name.casefold(), names)}", field="app_name")
         return got

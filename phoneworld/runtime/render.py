@@ -21,11 +21,13 @@ from collections.abc import Callable
 from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.hits import HitTester
 from phoneworld.runtime.layout import ViewPlan
+from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
-from phoneworld.traces.hierarchy import to_uiautomator_xml
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.spec.ast import Ref
+from phoneworld.ui.hierarchy import to_uiautomator_xml
+from phoneworld.ui.hits import HitTester
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 Element = dict[str, Any]
 
@@ -96,6 +98,12 @@ def render_boxes(plan: ViewPlan, frame: Frame, scope: Scope) -> list[Box]:
     return out
 
 
+def _bare(p: ViewPlan) -> bool:
+    """A leaf that shows only its text: no children, list, description or typed text."""
+    return not p.children and p.items is None and p.desc_expr is None and not p.static[2] \
+        and not p.editable
+
+
 def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
             parent: Box | None, out: list[Box]) -> None:
     x1, y1, x2, y2 = p.bounds
@@ -126,6 +134,13 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     out.append(box)
     if p.text_expr is not None:
         box.text = display(evaluate(p.text_expr, scope))
+        if not box.text and isinstance(p.text_expr, Ref) and _bare(p) and not box.interactive:
+            # A label bound to data that is empty for this row or parameter is not shown,
+            # as an app hides an empty field (a row type without a subtitle, a header).
+            out.pop()
+            if parent is not None:
+                parent.children.pop()
+            return
     if p.desc_expr is not None:
         box.desc = display(evaluate(p.desc_expr, scope))
     if p.checked_expr is not None:
@@ -174,15 +189,18 @@ class Rendering:
     """One screen as rendered at one moment; every form but the `Node` tree is computed
     once, on first use."""
 
-    __slots__ = ("screen", "package", "width", "height", "_compute", "_boxes", "_index",
-                 "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
+    __slots__ = ("screen", "package", "width", "height", "look", "_compute", "_boxes",
+                 "_index", "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
 
     def __init__(self, screen: str, package: str, width: int, height: int,
-                 compute: Callable[[Rendering], list[Box]]) -> None:
+                 compute: Callable[[Rendering], list[Box]],
+                 look: ScreenLook | None = None) -> None:
         self.screen = screen
         self.package = package
         self.width = width
         self.height = height
+        self.look = look
+        """The screen's recorded look, which the HTML page is drawn on, or None."""
         self._compute: Callable[[Rendering], list[Box]] | None = compute
         """Renders the boxes (given this rendering, to learn that it has been)."""
         self._boxes: list[Box] | None = None
@@ -257,7 +275,7 @@ class Rendering:
         return self._html
 
     def hit(self, x: int, y: int) -> int | None:
-        """The box a touch at (x, y) lands on, by `traces.hierarchy.hit_test`'s rule:
+        """The box a touch at (x, y) lands on, by `ui.hits.hit_test`'s rule:
         the deepest containing box, a clickable one winning over labels inside it,
         later siblings winning ties (see `hits`)."""
         hits = self._hits

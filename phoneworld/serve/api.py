@@ -4,7 +4,7 @@
     GET    /api/sessions/<id>/observation     ?format=elements|xml|html|none
     POST   /api/sessions/<id>/step            an AndroidWorld JSON action -> observation
     POST   /api/sessions/<id>/reset           {"seed"?, "app"?} -> observation
-    GET    /api/sessions/<id>/screenshot      ?scale=css|device -> image/png
+    GET    /api/sessions/<id>/screenshot      ?scale=device|css&type=png|jpeg -> image
     GET    /api/sessions/<id>/check           -> {"success", "reason", "task", ...}
     DELETE /api/sessions/<id>                 -> 204
 
@@ -131,18 +131,25 @@ def reset(session_id: str) -> Response:
 
 @bp.get("/sessions/<sid:session_id>/screenshot")
 def screenshot(session_id: str) -> Response:
-    scale = request.args.get("scale", "css")
+    # The device's pixels by default: an AndroidWorld click at (x, y) lands where the
+    # picture shows it; css (412 wide) only when asked.
+    scale = request.args.get("scale", "device")
     if scale not in _SCALES:
-        raise ApiError(f"{scale!r} must be css (412 CSS pixels wide) or device (the app's "
-                       "own pixels)", field="scale")
+        raise ApiError(f"{scale!r} must be device (the app's own pixels, the default) or "
+                       "css (412 CSS pixels wide)", field="scale")
     served = _served()
     with served.store.use(session_id) as s:
         html = s.html()
         width, height = s.front.spec.width, s.front.spec.height
+    kind = request.args.get("type", "png")
+    if kind not in ("png", "jpeg"):
+        raise ApiError(f"{kind!r} must be png (the default) or jpeg (quality 90)",
+                       field="type")
     device = scale == "device"
-    png = served.shots.shot(html, width=width, height=height, device=device)
+    png = served.shots.shot(html, width=width, height=height, device=device,
+                            jpeg=kind == "jpeg")
     fw, _ = frame_size(width, height)
-    return Response(png, mimetype="image/png", headers={
+    return Response(png, mimetype=f"image/{kind}", headers={
         "Cache-Control": "no-store", "X-Screen-Size": f"{width}x{height}",
         "X-Image-Scale": f"{width / fw if device else 1:.6g}"})
 

@@ -5,11 +5,12 @@ and the pages for a person.
     app = create_app("generated/shopping")    # one app
     app.test_client().post("/api/sessions")   # -> 201 {"session": ..., "elements": ...}
 
-Routes: `/` (the phone, for a person), `/graph` and `/graph.svg` (the screen graph, the
-current screen lit), `/api/...` (see `api`). There is no static-file route and no route
-takes a path: ids are matched by a strict pattern and apps by name, so nothing reaches
-the file system. Every error is JSON with a 4xx status; an unexpected exception is a bug,
-logged with its traceback and answered as a JSON 500.
+Routes: `/` (the phone, for a person) and `POST /session` (the page's session, asked for
+by its script), `/graph` and `/graph.svg` (the screen graph, the current screen lit),
+`/api/...` (see `api`). Writes are same-origin JSON only (see `guard`). There is no
+static-file route and no route takes a path: ids are matched by a strict pattern and apps
+by name, so nothing reaches the file system. Every error is JSON with a 4xx status; an
+unexpected exception is a bug, logged with its traceback and answered as a JSON 500.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
+from phoneworld.apps import GeneratedApp, find_apps, load_app
 from phoneworld.errors import PhoneworldError
-from phoneworld.generated import GeneratedApp, find_apps, load_app
+from phoneworld.runtime.look import ASSET_NAME, asset_source
 from phoneworld.serve.api import bp as api_bp
-from phoneworld.serve.api import json_response
+from phoneworld.serve.api import json_response, parse_body
 from phoneworld.serve.errors import ApiError, bug_body, refusal
 from phoneworld.serve.graph import screen_graph_svg
+from phoneworld.serve.guard import check_write
 from phoneworld.serve.hot import HotRoutes
 from phoneworld.serve.screenshots import Screenshotter
 from phoneworld.serve.sessions import Session, SessionStore
@@ -110,7 +113,8 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
     app.url_map.converters["sid"] = SessionIdConverter
     app.url_map.strict_slashes = True
     served = Served(SessionStore(specs, max_sessions=max_sessions, idle_timeout=idle_timeout),
-                    Screenshotter(chromium, timeout=screenshot_timeout))
+                    Screenshotter(chromium, timeout=screenshot_timeout,
+                                  assets=asset_source(s.look for s in specs)))
     app.extensions["phoneworld"] = served
     app.register_blueprint(api_bp)
     # Steps and observations skip Flask's per-request work (see `hot`); Flask answers the
@@ -120,6 +124,10 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
     app.wsgi_app = hot  # type: ignore[method-assign]
     _ui_routes(app, served)
     _error_handlers(app)
+
+    @app.before_request
+    def _guard() -> None:
+        check_write(request.environ)  # same-origin JSON writes only (see `guard`)
 
     @app.after_request
     def _headers(resp: Response) -> Response:
@@ -136,34 +144,64 @@ def _ui_routes(app: Flask, served: Served) -> None:
     @app.get("/")
     def phone() -> Response:
         """The phone for a person: `?session=<id>` shows that session and follows it
-        (an agent's, say); else the browser's own session (a cookie), made on first
-        visit (`?app=` picks the app)."""
+        (an agent's, say); else the browser's own session (a cookie). A visit never makes
+        a session: a page without one asks for it (`POST /session`), so that no link,
+        image or crawler can fill the server with sessions."""
         sid = request.args.get("session")
-        fresh = False
         if sid is None:
             sid = request.cookies.get(COOKIE)
-            if sid is None or not _alive(store, sid):
-                sid = store.create(app=request.args.get("app")).id
-                fresh = True
-        with store.use(sid) as s:
-            spec = s.front.spec
-            nonce = secrets.token_urlsafe(16)
-            query = urlencode({"session": s.id})
-            page = phone_page(session=s.id, title=_title(store), width=spec.width,
-                              height=spec.height, nonce=nonce, graph_url=f"/graph?{query}",
-                              graph_svg=f"/graph.svg?{query}",
-                              watch=request.args.get("session") is not None)
+            if sid is not None and not _alive(store, sid):
+                sid = None
+        nonce = secrets.token_urlsafe(16)
+        if sid is None:
+            spec = _app_spec(store, request.args.get("app"))
+            page = phone_page(session=None, title=_title(store), width=spec.width,
+                              height=spec.height, nonce=nonce, graph_url="/graph",
+                              graph_svg="/graph.svg?", app=request.args.get("app"))
+        else:
+            with store.use(sid) as s:
+                spec = s.front.spec
+                query = urlencode({"session": s.id})
+                page = phone_page(session=s.id, title=_title(store), width=spec.width,
+                                  height=spec.height, nonce=nonce,
+                                  graph_url=f"/graph?{query}", graph_svg=f"/graph.svg?{query}",
+                                  watch=request.args.get("session") is not None)
         resp = Response(page, mimetype="text/html")
         resp.headers["Content-Security-Policy"] = csp(nonce)
         resp.headers["Cache-Control"] = "no-store"
-        if fresh:
-            resp.set_cookie(COOKIE, sid, httponly=True, samesite="Strict",
-                            max_age=int(store.idle_timeout))
+        return resp
+
+    @app.post("/session")
+    def browser_session() -> Response:
+        """The phone page's own session, made when its script asks (a same-origin JSON
+        POST: see `guard`) and kept in a cookie: `{"app"?}` -> 201 `{"session", ...}`."""
+        body = parse_body(request.get_data(cache=False), ("app",))
+        app_name = body.get("app")
+        if app_name is not None and not isinstance(app_name, str):
+            raise ApiError("must be a string: an app's name, title or package", field="app")
+        s = store.create(app=app_name)
+        query = urlencode({"session": s.id})
+        resp = json_response({"session": s.id, "api": f"/api/sessions/{s.id}",
+                              "graph_url": f"/graph?{query}",
+                              "graph_svg": f"/graph.svg?{query}"}, 201)
+        resp.set_cookie(COOKIE, s.id, httponly=True, samesite="Strict",
+                        max_age=int(store.idle_timeout))
         return resp
 
     @app.get("/favicon.ico")
     def favicon() -> Response:
         return Response(status=204)
+
+    @app.get("/assets/<name>")
+    def asset(name: str) -> Response:
+        """An image of an app's recorded look (content-addressed: cached for good)."""
+        data = served.shots.assets(name) if ASSET_NAME.match(name) else None
+        if data is None:
+            return Response(status=404)
+        kind = {"webp": "image/webp", "png": "image/png", "jpg": "image/jpeg"}
+        resp = Response(data, mimetype=kind[name.rsplit(".", 1)[1]])
+        resp.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return resp
 
     @app.get("/graph")
     def graph() -> Response:
@@ -216,6 +254,11 @@ def _graph_target(store: SessionStore) -> tuple[AppSpec, str | None, str | None]
             if session.app == spec.name:
                 current = session.front.screen
     return spec, current, session.id if session is not None else None
+
+
+def _app_spec(store: SessionStore, name: str | None) -> AppSpec:
+    """The app a new session of the page will show: `name` if served, else the first."""
+    return next((s for s in store.specs if s.name == name), store.specs[0])
 
 
 def _names(store: SessionStore) -> set[str]:

@@ -9,7 +9,8 @@ request and response objects and hooks cost about as much CPU as the step itself
 calls and send the same JSON bytes and the same headers. A request that is the least bit
 unusual goes on to Flask, which stays the reference for every answer: another method, a
 query other than `format=<a known format>`, no Content-Length or one over the limit, a
-chunked body, a Host header not yet checked by werkzeug's own rule. Tests send the same
+chunked body, a body that is not JSON, an Origin header (a browser's: `guard` judges
+it), a Host header not yet checked by werkzeug's own rule. Tests send the same
 requests both ways and compare the answers byte for byte.
 """
 
@@ -27,6 +28,7 @@ from werkzeug.sansio.utils import host_is_trusted
 from phoneworld.errors import PhoneworldError
 from phoneworld.serve.api import parse_body
 from phoneworld.serve.errors import bug_body, refusal
+from phoneworld.serve.guard import is_json
 from phoneworld.serve.sessions import FORMATS, SessionStore
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -64,8 +66,10 @@ class HotRoutes:
         length = -1
         if route[2] == "step":
             length = _length(environ)
-            if length < 0 or length > self.max_body:
-                return self.app(environ, start_response)
+            if length < 0 or length > self.max_body or "HTTP_ORIGIN" in environ \
+                    or "HTTP_SEC_FETCH_SITE" in environ \
+                    or (length and not is_json(environ.get("CONTENT_TYPE", ""))):
+                return self.app(environ, start_response)  # Flask's guard judges these
         try:
             with self.store.use(route[1]) as s:
                 if length >= 0:

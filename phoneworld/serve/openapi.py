@@ -104,12 +104,15 @@ def openapi() -> dict[str, Any]:
                 "summary": "The current screen as PNG, drawn by Chromium",
                 "operationId": "screenshot",
                 "parameters": [{"name": "scale", "in": "query", "schema": {
-                    "type": "string", "enum": ["css", "device"], "default": "css"},
-                    "description": "css: 412 CSS pixels wide (fast); device: the app's own "
-                                   "pixels (e.g. 1080 wide), so coordinates transfer."}],
+                    "type": "string", "enum": ["device", "css"], "default": "device"},
+                    "description": "device: the app's own pixels (e.g. 1080 wide), so "
+                                   "coordinates transfer; css: 412 CSS pixels wide."},
+                    {"name": "type", "in": "query", "schema": {
+                        "type": "string", "enum": ["png", "jpeg"], "default": "png"},
+                     "description": "png, or jpeg (quality 90, a smaller file)."}],
                 "responses": {"200": {"description": "PNG; X-Screen-Size gives the app's "
                                                      "screen size.",
-                                      "content": {"image/png": {}}},
+                                      "content": {"image/png": {}, "image/jpeg": {}}},
                               **_errors(400, 404, 424, 429)}}},
             "/api/sessions/{id}/check": {**session_path, "get": {
                 "summary": "Whether the session's task is done", "operationId": "check",

@@ -4,16 +4,19 @@ Playwright's sync objects belong to the thread that made them, so one worker thr
 the browser and request threads hand it jobs through a queue:
 
     shots = Screenshotter("/usr/bin/chromium")
-    png = shots.shot(session.html(), width=1080, height=2400)               # 412x915
-    png = shots.shot(session.html(), width=1080, height=2400, device=True)  # 1080x2400
+    png = shots.shot(session.html(), width=1080, height=2400)                # 1080x2400
+    png = shots.shot(session.html(), width=1080, height=2400, device=False)  # 412x915
     shots.close()
 
 The browser starts on the first job (or on `start()`), runs Debian's Chromium (never a
 downloaded one), and draws each page with two DevTools calls: `Page.setDocumentContent`
-(no navigation) and `Page.captureScreenshot`. Identical pages are common (every fresh
-session shows the same start screen), so recent PNGs are kept by the page's hash. If
-Chromium or Playwright is missing, every call fails fast with a message that says what
-to install; if the browser dies, the next call starts a new one.
+(no navigation) and `Page.captureScreenshot`. A page of an app with a recorded look
+refers to its images as `assets/<hash>`: the browser's page lies at a private origin
+whose requests Playwright answers from `assets` (a lookup by name, in memory, nothing
+from the network), and the shot waits until every image is decoded. Identical pages are
+common (every fresh session shows the same start screen), so recent PNGs are kept by the
+page's hash. If Chromium or Playwright is missing, every call fails fast with a message
+that says what to install; if the browser dies, the next call starts a new one.
 """
 
 from __future__ import annotations
@@ -25,14 +28,19 @@ import queue
 import shutil
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
+from phoneworld.errors import PhoneworldError
 from phoneworld.serve.errors import ScreenshotUnavailable, ServerBusy
 from phoneworld.serve.ui import FRAME_WIDTH
 
+ORIGIN = "http://phoneworld.invalid/"
+"""Where the browser's pages lie: `.invalid` never resolves, and every request to it is
+answered by the screenshotter itself (assets, or 404)."""
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ENV = "PHONEWORLD_CHROMIUM"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -66,23 +74,28 @@ class _Job:
     width: int
     height: int
     device: bool
+    jpeg: bool = False
     done: Future = field(default_factory=Future)
 
 
 _STOP = object()
+_DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 
 
 class Screenshotter:
     """One browser, owned by one thread, fed through a bounded queue."""
 
     def __init__(self, executable: str | None = None, *, timeout: float = 10.0,
-                 queue_size: int = 64, cache_size: int = 128) -> None:
+                 queue_size: int = 64, cache_size: int = 128,
+                 assets: Callable[[str], bytes | None] | None = None) -> None:
         self.executable = chromium_path(executable)
+        self.assets = assets
+        """Asset bytes by name (`runtime.look.asset_source`), for pages with a look."""
         self.timeout = timeout
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._cache: OrderedDict[tuple[str, int, int, float], bytes] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int, bool, bool], bytes] = OrderedDict()
         self._cache_size = cache_size
         self._missing: str | None = None
         self.rendered = 0
@@ -103,11 +116,14 @@ class Screenshotter:
         if self._why_missing() is None:
             self._ensure_thread()
 
-    def shot(self, html: str, *, width: int, height: int, device: bool = False) -> bytes:
-        """`html` (a screen of a `width` x `height`-pixel app) as PNG bytes: 412 CSS pixels
-        wide (e.g. 412x915), or with `device` in the app's own pixels (e.g. 1080x2400)."""
+    def shot(self, html: str, *, width: int, height: int, device: bool = True,
+             jpeg: bool = False) -> bytes:
+        """`html` (a screen of a `width` x `height`-pixel app) as PNG bytes in the app's own
+        pixels (e.g. 1080x2400: a tap at (x, y) lands where the picture shows it), or
+        without `device` 412 CSS pixels wide (e.g. 412x915); with `jpeg`, JPEG bytes
+        (quality 90: a smaller file; drawing the page costs the same)."""
         key = (hashlib.blake2b(html.encode(), digest_size=16).hexdigest(), width, height,
-               device)
+               device, jpeg)
         with self._lock:
             png = self._cache.get(key)
             if png is not None:
@@ -117,7 +133,7 @@ class Screenshotter:
         if why is not None:
             raise ScreenshotUnavailable(why)
         self._ensure_thread()
-        job = _Job(html, width, height, device)
+        job = _Job(html, width, height, device, jpeg)
         try:
             self._queue.put_nowait(job)
         except queue.Full:
@@ -210,15 +226,45 @@ class Screenshotter:
                                       device_scale_factor=1, is_mobile=True, has_touch=True,
                                       java_script_enabled=False)
             page = ctx.new_page()
+            page.route(f"{ORIGIN}**", self._answer)
+            page.goto(ORIGIN)
             cdp = ctx.new_cdp_session(page)
             frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
             got = pages[viewport] = (page, cdp, frame)
         _, cdp, frame = got
         cdp.send("Page.setDocumentContent", {"frameId": frame, "html": job.html})
+        if "<img" in job.html:
+            # Images load and decode after the document is set: wait for them (a DevTools
+            # evaluation, which runs with the page's own scripts off).
+            cdp.send("Runtime.evaluate", {"expression": _DECODED, "awaitPromise": True})
         # optimizeForSpeed: faster zlib settings, a slightly larger PNG (about 34 vs 39 ms).
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
+        if job.jpeg:
+            params = {"format": "jpeg", "quality": 90, "optimizeForSpeed": True}
         self.rendered += 1
         return base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
+
+    def _answer(self, route: Any) -> None:
+        """Answer a request of the browser's page: an asset, the blank start page, or 404."""
+        path = route.request.url[len(ORIGIN):].split("?", 1)[0]
+        if path == "":
+            route.fulfill(status=200, content_type="text/html",
+                          body="<!doctype html><title>phoneworld</title>")
+            return
+        name = path.removeprefix("assets/")
+        data = None
+        if name != path and self.assets is not None:
+            try:
+                data = self.assets(name)
+            except PhoneworldError:
+                data = None
+        if data is None:
+            route.fulfill(status=404, body="")
+            return
+        kind = {"webp": "image/webp", "png": "image/png", "jpg": "image/jpeg"}
+        route.fulfill(status=200, body=data, content_type=kind.get(name.rsplit(".", 1)[-1],
+                                                                   "application/octet-stream"),
+                      headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
     def _fail_pending(self, err: Exception) -> None:
         while True:

@@ -10,6 +10,7 @@ screenshot is quick, and stops the browser on the way out.
 
 from __future__ import annotations
 
+import json
 import logging
 import signal
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import MissingExtra, PhoneworldError
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -43,8 +44,7 @@ def serve(apps: str | Path | Sequence[Any], *, host: str = "127.0.0.1", port: in
     try:
         from phoneworld.serve.app import create_app
     except ImportError as err:
-        raise PhoneworldError(f"phoneworld serve needs Flask and waitress ({err}): "
-                              "pip install 'phoneworld[serve]'") from err
+        raise MissingExtra("phoneworld serve", "serve", err) from err
     app = create_app(apps, max_sessions=max_sessions, idle_timeout=idle_timeout,
                      chromium=chromium,
                      trusted_hosts=LOOPBACK_NAMES if host in LOOPBACK else None)
@@ -87,23 +87,55 @@ def _waitress(app: Any, host: str, port: int, threads: int, max_sessions: int, k
     try:
         from waitress.server import create_server
     except ImportError as err:
-        raise PhoneworldError("phoneworld serve needs waitress: pip install "
-                              "'phoneworld[serve]' (or run with --debug for Werkzeug)") from err
+        raise MissingExtra("phoneworld serve (without --debug)", "serve", err) from err
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    sockets: dict = {}
     try:
-        server = create_server(app, host=host, port=port, threads=threads,
+        # waitress refuses a body over the app's own limit before it reads (and spools)
+        # it; its refusals are then JSON like every other answer (`json_errors`).
+        server = create_server(app, map=sockets, host=host, port=port, threads=threads,
                                connection_limit=max(100, min(4 * max_sessions, 4000)),
                                asyncore_use_poll=True, channel_timeout=120,
+                               max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
                                clear_untrusted_proxy_headers=True, ident="phoneworld")
     except OSError as err:
         raise PhoneworldError(f"cannot listen on {host}:{port}: {err.strerror or err}") \
             from err
+    json_errors(sockets.values())
     say(f"serving {kind} on http://{_url_host(host)}:{server.effective_port} "
         f"(waitress, {threads} threads; Ctrl-C stops)")
     try:
         server.run()
     finally:
         server.close()
+
+
+def json_errors(servers: Any) -> None:
+    """Make the waitress servers among `servers` answer their own refusals (a 413 for a
+    body over the limit, a 400 for a malformed request, a 431 for huge headers) as JSON
+    `{"error", "status"}`, as the app answers everything else."""
+    from waitress.channel import HTTPChannel
+    from waitress.server import BaseWSGIServer
+    from waitress.task import ErrorTask
+
+    class JsonErrorTask(ErrorTask):
+        def execute(self) -> None:
+            err = self.request.error
+            body = json.dumps({"error": f"{err.reason}: {err.body}", "status": err.code},
+                              separators=(",", ":")).encode()
+            self.status = f"{err.code} {err.reason}"
+            self.response_headers.extend([("Content-Type", "application/json"),
+                                          ("X-Content-Type-Options", "nosniff")])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JsonErrorChannel(HTTPChannel):
+        error_task_class = JsonErrorTask
+
+    for server in list(servers):
+        if isinstance(server, BaseWSGIServer):
+            server.channel_class = JsonErrorChannel
 
 
 def _url_host(host: str) -> str:

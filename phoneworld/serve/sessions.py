@@ -31,9 +31,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from phoneworld.errors import InvalidAction
+from phoneworld.errors import InvalidAction, did_you_mean
 from phoneworld.runtime import Machine, Phone
-from phoneworld.runtime.expr import did_you_mean
 from phoneworld.runtime.phone import LAUNCHER
 from phoneworld.runtime.render import Rendering
 from phoneworld.serve.errors import ApiError, NoSuchSession, TooManySessions

@@ -1,52 +1,29 @@
-"""Tasks for sessions, through `phoneworld.tasks` when it is installed.
+"""Tasks for sessions, drawn by `phoneworld.tasks`.
 
     resolve_task(specs, "shopping/add_to_cart#3")   -> the TaskInstance (find_task)
     sample(specs, n=5, seed=0)                        -> [{"id", "kind", "instruction", ...}]
     check_task(task, machine_or_phone)                -> {"success", "reason", "task", ...}
-
-The module is looked up on each use (a dict lookup once imported), so a server started
-before `phoneworld.tasks` existed, or a test that stands in for it, sees the real one.
-Without it, anything that asks for a task gets a 400 saying tasks are not available.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.serve.errors import ApiError
 from phoneworld.spec.ast import AppSpec
+from phoneworld.tasks.sample import find_task, sample_tasks
 
 MAX_SAMPLE = 1000
-
-
-_CONTRACT = ("sample_tasks", "find_task")
-
-
-def tasks_module() -> ModuleType:
-    """`phoneworld.tasks`, or a 400 saying tasks are not available."""
-    try:
-        mod = importlib.import_module("phoneworld.tasks")
-    except ImportError as err:
-        raise ApiError(f"tasks are not available on this server (phoneworld.tasks: {err})",
-                       field="task") from err
-    missing = [name for name in _CONTRACT if not callable(getattr(mod, name, None))]
-    if missing:
-        raise ApiError("tasks are not available on this server (phoneworld.tasks has no "
-                       f"{' or '.join(missing)})", field="task")
-    return mod
 
 
 def resolve_task(specs: Sequence[AppSpec], value: object) -> Any:
     """The task instance a session asks for by id (a string, as `GET /api/tasks` lists)."""
     if not isinstance(value, str) or not value.strip():
         raise ApiError("give a task id, a string as listed by GET /api/tasks", field="task")
-    mod = tasks_module()
     try:
-        task = mod.find_task(list(specs), value)
+        task = find_task(list(specs), value)
     except (LookupError, ValueError, PhoneworldError) as err:
         raise ApiError(f"no task {value!r} for these apps: {err}", field="task") from err
     if task is None:
@@ -58,9 +35,8 @@ def sample(specs: Sequence[AppSpec], n: int, seed: int) -> list[dict[str, Any]]:
     """`n` task instances drawn with `seed`, described as JSON."""
     if not 1 <= n <= MAX_SAMPLE:
         raise ApiError(f"{n} is out of range (1..{MAX_SAMPLE})", field="n")
-    mod = tasks_module()
     try:
-        tasks = mod.sample_tasks(list(specs), n, seed)
+        tasks = sample_tasks(list(specs), n, seed)
     except (ValueError, PhoneworldError) as err:
         raise ApiError(f"cannot draw tasks: {err}", field="n") from err
     return [describe(t) for t in tasks]

@@ -80,7 +80,7 @@ a { color: #1a73e8; }
   <dt>screen</dt><dd id="screenname"></dd>
   <dt>last action</dt><dd id="event"></dd>
   <dt>steps</dt><dd id="steps"></dd>
-  <dt>session</dt><dd>{{ session }}</dd>
+  <dt>session</dt><dd id="sid">{{ session or "" }}</dd>
  </dl>
  <div class="row">
   <input type="text" id="text" placeholder="Type into the focused field"
@@ -188,8 +188,22 @@ $("text").addEventListener("keydown", (ev) => {
   if (ev.key === "Enter") act({action_type: "input_text", text: $("text").value});
 });
 $("graph").addEventListener("toggle", () => { if ($("graph").open) refreshGraph(); });
-run("GET", "/observation?format=html");
-if (cfg.watch) setInterval(() => run("GET", "/observation?format=html"), 1000);
+
+async function begin() {
+  if (!cfg.session) {  // a visit makes no session: ask for one, explicitly
+    const r = await fetch("/session", {method: "POST", body: JSON.stringify({app: cfg.app}),
+      headers: {"Content-Type": "application/json", "Accept": "application/json"}});
+    const data = await r.json().catch(() => ({error: "HTTP " + r.status}));
+    if (!r.ok) { $("error").textContent = data.error || ("HTTP " + r.status); return; }
+    Object.assign(cfg, {session: data.session, api: data.api, graph_svg: data.graph_svg});
+    $("sid").textContent = data.session;
+    $("graphlink").href = data.graph_url;
+    $("shot").href = data.api + "/screenshot";
+  }
+  run("GET", "/observation?format=html");
+  if (cfg.watch) setInterval(() => run("GET", "/observation?format=html"), 1000);
+}
+begin();
 </script>
 </body></html>
 """
@@ -222,14 +236,16 @@ _PHONE_T = _ENV.from_string(_PHONE)
 _GRAPH_T = _ENV.from_string(_GRAPH)
 
 
-def phone_page(*, session: str, title: str, width: int, height: int, nonce: str,
-               graph_url: str, graph_svg: str, watch: bool = False) -> str:
+def phone_page(*, session: str | None, title: str, width: int, height: int, nonce: str,
+               graph_url: str, graph_svg: str, watch: bool = False,
+               app: str | None = None) -> str:
     """The phone page for one session; `width` x `height` is the app's screen size;
-    `watch` polls the screen every second (to follow an agent's session)."""
+    `watch` polls the screen every second (to follow an agent's session). Without a
+    session, the page's script asks for one (of `app`) with `POST /session`."""
     fw, fh = frame_size(width, height)
-    api = f"/api/sessions/{session}"
+    api = f"/api/sessions/{session}" if session else ""
     cfg: dict[str, Any] = {"session": session, "api": api, "width": width, "height": height,
-                           "graph_svg": graph_svg, "watch": watch}
+                           "graph_svg": graph_svg, "watch": watch, "app": app}
     return _PHONE_T.render(title=title, session=session, fw=fw, fh=fh, nonce=nonce, api=api,
                            graph_url=graph_url, cfg=cfg)
 

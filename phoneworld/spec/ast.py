@@ -1,6 +1,6 @@
 """The `.pw` spec as plain frozen data: what `parse` returns and `emit` writes.
 
-Class names equal the grammar's rule names (`grammars/phoneworld.lark`), so a parse tree
+Class names equal the grammar's rule names (`phoneworld/grammars/phoneworld.lark`), so a parse tree
 maps straight onto these dataclasses. Everything is hashable and compares by value, so
 `parse(emit(spec)) == spec` is a plain equality.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal
 
 Value = str | int | float | bool | None
 ColumnType = Literal["text", "int", "real", "bool"]
@@ -179,7 +179,8 @@ class Screen:
 
 # -- behaviour ------------------------------------------------------------------------------
 
-ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "back", "home", "enter"]
+ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "swipe", "back", "home",
+                     "enter"]
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,9 @@ class AppSpec:
     transitions: tuple[Transition, ...] = ()
     tasks: tuple[Task, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    look: Any = field(default=None, compare=False, repr=False)
+    """How the screens look (a `runtime.look.Look`, from the app's recorded screenshots),
+    or None; data the generated app carries beside its spec, not part of the spec text."""
 
     @property
     def label(self) -> str:

@@ -11,13 +11,15 @@ passes `check` is one `emit` can write and `parse` reads back equal.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 from typing import get_args
 
-from phoneworld.errors import SpecError
+from phoneworld.errors import SpecError, did_you_mean
+from phoneworld.limits import MAX_DEPTH, MAX_FILE_BYTES
 from phoneworld.spec.ast import (
     ActionName,
     AppSpec,
@@ -31,7 +33,7 @@ from phoneworld.spec.ast import (
     View,
     ViewFlag,
 )
-from phoneworld.spec.names import ROOTS, NameChecker, Scope, did_you_mean
+from phoneworld.spec.names import ROOTS, NameChecker, Scope
 from phoneworld.spec.parse import parse_with_positions
 from phoneworld.spec.transform import Positions
 
@@ -39,6 +41,7 @@ NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")  # `{p}` a hole, `{{` a brace
 _KEYS = ("back", "home")  # actions that need no widget: `on detail back -> back`
 _TARGETS = ("stay", "back")
+_SQLITE_COLUMNS = ("rowid", "_rowid_", "oid")  # names SQLite gives every row
 _SHAPES = {  # effect: (may set columns, must set some, may have `where`)
     "toggle": (False, False, False), "set": (True, True, False),
     "insert": (True, False, False), "delete": (False, False, True),
@@ -70,10 +73,22 @@ def check(spec: AppSpec, filename: str = "<spec>", text: str | None = None,
         raise err
 
 
+@functools.lru_cache(maxsize=64)
+def check_once(spec: AppSpec) -> None:
+    """`check` a spec built in Python, once per (equal) spec: the runtime's guard, so that
+    an app never fails halfway through an episode over a name it does not define."""
+    check(spec, f"<app {spec.name}>")
+
+
 def load(path: str | Path) -> AppSpec:
     """Read, parse and check one `.pw` file."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():  # a FIFO would block the read, a device never end
+            raise SpecError(f"{p}: cannot read this spec: not a regular file")
+        if p.exists() and p.stat().st_size > MAX_FILE_BYTES:
+            raise SpecError(f"{p}: cannot read this spec: {p.stat().st_size:,} bytes is over "
+                            f"the limit of {MAX_FILE_BYTES >> 20} MiB")
         text = p.read_text(encoding="utf-8-sig")  # a BOM is not part of the spec
     except (OSError, UnicodeDecodeError) as err:
         reason = getattr(err, "strerror", None) or str(err)
@@ -91,6 +106,10 @@ class _Checker:
         self.tables = {t.name: t for t in reversed(spec.tables)}  # the first one wins
         self.screens = {s.name: s for s in reversed(spec.screens)}
         self.flags = {f.name: f for f in reversed(spec.flags)}
+        # Screens without a param table that a transition hands a value (`with
+        # input.query`): their `param` is that value.
+        self.valued = {t.target for t in spec.transitions
+                       if t.with_param is not None and not _is_row(t.with_param)}
 
     def run(self) -> list[tuple[tuple[int, int] | None, str]]:
         s = self.spec
@@ -113,6 +132,7 @@ class _Checker:
             if _among(f, f.type, ColumnType, "column type", self) and not _fits(f.initial,
                                                                                 f.type):
                 self.at(f, f"flag '{f.name}' is {f.type}, its initial value is {f.initial!r}")
+        self._unpaired(s)
         for sc in s.screens:
             self._screen(sc)
         for t in s.transitions:
@@ -143,6 +163,24 @@ class _Checker:
             if not isinstance(v, str):
                 self.at(node, f"not text: {v!r}")
 
+    def _unpaired(self, spec: AppSpec) -> None:
+        """Strings that hold an unpaired surrogate (`\\ud800`), which no file can store."""
+        stack: list[tuple[object, object]] = [(spec, spec)]
+        while stack:
+            value, owner = stack.pop()
+            kind = type(value)
+            if kind is str:
+                if _SURROGATE.search(value):  # type: ignore[arg-type]
+                    self.at(owner, f"not text: {value!r} holds an unpaired surrogate")
+            elif kind is tuple:
+                stack.extend((v, owner) for v in value)  # type: ignore[attr-defined]
+            else:
+                names = _FIELDS.get(kind)
+                if names is None:  # numbers and None have none
+                    names = _FIELDS[kind] = tuple(f.name for f in fields(value)) \
+                        if is_dataclass(value) else ()
+                stack.extend((getattr(value, n), value) for n in names)
+
     def _unique(self, items: tuple, what: str) -> None:
         first: dict[str, object] = {}
         for item in items:
@@ -155,12 +193,17 @@ class _Checker:
     # -- data -------------------------------------------------------------------------------
     def _table(self, t: Table) -> None:
         self._ident(t, t.name, "table")
+        if isinstance(t.name, str) and (t.name == "flags" or t.name.startswith("sqlite_")):
+            self.at(t, f"table name '{t.name}' is reserved (the app's SQLite uses it)",
+                    "name")
         _among(t, t.kind, ("content", "state"), "table kind", self)
         if not t.columns:
             self.at(t, f"table '{t.name}' needs at least one column (its key)")
         seen: set[str] = set()
         for c in t.columns:
             self._ident(c, c.name, "column")
+            if c.name in _SQLITE_COLUMNS:
+                self.at(c, f"column name '{c.name}' is reserved by SQLite", "name")
             _among(c, c.type, ColumnType, "column type", self)
             if c.name in seen:
                 self.at(c, f"column '{c.name}' of '{t.name}' is declared twice")
@@ -199,6 +242,11 @@ class _Checker:
             self.at(s, f"seen is a count, not {s.seen!r}")
         for m in s.modules:
             self._ident(s, m, "module")
+        deepest = _depth(s.root)
+        if deepest > MAX_VIEW_DEPTH:  # what compiles must render: the pipeline's one cap
+            self.at(s, f"views nest {deepest} levels deep in screen '{s.name}'; the limit "
+                       f"is {MAX_VIEW_DEPTH}", "name")
+            return
         named: dict[str, View] = {}
         for view, _ in _walk(s.root, None):
             if view.name and view.name in named:
@@ -209,7 +257,8 @@ class _Checker:
             elif view.name:
                 self._ident(view, view.name, "widget")
                 named[view.name] = view
-        scope = Scope(param=s.param, inputs=frozenset(named))
+        scope = Scope(param=s.param, inputs=frozenset(named),
+                      param_value=s.param is None and s.name in self.valued)
         for view, table in _walk(s.root, None):
             self._view(view, replace(scope, item=table))
 
@@ -258,6 +307,7 @@ class _Checker:
             self.at(t, f"unknown screen '{t.target}'{did_you_mean(t.target, known)}",
                     "target")
         scope = Scope(item=widgets.get(t.widget), param=source.param,
+                      param_value=source.param is None and source.name in self.valued,
                       inputs=frozenset(w for w in widgets if w),
                       note=f" (widget '{t.widget}' is not in a list)")
         for e in (t.with_param, t.when):
@@ -281,9 +331,9 @@ class _Checker:
         if target.param is None:
             self.at(t, f"screen '{target.name}' takes no parameter (it has no `param`)",
                     "target")
-        elif row != target.param:
-            self.at(t, f"screen '{target.name}' shows a {target.param} row, "
-                       f"not a {row} row", "target")
+        elif row != target.param and target.param not in _column_names(self.tables.get(row)):
+            self.at(t, f"screen '{target.name}' shows a {target.param} row, not a {row} row "
+                       f"(nor does {row} name one in a column '{target.param}')", "target")
 
     def _effect(self, e: Effect, scope: Scope) -> None:
         def say(m: str) -> None:
@@ -348,6 +398,30 @@ class _Checker:
                            f"'{t.name}'{did_you_mean(hole, params)}", "instruction")
         scope = Scope(task_params=frozenset(params), in_task=True)
         self.names.expr(t.condition, scope, (t,))
+
+
+def _column_names(table: Table | None) -> set[str]:
+    return {c.name for c in table.columns} if table is not None else set()
+
+
+def _is_row(e: object) -> bool:
+    """`item` or `param`: a whole row handed on (else a value, `input.query`)."""
+    return getattr(e, "path", None) in (("item",), ("param",))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+MAX_VIEW_DEPTH = MAX_DEPTH + 1
+"""A recorded hierarchy's depth, plus the root that holds several windows."""
+
+
+def _depth(root: View) -> int:
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        view, d = stack.pop()
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in view.children)
+    return deepest
 
 
 def _walk(view: View, table: str | None) -> Iterator[tuple[View, str | None]]:

@@ -12,11 +12,11 @@ screen; `answer` and `screen` in tasks; a task's parameters; and, inside a table
 
 from __future__ import annotations
 
-import difflib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from phoneworld.errors import did_you_mean
 from phoneworld.spec.ast import (
     SCALAR_FUNCS,
     TABLE_FUNCS,
@@ -30,18 +30,13 @@ from phoneworld.spec.ast import (
     Not,
     Ref,
 )
+from phoneworld.spec.walk import children
 
 ROOTS = ("item", "param", "input", "answer", "screen")
 """Names with a fixed meaning in expressions; no flag or task parameter may take one."""
 
 Report = Callable[[tuple[object, ...], str], None]
 """`report(nodes, message)`: a problem at the first of `nodes` whose position is known."""
-
-
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """`"; did you mean 'cart'?"` when a known name is close, else `""`."""
-    close = difflib.get_close_matches(name, sorted(set(known)), n=1)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 @dataclass(frozen=True)
@@ -52,6 +47,8 @@ class Scope:
     """The table of the list row `item` stands for."""
     param: str | None = None
     """The table of the screen's parameter row."""
+    param_value: bool = False
+    """Whether, without a param table, the screen is handed a value as `param`."""
     inputs: frozenset[str] | None = None
     """The widgets `input.<name>` may read (None: no screen here)."""
     columns: str | None = None
@@ -85,27 +82,23 @@ class NameChecker:
         elif isinstance(e, Ref):
             self._ref(e.path, scope, say)
         elif isinstance(e, Call):
-            self._call(e, scope, say, at)
+            self._call(e, scope, say, at)  # its `where` sees the table's columns
+            return
         elif isinstance(e, Compare):
             if e.op not in ("==", "!=", "<", "<=", ">", ">=", "~"):
                 say(f"unknown comparison '{e.op}'")
-            self.expr(e.left, scope, where)
-            self.expr(e.right, scope, where)
             self._screen_compare(e, scope, say)
         elif isinstance(e, BoolOp):
             if e.op not in ("and", "or") or len(e.items) < 2:
                 say(f"'{e.op}' needs 'and' or 'or' and two or more items")
-            for i in e.items:
-                self.expr(i, scope, where)
-        elif isinstance(e, Not):
-            self.expr(e.item, scope, where)
         elif isinstance(e, BinOp):
             if e.op not in ("+", "-"):
                 say(f"unknown operator '{e.op}'")
-            self.expr(e.left, scope, where)
-            self.expr(e.right, scope, where)
-        else:
+        elif not isinstance(e, Not):
             say(f"not an expression: {e!r}")
+            return
+        for c in children(e):
+            self.expr(c, scope, where)
 
     def table(self, name: str, say: Callable[[str], None]) -> bool:
         """Whether table `name` exists (reporting it when not)."""
@@ -122,6 +115,10 @@ class NameChecker:
         columns = self.tables.get(scope.columns or "", set())
         if not rest and head in columns:
             return  # inside a table's `where`, its columns come first
+        if head == "param" and scope.param is None and scope.param_value:
+            if rest:
+                say(f"'{'.'.join(path)}': param is the value handed to this screen, not a row")
+            return
         if head in ("item", "param"):
             table = scope.item if head == "item" else scope.param
             if table is None:

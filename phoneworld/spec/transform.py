@@ -76,7 +76,14 @@ def _bare_name(e: object) -> bool:
 
 
 def _string(tok: Token) -> str:
-    return json.loads(str(tok), strict=False)
+    value = json.loads(str(tok), strict=False)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:  # a \ud800 escape with no partner: not text
+        code = ord(value[err.start])
+        raise BuildError(f"this string holds an unpaired surrogate \\u{code:04x}, which is "
+                         f"not text", tok.line, tok.column) from err
+    return value
 
 
 def _int(tok: Token, minus: Token | None = None) -> int:

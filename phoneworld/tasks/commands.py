@@ -16,6 +16,8 @@ import sys
 from collections import Counter
 from typing import Any
 
+from phoneworld.argtypes import count
+
 
 def register(subparsers: Any) -> None:
     """Add `tasks` and `demos` to an `add_subparsers()` object."""
@@ -44,12 +46,13 @@ def register(subparsers: Any) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="a generated app folder, or a folder of them")
-    p.add_argument("--n", type=int, default=20, help="how many instances (default 20)")
-    p.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
+    p.add_argument("--n", type=count(0, 1_000_000), default=20,
+                   help="how many instances (default 20)")
+    p.add_argument("--seed", type=count(0), default=0, help="the seed (default 0)")
 
 
 def _specs(path: str) -> list:
-    from phoneworld.generated import find_apps, load_app
+    from phoneworld.apps import find_apps, load_app
 
     return [load_app(p).spec for p in find_apps(path)]
 
@@ -80,22 +83,29 @@ def run_demos(args: argparse.Namespace) -> int:
     specs = _specs(args.path)
     tasks = sample_tasks(specs, args.n, args.seed)
     demos, missing = [], 0
-    with open(args.out, "w", encoding="utf-8") as f:
-        for t in tasks:
-            d = make_demo(specs, t)
-            if d is None:
-                missing += 1
-                continue
-            demos.append(d)
-            f.write(json.dumps(d.as_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+    for t in tasks:
+        d = make_demo(specs, t)
+        if d is None:
+            missing += 1
+            continue
+        demos.append(d)
+    _write_lines(args.out, [d.as_dict() for d in demos])
     verified = sum(d.verified for d in demos)
     print(f"{len(tasks)} tasks: {verified} verified demos, {len(demos) - verified} not "
           f"verified, {missing} without a plan; wrote {args.out}", file=sys.stderr)
     if args.sft:
         out = args.sft_out or args.out.removesuffix(".jsonl") + ".sft.jsonl"
         rows = export_sft(demos, args.sft)
-        with open(out, "w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+        _write_lines(out, rows)
         print(f"{len(rows)} {args.sft} SFT examples in {out}", file=sys.stderr)
     return 0
+
+
+def _write_lines(path: str, rows: list[dict]) -> None:
+    """JSON lines, written whole or not at all (never a half-written file)."""
+    from pathlib import Path
+
+    from phoneworld.codegen.files import write_file
+
+    data = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+    write_file(Path(path), data.encode())

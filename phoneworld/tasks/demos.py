@@ -94,7 +94,7 @@ def make_demo(specs: Sequence[AppSpec], instance: TaskInstance, *,
 
 def _replay(specs: Sequence[AppSpec], instance: TaskInstance, actions: list[dict[str, Any]],
             points: bool) -> tuple[list[dict[str, Any]], bool, tuple[str, ...]]:
-    from phoneworld.env.observation import format_elements
+    from phoneworld.agent.elements import format_elements
 
     target = new_target(specs, instance)
     steps: list[dict[str, Any]] = []

@@ -80,7 +80,7 @@ def action_text(action: Mapping[str, Any], format: str, elements: Sequence[Mappi
     a = {k: v for k, v in action.items() if v is not None}
     if format == "androidworld":
         return json.dumps(a, ensure_ascii=False)
-    from phoneworld.env.formats import to_phonebuddy
+    from phoneworld.agent.formats import to_phonebuddy
 
     by_index = {e.get("index"): e for e in elements}
     els = [by_index.get(i, {"bounds": [0, 0, 0, 0]}) for i in range(max(by_index, default=-1)
@@ -93,7 +93,7 @@ def screen_text(elements: Sequence[Mapping[str, Any]], format: str = "androidwor
                 width: int = 1080, height: int = 2400) -> str:
     """The element list as lines: index, class, text, description, id, flags, and for
     PhoneBuddy the centre on the 0-1000 grid."""
-    from phoneworld.env.observation import format_elements
+    from phoneworld.agent.elements import format_elements
 
     if format == "androidworld":
         return format_elements(elements)

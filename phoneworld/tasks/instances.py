@@ -31,6 +31,7 @@ from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not, Ref, Task, Value
+from phoneworld.spec.walk import walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
 from phoneworld.tasks.reach import Reach, explore
@@ -226,9 +227,7 @@ def _typed(spec: AppSpec, condition: Expr) -> set[str]:
     (`exists(message where message_text == m)`, `message_text = input.compose`)."""
     fed = {(i.table, col) for i in read_schema(spec).inserts for col, _ in i.inputs}
     out: set[str] = set()
-    stack: list[Any] = [condition]
-    while stack:
-        e = stack.pop()
+    for e in walk(condition, enter=lambda x: isinstance(x, (BoolOp, Not, Compare))):
         if isinstance(e, Call) and e.table is not None and e.where is not None:
             for c in conjuncts(e.where):
                 if isinstance(c, Compare) and c.op in ("==", "~"):
@@ -236,10 +235,4 @@ def _typed(spec: AppSpec, condition: Expr) -> set[str]:
                         if isinstance(a, Ref) and isinstance(b, Ref) and \
                                 (e.table, a.path[0]) in fed:
                             out.add(b.path[0])
-        elif isinstance(e, (BoolOp,)):
-            stack.extend(e.items)
-        elif isinstance(e, Not):
-            stack.append(e.item)
-        elif isinstance(e, Compare):
-            stack += [e.left, e.right]
     return out

@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.expr import ROOTS, display, evaluate, normalise
+from phoneworld.runtime.expr import display, evaluate, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
-from phoneworld.spec.ast import AppSpec, BinOp, BoolOp, Call, Compare, Expr, Not, Ref
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Ref
+from phoneworld.spec.names import ROOTS
+from phoneworld.spec.walk import views, walk
 from phoneworld.tasks.checkers import (
     Goal,
     conjuncts,
@@ -159,12 +161,9 @@ def _steering(spec: AppSpec) -> tuple[tuple[str, ...], tuple[str, ...]]:
     for t in spec.transitions:
         names |= reads(t.when) | reads(t.with_param)
     for s in spec.screens:
-        stack = [s.root]
-        while stack:
-            v = stack.pop()
+        for v in views(s.root):
             if v.items is not None:
                 names |= reads(v.items.where)
-            stack.extend(v.children)
     grew = True
     while grew:
         grew = False
@@ -356,18 +355,8 @@ def _holds(goal: Goal) -> Callable[[World], bool]:
 
 def _table_calls(e: Expr) -> list[Call]:
     """The `count(...)`/`exists(...)` calls in a condition."""
-    out, stack = [], [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Call) and x.table is not None:
-            out.append(x)
-        elif isinstance(x, (Compare, BinOp)):
-            stack += [x.left, x.right]
-        elif isinstance(x, BoolOp):
-            stack.extend(x.items)
-        elif isinstance(x, Not):
-            stack.append(x.item)
-    return out
+    return [x for x in walk(e, enter=lambda x: not isinstance(x, Call))
+            if isinstance(x, Call) and x.table is not None]
 
 
 def _counts(goal: Goal, call: Call) -> Callable[[World], Any]:
@@ -400,21 +389,7 @@ def _per_version(goal: Goal, e: Expr, f: Callable[[World], Any]) -> Callable[[Wo
 
 def _data_only(e: Expr) -> bool:
     """Whether `e` names no screen, parameter, field, list item or answer (`ROOTS`)."""
-    stack: list[Any] = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, Ref):
-            if x.path[0] in ROOTS:
-                return False
-        elif isinstance(x, Call):
-            stack += [x.where, *x.args]
-        elif isinstance(x, (Compare, BinOp)):
-            stack += [x.left, x.right]
-        elif isinstance(x, BoolOp):
-            stack.extend(x.items)
-        elif isinstance(x, Not):
-            stack.append(x.item)
-    return True
+    return not any(isinstance(x, Ref) and x.path[0] in ROOTS for x in walk(e))
 
 
 def _is_screen(e: Expr) -> bool:

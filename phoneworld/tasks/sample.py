@@ -6,10 +6,11 @@ one again by its id.
         -> each app's instances ("In Settings, turn on VPN.") and cross-app ones
     find_task(specs, "shopping/ask_product_price_category_product_list#5c1f0a9e")
 
-An app's templates are its spec's task section, or `synthesize_tasks(spec)` when it has
-none. Cross-app instances join a question in one app to a goal in another: either look
-it up, do the other thing, then answer (`a+b/ta+tb#ha.hb`), or pass what was found on:
-send it as a message in the other app (`a+b/ta>tb#ha.hb`).
+An app's templates are its spec's task section (the compiler writes one, and `phoneworld
+build` gives a spec without one its synthesised templates). Cross-app instances join a
+question in one app to a goal in another: either look it up, do the other thing, then
+answer (`a+b/ta+tb#ha.hb`), or pass what was found on: send it as a message in the other
+app (`a+b/ta>tb#ha.hb`).
 """
 
 from __future__ import annotations
@@ -18,24 +19,18 @@ import dataclasses
 import itertools
 import random
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from phoneworld.runtime.expr import display
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Expr, Not, Ref, Task
+from phoneworld.spec.ast import AppSpec, Compare, Expr, Ref, Task
+from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
-from phoneworld.tasks.synthesize import synthesize_tasks
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
-    """The spec's task templates, or synthesised ones when it has none."""
-    return spec.tasks or _synthesized(spec)
-
-
-@lru_cache(maxsize=32)
-def _synthesized(spec: AppSpec) -> tuple[Task, ...]:
-    return synthesize_tasks(spec)
+    """The spec's task templates."""
+    return spec.tasks
 
 
 def instances(spec: AppSpec) -> list[TaskInstance]:
@@ -123,15 +118,11 @@ def _typed_param(b: TaskInstance) -> str:
 
 def _loosen(e: Expr, param: str) -> Expr:
     """`col == param` -> `col ~ param`: typed text matches as an answer does."""
-    if isinstance(e, Compare) and e.op == "==" and Ref((param,)) in (e.left, e.right):
-        return dataclasses.replace(e, op="~")
-    if isinstance(e, Call) and e.where is not None:
-        return dataclasses.replace(e, where=_loosen(e.where, param))
-    if isinstance(e, BoolOp):
-        return dataclasses.replace(e, items=tuple(_loosen(i, param) for i in e.items))
-    if isinstance(e, Not):
-        return Not(_loosen(e.item, param))
-    return e
+    def loosen(x: Expr) -> Expr:
+        if isinstance(x, Compare) and x.op == "==" and Ref((param,)) in (x.left, x.right):
+            return dataclasses.replace(x, op="~")
+        return x
+    return map_expr(e, loosen)
 
 
 def _done_already(inst: TaskInstance, specs: Sequence[AppSpec]) -> bool:
@@ -256,7 +247,7 @@ def _one_per_target(items: Iterable[TaskInstance]) -> list[TaskInstance]:
 def _one(spec: AppSpec, template: str, digest: str) -> TaskInstance:
     task = next((t for t in templates(spec) if t.name == template), None)
     if task is None:
-        from phoneworld.runtime.expr import did_you_mean
+        from phoneworld.errors import did_you_mean
 
         raise LookupError(f"app {spec.name} has no task template {template!r}"
                           f"{did_you_mean(template, [t.name for t in templates(spec)])}")

@@ -21,8 +21,6 @@ from functools import lru_cache
 
 from phoneworld.spec.ast import (
     AppSpec,
-    BinOp,
-    BoolOp,
     Call,
     Compare,
     Const,
@@ -32,6 +30,7 @@ from phoneworld.spec.ast import (
     Screen,
     View,
 )
+from phoneworld.spec.walk import walk
 
 _SYSTEM = re.compile(r"systemui|statusbar|navigationbar|clock|battery", re.I)
 _NAME_WORDS = ("name", "title", "label", "query", "number", "text1")
@@ -392,23 +391,10 @@ def _deletes(spec: AppSpec) -> Iterator[RowDelete]:
 def reads(e: Expr | None) -> set[str]:
     """The tables and bare names (flags, parameters, `answer`, `screen`) `e` reads."""
     out: set[str] = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if x is None:
-            continue
+    for x in walk(e) if e is not None else ():
         if isinstance(x, Ref):
             if len(x.path) == 1:
                 out.add(x.path[0])
-        elif isinstance(x, Call):
-            if x.table:
-                out.add(x.table)
-            stack.append(x.where)
-            stack.extend(x.args)
-        elif isinstance(x, (Compare, BinOp)):
-            stack += [x.left, x.right]
-        elif isinstance(x, BoolOp):
-            stack.extend(x.items)
-        elif isinstance(x, Not):
-            stack.append(x.item)
+        elif isinstance(x, Call) and x.table:
+            out.add(x.table)
     return out

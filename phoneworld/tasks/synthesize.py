@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 
 from phoneworld.spec.ast import (
     AppSpec,
-    BinOp,
     BoolOp,
     Call,
     Compare,
@@ -42,6 +41,7 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
+from phoneworld.spec.walk import map_expr, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.schema import (
     Entity,
@@ -246,14 +246,7 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
 
 def _lists(screen: Screen) -> set[str]:
     """The tables a screen's lists show."""
-    out = set()
-    stack = [screen.root]
-    while stack:
-        v = stack.pop()
-        if v.items is not None:
-            out.add(v.items.table)
-        stack.extend(v.children)
-    return out
+    return {v.items.table for v in views(screen.root) if v.items is not None}
 
 
 def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
@@ -354,20 +347,11 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
 
 def _rename(e: Expr, names: dict[str, str]) -> Expr:
     """`e` with task parameter references renamed (columns never share their names)."""
-    if isinstance(e, Ref):
-        if len(e.path) == 1 and e.path[0] in names:
-            return Ref((names[e.path[0]],))
-        return e
-    if isinstance(e, Call):
-        return replace(e, where=_rename(e.where, names) if e.where is not None else None,
-                       args=tuple(_rename(a, names) for a in e.args))
-    if isinstance(e, (Compare, BinOp)):
-        return replace(e, left=_rename(e.left, names), right=_rename(e.right, names))
-    if isinstance(e, BoolOp):
-        return replace(e, items=tuple(_rename(i, names) for i in e.items))
-    if isinstance(e, Not):
-        return Not(_rename(e.item, names))
-    return e
+    def rename(x: Expr) -> Expr:
+        if isinstance(x, Ref) and len(x.path) == 1 and x.path[0] in names:
+            return Ref((names[x.path[0]],))
+        return x
+    return map_expr(e, rename)
 
 
 # -- names and words ----------------------------------------------------------------------------

@@ -9,13 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from phoneworld.errors import TraceError
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
 
-__all__ = ["Action", "Node", "Observation", "Step", "Trace", "TraceError", "read_traces"]
+__all__ = ["Action", "Observation", "Step", "Trace", "TraceError", "read_traces"]
 
 
-def read_traces(path: Path | str) -> list[Trace]:
-    """Read every trace under `path` (a trace folder, a dump, or a folder of them)."""
+def read_traces(path: Path | str, notes: list[str] | None = None) -> list[Trace]:
+    """Read every trace under `path` (a trace folder, a dump, or a folder of them).
+
+    Folders skipped while searching (links out of `path`, loops) are noted in `notes`.
+    """
     from phoneworld.traces.discover import read_traces as _read
 
-    return _read(path)
+    return _read(path, notes)

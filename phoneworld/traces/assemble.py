@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from phoneworld.traces.hierarchy import hit_test
-from phoneworld.traces.model import Node, Observation, Step, Trace
+from phoneworld.traces.model import Observation, Step, Trace
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 
 SYSTEM_PACKAGES = frozenset({
     "android", "com.android.systemui", "com.android.permissioncontroller",
@@ -82,6 +83,15 @@ def _normalise(o: Observation, app_package: str) -> Observation:
     return o.model_copy(update={"foreign": foreign, "activity": activity})
 
 
+def _is_path(root: Node, path: NodePath) -> bool:
+    node = root
+    for i in path:
+        if not 0 <= i < len(node.children):
+            return False
+        node = node.children[i]
+    return True
+
+
 def assemble(
     *, format: str, name: str, source: str, observations: Sequence[Observation],
     steps: Sequence[Step], app: str | None = None, instruction: str | None = None,
@@ -94,6 +104,12 @@ def assemble(
     resolved: list[Step] = []
     for i, step in enumerate(steps):
         a = step.action
+        root = obs[step.before].root
+        if a.target is not None and root is not None and not _is_path(root, a.target):
+            notes.append(f"{step.source or f'step {i}'}: target {list(a.target)} is no view "
+                         f"of its observation (ignored)")
+            a = a.model_copy(update={"target": None})
+            step = step.model_copy(update={"action": a})
         if a.kind in _POINTED and a.target is None and a.x is not None and a.y is not None:
             root = obs[step.before].root
             target = hit_test(root, a.x, a.y) if root is not None else None

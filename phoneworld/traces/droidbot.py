@@ -25,8 +25,8 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import hit_test
-from phoneworld.traces.model import Action, Bounds, NodePath, Observation, Step, Trace
+from phoneworld.traces.files import UnsafeFile, entries, read_bytes, refusal, usable
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import (
     ViewTree,
     as_int,
@@ -37,6 +37,8 @@ from phoneworld.traces.viewlist import (
     parse_bounds,
     split_component,
 )
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Bounds, NodePath
 
 _PREFIX = re.compile(r"^\s*(?:var|let|const)\s+\w+\s*=\s*")
 _COMPONENT = re.compile(r"([A-Za-z]\w*(?:\.\w+)+)/[\w.$]+")
@@ -65,8 +67,8 @@ def read(path: Path) -> list[Trace]:
         raise TraceError(path, "not a folder (expected DroidBot output: utg.js, states/, events/)")
     notes: list[str] = []
     utg = _read_utg(path, notes)
-    state_files = _listing(path / "states", "state_")
-    event_files = _listing(path / "events", "event_")
+    state_files = _listing(path, "states", "state_", notes)
+    event_files = _listing(path, "events", "event_", notes)
     if not state_files and not event_files:
         raise TraceError(path, "no DroidBot states (states/state_*.json) and no events "
                                "(events/event_*.json)")
@@ -134,11 +136,12 @@ def read(path: Path) -> list[Trace]:
                      observations=observations, steps=steps, app=app, warnings=notes)]
 
 
-def _listing(folder: Path, prefix: str) -> list[Path]:
-    if not folder.is_dir():
+def _listing(path: Path, sub: str, prefix: str, notes: list[str]) -> list[Path]:
+    folder = path / sub
+    if not folder.is_dir() or refusal(folder, path):
         return []
-    return sorted(f for f in folder.iterdir()
-                  if f.name.startswith(prefix) and f.suffix == ".json" and f.is_file())
+    return entries(folder, path, notes, keep=lambda f: f.name.startswith(prefix)
+                   and f.suffix == ".json" and not f.is_dir())
 
 
 def _read_utg(path: Path, notes: list[str]) -> dict:
@@ -146,12 +149,13 @@ def _read_utg(path: Path, notes: list[str]) -> dict:
     if not file.is_file():
         return {}
     try:
-        text = file.read_bytes().decode("utf-8")
+        text = read_bytes(file, path).decode("utf-8")
         utg = json.loads(_PREFIX.sub("", text, count=1).strip().rstrip(";"))
         if not isinstance(utg, dict):
             raise ValueError(f"expected an object, got {type(utg).__name__}")
     except (OSError, ValueError, RecursionError) as err:
-        reason = f"not a JSON object after the 'var utg =' prefix ({err})"
+        reason = f"not read: {err.strerror}" if isinstance(err, UnsafeFile) else \
+            f"not a JSON object after the 'var utg =' prefix ({err})"
         if not (path / "states").is_dir() and not (path / "events").is_dir():
             raise TraceError(file, reason) from err
         notes.append(f"utg.js: {reason}; ignored")
@@ -163,7 +167,7 @@ def _read_state(path: Path, file: Path, known: dict[str, dict],
                 notes: list[str]) -> tuple[str, str, Observation, _Screen | None] | None:
     rel = file.relative_to(path).as_posix()
     try:
-        state = load_json(file)
+        state = load_json(file, path)
     except ValueError as err:
         notes.append(f"{rel}: {err} (skipped)")
         return None
@@ -185,7 +189,7 @@ def _read_state(path: Path, file: Path, known: dict[str, dict],
     activity = activity or split_component(f"{package}/{as_str(node.get('activity'))}")[1]
     width, height = as_int(state.get("width")) or 0, as_int(state.get("height")) or 0
     shot = next((f"states/screen_{tag}{ext}" for ext in (".jpg", ".png")
-                 if (path / "states" / f"screen_{tag}{ext}").is_file()), None)
+                 if usable(path / "states" / f"screen_{tag}{ext}", path)), None)
     obs = Observation(root=root, width=width, height=height, package=package,
                       activity=activity, screenshot=shot, source=rel)
     if tree is None:
@@ -232,7 +236,7 @@ def _fix_sizes(observations: list[Observation], notes: list[str]) -> list[Observ
 def _read_event(path: Path, file: Path, notes: list[str]) -> tuple[str, str, dict] | None:
     rel = file.relative_to(path).as_posix()
     try:
-        record = load_json(file)
+        record = load_json(file, path)
     except ValueError as err:
         notes.append(f"{rel}: {err} (skipped)")
         return None

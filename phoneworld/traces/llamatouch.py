@@ -22,9 +22,11 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import parse_hierarchy
-from phoneworld.traces.model import Action, Node, NodePath, Observation, Step, Trace
+from phoneworld.traces.files import entries, read_bytes, read_head, refusal, usable
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import ViewTree, build_tree, load_json, split_component
+from phoneworld.ui.hierarchy import parse_hierarchy
+from phoneworld.ui.node import Node, NodePath
 
 _SCREEN_FILE = re.compile(r"^([0-9]{1,6})\.(xml|vh|activity|png)$")
 _TAG = re.compile(r"^\s*(?:\[([^\]]*)\]|【([^】]*)】)\s*(.*)$")
@@ -49,7 +51,8 @@ def read(path: Path) -> list[Trace]:
     if not path.is_dir():
         raise TraceError(path, "not a folder (expected a LlamaTouch trace: 0.xml, 0.vh, ...)")
     notes: list[str] = []
-    numbers = sorted({int(m[1]) for f in path.iterdir() if (m := _SCREEN_FILE.match(f.name))})
+    listed = entries(path, path, notes, keep=lambda f: bool(_SCREEN_FILE.match(f.name)))
+    numbers = sorted({int(m[1]) for f in listed if (m := _SCREEN_FILE.match(f.name))})
     if not numbers:
         raise TraceError(path, "no screens (0.xml, 0.vh, ...) in this LlamaTouch folder")
     if numbers[-1] + 1 > len(numbers):
@@ -74,10 +77,14 @@ def read(path: Path) -> list[Trace]:
 
 def _text(file: Path, notes: list[str]) -> str | None:
     """A small text file, or None when absent; undecodable bytes are replaced and reported."""
+    why = refusal(file, file.parent)
+    if why:
+        notes.append(f"{file.name}: skipped, {why}")
+        return None
     if not file.is_file():
         return None
     try:
-        data = file.read_bytes()
+        data = read_bytes(file, file.parent)
     except OSError as err:
         raise TraceError(file, f"cannot read: {err.strerror or err}") from err
     try:
@@ -91,16 +98,16 @@ def _screen(path: Path, n: int, notes: list[str]) -> Observation | None:
     root: Node | None = None
     source = ""
     xml = path / f"{n}.xml"
-    if xml.is_file():
+    if usable(xml, path):
         try:
-            root, attrs = parse_hierarchy(xml.read_bytes())
+            root, attrs = parse_hierarchy(read_bytes(xml, path))
             source = xml.name
         except (OSError, ValueError) as err:  # HierarchyError is a ValueError
             notes.append(f"{xml.name}: {err}; using {n}.vh")
     tree = _view_tree(path / f"{n}.vh", notes, quiet=root is not None)
     if root is None and tree is not None:
         root, source = tree.root, f"{n}.vh"
-        if not xml.is_file():
+        if not usable(xml, path):
             notes.append(f"{xml.name}: missing; using {n}.vh")
     if root is None:
         notes.append(f"screen {n}: neither {n}.xml nor {n}.vh is usable (skipped)")
@@ -110,15 +117,15 @@ def _screen(path: Path, n: int, notes: list[str]) -> Observation | None:
     png = path / f"{n}.png"
     return Observation(root=root, width=width, height=height,
                        package=package or foreground_package(root), activity=activity,
-                       screenshot=png.name if png.is_file() else None, source=source)
+                       screenshot=png.name if usable(png, path) else None, source=source)
 
 
 def _view_tree(file: Path, notes: list[str], *, quiet: bool) -> ViewTree | None:
     """The `.vh` list as a tree; its problems are reported only when it is the hierarchy used."""
-    if not file.is_file():
+    if not usable(file, file.parent):
         return None
     try:
-        tree = build_tree(load_json(file), file, where=file.name)
+        tree = build_tree(load_json(file, file.parent), file, where=file.name)
     except (ValueError, TraceError) as err:
         if not quiet:
             notes.append(f"{file.name}: {getattr(err, 'message', err)}")
@@ -134,8 +141,7 @@ def _size(png: Path, tree: ViewTree | None, root: Node) -> tuple[int, int]:
     if tree is not None and tree.root.bounds[2] > 0 and tree.root.bounds[3] > 0:
         return tree.root.bounds[2], tree.root.bounds[3]
     try:
-        with png.open("rb") as fh:
-            head = fh.read(24)
+        head = read_head(png, png.parent, 24)
         if head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR":
             w, h = struct.unpack(">II", head[16:24])
             if 0 < w < 1 << 16 and 0 < h < 1 << 16:

@@ -17,12 +17,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 from phoneworld.errors import TraceError
+from phoneworld.limits import MAX_CHILDREN, MAX_DEPTH, MAX_NODES, LimitError, check_text
 from phoneworld.traces.assemble import assemble
-from phoneworld.traces.model import Action, Node, Observation, Step, Trace
+from phoneworld.traces.files import entries, refusal, usable
+from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.traces.viewlist import as_bool, as_str, load_json, parse_bounds, split_component
+from phoneworld.ui.node import Node
 
 WIDTH, HEIGHT = 1440, 2560
 _ID = re.compile(r"[0-9]{1,9}")
@@ -44,9 +48,10 @@ def read(path: Path) -> list[Trace]:
     gestures = _gestures(file, notes)
     folder = path / "view_hierarchies"
     files = {}
-    if folder.is_dir():
-        files = {int(f.stem): f for f in folder.iterdir()
-                 if f.suffix == ".json" and _ID.fullmatch(f.stem) and f.is_file()}
+    if folder.is_dir() and not refusal(folder, path):
+        files = {int(f.stem): f for f in entries(
+            folder, path, notes, keep=lambda f: f.suffix == ".json" and bool(_ID.fullmatch(
+                f.stem)) and not f.is_dir())}
     ids = sorted(set(gestures) | set(files))
     if not ids:
         raise TraceError(file, "no gestures and no view hierarchies")
@@ -69,16 +74,16 @@ def read(path: Path) -> list[Trace]:
                      observations=observations, steps=steps, warnings=notes)]
 
 
-def _load(file: Path) -> object:
+def _load(file: Path, root: Path) -> object:
     try:
-        return load_json(file)
+        return load_json(file, root)
     except ValueError as err:
         raise TraceError(file, str(err)) from err
 
 
 def _gestures(file: Path, notes: list[str]) -> dict[int, list[tuple[float, float]]]:
     """id -> points, each clamped into [0, 1]; malformed entries are reported and skipped."""
-    data = _load(file)
+    data = _load(file, file.parent)
     if not isinstance(data, dict):
         raise TraceError(file, f"expected an object mapping UI ids to points, "
                                f"got {type(data).__name__}")
@@ -130,13 +135,13 @@ def _pixels(p: tuple[float, float]) -> tuple[int, int]:
 
 def _screen(path: Path, n: int, file: Path | None, notes: list[str]) -> Observation:
     shot = next((f"screenshots/{n}{ext}" for ext in (".jpg", ".png")
-                 if (path / "screenshots" / f"{n}{ext}").is_file()), None)
+                 if usable(path / "screenshots" / f"{n}{ext}", path)), None)
     if file is None:
         return Observation(root=None, width=WIDTH, height=HEIGHT, screenshot=shot,
                            source=f"gestures.json#{n}")
     rel = f"view_hierarchies/{file.name}"
     try:
-        data = _load(file)
+        data = _load(file, path)
     except TraceError as err:
         notes.append(f"{rel}: {err.message} (kept without hierarchy)")
         data = None
@@ -146,26 +151,62 @@ def _screen(path: Path, n: int, file: Path | None, notes: list[str]) -> Observat
     package, activity = split_component(name)
     if data is not None and not isinstance(root_view, dict):
         notes.append(f"{rel}: no activity.root view (kept without hierarchy)")
-    root = _tree(root_view, package) if isinstance(root_view, dict) else None
+    root = None
+    if isinstance(root_view, dict):
+        odd: list[str] = []
+        try:
+            root = _tree(root_view, package, odd)
+        except LimitError as err:
+            notes.append(f"{rel}: {err} (kept without hierarchy)")
+        if odd and root is not None:
+            kinds = Counter(odd)
+            notes.append(f"{rel}: {len(odd)} view fields of the wrong type (read as empty or "
+                         f"the default): " + ", ".join(f"{k} x{n}" for k, n in sorted(
+                             kinds.items())))
     return Observation(root=root, width=WIDTH, height=HEIGHT, package=package,
                        activity=activity, screenshot=shot, source=rel)
 
 
-def _tree(top: dict, package: str) -> Node:
-    """Rico's nested views as `Node`s, built without recursion (hierarchies can be deep)."""
+def _tree(top: dict, package: str, odd: list[str]) -> Node:
+    """Rico's nested views as `Node`s, built without recursion (hierarchies can be deep);
+    fields of a type Rico never writes are named in `odd` (and read as defaults)."""
     order: list[tuple[dict, str, list[dict]]] = []
-    stack = [(top, package)]
+    stack = [(top, package, 1)]
     while stack:
-        view, inherited = stack.pop()
+        view, inherited, depth = stack.pop()
+        odd.extend(_odd_fields(view))
         pkg = as_str(view.get("package")) or inherited
         kids = [c for c in view.get("children") or [] if isinstance(c, dict)] \
             if isinstance(view.get("children"), list) else []
+        if kids and depth >= MAX_DEPTH:
+            raise LimitError(f"views nest deeper than {MAX_DEPTH} levels (the limit)")
+        if len(kids) > MAX_CHILDREN:
+            raise LimitError(f"a view has more than {MAX_CHILDREN:,} children (the limit)")
         order.append((view, pkg, kids))
-        stack.extend((c, pkg) for c in kids)
+        if len(order) + len(stack) > MAX_NODES:
+            raise LimitError(f"more than {MAX_NODES:,} views (the limit per observation)")
+        stack.extend((c, pkg, depth + 1) for c in kids)
     built: dict[int, Node] = {}
     for view, pkg, kids in reversed(order):
         built[id(view)] = _node(view, pkg, tuple(built.pop(id(c)) for c in kids))
     return built[id(top)]
+
+
+_STRINGS = ("class", "resource-id", "text", "package")
+_BOOLS = ("clickable", "long-clickable", "checkable", "checked", "password", "selected",
+          "enabled", "focusable", "focused", "visible-to-user", "scrollable-vertical",
+          "scrollable-horizontal")
+
+
+def _odd_fields(view: dict) -> list[str]:
+    odd = [k for k in _STRINGS if view.get(k) is not None and not isinstance(view[k], str)]
+    odd += [k for k in _BOOLS if view.get(k) is not None
+            and as_bool(view[k], True) != as_bool(view[k], False)]
+    desc = view.get("content-desc")
+    if desc is not None and not isinstance(desc, str) and not (
+            isinstance(desc, list) and all(d is None or isinstance(d, str) for d in desc)):
+        odd.append("content-desc")
+    return odd
 
 
 def _node(view: dict, package: str, children: tuple[Node, ...]) -> Node:
@@ -177,10 +218,11 @@ def _node(view: dict, package: str, children: tuple[Node, ...]) -> Node:
     if visible is None:
         visible = as_str(view.get("visibility")) in {"", "visible"}
     return Node(
-        class_name=cls,
-        resource_id=as_str(view.get("resource-id")),
-        text=as_str(view.get("text")),
-        content_desc=" ".join(s for s in map(as_str, desc) if s),
+        class_name=check_text(cls, "a view's class"),
+        resource_id=check_text(as_str(view.get("resource-id")), "a view's resource-id"),
+        text=check_text(as_str(view.get("text")), "a view's text"),
+        content_desc=check_text(" ".join(s for s in map(as_str, desc) if s),
+                                "a view's content-desc"),
         package=package,
         bounds=parse_bounds(view.get("bounds")) or (0, 0, 0, 0),
         clickable=as_bool(view.get("clickable"), False),

@@ -12,27 +12,29 @@ from pathlib import Path
 
 from phoneworld.errors import TraceError
 from phoneworld.traces.assemble import assemble, foreground_package
-from phoneworld.traces.hierarchy import HierarchyError, parse_hierarchy
+from phoneworld.traces.files import entries, read_bytes, read_head
 from phoneworld.traces.model import Observation, Trace
+from phoneworld.ui.hierarchy import HierarchyError, parse_hierarchy
 
 _NUM = re.compile(r"(\d+)")
 
 
-def looks_like_dump(file: Path) -> bool:
+def looks_like_dump(file: Path, root: Path | None = None) -> bool:
     """Cheap check on the first bytes: an XML file whose root is a view hierarchy."""
     if file.suffix.lower() != ".xml" or not file.is_file():
         return False
     try:
-        with file.open("rb") as fh:
-            head = fh.read(1024)
+        head = read_head(file, root, 1024)
     except OSError:
         return False
     return b"<hierarchy" in head or b"<node" in head or (b"<android." in head)
 
 
-def dumps_in(folder: Path) -> list[Path]:
-    files = [f for f in folder.iterdir() if looks_like_dump(f)]
-    return sorted(files, key=_natural_key)
+def dumps_in(folder: Path, notes: list[str] | None = None) -> list[Path]:
+    """The dumps in `folder`, in the order of the numbers in their names; links out of the
+    folder and special files are left out (noted in `notes`)."""
+    xml = entries(folder, folder, notes, keep=lambda f: f.suffix.lower() == ".xml")
+    return sorted((f for f in xml if looks_like_dump(f, folder)), key=_natural_key)
 
 
 def _natural_key(p: Path):
@@ -46,16 +48,16 @@ def detect(path: Path) -> bool:
 
 
 def read(path: Path) -> list[Trace]:
-    files = [path] if path.is_file() else dumps_in(path)
+    warnings: list[str] = []
+    files = [path] if path.is_file() else dumps_in(path, warnings)
     if not files:
         raise TraceError(path, "no uiautomator or Appium XML dumps here")
     observations: list[Observation] = []
-    warnings: list[str] = []
     dialects: set[str] = set()
     base = path.parent if path.is_file() else path
     for file in files:
         try:
-            data = file.read_bytes()
+            data = read_bytes(file, None if path.is_file() else base)  # a file named: read
             root, attrs = parse_hierarchy(data)
         except OSError as err:
             raise TraceError(file, f"cannot read: {err.strerror or err}") from err

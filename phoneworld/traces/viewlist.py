@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneworld.errors import TraceError
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.limits import MAX_CHILDREN, MAX_DEPTH, MAX_NODES, LimitError, check_text
+from phoneworld.traces.files import read_bytes
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 _FLAGS = {
     "clickable": "clickable", "long_clickable": "long_clickable", "checkable": "checkable",
@@ -47,10 +49,13 @@ class ViewTree:
     warnings: tuple[str, ...] = ()
 
 
-def load_json(file: Path) -> object:
-    """Parse one JSON file; ValueError with a short reason ("empty file", "not JSON (...)")."""
+def load_json(file: Path, root: Path | None = None) -> object:
+    """Parse one JSON file; ValueError with a short reason ("empty file", "not JSON (...)").
+
+    With `root`, a file reached by a link out of `root` is not read (see `traces.files`).
+    """
     try:
-        data = file.read_bytes()
+        data = read_bytes(file, root)
     except OSError as err:
         raise ValueError(f"cannot read ({err.strerror or err})") from err
     if not data.strip():
@@ -146,11 +151,12 @@ def view_node(view: dict, children: tuple[Node, ...] = ()) -> Node:
     if cls.endswith("EditText"):
         flags["editable"] = True
     return Node(
-        class_name=cls,
-        resource_id=as_str(view.get("resource_id")),
-        text=as_str(view.get("text")),
-        content_desc=as_str(view.get("content_description")),
-        package=as_str(view.get("package")),
+        class_name=check_text(cls, "a view's class"),
+        resource_id=check_text(as_str(view.get("resource_id")), "a view's resource_id"),
+        text=check_text(as_str(view.get("text")), "a view's text"),
+        content_desc=check_text(as_str(view.get("content_description")),
+                                "a view's content_description"),
+        package=check_text(as_str(view.get("package")), "a view's package"),
         bounds=parse_bounds(view.get("bounds")) or (0, 0, 0, 0),
         children=children,
         **flags,
@@ -192,6 +198,9 @@ def build_tree(views: object, file: Path | str, *, where: str = "") -> ViewTree:
         notes.append(f"{where}: {duplicate} views repeat an earlier temp_id (skipped)")
     if not by_id:
         raise TraceError(file, "the view list holds no views")
+    if len(by_id) > MAX_NODES:
+        raise TraceError(file, f"{len(by_id):,} views, over the limit of {MAX_NODES:,} per "
+                               f"observation")
 
     kids = _children(by_id, order, notes, where)
     roots = [v for v in order if as_int(by_id[v].get("parent")) not in by_id]
@@ -199,11 +208,19 @@ def build_tree(views: object, file: Path | str, *, where: str = "") -> ViewTree:
         notes.append(f"{where}: no root view (parents form a cycle); rooted at view {order[0]}")
         roots = [order[0]]
     placed: set[int] = set()
-    trees = [t for t in (_assemble(r, by_id, kids, placed) for r in roots) if t is not None]
+    try:
+        trees = [t for t in (_assemble(r, by_id, kids, placed) for r in roots)
+                 if t is not None]
+    except LimitError as err:
+        raise TraceError(file, str(err)) from err
     lost = [v for v in order if v not in placed]
     if lost:
         notes.append(f"{where}: {len(lost)} views are not reachable from the root "
                      f"(dropped): {_listing(lost)}")
+    odd = [f"{v}.{key}" for v in order if v in placed for key in _odd_fields(by_id[v])]
+    if odd:  # read as defaults, as real lists' nulls are; said, never silent
+        notes.append(f"{where}: {len(odd)} view fields of the wrong type (read as empty or "
+                     f"the default): {_listing(odd)}")
     inverted = [v for v in order if v in placed and _inverted(by_id[v].get("bounds"))]
     if inverted:
         notes.append(f"{where}: {len(inverted)} views with inverted bounds (kept as given): "
@@ -265,6 +282,10 @@ def _assemble(top: int, by_id: dict[int, dict], kids: dict[int, list[int]],
     while stack:
         v = stack.pop()
         mine = []
+        if len(paths[v]) + 1 >= MAX_DEPTH and kids.get(v):  # root: path (), depth 1
+            raise LimitError(f"views nest deeper than {MAX_DEPTH} levels (the limit)")
+        if len(kids.get(v, ())) > MAX_CHILDREN:
+            raise LimitError(f"view {v} has more than {MAX_CHILDREN:,} children (the limit)")
         for c in kids.get(v, []):
             if c in placed:
                 continue
@@ -278,6 +299,17 @@ def _assemble(top: int, by_id: dict[int, dict], kids: dict[int, list[int]],
     for v in reversed(visit):
         built[v] = view_node(by_id[v], tuple(built.pop(c) for c in child_ids[v]))
     return built[top], paths
+
+
+_STRINGS = ("class", "resource_id", "text", "content_description", "package")
+
+
+def _odd_fields(view: dict) -> list[str]:
+    """The keys of `view` whose value is of a type no recorder writes there (bounds are
+    reported on their own)."""
+    odd = [k for k in _STRINGS if view.get(k) is not None and not isinstance(view[k], str)]
+    return odd + [k for k in _FLAGS if view.get(k) is not None
+                  and as_bool(view[k], True) != as_bool(view[k], False)]  # unreadable
 
 
 def _inverted(value: object) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from phoneworld.traces.model import Bounds
+from phoneworld.ui.node import Bounds
 
 from .device import DEFAULT_ICONS, Clock
 from .views import View

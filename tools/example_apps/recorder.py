@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from phoneworld.traces.hierarchy import hit_test
-from phoneworld.traces.model import Action, Node, NodePath, Observation, Step, Trace
+from phoneworld.traces.model import Action, Observation, Step, Trace
+from phoneworld.ui.hits import hit_test
+from phoneworld.ui.node import Node, NodePath
 
 from . import device
 from .app import App

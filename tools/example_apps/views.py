@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from phoneworld.traces.model import Bounds, Node, NodePath
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 WIDTH, HEIGHT = 1080, 2400
 STATUS_BOTTOM = 63

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from phoneworld.generated import load_app
+from phoneworld.apps import load_app
 from phoneworld.tasks import properties as P
 from phoneworld.tasks import sample_tasks
 

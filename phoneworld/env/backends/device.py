@@ -8,7 +8,6 @@ pluggable judge, since a real app's database is out of reach.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,7 +16,7 @@ from phoneworld.device.predicates import Judge
 from phoneworld.device.protocol import Device, Screen
 from phoneworld.device.stable import DEFAULT, Polling
 from phoneworld.env.backends import verdict
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.traces.assemble import normalise_activity
 
@@ -80,10 +79,8 @@ class DeviceBackend:
     def find_task(self, task_id: str) -> Any:
         by_id = {str(t.id): t for t in self.tasks}
         if task_id not in by_id:
-            close = difflib.get_close_matches(task_id, list(by_id), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             raise PhoneworldError(f"no task {task_id!r} among this env's {len(by_id)} "
-                                  f"tasks{hint}")
+                                  f"tasks{did_you_mean(task_id, by_id)}")
         return by_id[task_id]
 
     def sample_task(self, rng: Any) -> Any | None:

@@ -8,13 +8,12 @@ screens it has rendered, so a screen met again costs neither rendering nor text)
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from phoneworld.agent.elements import format_elements
 from phoneworld.env.backends import verdict
-from phoneworld.env.observation import format_elements
-from phoneworld.errors import PhoneworldError
+from phoneworld.errors import PhoneworldError, did_you_mean
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.machine import Machine, Outcome
 from phoneworld.runtime.phone import Phone
@@ -82,15 +81,11 @@ class LocalBackend:
             by_id = {str(t.id): t for t in self.tasks}
             if task_id in by_id:
                 return by_id[task_id]
-            close = difflib.get_close_matches(task_id, list(by_id), n=1)
-            hint = f"; did you mean '{close[0]}'?" if close else ""
             raise PhoneworldError(f"no task {task_id!r} among this env's {len(by_id)} "
-                                  f"tasks{hint}")
-        mod = _tasks_module()
-        if mod is None:
-            raise PhoneworldError(f"cannot look up task {task_id!r}: phoneworld.tasks is not "
-                                  f"available; pass the task object, or tasks=[...]")
-        task = mod.find_task(self.specs, task_id)
+                                  f"tasks{did_you_mean(task_id, by_id)}")
+        from phoneworld.tasks.sample import find_task
+
+        task = find_task(self.specs, task_id)
         if task is None:
             raise PhoneworldError(f"no task {task_id!r} for these apps")
         return task
@@ -103,8 +98,9 @@ class LocalBackend:
 
     def _task_pool(self) -> list[Any]:
         if self._pool is None:
-            mod = _tasks_module()
-            self._pool = list(mod.sample_tasks(self.specs, POOL, 0)) if mod is not None else []
+            from phoneworld.tasks.sample import sample_tasks
+
+            self._pool = list(sample_tasks(self.specs, POOL, 0))
         return self._pool
 
     # -- episodes --------------------------------------------------------------------------------
@@ -129,14 +125,3 @@ class LocalBackend:
 
 def _elements_text(r: Any) -> str:
     return format_elements(r.elements)
-
-
-def _tasks_module() -> Any:
-    """`phoneworld.tasks` where it is installed (and complete), else None."""
-    try:
-        import phoneworld.tasks as mod
-    except ImportError:
-        return None
-    if not (hasattr(mod, "sample_tasks") and hasattr(mod, "find_task")):
-        return None
-    return mod

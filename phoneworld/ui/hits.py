@@ -1,8 +1,10 @@
-"""Hit-testing a rendered screen: the box a touch at (x, y) lands on.
+"""Hit-testing: the view a touch at (x, y) lands on.
 
-The rule is `traces.hierarchy.hit_test`'s: the deepest box containing the point, a
-clickable one winning over labels inside it, later siblings winning ties. Finding it
-means scanning every box (tens of microseconds on a busy screen, the largest share of a
+`hit_test` answers it on a `Node` tree (a recording, a device's dump), the way Android
+dispatches a touch. On a rendered screen (a flat list of boxes with their depths) the
+rule is the same in effect: the deepest box containing the point, a clickable one
+winning over labels inside it, later siblings winning ties. Finding it means scanning
+every box (tens of microseconds on a busy screen, the largest share of a
 tap once screens are cached). But the boxes' edges cut the screen into cells inside
 which every point lies in the same boxes, so a whole cell has one answer: a `HitTester`
 finds a point's cell with two bisections and scans once per cell it is asked about.
@@ -14,10 +16,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from phoneworld.runtime.render import Box
+from phoneworld.ui.node import Bounds, Node, NodePath
+
+
+class Box(Protocol):
+    """What hit-testing reads of a rendered view (e.g. `runtime.render.Box`)."""
+
+    bounds: Bounds
+    depth: int
+    clickable: bool
+    long_clickable: bool
+    checkable: bool
 
 _CELLS = 4096
 """Answers kept per screen (a screen has at most (2 * boxes + 1) ** 2 cells)."""
@@ -86,3 +97,46 @@ def scan(boxes: Sequence[Box], x: int, y: int) -> int | None:
     if best_click >= 0:
         return best_click
     return best if best >= 0 else None
+
+
+def _contains(b: Bounds, x: int, y: int) -> bool:
+    return b[0] <= x < b[2] and b[1] <= y < b[3]
+
+
+def hit_test(root: Node, x: int, y: int) -> NodePath | None:
+    """The node a touch at (x, y) lands on, the way Android dispatches it.
+
+    Windows and siblings are tried topmost first (later in the dump = drawn later = on
+    top); within a view, its children before itself; the first view that contains the
+    point and handles touches (clickable, long-clickable or checkable) gets it. A touch
+    that no such view takes lands on the deepest topmost visible view containing it.
+    Views with inverted bounds contain nothing.
+    """
+    hit = _dispatch(root, (), x, y)
+    if hit is not None:
+        return hit
+    return _deepest(root, (), x, y)
+
+
+def _handles(n: Node) -> bool:
+    return n.clickable or n.long_clickable or n.checkable
+
+
+def _dispatch(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
+    if not node.visible or not _contains(node.bounds, x, y):
+        return None
+    for i in range(len(node.children) - 1, -1, -1):
+        hit = _dispatch(node.children[i], path + (i,), x, y)
+        if hit is not None:
+            return hit
+    return path if _handles(node) else None
+
+
+def _deepest(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
+    if not node.visible or not _contains(node.bounds, x, y):
+        return None
+    for i in range(len(node.children) - 1, -1, -1):
+        hit = _deepest(node.children[i], path + (i,), x, y)
+        if hit is not None:
+            return hit
+    return path

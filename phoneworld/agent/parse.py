@@ -26,7 +26,7 @@ import json
 import re
 from typing import Any
 
-from phoneworld.env.formats import TOOLS, is_tool_call, map_call, split_call, tool_name
+from phoneworld.agent.formats import TOOLS, is_tool_call, map_call, split_call, tool_name
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.actions import ACTION_TYPES, Action
 

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from phoneworld.errors import PhoneworldError
-from phoneworld.infer.screens import SAME_SCREEN
-from phoneworld.infer.skeleton import selected_tabs, similarity, skeleton
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
+from phoneworld.ui.skeleton import SAME_SCREEN, selected_tabs, similarity, skeleton
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class GeneratedApp:
     path: Path
     spec: AppSpec
     screens: tuple[ScreenEntry, ...] = field(default=())
+    chrome: frozenset[str] = frozenset()
 
     def classify(self, obs: Observation) -> str | None:
         """The screen a recorded observation shows (the compiler's grouping rule), or None."""
@@ -40,7 +41,7 @@ class GeneratedApp:
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
                 continue
-            sim = similarity(skel, s.skeleton)
+            sim = similarity(skel, s.skeleton, frozenset() if s.foreign else self.chrome)
             if sim > best_sim:
                 best, best_sim = s.name, sim
         return best if best_sim >= SAME_SCREEN else None
@@ -67,16 +68,61 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            tabs=frozenset(s.get("tabs", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
-    return GeneratedApp(path=path, spec=spec, screens=tuple(entries))
+    chrome = _report_chrome(path / "compile_report.json")
+    from phoneworld.runtime.look import load_look
+
+    look = load_look(path)  # the recorded look (#22), where the traces had screenshots
+    if look is not None:
+        spec = dataclasses.replace(spec, look=look)
+    return GeneratedApp(path=path, spec=spec, screens=tuple(entries), chrome=chrome)
+
+
+def _report_chrome(report: Path) -> frozenset[str]:
+    """The app's frame as its recordings showed it (the compile report keeps it: it comes
+    from the traces, not the spec); none for an app built from a spec alone."""
+    try:
+        data = json.loads(report.read_bytes())
+        chrome = data.get("chrome", ()) if isinstance(data, dict) else ()
+    except (OSError, ValueError):
+        return frozenset()
+    return frozenset(p for p in chrome if isinstance(p, str)) if isinstance(chrome, list) \
+        else frozenset()
 
 
 def find_apps(path: Path | str) -> list[Path]:
-    """One app folder, or every app folder directly under `path`."""
+    """One app folder, or every app folder directly under `path`.
+
+    Hidden folders (a writer's `.APP.pw-tmp-*` leftovers among them) are skipped; two
+    folders whose manifests name the same app are refused.
+    """
     path = Path(path)
     if (path / "spec.pw").is_file():
         return [path]
-    apps = sorted(p for p in path.iterdir() if (p / "spec.pw").is_file()) \
-        if path.is_dir() else []
+    apps = sorted(p for p in path.iterdir() if not p.name.startswith(".")
+                  and (p / "spec.pw").is_file()) if path.is_dir() else []
     if not apps:
         raise PhoneworldError(f"{path}: no generated app here (no spec.pw)")
+    seen: dict[str, Path] = {}
+    for app in apps:
+        name = _manifest_name(app) or app.name
+        if name in seen:
+            raise PhoneworldError(f"{path}: {seen[name].name}/ and {app.name}/ are both the "
+                                  f"app {name!r}; keep one")
+        seen[name] = app
     return apps
+
+
+_MANIFEST_LIMIT = 16 << 20
+
+
+def _manifest_name(folder: Path) -> str | None:
+    """The app name a generated folder's manifest gives, if it has a readable one."""
+    manifest = folder / "manifest.json"
+    try:
+        if not manifest.is_file() or manifest.stat().st_size > _MANIFEST_LIMIT:
+            return None  # a FIFO would block; a giant is no manifest
+        data = json.loads(manifest.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    name = data.get("app") if isinstance(data, dict) else None
+    return name if isinstance(name, str) else None

@@ -1,4 +1,4 @@
-"""uiautomator / Appium hierarchy XML <-> `Node` trees, and hit-testing.
+"""uiautomator / Appium hierarchy XML <-> `Node` trees.
 
 Both dialects are read by one parser: a uiautomator dump names every element `node`
 and gives its class in `class`; an Appium page source names each element after its
@@ -11,7 +11,8 @@ import re
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from phoneworld.traces.model import NODE_DEFAULTS, Bounds, Node, NodePath
+from phoneworld.limits import MAX_CHILDREN, MAX_DEPTH, MAX_NODES, MAX_TEXT
+from phoneworld.ui.node import NODE_DEFAULTS, Bounds, Node
 
 _BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
 _FLAGS = {
@@ -52,6 +53,8 @@ def parse_hierarchy(data: bytes) -> tuple[Node, dict[str, str]]:
     parser.EndElementHandler = builder.end
     try:
         parser.Parse(data, True)
+    except HierarchyError as err:  # a limit, found while streaming: say where
+        raise HierarchyError(f"{err} (line {parser.CurrentLineNumber})") from None
     except expat.ExpatError as err:
         raise HierarchyError(f"not well-formed XML: {expat.errors.messages[err.code]} "
                              f"(line {err.lineno}, column {err.offset + 1})") from err
@@ -71,6 +74,7 @@ class _Builder:
         self.attrs: dict[str, str] | None = None
         self.fields: list[dict | None] = []
         self.kids: list[list[Node]] = [[]]
+        self.depth = self.count = 0
 
     def start(self, tag: str, attrs: dict[str, str]) -> None:
         if self.attrs is None and tag == "hierarchy":
@@ -82,12 +86,24 @@ class _Builder:
             self.attrs = {}
             if "bounds" not in attrs:
                 raise HierarchyError(f"root element <{tag}> is neither <hierarchy> nor a view")
+        # The limits are checked while streaming, so a hostile dump costs no more than them.
+        self.depth += 1
+        self.count += 1
+        if self.depth > MAX_DEPTH:
+            raise HierarchyError(f"views nest deeper than {MAX_DEPTH} levels (the limit)")
+        if len(self.kids[-1]) >= MAX_CHILDREN:
+            raise HierarchyError(f"a view has more than {MAX_CHILDREN:,} children (the limit)")
+        if self.count > MAX_NODES:
+            raise HierarchyError(f"more than {MAX_NODES:,} views (the limit per observation)")
         f = NODE_DEFAULTS.copy()
         if tag != "node":
             f["class_name"] = tag
         for k, v in attrs.items():
             name = _STR_ATTRS.get(k)
             if name is not None:
+                if len(v) > MAX_TEXT:
+                    raise HierarchyError(f"a view's {k} is {len(v):,} characters, over the "
+                                         f"limit of {MAX_TEXT:,}")
                 f[name] = v
                 continue
             name = _FLAGS.get(k)
@@ -112,6 +128,7 @@ class _Builder:
             return
         f["children"] = tuple(kids)
         self.kids[-1].append(Node.trusted(f))
+        self.depth -= 1
 
     def result(self) -> tuple[Node, dict[str, str]]:
         tops = self.kids[0]
@@ -131,7 +148,9 @@ class _Builder:
 def to_uiautomator_xml(root: Node, rotation: int = 0) -> str:
     """Serialise a tree as `adb shell uiautomator dump` writes it (one line, same attributes).
 
-    All text is attribute-escaped, so trace strings stay data.
+    All text is attribute-escaped, so trace strings stay data; characters that XML cannot
+    hold (NUL, U+FFFE, unpaired surrogates) are written as U+FFFD, so the dump is always
+    well-formed.
     """
     out = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
            f'<hierarchy rotation="{int(rotation)}">']
@@ -143,6 +162,15 @@ def to_uiautomator_xml(root: Node, rotation: int = 0) -> str:
     return "".join(out)
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all, not even escaped."""
+
+
+def _q(text: str) -> str:
+    """An attribute value: quoted and escaped, characters XML cannot hold as U+FFFD."""
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
 def _b(v: bool) -> str:
     return "true" if v else "false"
 
@@ -150,9 +178,9 @@ def _b(v: bool) -> str:
 def _emit(n: Node, index: int, out: list[str]) -> None:
     x1, y1, x2, y2 = n.bounds
     out.append(
-        f"<node index=\"{index}\" text={quoteattr(n.text)} resource-id={quoteattr(n.resource_id)}"
-        f" class={quoteattr(n.class_name)} package={quoteattr(n.package)}"
-        f" content-desc={quoteattr(n.content_desc)} checkable=\"{_b(n.checkable)}\""
+        f"<node index=\"{index}\" text={_q(n.text)} resource-id={_q(n.resource_id)}"
+        f" class={_q(n.class_name)} package={_q(n.package)}"
+        f" content-desc={_q(n.content_desc)} checkable=\"{_b(n.checkable)}\""
         f" checked=\"{_b(n.checked)}\" clickable=\"{_b(n.clickable)}\""
         f" enabled=\"{_b(n.enabled)}\" focusable=\"{_b(n.focusable)}\""
         f" focused=\"{_b(n.focused)}\" scrollable=\"{_b(n.scrollable)}\""
@@ -166,46 +194,3 @@ def _emit(n: Node, index: int, out: list[str]) -> None:
         out.append("</node>")
     else:
         out.append(" />")
-
-
-def _contains(b: Bounds, x: int, y: int) -> bool:
-    return b[0] <= x < b[2] and b[1] <= y < b[3]
-
-
-def hit_test(root: Node, x: int, y: int) -> NodePath | None:
-    """The node a touch at (x, y) lands on, the way Android dispatches it.
-
-    Windows and siblings are tried topmost first (later in the dump = drawn later = on
-    top); within a view, its children before itself; the first view that contains the
-    point and handles touches (clickable, long-clickable or checkable) gets it. A touch
-    that no such view takes lands on the deepest topmost visible view containing it.
-    Views with inverted bounds contain nothing.
-    """
-    hit = _dispatch(root, (), x, y)
-    if hit is not None:
-        return hit
-    return _deepest(root, (), x, y)
-
-
-def _handles(n: Node) -> bool:
-    return n.clickable or n.long_clickable or n.checkable
-
-
-def _dispatch(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
-    if not node.visible or not _contains(node.bounds, x, y):
-        return None
-    for i in range(len(node.children) - 1, -1, -1):
-        hit = _dispatch(node.children[i], path + (i,), x, y)
-        if hit is not None:
-            return hit
-    return path if _handles(node) else None
-
-
-def _deepest(node: Node, path: NodePath, x: int, y: int) -> NodePath | None:
-    if not node.visible or not _contains(node.bounds, x, y):
-        return None
-    for i in range(len(node.children) - 1, -1, -1):
-        hit = _deepest(node.children[i], path + (i,), x, y)
-        if hit is not None:
-            return hit
-    return path

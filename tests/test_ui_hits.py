@@ -1,10 +1,24 @@
-"""Hit-testing by cells answers as a scan of every box does, edges included."""
+"""Hit-testing: on a recorded tree as Android dispatches a touch; by cells as a scan of
+every box does, edges included."""
 
 from __future__ import annotations
 
 from phoneworld.runtime import Machine
-from phoneworld.runtime.hits import HitTester, scan
-from tests.test_runtime import shop_spec, tap
+from phoneworld.ui.hierarchy import parse_hierarchy
+from phoneworld.ui.hits import HitTester, hit_test, scan
+from tests.conftest import DATA
+from tests.shop import shop_spec, tap
+
+SMALL = (DATA / "uiautomator" / "small.xml").read_bytes()
+
+
+def test_hit_test_prefers_clickable_ancestor_over_label():
+    root, _ = parse_hierarchy(SMALL)
+    assert hit_test(root, 100, 150) == (0,)          # the label inside the row -> the row
+    assert hit_test(root, 950, 440) == (1,)          # the switch
+    assert hit_test(root, 10, 1000) == ()            # only the root contains it
+    assert hit_test(root, 550, 750) == ()            # inverted bounds never match
+    assert hit_test(root, 5000, 5000) is None
 
 
 def _points(boxes):

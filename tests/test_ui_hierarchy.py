@@ -4,9 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from phoneworld.traces.hierarchy import (
+from phoneworld.ui.hierarchy import (
     HierarchyError,
-    hit_test,
     parse_bounds,
     parse_hierarchy,
     to_uiautomator_xml,
@@ -35,15 +34,6 @@ def test_xml_round_trip_is_exact_and_escapes_text():
     assert "&lt;b&gt;" in xml and "<b>" not in xml
     again, _ = parse_hierarchy(xml.encode())
     assert again == root
-
-
-def test_hit_test_prefers_clickable_ancestor_over_label():
-    root, _ = parse_hierarchy(SMALL)
-    assert hit_test(root, 100, 150) == (0,)          # the label inside the row -> the row
-    assert hit_test(root, 950, 440) == (1,)          # the switch
-    assert hit_test(root, 10, 1000) == ()            # only the root contains it
-    assert hit_test(root, 550, 750) == ()            # inverted bounds never match
-    assert hit_test(root, 5000, 5000) is None
 
 
 @pytest.mark.parametrize("text", ["[0,0][1,1]", "[-5,3][10,20]"])

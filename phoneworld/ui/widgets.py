@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from phoneworld.infer.skeleton import is_list, is_system_window, node_key
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.skeleton import is_list, is_system_window, node_key
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,8 @@ class WidgetRef:
 
 
 def widget_ref(root: Node, target: NodePath) -> WidgetRef:
-    """The widget key of the node at `target`."""
+    """The widget key of the node at `target` (the look-alikes of a tree are indexed once,
+    for the many widgets callers ask about in a row)."""
     path = target
     node = root
     parts: list[str] = []
@@ -59,15 +60,43 @@ def widget_ref(root: Node, target: NodePath) -> WidgetRef:
 
 def _disambiguate(root: Node, target: NodePath, key: str) -> str:
     """Add the label (or an ordinal) when other nodes outside lists share this key."""
-    same = [p for p in _keys_outside_lists(root) if p[1] == key]
-    if len(same) <= 1:
+    same = _outside_lists(root).get(key)
+    if same is None or len(same.paths) <= 1:
         return key
-    node = root.at(target)
-    labels = Counter(root.at(p).label for p, _ in same)
-    if node.label and labels[node.label] == 1:
-        return f"{key}@{node.label}"
-    ordinal = [p for p, _ in same].index(target) if target in [p for p, _ in same] else 0
-    return f"{key}@{ordinal}"
+    label = root.at(target).label
+    if label and same.labels[label] == 1:
+        return f"{key}@{label}"
+    return f"{key}@{same.ordinal.get(target, 0)}"
+
+
+@dataclass(frozen=True)
+class _SameKey:
+    """The nodes outside lists that share one key: paths in document order, their labels."""
+
+    paths: list[NodePath]
+    labels: Counter
+    ordinal: dict[NodePath, int]
+
+
+_INDEX: list[tuple[Node, dict[str, _SameKey]]] = []
+_INDEXED = 4
+"""How many trees' indexes are kept: callers ask about many widgets of one tree in a row,
+so rebuilding the index per widget made compile time quadratic in a screen's nodes."""
+
+
+def _outside_lists(root: Node) -> dict[str, _SameKey]:
+    for tree, index in _INDEX:
+        if tree is root:
+            return index
+    grouped: dict[str, list[NodePath]] = {}
+    for p, k in _keys_outside_lists(root):
+        grouped.setdefault(k, []).append(p)
+    index = {k: _SameKey(paths=ps, labels=Counter(root.at(p).label for p in ps),
+                         ordinal={p: i for i, p in enumerate(ps)})
+             for k, ps in grouped.items()}
+    _INDEX.insert(0, (root, index))
+    del _INDEX[_INDEXED:]
+    return index
 
 
 def _keys_outside_lists(root: Node) -> list[tuple[NodePath, str]]:

@@ -362,7 +362,7 @@ def is_tool_call(d: Mapping[str, Any]) -> bool:
 
 def to_action(action: Any, width: int, height: int) -> Action:
     """One `Action` from any accepted form: an `Action`, an AndroidWorld dict, a PhoneBuddy
-    tool call, or model output text (see `phoneworld.env.parse.parse_action`)."""
+    tool call, or model output text (see `phoneworld.agent.parse.parse_action`)."""
     if isinstance(action, Action):
         return action
     if isinstance(action, Mapping):
@@ -370,7 +370,7 @@ def to_action(action: Any, width: int, height: int) -> Action:
             return Action.parse(from_phonebuddy(action, width, height))
         return Action.parse(dict(action))
     if isinstance(action, (str, bytes)):
-        from phoneworld.env.parse import parse_action
+        from phoneworld.agent.parse import parse_action
 
         text = action.decode("utf-8", "replace") if isinstance(action, bytes) else action
         return Action.parse(parse_action(text, width=width, height=height))

@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from phoneworld.traces.model import Node, NodePath
+from phoneworld.ui.node import Node, NodePath
 
 _ADAPTER_SUFFIXES = ("RecyclerView", "ListView", "GridView", "ExpandableListView",
                      "AbsListView")
@@ -91,11 +91,55 @@ def signature(skel: frozenset[str]) -> str:
     return hashlib.sha1("\n".join(sorted(skel)).encode()).hexdigest()[:12]
 
 
-def similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    """Jaccard similarity of two skeletons (1.0 for two empty ones)."""
+SAME_SCREEN = 0.7
+"""Minimum similarity of skeletons for two observations to be one screen."""
+CHROME_SHARE = 0.8
+"""A path in at least this share of an activity's distinct skeletons is its chrome."""
+CHROME_LEAST = 3
+"""An activity seen in fewer distinct skeletons has no chrome."""
+CHROME_WEIGHT = 0.5
+"""How much a chrome path counts in `similarity`, next to 1 for a content path."""
+CONTENT_SHARE, CONTENT_DIFF = 0.3, 3
+"""Two observations whose content (their paths not in the chrome) shares less than
+`CONTENT_SHARE` of itself, each having at least `CONTENT_DIFF` paths the other lacks,
+are never one screen: a fragment swapped for another under a big frame. A snackbar or a
+dialog only adds to what was there; a highlighted button changes one path."""
+
+
+def chrome(skeletons: list[frozenset[str]]) -> frozenset[str]:
+    """The paths most of an activity's distinct skeletons share: the window's decor, a
+    toolbar, a drawer or a bottom bar that stay while fragments, tabs and pages swap the
+    content. Each distinct skeleton counts once, so the screen visited most does not
+    make its own content chrome."""
+    counts: dict[str, int] = {}
+    distinct = set(skeletons)
+    if len(distinct) < CHROME_LEAST:
+        return frozenset()  # too few layouts to tell their frame from their content
+    for skel in distinct:
+        for p in skel:
+            counts[p] = counts.get(p, 0) + 1
+    least = CHROME_SHARE * len(distinct)
+    return frozenset(p for p, n in counts.items() if n >= least)
+
+
+def similarity(a: frozenset[str], b: frozenset[str],
+               chrome: frozenset[str] = frozenset()) -> float:
+    """Jaccard similarity of two skeletons (1.0 for two empty ones), where a path of the
+    app's `chrome` counts `CHROME_WEIGHT`: two observations that share the app's frame
+    but show other content under it are told apart by that content."""
     if not a and not b:
         return 1.0
-    return len(a & b) / len(a | b)
+    inter, union = a & b, a | b
+    if not chrome:
+        return len(inter) / len(union)
+    shared = len(inter & chrome)
+    outer = len(union & chrome)
+    same, either = len(inter) - shared, len(union) - outer  # content paths
+    only_a, only_b = len(a - b - chrome), len(b - a - chrome)
+    if min(only_a, only_b) >= CONTENT_DIFF and same < CONTENT_SHARE * either:
+        return 0.0  # the frame is the same, what it frames is not
+    return (len(inter) - shared + CHROME_WEIGHT * shared) / (
+        len(union) - outer + CHROME_WEIGHT * outer)
 
 
 _DIGITS = re.compile(r"\d+")

@@ -1,0 +1,264 @@
+"""How much the mock apps look like the real ones: mock screenshots against the recordings.
+
+    python benchmarks/visual.py [TRACES ...] [--out DIR] [--no-speed]
+
+Each trace folder with screenshots (default: every app under ../shared/traces) is
+compiled afresh; each screen the compiler saw in recordings with screenshots is shot by
+Chromium at the device's size in its first rendering, and compared with every recording
+of it: the edge similarity (gradient-magnitude similarity on pixels where either image
+has an edge, grey, 270 px wide; a blank white screen scores about 0.24, another screen
+of the same app about 0.36) and SSIM, for the mock as compiled (drawn on its recorded
+look), the same mock with its look removed (the Material-like renderer alone), and a
+blank white screen. Per app it prints the means over its screens of the means over each
+screen's recordings, and `--out` gets `visual.html`: recording | mock | Material, per
+screen, with the scores.
+
+The speed part times a *changed* screen's screenshot (a page the PNG cache has not seen)
+at the device's size, on a compiled app with a look and on the example shop without one;
+the target is 40 ms. Wall times depend on the machine's load (this one is shared), so
+it also prints the CPU time all processes (browser, driver, this one) spent per shot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import html
+import io
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from phoneworld.apps import load_app  # noqa: E402
+from phoneworld.compiler import compile_traces  # noqa: E402
+from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
+from phoneworld.visual.compare import edge_similarity, ssim  # noqa: E402
+from phoneworld.visual.extract import screen_pixels  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "traces"
+
+
+def app_folders(roots: list[Path]) -> list[Path]:
+    """The folders to measure: each given folder, or each app folder two levels under
+    the shared traces (`droidbot/qqmusic`)."""
+    if roots:
+        return roots
+    return sorted(p for fmt in SHARED.iterdir() if fmt.is_dir() for p in fmt.iterdir()
+                  if p.is_dir())
+
+
+def measure(folder: Path, shots: Screenshotter, out: Path | None) -> dict | None:
+    if not any(f.suffix in (".jpg", ".png") and f.parent.name != "views"
+               for f in folder.rglob("*")):
+        return None  # no whole-screen recordings (DroidBot's views/ crops are not screens)
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled = compile_traces(folder, Path(tmp))
+        rows = []
+        for c in compiled:
+            app = load_app(Path(tmp) / c.name)
+            spec = app.spec
+            shots.assets = spec.look.asset if spec.look is not None else None
+            recs = c.recordings
+            plain = dataclasses.replace(spec, look=None)
+            machines = {"look": Machine(spec), "material": Machine(plain)}
+            for m in machines.values():
+                m.reset()
+            white = Image.new("RGB", (spec.width, spec.height), "white")
+            for screen, rs in recs.items():
+                rs = [r for r in rs if r.screenshot.is_file()]
+                if not rs:
+                    continue
+                mocks = {k: shots.shot(m.preview(screen), width=spec.width, height=spec.height)
+                         for k, m in machines.items()}
+                recorded = [screen_pixels(Image.open(r.screenshot), spec.width, spec.height)
+                            for r in rs]
+                score = {}
+                for k, img in [*mocks.items(), ("blank", white)]:
+                    score[f"edge_{k}"] = statistics.mean(edge_similarity(img, r)
+                                                         for r in recorded)
+                    score[f"ssim_{k}"] = statistics.mean(ssim(img, r) for r in recorded)
+                rows.append({"app": c.name, "screen": screen, "recordings": len(rs),
+                             "look": screen in (spec.look.screens if spec.look else {}),
+                             "first": recorded[0], "mocks": mocks, **score})
+    if out is not None:
+        _write_pairs(out, folder, rows)
+    return {"folder": folder, "rows": rows}
+
+
+def _mean(rows: list[dict], key: str) -> float:
+    return statistics.mean(r[key] for r in rows) if rows else float("nan")
+
+
+def _write_pairs(out: Path, folder: Path, rows: list[dict]) -> None:
+    img_dir = out / "img"
+    img_dir.mkdir(parents=True, exist_ok=True)
+    for r in rows:
+        stem = f"{folder.parent.name}_{folder.name}_{r['screen']}"
+        pics = {"recording": Image.fromarray(r["first"])}
+        pics.update({k: Image.open(io.BytesIO(v)) for k, v in r["mocks"].items()})
+        r["files"] = {}
+        for k, im in pics.items():
+            name = f"{stem}_{k}.jpg"
+            w = 270
+            im.convert("RGB").resize((w, round(im.height * w / im.width))).save(
+                img_dir / name, quality=85)
+            r["files"][k] = f"img/{name}"
+
+
+def write_html(out: Path, results: list[dict]) -> Path:
+    parts = ["<!doctype html><meta charset=utf-8><title>phoneworld: recording | mock"
+             "</title><style>body{font-family:sans-serif;margin:16px}.row{display:flex;"
+             "gap:8px;margin:4px 0 20px}img{width:270px;border:1px solid #ccc}"
+             "figure{margin:0}figcaption{font-size:12px}</style>",
+             "<h1>Recording | mock (recorded look) | mock (Material only)</h1>"]
+    for res in results:
+        parts.append(f"<h2>{html.escape(str(res['folder']))}</h2>")
+        for r in res["rows"]:
+            parts.append(f"<h3>{html.escape(r['screen'])} ({r['recordings']} recordings)"
+                         "</h3><div class=row>")
+            for k in ("recording", "look", "material"):
+                cap = "first recording" if k == "recording" else \
+                    f"edge {r[f'edge_{k}']:.2f}, SSIM {r[f'ssim_{k}']:.2f}"
+                parts.append(f"<figure><img src='{html.escape(r['files'][k])}'>"
+                             f"<figcaption>{k}: {cap}</figcaption></figure>")
+            parts.append("</div>")
+    page = out / "visual.html"
+    page.write_text("\n".join(parts), encoding="utf-8")
+    return page
+
+
+def _children_cpu() -> float:
+    """CPU seconds used so far by this process's descendants (the browser, its driver):
+    a figure the machine's other load does not inflate, unlike wall time (Linux only)."""
+    import os
+
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(d)] = int(fields[1])
+        ticks[int(d)] = int(fields[11]) + int(fields[12])  # utime + stime
+    me, total = os.getpid(), 0
+    for pid in ticks:
+        p = parent.get(pid)
+        while p and p != me:
+            p = parent.get(p)
+        if p == me:
+            total += ticks[pid]
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def speed(shots: Screenshotter, results: list[dict], n: int = 15) -> None:
+    from tests.test_runtime import shop_spec
+
+    cases = [("example shop (Material)", shop_spec(), None)]
+    for res in results:
+        for r in res["rows"]:
+            if r["look"]:
+                with tempfile.TemporaryDirectory() as tmp:
+                    app = compile_traces(res["folder"], Path(tmp))[0]
+                    spec = load_app(Path(tmp) / app.name).spec
+                    # Keep the assets in memory: the folder goes away.
+                    look = dataclasses.replace(spec.look, data={
+                        n_: spec.look.asset(n_) for n_ in spec.look.names()})
+                cases.append((f"{res['folder'].name}/{r['screen']} (recorded look)",
+                              dataclasses.replace(spec, look=look), r["screen"]))
+                break
+        if len(cases) > 1:
+            break
+    for label, spec, screen in cases:
+        shots.assets = spec.look.asset if spec.look is not None else None
+        m = Machine(spec)
+        m.reset()
+        page = m.preview(screen) if screen else m.observe("html")
+        shots.shot(page, width=spec.width, height=spec.height)  # warm: browser, assets
+        shots.shot(page, width=spec.width, height=spec.height, device=False)
+        t0 = time.perf_counter()
+        for _ in range(20):
+            m2 = Machine(spec)
+            m2.reset()
+            m2.preview(screen) if screen else m2.observe("html")
+        print(f"  {label}: page built in {(time.perf_counter() - t0) / 20 * 1e3:.1f} ms")
+        for device, jpeg in ((True, False), (True, True), (False, False)):
+            _time_shots(shots, spec, page, label, device, jpeg, n)
+
+
+def _time_shots(shots: Screenshotter, spec, page: str, label: str, device: bool,
+                jpeg: bool, n: int) -> None:
+    times = []
+    cpu0, own0 = _children_cpu(), time.process_time()
+    for i in range(n):
+        # A comment makes each page new to the PNG cache: a changed screen.
+        t0 = time.perf_counter()
+        png = shots.shot(f"{page}<!-- {device} {jpeg} {i} -->", width=spec.width,
+                         height=spec.height, device=device, jpeg=jpeg)
+        times.append((time.perf_counter() - t0) * 1e3)
+    cpu = (_children_cpu() - cpu0 + time.process_time() - own0) / n * 1e3
+    w, h = Image.open(io.BytesIO(png)).size
+    print(f"  {label}: changed-screen screenshot median {statistics.median(times):.1f} ms "
+          f"(min {min(times):.1f}, max {max(times):.1f}) at {w}x{h} "
+          f"{'JPEG' if jpeg else 'PNG'}, {cpu:.1f} ms of CPU (all processes)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("traces", nargs="*", type=Path)
+    ap.add_argument("--out", type=Path, help="write visual.html (and its images) here")
+    ap.add_argument("--no-speed", action="store_true")
+    args = ap.parse_args(argv)
+    shots = Screenshotter()
+    if not shots.available:
+        print(f"cannot take screenshots: {shots.unavailable_reason}")
+        return 1
+    results = []
+    keys = ("edge_look", "edge_material", "edge_blank", "ssim_look", "ssim_material",
+            "ssim_blank")
+    print(f"{'app':28s} {'screens':>7s} {'recs':>5s}  edge: look  material blank"
+          "   SSIM: look  material blank")
+    try:
+        for folder in app_folders(args.traces):
+            t0 = time.perf_counter()
+            res = measure(folder, shots, args.out)
+            if res is None:
+                continue
+            results.append(res)
+            rows = res["rows"]
+            m = [_mean(rows, k) for k in keys]
+            print(f"{folder.parent.name + '/' + folder.name:28s} {len(rows):7d} "
+                  f"{sum(r['recordings'] for r in rows):5d}  {m[0]:10.3f} {m[1]:9.3f} "
+                  f"{m[2]:5.3f}   {m[3]:10.3f} {m[4]:9.3f} {m[5]:5.3f}  "
+                  f"({time.perf_counter() - t0:.0f} s)")
+        if results:
+            every = [r for res in results for r in res["rows"]]
+            apps = [[_mean(res["rows"], k) for k in keys] for res in results]
+            means = [statistics.mean(a[i] for a in apps) for i in range(len(keys))]
+            print(f"{'mean over apps':28s} {len(every):7d} "
+                  f"{sum(r['recordings'] for r in every):5d}  {means[0]:10.3f} "
+                  f"{means[1]:9.3f} {means[2]:5.3f}   {means[3]:10.3f} {means[4]:9.3f} "
+                  f"{means[5]:5.3f}")
+        if args.out is not None:
+            print(f"side by side: {write_html(args.out, results)}")
+        if not args.no_speed:
+            print("speed (target: a changed screen's screenshot in <= 40 ms):")
+            speed(shots, results)
+    finally:
+        shots.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""Bind a parameterised screen's varying texts to its parameter row.
+
+    detail screen seen for rows 1 ("Oat milk") and 2 ("Bread"): title "Oat milk" / "Bread"
+      ->  details{detail: {".../TextView#title": param.name}}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+
+from phoneworld.infer import content as C
+from phoneworld.infer.facts import Facts
+from phoneworld.infer.keys import last_part, texts_by_key
+from phoneworld.infer.layout import identifier, unique
+from phoneworld.spec.ast import Ref
+
+
+def bind_details(f: Facts) -> Facts:
+    """Each text outside lists that differs between the rows a screen was seen with is
+    bound to the parameter's column holding those texts, or to a new column of the
+    parameter's table (`d_<id>`) filled with what each row showed; a text seen with one
+    row only is bound where it is that row's text, else stays a literal."""
+    lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
+    out: dict[str, dict[str, Ref]] = {}
+    for name, info in f.screens.items():
+        param = f.params.get(name)
+        if param is None or info.root is None:
+            continue
+        out[name] = _bind(f, info.screen.observations, lists[param[0]][param[1]])
+    return f.with_(lists=lists, details=out)
+
+
+def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Ref]:
+    per_key: dict[str, dict[int, str]] = defaultdict(dict)
+    for ref in observations:
+        o = f.obs[ref]
+        if o.root is None or not f.ctx_of.get(ref):
+            continue
+        for key, text in texts_by_key(o.root).items():
+            per_key[key].setdefault(f.ctx_of[ref], text)
+    rows = {r[0]: r for r in plc.rows}
+    out: dict[str, Ref] = {}
+    for key, values in sorted(per_key.items()):
+        if len(set(values.values())) <= 1 and len(values) > 1:
+            continue  # the same on every row: a literal label
+        col = None
+        for c, cname in enumerate(plc.columns):
+            if all(rows[r][2 + c] == v for r, v in values.items() if r in rows):
+                col = cname
+                break
+        if col is None and len(set(values.values())) <= 1:
+            continue  # seen with one row only, and none of its texts: a literal label
+        if col is None:
+            col = unique(identifier(f"d_{last_part(key)}"), {"id", "ctx", "checked",
+                                                              *plc.columns})
+            plc.columns.append(col)
+            plc.fields.append(f"detail:{key}")
+            for r in plc.rows:
+                r.append(values.get(r[0], ""))
+        out[key] = Ref(("param", col))
+    return out

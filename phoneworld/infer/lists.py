@@ -1,0 +1,197 @@
+"""Passes from screens to their lists' rows: representatives, lists, parameters, rows.
+
+    screens{home, detail}  ->  representatives  ->  lists{home: {RecyclerView#list: …}}
+      ->  params{detail: (home, RecyclerView#list)}  ->  rows, ctx per observation
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter, defaultdict
+
+from phoneworld.infer import content as C
+from phoneworld.infer.facts import Facts, ScreenFacts
+from phoneworld.infer.keys import list_items, list_key, list_label, resolve_key, widget_keys
+from phoneworld.infer.layout import Namer, identifier, interactive, unique
+from phoneworld.ir.model import ObsRef
+
+
+def choose_representatives(f: Facts) -> Facts:
+    """Each screen's layout comes from one observation: the one whose widgets cover most
+    of the screen's recorded transitions, then, for a dialog, whose lists show the most
+    items (ties: the earliest); its widgets get names.
+
+        screen(obs 0:1, 0:5)  ->  ScreenFacts(rep=0:5, keys, names={(0, 2): "add"})
+    """
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for t in f.graph.transitions:
+        wanted[t.source].add(t.widget)
+    out = {}
+    for s in f.graph.screens:
+        want = wanted[s.name]
+        best, best_score, best_keys = None, (-1, -1), {}
+        for ref in s.observations:
+            root = f.obs[ref].root
+            if root is None:
+                continue
+            keys = widget_keys(root)
+            # Then, for a dialog (a window smaller than the screen), the one whose lists
+            # show the most items: a dialog that grows with the folder it lists is laid
+            # out at its fullest.
+            fullest = sum(len(root.at(p).children) for p, _ in C.find_lists(root)) \
+                if _is_dialog(f.obs[ref]) else 0
+            score = (sum(1 for w in want if resolve_key(w, keys) is not None), fullest)
+            if best is None or score > best_score:
+                best, best_score, best_keys = ref, score, keys
+        root = f.obs[best].root if best is not None else None
+        named = sorted({p for k, p in best_keys.items() if k in want
+                        or interactive(root.at(p))}
+                       | {p for w in want if (p := resolve_key(w, best_keys)) is not None})
+        namer = Namer()
+        names = {p: namer.name(root.at(p)) for p in named}
+        out[s.name] = ScreenFacts(screen=s, rep=best, root=root, keys=best_keys, names=names)
+    return f.with_(screens=out)
+
+
+def _is_dialog(o) -> bool:
+    """Whether the observation's app window is smaller than the screen on both axes."""
+    b = o.root.bounds
+    return 0 < b[2] - b[0] < o.width and 0 < b[3] - b[1] < o.height
+
+
+def find_screen_lists(f: Facts) -> Facts:
+    """Every adapter list of a representative becomes a content table (still empty),
+    named after its screen and list, unique after sanitising.
+
+        home: RecyclerView#list  ->  lists{home: {key: ListContent(table="home_list")}}
+    """
+    taken: set[str] = set()
+    out: dict[str, dict[str, C.ListContent]] = {}
+    for name, info in f.screens.items():
+        out[name] = {}
+        if info.root is None:
+            continue
+        for path, key in C.find_lists(info.root):
+            node = info.root.at(path)
+            lc = C.ListContent(key=key, table=unique(identifier(
+                f"{name}_{list_label(node)}"), taken))
+            lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(node)
+            out[name][key] = lc
+    return f.with_(lists=out)
+
+
+def parameterise_screens(f: Facts) -> Facts:
+    """A screen entered by tapping items of a list shows that item's row: its parameter
+    is the list it was most often entered from (taps that went back to a screen already
+    on the back stack do not count). A list whose item taps stay on its own
+    screen but replace most of the list (a folder, a sub-category) parameterises its own
+    screen (a drill-down).
+
+        home.list/[item] tap -> detail (x5)  ->  params{detail: (home, list)}
+    """
+    entries: dict[str, Counter] = defaultdict(Counter)
+    for t in f.graph.transitions:
+        # A choice that returns to a screen already open (a dialog's option, back to
+        # its settings screen) does not open it with the chosen row.
+        if t.item and t.target not in ("stay", "back") and t.target in f.screens \
+                and t.count > t.returns:
+            lkey = list_key(t.widget)
+            if lkey in f.lists[t.source]:
+                entries[t.target][(t.source, lkey)] += t.count - t.returns
+    for (screen, lkey), n in drill_downs(f).items():
+        if lkey in f.lists[screen]:
+            entries[screen][(screen, lkey)] += n
+    return f.with_(params={target: min(cnt, key=lambda k: (-cnt[k], k))
+                           for target, cnt in entries.items()})
+
+
+def drill_downs(f: Facts) -> Counter:
+    """(screen, list key) -> how often tapping an item of that list stayed on the screen
+    but replaced most of the list (at least half of the items are new)."""
+    out: Counter = Counter()
+    for sf in f.steps:
+        if sf.after is None or sf.ref is None or sf.ref.item is None:
+            continue
+        if sf.before not in f.where or f.where[sf.before] != f.where.get(sf.after):
+            continue
+        before = list_items(f.obs[sf.before].root, sf.ref.list_key)
+        after = list_items(f.obs[sf.after].root, sf.ref.list_key)
+        if min(len(before), len(after)) >= 2 and \
+                len(before & after) * 2 < min(len(before), len(after)):
+            out[(f.where[sf.before], sf.ref.list_key)] += 1
+    return out
+
+
+def collect_rows(f: Facts) -> Facts:
+    """Fill every list's table, walking each trace's steps in order.
+
+    An observation's `ctx` (the parameter row its screen shows) is set when the trace
+    first reaches it: the row tapped in a list that parameterises the screen, else the
+    screen's current parameter when coming back or staying, else none. Also records the
+    row id tapped at every (trace, step), and the texts of every item each observation
+    shows.
+
+        obs 0:3 lists ("Milk", "$2"), ("Eggs", "$3")  ->  rows 1, 2; row_ids{0:3: (1, 2)}
+    """
+    lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
+    ctx_of: dict[ObsRef, int | None] = {}
+    tapped: dict[tuple[int, int], int] = {}
+    row_ids: dict[ObsRef, dict[str, tuple[int, ...]]] = {}
+
+    shown: dict[ObsRef, dict[str, list[tuple]]] = {}
+
+    def visit(ref: ObsRef, ctx: int | None) -> dict[str, tuple[int, ...]]:
+        if ref not in row_ids:
+            ctx_of[ref] = ctx
+            mine = lists[f.where[ref]]
+            root = f.obs[ref].root
+            found = {key: path for path, key in C.find_lists(root)} if mine else {}
+            row_ids[ref], shown[ref] = {}, {}
+            for key, lc in mine.items():
+                if key in found:
+                    ids, values = C.collect(lc, root.at(found[key]), ctx)
+                    row_ids[ref][key], shown[ref][key] = tuple(ids), values
+        return row_ids[ref]
+
+    current: dict[str, int | None] = {}
+    for sf in f.steps:
+        if sf.index == 0:
+            current = {}
+        b = sf.before
+        if b not in f.where:
+            continue
+        src = f.where[b]
+        ids = visit(b, ctx_of.get(b, current.get(src)))
+        current[src] = ctx_of[b]
+        if sf.ref is not None and sf.ref.item is not None:
+            got = ids.get(sf.ref.list_key or "")
+            if got and sf.ref.item < len(got):
+                tapped[(sf.trace, sf.index)] = got[sf.ref.item]
+        a = sf.after
+        if a is None or a not in f.where or a in ctx_of:
+            continue
+        dst = f.where[a]
+        param = f.params.get(dst)
+        ctx = None
+        if param is not None:
+            if (sf.trace, sf.index) in tapped and param[0] == src:
+                ctx = tapped[(sf.trace, sf.index)]
+            elif dst == src or sf.step.action.kind == "key":
+                ctx = current.get(dst)
+        visit(a, ctx)
+        current[dst] = ctx
+    for ref in sorted(f.where, key=lambda r: (r.trace, r.index)):
+        visit(ref, None)
+    texts = {ref: {key: tuple(v + ("",) * (len(lists[f.where[ref]][key].fields) - len(v))
+                              for v in values) for key, values in by_key.items()}
+             for ref, by_key in shown.items()}
+    return f.with_(lists=lists, ctx_of=ctx_of, tapped=tapped, row_ids=row_ids, shown=texts)
+
+
+def name_columns(f: Facts) -> Facts:
+    """Column names from the fields' ids (`title`, `price`), unique, never reserved."""
+    lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
+    for mine in lists.values():
+        for lc in mine.values():
+            C.name_columns(lc)
+    return f.with_(lists=lists)

@@ -1,0 +1,125 @@
+"""The spec's transitions: for each recorded (screen, widget, action), where it goes.
+
+    graph: home.list/[item] tap -> detail (x5, item)  ->  on home.list tap -> detail with item
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from phoneworld.infer.edits import id_is_item
+from phoneworld.infer.facts import Facts
+from phoneworld.infer.keys import list_key, resolve_key
+from phoneworld.spec.ast import BoolOp, Compare, Const, Effect, Not, Ref, Transition
+
+_SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "swipe", "back"}
+
+
+def choose_transitions(f: Facts) -> Facts:
+    """Per (screen, widget, action): the most frequent recorded target; where taps on
+    different list rows went to different screens (a folder vs a file), a transition
+    with a `when` on the row for each other target, tried before the default. Each
+    carries the toggles and row effects found for it.
+
+        home.list/[item] tap -> detail x5, -> folder x2 (rows 4, 9)
+          ->  on home.list tap -> folder when item.id == 4 or item.id == 9
+              on home.list tap -> detail with item
+    """
+    groups: dict[tuple, list] = defaultdict(list)
+    dropped: list[str] = []
+    for t in f.graph.transitions:
+        if t.action in _SPEC_ACTIONS:
+            groups[(t.source, t.widget, t.action)].append(t)
+    out = []
+    for (src, widget, action), ts in sorted(groups.items()):
+        if action == "scroll":
+            ts = _scrolls_that_leave(f, src, widget, ts)
+        elif action == "swipe":  # a swipe that moved nothing is no rule; one that left is
+            ts = [t for t in ts if t.target != "stay"]
+        if not ts:
+            continue
+        info = f.screens[src]
+        if action == "back":
+            name = "back"
+        else:
+            path = resolve_key(widget, info.keys)
+            name = info.names.get(path, "") if path is not None else ""
+            if not name:
+                dropped.append(f"{src}: {action} on {widget} (not in the layout)")
+                continue
+        effects = tuple(_effects(f, src, widget, f.toggles.get((src, widget, action), ())))
+        if (src, widget, action) in f.effects:
+            effects += (f.effects[(src, widget, action)],)
+        ts = sorted(ts, key=lambda t: (-t.count, t.target))
+        default = ts[0]
+        for target, when, count in _row_variants(ts, default.target, f.tapped):
+            out.append(_transition(f, src, name, widget, action, target, True, when,
+                                   effects, count))
+        out.append(_transition(f, src, name, widget, action, default.target,
+                               default.item, None, effects, default.count))
+    return f.with_(transitions=tuple(out)).noted(dropped=dropped)
+
+
+def _scrolls_that_leave(f: Facts, src: str, widget: str, ts: list) -> list:
+    """The recorded scrolls of a list that went elsewhere, when they outnumber the ones
+    that stayed; counted along the list's axis only, as the mock scrolls (a sideways
+    swipe on a vertical list moves no list: it swipes a row)."""
+    lc = f.lists.get(src, {}).get(widget)
+    along = {"vertical": ("up", "down"), "horizontal": ("left", "right")}.get(
+        lc.axis if lc is not None else "", ())
+    ts = [t for t in ts if not along or t.key in along] or ts
+    stayed = sum(t.count for t in ts if t.target == "stay")
+    left = [t for t in ts if t.target != "stay"]
+    if not left or max(t.count for t in left) <= stayed:
+        return []
+    return left
+
+
+def _row_variants(ts, default: str, tapped) -> list[tuple[str, object, int]]:
+    if not any(t.item for t in ts) or len({t.target for t in ts}) < 2:
+        return []
+    per_row: dict[int, Counter] = defaultdict(Counter)
+    for t in ts:
+        for ex in t.examples:
+            row = tapped.get(ex)
+            if row is not None:
+                per_row[row][t.target] += 1
+    by_target: dict[str, list[int]] = defaultdict(list)
+    counts: Counter = Counter()
+    for row, c in sorted(per_row.items()):
+        target = min(c, key=lambda x: (-c[x], x))
+        if target != default:
+            by_target[target].append(row)
+            counts[target] += c[target]
+    out = []
+    for target, rows in sorted(by_target.items()):
+        tests = tuple(Compare("==", Ref(("item", "id")), Const(r)) for r in rows)
+        out.append((target, tests[0] if len(tests) == 1 else BoolOp("or", tests),
+                    counts[target]))
+    return out
+
+
+def _transition(f: Facts, src, name, widget, action, target, item, when, effects,
+                count) -> Transition:
+    lkey = list_key(widget)
+    if target == "stay" and item and f.params.get(src) == (src, lkey):
+        target = src  # a drill-down: the same screen, one level deeper
+    with_param = None
+    if item and target in f.screens and f.params.get(target) == (src, lkey):
+        with_param = Ref(("item",))
+    return Transition(screen=src, widget=name, action=action, target=target,
+                      with_param=with_param, when=when, effects=effects, count=count)
+
+
+def _effects(f: Facts, src: str, widget: str, toggles) -> list[Effect]:
+    out = []
+    for kind, what in toggles:
+        if kind == "flag":
+            out.append(Effect(op="toggle", target=what))
+            continue
+        lc = f.lists[src].get(list_key(widget))
+        if lc is not None and lc.checkable is not None:
+            out.append(Effect(op="update", target=lc.table,
+                              values=(("checked", Not(Ref(("item", "checked")))),),
+                              where=id_is_item()))
+    return out

@@ -1,0 +1,140 @@
+"""Screens' layouts: each representative's view tree, with its data bindings and modules.
+
+    representative of detail + details{title: param.name}  ->  Screen(detail, root=View(…
+        TextView(text=param.name)…), modules=("detail",))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from phoneworld.infer import content as C
+from phoneworld.infer import templates as T
+from phoneworld.infer.facts import Facts, ScreenFacts
+from phoneworld.infer.layout import to_view
+from phoneworld.infer.modules import recognise
+from phoneworld.spec.ast import Compare, Const, ListOf, Ref, Screen, View
+from phoneworld.ui.node import NodePath
+from phoneworld.ui.widgets import widget_ref
+
+
+def build_screens(f: Facts) -> Facts:
+    """Every screen's layout (from its representative) with lists bound to their tables,
+    item templates from each list's first item, texts bound to the parameter where they
+    vary with it, checkable views to their flags; and the modules recognised in it."""
+    views = []
+    modules = {}
+    for info in f.screens.values():
+        screen, found = _screen(f, info)
+        views.append(screen)
+        if info.root is not None:
+            modules[screen.name] = found
+    return f.with_(views=tuple(views)).noted(modules=modules)
+
+
+def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
+    s = info.screen
+    details = f.details.get(s.name, {})
+    flag_of = f.flag_of
+    mine = f.lists.get(s.name, {})
+    param = None
+    if s.name in f.params:
+        src, lkey = f.params[s.name]
+        param = f.lists[src][lkey].table
+    if info.root is None:
+        root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 0, 0))
+        return Screen(name=s.name, priority=s.priority, root=root, package=s.package,
+                      activity=s.activity, foreign=s.foreign, param=param,
+                      seen=len(s.observations)), {}
+    names = info.names
+    root = info.root
+    lists: dict[NodePath, tuple[ListOf, View]] = {}
+    list_paths = {key: path for path, key in C.find_lists(root)}
+    for key, lc in mine.items():
+        lpath = list_paths.get(key)
+        if lpath is None or not root.at(lpath).children:
+            continue
+        index = T.template_index(root.at(lpath))
+        item, added = T.template_item(lc, root.at(lpath))
+        fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
+                  for k, rel, _ in C.item_fields(item)}
+        fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items())
+        check_rel = {rel for k, rel, n in C.item_fields(item) if k == lc.checkable}
+
+        def item_text(rel, node, fields=fields):
+            col = fields.get(rel)
+            return Ref(("item", col)) if col else (Const(node.text) if node.text else None)
+
+        descs = {rel: C.description(lc, k) for k, rel, _ in C.item_fields(item, described=True)}
+
+        def item_desc(rel, node, descs=descs):
+            bound = descs.get(rel)
+            return bound or (Const(node.content_desc) if node.content_desc else None)
+
+        def item_checked(rel, node, check_rel=check_rel):
+            if rel in check_rel:
+                return Ref(("item", "checked"))
+            return Const(True) if node.checkable and node.checked else None
+
+        item_names = {p[len(lpath) + 1:]: n for p, n in names.items()
+                      if p[:len(lpath) + 1] == lpath + (index,)}
+        template = to_view(item, names=item_names, text_of=item_text,
+                           checked_of=item_checked, lists={}, desc_of=item_desc)
+        where = Ref(("item", "ctx"))
+        cond = None
+        if param is not None and any(r[1] is not None for r in lc.rows):
+            cond = Compare("==", where, Ref(("param", "id")))
+        lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=lc.pitch, axis=lc.axis,
+                               span=lc.span, cross=lc.cross), template)
+    path_keys = {p: k for k, p in info.keys.items()}
+
+    hints = _field_texts(f, info) if any(n.editable for _, n in root.walk()) else {}
+
+    def text_of(path, node):
+        if node.editable:
+            key = widget_ref(root, path).key
+            if key in details:  # an editor showing its parameter's content
+                return details[key]
+            text = _most_common(hints.get(key), node.text)
+            return Const(text) if text else None
+        if node.text:
+            key = widget_ref(root, path).key
+            if key in details:
+                return details[key]
+            return Const(node.text)
+        return None
+
+    def checked_of(path, node):
+        key = path_keys.get(path)
+        if key is not None and (s.name, key) in flag_of:
+            return Ref((flag_of[(s.name, key)],))
+        return Const(True) if node.checkable and node.checked else None
+
+    view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists)
+    modules = recognise(view, mine, param, flag_of, s.name)
+    return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
+                  activity=s.activity, foreign=s.foreign, param=param,
+                  modules=tuple(sorted(modules)), seen=len(s.observations)), modules
+
+
+def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
+    """Text field key -> how often each text showed in it across the screen's
+    observations: the one seen most is its hint, not what was typed into it once."""
+    out: dict[str, Counter] = {}
+    for ref in info.screen.observations:
+        root = f.obs[ref].root
+        if root is None:
+            continue
+        for path, node in root.walk():
+            if node.editable:
+                key = widget_ref(root, path).key
+                out.setdefault(key, Counter())[node.text] += 1
+    return out
+
+
+def _most_common(seen: Counter | None, rep: str) -> str:
+    """The text seen most often (ties: the representative's, then the first in order)."""
+    if not seen:
+        return rep
+    best = max(seen.values())
+    return rep if seen.get(rep) == best else min(t for t, n in seen.items() if n == best)

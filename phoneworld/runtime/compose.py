@@ -1,0 +1,258 @@
+"""What of a recorded plate still holds for a rendered screen, and what to paint on it.
+
+A screen with a recorded look (`look.ScreenLook`) is drawn as its plate, with on top only
+what the state changed since the recording:
+
+    c = compose(look, boxes, (1080, 2400))
+    c.paints   # rectangles to paint, in order: wipes (a colour), rows (plate cuts,
+               # sprites), then wipes of what differs in a cut row
+    c.quiet    # boxes whose look the plate (or a cut of it) shows: draw nothing for them
+    c.styles   # boxes to draw, with the text style recorded where they lie (or None)
+
+Outside lists, a box with text, a check state or a text field is quiet when the plate
+shows the same there (a `Mark` with its bounds, text and check state); else it is drawn
+over a wipe of the mark's ink. A mark no box shows any more (a row removed, a text
+cleared) is wiped. In a list, a row is quiet where the plate recorded the same row at the
+same place; any other row is cut from the recorded row that shares most of its texts (the
+list scrolled, a row above removed, a row that shows fewer texts), with what differs
+wiped and drawn as in a text outside lists; a row sharing no text with any is drawn on
+the list's sprite (a recorded row with its texts wiped) with its texts on top. Recorded
+rows no row covers any more are wiped. Where a screen shows other texts than its plate,
+its varying pictures (an entity's photo) are covered too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from phoneworld.runtime.look import Item, ListLook, Mark, Rect, ScreenLook, Style, signature
+
+if TYPE_CHECKING:
+    from phoneworld.runtime.render import Box
+
+
+PICTURE = "#e8eaed"
+"""What covers a recorded picture that is no longer the screen's (a placeholder grey)."""
+
+
+@dataclass(frozen=True)
+class Paint:
+    """A rectangle (app pixels) painted under the boxes: a colour, or part of an image.
+
+    `image` is an asset shown at `image_size` with its top-left at `origin` (so a plate's
+    row at (x, y) drawn at `rect` has origin (rect.x - x, rect.y - y))."""
+
+    rect: Rect
+    color: str = ""
+    image: str = ""
+    image_size: tuple[int, int] = (0, 0)
+    origin: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class Composition:
+    paints: list[Paint] = field(default_factory=list)
+    quiet: set[int] = field(default_factory=set)
+    styles: dict[int, Style | None] = field(default_factory=dict)
+
+
+def _subtree(boxes: list[Box], i: int) -> list[int]:
+    out, stack = [], [i]
+    while stack:
+        j = stack.pop()
+        out.append(j)
+        stack.extend(reversed(boxes[j].children))
+    return out
+
+
+def _has_content(b: Box) -> bool:
+    return bool(b.text) or b.checkable or b.editable
+
+
+def _shows(m: Mark, b: Box) -> bool:
+    return m.text == b.text and (m.checked is None or m.checked == b.checked)
+
+
+def _wipe(m: Mark) -> Paint | None:
+    x1, y1, x2, y2 = m.ink
+    return Paint((x1, y1, x2, y2), color=m.bg) if x2 > x1 and y2 > y1 else None
+
+
+def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Composition:
+    """How to draw `boxes` (a rendering's, in document order) on `look`'s plate, which
+    covers `size` (the app's width and height)."""
+    c = Composition()
+    wipes: list[Paint] = []
+    rows: list[Paint] = []
+    fixes: list[Paint] = []
+    in_lists: set[int] = set()
+    for i, b in enumerate(boxes):
+        if b.list_key is None or i in in_lists:
+            continue
+        lst = look.lists_at.get(b.bounds)
+        if lst is None:
+            continue
+        in_lists.update(_subtree(boxes, i))
+        c.quiet.add(i)
+        _list(lst, boxes, b, look.plate, size, c, wipes, rows, fixes)
+    shown: set[int] = set()
+    for i, b in enumerate(boxes):
+        if i in in_lists:
+            continue
+        if not _has_content(b):
+            c.quiet.add(i)
+            continue
+        marks = look.marks_at.get(b.bounds, ())
+        hit = next((m for m in marks if _shows(m, b)), None)
+        if hit is not None:
+            shown.add(id(hit))
+            c.quiet.add(i)
+            continue
+        c.styles[i] = _typed(marks[0], b) if marks else None
+    stale = False
+    for m in look.marks:
+        if id(m) not in shown:
+            stale = stale or bool(m.text.strip())
+            p = _wipe(m)
+            if p is not None:
+                wipes.append(p)
+    if stale:  # other texts than the plate's: its pictures of an entity may be stale too
+        wipes.extend(Paint(r, color=PICTURE) for r in look.varying)
+    c.paints = wipes + rows + fixes
+    return c
+
+
+def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
+          c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
+    at = {it.bounds: it for it in lst.items}
+    covered: set[Rect] = set()
+    pending = []
+    for r in box.children:
+        sub = _subtree(boxes, r)
+        row = boxes[r]
+        sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
+        it = at.get(row.bounds)
+        if it is not None and it.texts == sig:
+            covered.add(it.bounds)
+            c.quiet.update(sub)
+        else:
+            pending.append((row, sub, sig))
+    lx1, ly1, lx2, ly2 = lst.bounds
+    for it in lst.items:
+        if it.bounds not in covered:
+            x1, y1, x2, y2 = it.bounds
+            rect = (max(x1, lx1), max(y1, ly1), min(x2, lx2), min(y2, ly2))
+            if rect[0] < rect[2] and rect[1] < rect[3]:
+                wipes.append(Paint(rect, color=lst.bg))
+    for row, sub, sig in pending:
+        x1, y1, x2, y2 = row.bounds
+        it = _best_item(lst, sig, y2 - y1)
+        if it is not None:
+            src = it.bounds
+            # Clipped at the list's top: the row's lower part shows.
+            sh = src[3] - src[1]
+            top = y1 - (sh - (y2 - y1)) if y1 == ly1 and y2 - y1 < sh else y1
+            dx, dy = x1 - src[0], top - src[1]
+            # Only the recorded row's pixels inside the recorded list (a row that ran
+            # past the list's end was covered there by what lies below it).
+            rect = (max(x1, max(src[0], lx1) + dx), max(y1, max(src[1], ly1) + dy),
+                    min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
+            if rect[0] < rect[2] and rect[1] < rect[3]:
+                rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
+            _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes)
+            continue
+        top = y1
+        if lst.sprite is not None:
+            sw, sh = lst.sprite_size
+            if y1 == ly1 and y2 - y1 < sh:
+                top = y1 - (sh - (y2 - y1))
+            rows.append(Paint(row.bounds, image=lst.sprite, image_size=(sw, sh),
+                              origin=(x1, top)))
+        # The sprite's texts are wiped already: draw every text of the row.
+        for j in sub:
+            b = boxes[j]
+            if not _has_content(b):
+                c.quiet.add(j)
+                continue
+            bx1, by1, bx2, by2 = b.bounds
+            m = next((m for m in lst.sprite_marks
+                      if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
+            c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
+    """The recorded row to show a row with signature `sig` from: one with the same
+    signature, else the one sharing most of its texts (then nearest in height, then
+    first); None where none shares any."""
+    want = set(sig)
+    best, key = None, None
+    for n, it in enumerate(lst.items):
+        shared = len(want & set(it.texts))
+        if it.texts == sig:
+            shared = len(sig) + 1  # the same row (also one with no text at all)
+        elif shared == 0:
+            continue
+        k = (-shared, len(set(it.texts) - want), abs(it.bounds[3] - it.bounds[1] - height), n)
+        if key is None or k < key:
+            best, key = it, k
+    return best
+
+
+def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
+               origin: tuple[int, int], clip: Rect, c: Composition,
+               fixes: list[Paint]) -> None:
+    """A row cut from a recorded one: its boxes that show what the recording shows
+    there are quiet; the rest are drawn (in the style recorded there, over a wipe of
+    it), and recorded texts no box shows any more are wiped."""
+    ox, oy = origin
+    at: dict[Rect, list[Mark]] = {}
+    for m in marks:
+        at.setdefault(m.bounds, []).append(m)
+    shown: set[int] = set()
+    for j in sub:
+        b = boxes[j]
+        if not _has_content(b):
+            c.quiet.add(j)
+            continue
+        bx1, by1, bx2, by2 = b.bounds
+        here = at.get((bx1 - ox, by1 - oy, bx2 - ox, by2 - oy), ())
+        hit = next((m for m in here if _shows(m, b) and id(m) not in shown), None)
+        if hit is None and b.text:
+            # The same text elsewhere in the recorded row (the mock's item template came
+            # from another row): its recorded glyphs are truer than a redrawing.
+            hit = next((m for m in marks if m.text == b.text and _shows(m, b)
+                        and id(m) not in shown), None)
+        if hit is not None:
+            shown.add(id(hit))
+            c.quiet.add(j)
+            continue
+        c.styles[j] = _typed(here[0], b) if here else _nearest(marks, b, ox, oy)
+    cx1, cy1, cx2, cy2 = clip
+    for m in marks:
+        if id(m) in shown:
+            continue
+        x1, y1, x2, y2 = m.ink
+        rect = (max(cx1, x1 + ox), max(cy1, y1 + oy), min(cx2, x2 + ox), min(cy2, y2 + oy))
+        if x2 > x1 and y2 > y1 and rect[0] < rect[2] and rect[1] < rect[3]:
+            fixes.append(Paint(rect, color=m.bg))
+
+
+def _typed(m: Mark, b: Box) -> Style:
+    """The style to draw `b` in where `m` was recorded: `m`'s, but typed text in a field
+    whose recording showed its hint gets the colour of text, not of the hint."""
+    if not b.editable or not b.text:
+        return m.style
+    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
+    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
+    return replace(m.style, color="#ffffff" if dark else "#202124")
+
+
+def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:
+    """The style of the row's recorded text whose top-left is nearest `b`'s (marks are
+    relative to (x, y))."""
+    if not marks:
+        return None
+    bx, by = b.bounds[0] - x, b.bounds[1] - y
+    best = min(marks, key=lambda m: abs(m.bounds[0] - bx) + abs(m.bounds[1] - by))
+    return best.style

@@ -1,0 +1,310 @@
+"""A Material-like look for one box, by its widget class, for screens with no recording.
+
+    kind(box)                     -> "switch", "button", "icon", "edit", "text", ...
+    draw_box(boxes, i, parents, scale) -> the page's item for box i (CSS classes, text,
+                                     icon, check indicators, fitted font size)
+    fitted(box, scale, style)     -> the same for a box drawn over a recorded plate: its
+                                     text in the style recorded there, no backgrounds
+    bars(boxes, width, height)    -> status and navigation bar paints, where the layout
+                                     leaves room for them
+
+Text is fitted to its box: the font shrinks (to 60% at least) until the text's
+estimated width fits the lines the box has room for, and what still does not fit ends
+in an ellipsis, so nothing runs past its box. Icon buttons are drawn as icons (their
+description stays in `aria-label`, as the accessibility tree has it), and a label is
+drawn once: a container's description is never drawn over its children.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from phoneworld.runtime.icons import icon_for, svg
+from phoneworld.runtime.look import Style
+
+if TYPE_CHECKING:
+    from phoneworld.runtime.compose import Paint
+    from phoneworld.runtime.render import Box
+
+FONTS = ('Roboto, "Noto Sans", "Noto Sans CJK SC", "Noto Sans CJK JP", "DejaVu Sans", '
+         '"Noto Color Emoji", sans-serif')
+BODY = 16.0
+"""Body text size in CSS pixels (Material's body-large)."""
+TEXT = "#202124"
+MUTED = "#5f6368"
+ICON = "#5f6368"
+ACCENT = "#1a73e8"
+
+
+def _short(cls: str) -> str:
+    return cls.rsplit(".", 1)[-1].rsplit("$", 1)[-1].lower()
+
+
+def kind(b: Box, leaf: bool) -> str:
+    """What a box is drawn as, from its class and flags."""
+    c = _short(b.cls)
+    if "switch" in c or "toggle" in c:
+        return "switch"
+    if "radio" in c and b.checkable:
+        return "radio"
+    if b.checkable or "checkbox" in c:
+        return "check"
+    if b.editable or "edittext" in c or "autocomplete" in c or "searchview" in c:
+        return "edit"
+    if ("button" in c or "chip" in c) and b.text:
+        return "button"
+    if "toolbar" in c or "actionbar" in c or "appbar" in c:
+        return "bar"
+    if "tabview" in c or c == "tab":
+        return "tab"
+    if "card" in c:
+        return "card"
+    if "progress" in c or "seekbar" in c:
+        return "progress"
+    if leaf and not b.text:
+        if "image" in c or b.desc or b.clickable:
+            return "icon"
+        return "rule" if _thin(b) else "none"
+    return "text" if b.text else "none"
+
+
+def _thin(b: Box) -> bool:
+    x1, y1, x2, y2 = b.bounds
+    return 0 < min(x2 - x1, y2 - y1) <= 4 and max(x2 - x1, y2 - y1) >= 24
+
+
+def _wide(ch: str) -> bool:
+    o = ord(ch)
+    return 0x1100 <= o <= 0x115F or 0x2E80 <= o <= 0xA4CF or 0xAC00 <= o <= 0xD7A3 \
+        or 0xF900 <= o <= 0xFAFF or 0xFE30 <= o <= 0xFE4F or 0xFF00 <= o <= 0xFF60 \
+        or o >= 0x1F300
+
+
+def text_width(text: str, size: float) -> float:
+    """About how wide `text` is at font `size` (Noto/Roboto-like Latin, square CJK and
+    emoji), erring on the wide side."""
+    w = 0.0
+    for ch in text:
+        if _wide(ch):
+            w += 1.0
+        elif ch in "il.,:;|!'`ijtfr ":
+            w += 0.3
+        elif ch in "mwMW@%":
+            w += 0.88
+        elif ch.isupper():
+            w += 0.72
+        else:
+            w += 0.58
+    return w * size
+
+
+def fit(text: str, w: float, h: float, size: float) -> tuple[float, int]:
+    """(font size, lines) for `text` in a w x h box (CSS pixels), starting from `size`:
+    as many lines as the height holds; the size shrunk (to 60% at most) until the text
+    fits them. What still does not fit is cut with an ellipsis by the page."""
+    size = max(6.0, min(size, h / 1.15 if h > 0 else size))
+    need = text_width(text, 1.0)
+    s = size
+    for _ in range(8):
+        lines = max(1, int(h // (s * 1.2)))
+        rows = text.count("\n") + 1
+        if rows <= lines and need * s <= w * (lines - rows + 1):
+            break
+        s *= 0.93
+        if s < size * 0.6:
+            s = size * 0.6
+            break
+    lines = max(1, int(h // (s * 1.2)))
+    return round(s, 1), 1 if lines == 1 or (need * s <= w and "\n" not in text) else lines
+
+
+def _item(css: list[str], b: Box, text: str = "", style: str = "", icon: Any = None,
+          inds: tuple = (), clamp: int = 0) -> dict[str, Any]:
+    if not b.enabled:
+        css.append("off")
+    if b.clickable or b.long_clickable:
+        css.append("click")
+    return {"css": " ".join(css), "text": text, "label": b.desc or b.text, "style": style,
+            "icon": icon, "inds": inds, "clamp": clamp}
+
+
+def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 400,
+              align: str = "left", pad: float = 0.0, room: float = 0.0
+              ) -> tuple[list[str], str, int]:
+    """CSS for `b`'s text, fitted to the box less `pad` on the left and `room` on the
+    right (where a check box or a switch goes)."""
+    x1, y1, x2, y2 = b.bounds
+    w, h = (x2 - x1) * scale - pad - room, (y2 - y1) * scale
+    s, lines = fit(b.text, max(1.0, w), h, size)
+    css = ["v", "x", "one" if lines == 1 else "many"]
+    style = f"font-size:{s}px"
+    if color:
+        style += f";color:{color}"
+    if weight != 400:
+        style += f";font-weight:{weight}"
+    if align != "left":
+        style += f";text-align:{align}"
+    if pad:
+        style += f";padding-left:{pad:.1f}px"
+    if room:
+        style += f";padding-right:{room:.1f}px"
+    return css, style, lines if lines > 1 else 0
+
+
+def _indicator(k: str, b: Box, scale: float, at_right: bool) -> tuple[tuple, float]:
+    """The check box, radio button or switch of a checkable box, and the room it takes
+    on the left (for the label beside it)."""
+    x1, y1, x2, y2 = b.bounds
+    w, h = (x2 - x1) * scale, (y2 - y1) * scale
+    on = " on" if b.checked else ""
+    if k == "switch":
+        tw, th, d = 34.0, 14.0, 20.0
+        left = w - tw - 4 if at_right else 4.0
+        top = (h - th) / 2
+        thumb = left + (tw - d + 2 if b.checked else -2)
+        return ((
+            {"css": "track" + on, "style": f"left:{left:.1f}px;top:{top:.1f}px;"
+                                           f"width:{tw}px;height:{th}px"},
+            {"css": "thumb" + on, "style": f"left:{thumb:.1f}px;top:{(h - d) / 2:.1f}px;"
+                                           f"width:{d}px;height:{d}px"}),
+                0.0 if at_right else tw + 12)
+    d = min(18.0, max(8.0, h * 0.6))
+    left = w - d - 6 if at_right else 4.0
+    css = ("radio" if k == "radio" else "box") + on
+    return (({"css": css, "style": f"left:{left:.1f}px;top:{(h - d) / 2:.1f}px;"
+                                   f"width:{d:.1f}px;height:{d:.1f}px"},),
+            0.0 if at_right else d + 12)
+
+
+def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict[str, Any]:
+    """The page's item for box `i`, drawn Material-like (see the module docstring)."""
+    b = boxes[i]
+    k = kind(b, not b.children)
+    x1, y1, x2, y2 = b.bounds
+    w, h = (x2 - x1) * scale, (y2 - y1) * scale
+    if k in ("switch", "check", "radio"):
+        name = icon_for(b.desc, b.rid) if not b.text else "dot"
+        if name != "dot":  # a toggle drawn as an icon (a heart, a star)
+            s = max(8.0, min(24.0, min(w, h) * 0.6))
+            return _item(["v", "ic"], b, style=f"--s:{s:.1f}px",
+                         icon=svg(name, ACCENT if b.checked else ICON))
+        inds, pad = _indicator(k, b, scale, at_right=k == "switch")
+        room = _room(k, b, w)
+        if room is not None:
+            css, style, clamp = _text_css(b, scale, BODY, pad=pad, room=room)
+            return _item(css, b, b.text, style, inds=inds, clamp=clamp)
+        return _item(["v"], b, inds=inds)
+    if k == "edit":
+        css, style, clamp = _text_css(b, scale, BODY)
+        css.append("edit")
+        if b.focused:
+            css.append("focused")
+        return _item(css, b, b.text, style, clamp=clamp)
+    if k == "button":
+        css, style, clamp = _text_css(b, scale, min(BODY * 0.9, h * 0.45), color="#ffffff",
+                                      weight=500, align="center")
+        css.append("btn")
+        return _item(css, b, b.text, style, clamp=clamp)
+    if k == "icon":
+        labels = [b.desc, b.rid]
+        p, up = parents[i], 0
+        while p >= 0 and not b.desc and up < 3:  # the icon of a tab or a button
+            if boxes[p].clickable or boxes[p].desc:
+                labels += [boxes[p].desc, boxes[p].rid]
+                break
+            p, up = parents[p], up + 1
+        name = icon_for(*labels)
+        big = min(w, h) >= 40 and not b.clickable and name == "dot"
+        if big:  # a picture, not an icon
+            return _item(["v", "img", "ic"], b, style=f"--s:{min(w, h) * 0.35:.1f}px",
+                         icon=svg("image", "#9aa0a6"))
+        s = max(8.0, min(24.0, min(w, h) * 0.6))
+        return _item(["v", "ic"], b, style=f"--s:{s:.1f}px", icon=svg(name, ICON))
+    if k == "rule":
+        return _item(["v", "rule"], b)
+    if k in ("bar", "card", "progress"):
+        css = ["v", {"bar": "bar", "card": "card", "progress": "rule"}[k]]
+        if b.text:  # a card or a bar that shows a text of its own
+            tc, style, clamp = _text_css(b, scale, min(BODY, max(8.0, h * 0.72)))
+            return _item(css + tc[1:], b, b.text, style, clamp=clamp)
+        return _item(css, b)
+    if k == "tab":
+        css = ["v", "tab"] + (["sel"] if b.selected else [])
+        if b.text:
+            tc, style, clamp = _text_css(b, scale, BODY * 0.9, align="center")
+            return _item(css + tc[1:], b, b.text, style, clamp=clamp)
+        return _item(css, b)
+    if b.text:
+        # A label's box is about as tall as its line: size the font to it.
+        size = min(BODY, max(8.0, h * 0.72))
+        css, style, clamp = _text_css(b, scale, size)
+        if b.selected:
+            style += ";font-weight:500"
+        return _item(css, b, b.text, style, clamp=clamp)
+    return _item(["v"], b)
+
+
+def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
+    """The item for a box drawn over a recorded plate: its text in the recorded `style`
+    (size, colour, weight, alignment) where there is one, its check state Material-like;
+    no backgrounds (the plate has them)."""
+    k = kind(b, not b.children)
+    inds: tuple = ()
+    pad = 0.0
+    room: float | None = 0.0
+    if k in ("switch", "check", "radio"):
+        inds, pad = _indicator(k, b, scale, at_right=k == "switch")
+        room = _room(k, b, (b.bounds[2] - b.bounds[0]) * scale)
+    if room is None:
+        return _item(["v"], b, inds=inds)
+    x1, y1, x2, y2 = b.bounds
+    h = (y2 - y1) * scale
+    if style is not None and style.size > 0:
+        size, color, weight, align = style.size * scale, style.color, style.weight, style.align
+        pad = max(pad, style.indent * scale)
+    else:
+        size, color, weight, align = min(BODY, max(8.0, h * 0.72)), TEXT, 400, "left"
+    css, st, clamp = _text_css(b, scale, size, color=color, weight=weight, align=align,
+                               pad=pad, room=room)
+    return _item(css, b, b.text, st, inds=inds, clamp=clamp)
+
+
+def _room(k: str, b: Box, w: float) -> float | None:
+    """Room to leave on the right of a check widget's label (a switch's track), or None
+    where the label is not drawn: there is none, or a switch too narrow for more than
+    its track shows its on/off word through the track alone."""
+    if not b.text:
+        return None
+    if k != "switch":
+        return 0.0
+    room = 50.0
+    return room if w - room >= text_width(b.text, BODY * 0.6) else None
+
+
+def bars(boxes: list[Box], width: int, height: int) -> list[tuple[Paint, str]]:
+    """A status bar above the app and a navigation bar below it, where the layout leaves
+    a strip for them (the system draws them on a real phone; dumps leave them out):
+    (strip, "status" or "nav")."""
+    from phoneworld.runtime.compose import Paint
+
+    if not boxes:
+        return []
+    tops = [b.bounds[1] for b in boxes if b.bounds[1] > 0]
+    bottoms = [b.bounds[3] for b in boxes if b.bounds[3] < height]
+    out = []
+    first = min(tops) if tops else 0
+    if 0 < first <= height * 0.06 and not any(b.bounds[1] == 0 and b.text for b in boxes):
+        out.append((Paint((0, 0, width, first), color="#f1f3f4"), "status"))
+    last = max(bottoms) if bottoms else height
+    if last < height and height - last <= height * 0.08:
+        out.append((Paint((0, last, width, height), color="#f1f3f4"), "nav"))
+    return out
+
+
+def bar_icons(kind: str, h: float) -> list[Any]:
+    """What a system bar shows (`h` its height in CSS pixels): the clock side's and the
+    other side's icons of a status bar, or the back, home and recents keys."""
+    s = f"{max(6.0, min(16.0, h * 0.55)):.1f}"
+    if kind == "status":
+        return [svg("signal", MUTED, s), svg("wifi", MUTED, s), svg("battery", MUTED, s)]
+    return [svg("nav_back", MUTED, s), svg("nav_home", MUTED, s), svg("nav_recent", MUTED, s)]

@@ -1,0 +1,407 @@
+"""Each inference pass on its own, on small recorded apps (tests/infer_fixtures.py)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import pytest
+
+from phoneworld.infer.app import PASSES
+from phoneworld.infer.lists import drill_downs
+from phoneworld.ir.model import ObsRef
+from phoneworld.spec.ast import BoolOp, Compare, Ref
+from tests.infer_fixtures import (
+    App,
+    button,
+    edit,
+    facts,
+    label,
+    rows,
+    screen,
+    screen_of,
+    switch,
+    title,
+)
+
+LIST = "FrameLayout/RecyclerView#list"
+GOODS = [("Milk", "$2"), ("Eggs", "$3"), ("Bread", "$1")]
+
+
+def _home(items=GOODS):
+    return screen(title("Shop"), rows("list", items))
+
+
+def _detail(name: str, price: str):
+    return screen(title(name), label("price", price, 200), button("add", "Add", 400))
+
+
+def _shop():
+    """home -> Milk -> back -> Eggs: a list whose rows open one detail screen."""
+    return (App().show(_home()).tap(1, 0).show(_detail("Milk", "$2")).back()
+            .show(_home()).tap(1, 1).show(_detail("Eggs", "$3")).trace())
+
+
+def _folders():
+    """A file chooser: tapping a folder row replaces the list on the same screen."""
+    top = screen(title("Files"), rows("list", [("Music",), ("Photos",), ("Docs",)]))
+    music = screen(title("Files"), rows("list", [("a.mp3",), ("b.mp3",), ("c.mp3",)]))
+    return App().show(top).tap(1, 0).show(music).trace()
+
+
+def test_the_passes_are_listed_once_each_in_order():
+    names = [n for n, _ in PASSES]
+    assert len(names) == len(set(names))
+    assert names.index("parameters") < names.index("rows") < names.index("details") \
+        < names.index("tables") < names.index("layouts") < names.index("transitions")
+
+
+@pytest.mark.parametrize("until", [n for n, _ in PASSES])
+def test_every_pass_leaves_the_facts_it_was_given_as_they_were(until):
+    before = facts(_shop(), _folders(), until=until)
+
+    def state(f):
+        return ({k: copy.deepcopy(dict(v)) for k, v in f.lists.items()}, dict(f.params),
+                dict(f.provenance.effects), dict(f.created), f.tables, f.views)
+
+    kept = state(before)
+    after = dict(PASSES)[until](before)
+    assert state(before) == kept
+    assert dataclasses.is_dataclass(after) and after is not before
+
+
+def test_representative_is_the_observation_that_holds_the_recorded_widgets():
+    # The first home observation lacks the button that a later one was tapped on.
+    tr = (App().show(screen(title("Shop"), rows("list", GOODS)))
+          .back().show(screen(title("Shop"), rows("list", GOODS), button("cart", "Cart", 2200)))
+          .tap(2).show(_detail("Cart", "$0")).trace())
+    f = facts(tr, until="representatives")
+    home = f.screens[screen_of(f, 0, 0)]
+    assert home.rep == ObsRef(trace=0, index=1)
+    assert "cart" in home.names.values()
+    assert len(set(home.names.values())) == len(home.names)
+
+
+def test_a_dialog_is_laid_out_from_its_fullest_recording():
+    from tests.infer_fixtures import _n
+
+    def dialog(items):
+        lst = rows("list", items, y=800, pitch=100)
+        top = 800 - 100
+        return _n("FrameLayout", "", "", (100, top, 980, 800 + 100 * len(items)), [
+            _n("TextView", "alertTitle", "Open", (100, top, 980, 800)), lst])
+    tr = (App().show(dialog([("a/",), ("b/",)])).tap(1, 0)
+          .show(dialog([("x",), ("y",), ("z",), ("w",)])).trace())
+    f = facts(tr, until="representatives")
+    (info,) = f.screens.values()
+    assert info.rep == ObsRef(trace=0, index=1)
+
+
+def test_lists_become_tables_with_unique_names():
+    long = "x" * 60
+    tr = App().show(screen(title("A"), rows(long, GOODS), rows(long + "y", GOODS, y=1200))
+                    ).trace()
+    f = facts(tr, until="lists")
+    (mine,) = f.lists.values()
+    tables = [lc.table for lc in mine.values()]
+    assert len(tables) == 2 and len(set(tables)) == 2
+    assert all(not lc.rows for lc in mine.values())  # rows come in a later pass
+
+
+def test_a_screen_entered_from_list_rows_is_parameterised_by_that_list():
+    f = facts(_shop(), until="parameters")
+    assert f.params == {screen_of(f, 0, 1): (screen_of(f, 0, 0), LIST)}
+
+
+def test_a_drill_down_parameterises_the_list_own_screen():
+    f = facts(_folders(), until="parameters")
+    home = screen_of(f, 0, 0)
+    assert screen_of(f, 0, 1) == home
+    assert drill_downs(f) == {(home, LIST): 1}
+    assert f.params == {home: (home, LIST)}
+    # Same screen, same list, but most items stay: scrolling, not a drill-down.
+    more = App().show(_home()).tap(1, 0).show(_home(GOODS + [("Jam", "$4")])).trace()
+    assert not drill_downs(facts(more, until="parameters"))
+
+
+def test_rows_are_collected_in_order_with_the_row_each_screen_shows():
+    f = facts(_shop(), until="rows")
+    home, detail = screen_of(f, 0, 0), screen_of(f, 0, 1)
+    lc = f.lists[home][LIST]
+    assert [r[2:] for r in lc.rows] == [["Milk", "$2"], ["Eggs", "$3"], ["Bread", "$1"]]
+    assert f.tapped == {(0, 0): 1, (0, 2): 2}
+    assert f.ctx_of[ObsRef(trace=0, index=1)] == 1 and f.ctx_of[ObsRef(trace=0, index=3)] == 2
+    assert f.row_ids[ObsRef(trace=0, index=0)] == {LIST: (1, 2, 3)}
+    assert detail not in f.row_ids[ObsRef(trace=0, index=1)]
+
+
+def test_drill_down_rows_belong_to_the_folder_they_were_seen_in():
+    f = facts(_folders(), until="rows")
+    (lc,) = f.lists[screen_of(f, 0, 0)].values()
+    assert [(r[1], r[2]) for r in lc.rows] == [
+        (None, "Music"), (None, "Photos"), (None, "Docs"),
+        (1, "a.mp3"), (1, "b.mp3"), (1, "c.mp3")]
+
+
+def _chat():
+    msgs = [("Hi",), ("How are you",)]
+    chat = screen(title("Ann"), rows("list", msgs), edit("msg", 2100), button("send", "Send",
+                                                                                2250))
+    after = screen(title("Ann"), rows("list", msgs + [("See you",)]), edit("msg", 2100),
+                   button("send", "Send", 2250))
+    return App().show(chat).type("See you", 2).show(chat).tap(3).show(after).trace()
+
+
+def test_a_typed_text_that_appears_as_a_new_row_is_a_send():
+    f = facts(_chat(), until="sends")
+    ((key, (lkey, field, field_key, rid)),) = f.sends.items()
+    assert key[2] == "tap" and lkey == LIST and field == 0 and rid == 3
+    assert field_key.endswith("EditText#msg")
+    assert f.created == {f.lists[key[0]][LIST].table: frozenset({3})}
+
+
+def _cart(step: str):
+    before = screen(title("Cart"), rows("list", [("Milk", "1"), ("Eggs", "2")],
+                                        row_buttons=("plus", "remove")))
+    after = {"remove": [("Eggs", "2")], "plus": [("Milk", "2"), ("Eggs", "2")]}[step]
+    button_at = {"plus": 2, "remove": 3}[step]
+    return (App().show(before).tap(1, 0, button_at)
+            .show(screen(title("Cart"), rows("list", after, row_buttons=("plus", "remove"))))
+            .trace())
+
+
+def test_a_row_that_vanished_after_its_remove_button_is_a_delete():
+    f = facts(_cart("remove"), until="row edits")
+    assert list(f.edits.values()) == [("delete", LIST)]
+
+
+def test_a_row_number_that_moved_after_a_tap_is_an_update_by_that_step():
+    f = facts(_cart("plus"), until="row edits")
+    assert list(f.edits.values()) == [("update", LIST, 1, 1)]
+    # ("Milk", "2") is the Milk row after the step, not a row of its own.
+    assert not f.created
+    assert [r[2:] for r in f.lists[screen_of(f, 0, 0)][LIST].rows] == [["Milk", "1"],
+                                                                       ["Eggs", "2"]]
+
+
+def test_a_row_cut_by_the_list_edge_is_the_row_it_shows_part_of():
+    full = rows("list", [("Milk", "$2"), ("Eggs", "$3")], y=400, pitch=200)
+    # Scrolled: Milk's price is cut off at the top, Eggs shows whole, Jam is cut at the
+    # bottom (its price out of view) and then seen whole.
+    top = full.model_copy(update={"bounds": (0, 450, 1080, 900), "children": (
+        rows("list", [("Milk",)], y=450, pitch=100).children[0],
+        rows("list", [("Eggs", "$3")], y=550, pitch=200).children[0],
+        rows("list", [("Jam",)], y=750, pitch=150).children[0])})
+    whole = rows("list", [("Jam", "$4")], y=400)
+    tr = (App().show(screen(title("Shop"), full)).back().show(screen(title("Shop"), top))
+          .back().show(screen(title("Shop"), whole)).trace())
+    f = facts(tr, until="rows")
+    assert [r[2:] for r in f.lists[screen_of(f, 0, 0)][LIST].rows] == [
+        ["Milk", "$2"], ["Eggs", "$3"], ["Jam", "$4"]]
+
+
+def test_a_switch_flipped_or_a_summary_changed_in_place_is_the_same_row():
+    def prefs(wifi, theme):
+        return screen(title("Settings"), rows("list", [("Wi-Fi", wifi), ("Theme", theme),
+                                                       ("About", "v1")]))
+    tr = (App().show(prefs("Off", "Light")).back().show(prefs("Off", "Dark")).back()
+          .show(prefs("On", "Dark")).trace())
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)][LIST]
+    assert [r[2:] for r in lc.rows] == [["Wi-Fi", "Off"], ["Theme", "Light"], ["About", "v1"]]
+    assert f.shown[ObsRef(trace=0, index=2)][LIST][1] == ("Theme", "Dark")
+    # A list scrolled to other rows is other rows, even where one text repeats.
+    tr = (App().show(screen(title("Inbox"), rows("list", [("Ann", "Hi"), ("Bob", "Yo")])))
+          .back().show(screen(title("Inbox"), rows("list", [("Ann", "Bye"), ("Cy", "Hm")])))
+          .trace())
+    f = facts(tr, until="rows")
+    assert len(f.lists[screen_of(f, 0, 0)][LIST].rows) == 4
+
+
+def test_columns_are_named_from_ids_and_never_reserved():
+    tr = App().show(screen(title("A"), rows("list", [("a", "b")]))).trace()
+    f = facts(tr, until="columns")
+    (lc,) = f.lists[screen_of(f, 0, 0)].values()
+    assert lc.columns == ["f1", "f2"]
+
+
+def test_detail_texts_bind_to_the_row_columns_or_new_ones():
+    def detail(name, price, stock):
+        return screen(title(name), label("price", price, 200), label("stock", stock, 300))
+    tr = (App().show(_home()).tap(1, 0).show(detail("Milk", "$2", "4 left")).back()
+          .show(_home()).tap(1, 1).show(detail("Eggs", "$3", "9 left")).trace())
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert bound["FrameLayout/TextView#title"] == Ref(("param", "f1"))
+    assert bound["FrameLayout/TextView#price"] == Ref(("param", "f2"))
+    assert bound["FrameLayout/TextView#stock"] == Ref(("param", "d_stock"))
+    lc = f.lists[screen_of(f, 0, 0)][LIST]
+    assert [r[-1] for r in lc.rows] == ["4 left", "9 left", ""]
+
+
+def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():
+    tr = App().show(_home()).tap(1, 1).show(_detail("Eggs", "$3")).trace()
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert bound == {"FrameLayout/TextView#title": Ref(("param", "f1")),
+                     "FrameLayout/TextView#price": Ref(("param", "f2"))}  # "Add" stays
+
+
+def _settings():
+    on = screen(title("Settings"), switch("wifi", True, 300))
+    off = screen(title("Settings"), switch("wifi", False, 300))
+    return App().show(on).tap(1).show(off).trace()
+
+
+def test_checkable_views_are_flags_with_their_first_state_and_flips_are_toggles():
+    f = facts(_settings(), until="toggles")
+    (flag,) = f.flags
+    assert flag.initial is True and flag.type == "bool"
+    ((key, effects),) = f.toggles.items()
+    assert key[2] == "tap" and effects == (("flag", flag.name),)
+
+
+def test_tables_leave_out_rows_made_by_recorded_actions():
+    f = facts(_chat(), until="tables")
+    (table,) = f.tables
+    assert table.kind == "state"
+    assert [r[2] for r in table.rows] == ["Hi", "How are you"]
+    f = facts(_shop(), until="tables")
+    assert [t.kind for t in f.tables] == ["content"]
+
+
+def test_layouts_bind_lists_details_and_flags():
+    f = facts(_shop(), until="layouts")
+    views = {v.name: v for v in f.views}
+    detail = views[screen_of(f, 0, 1)]
+    assert detail.param == "main_list" and "detail" in detail.modules
+    texts = [v.text for v in _walk(detail.root) if v.text is not None]
+    assert Ref(("param", "f1")) in texts
+    home = views[screen_of(f, 0, 0)]
+    (lst,) = [v for v in _walk(home.root) if v.items is not None]
+    assert lst.items.table == "main_list" and len(lst.children) == 1  # the item template
+    f = facts(_settings(), until="layouts")
+    (sw,) = [v for v in _walk(f.views[0].root) if "checkable" in v.flags]
+    assert sw.checked == Ref((f.flags[0].name,))
+
+
+def test_a_list_of_mixed_rows_is_drawn_from_its_typical_row_with_the_others_texts():
+    from tests.infer_fixtures import _n
+
+    def song(y, name, artist, comment=""):
+        kids = [_n("TextView", "name", name, (0, y, 600, y + 100)),
+                _n("TextView", "artist", artist, (0, y + 100, 600, y + 200))]
+        if comment:
+            kids.append(_n("LinearLayout", "box", "", (0, y + 200, 1080, y + 300), [
+                _n("TextView", "comment", comment, (0, y + 200, 1080, y + 300))]))
+        return _n("LinearLayout", "song", "", (0, y, 1080, y + (300 if comment else 200)),
+                  kids, clickable=True)
+
+    def album(songs_at, name="Blue"):
+        header = _n("TextView", "header", f"Album: {name}", (0, 400, 1080, 500))
+        kids = [header, *(song(y, n, a, c) for y, (n, a, c) in songs_at)]
+        return screen(title("Album"), _n("RecyclerView", "list", "", (0, 400, 1080, 2400),
+                                         kids, scrollable=True))
+    tr = (App().show(album([(500, ("One", "Ann", "")), (700, ("Two", "Bob", "great")),
+                            (1000, ("Three", "Cy", ""))])).back()
+          .show(album([(500, ("Four", "Di", "nice")), (800, ("Five", "Ed", ""))], "Red"))
+          .trace())
+    f = facts(tr, until="layouts")
+    (view,) = f.views
+    (lst,) = [v for v in _walk(view.root) if v.items is not None]
+    (template,) = lst.children
+    bound = {v.text.path[-1] for v in _walk(template) if isinstance(v.text, Ref)}
+    # The typical row (name, artist) with the header's and the comment's texts added.
+    assert bound == {"name", "artist", "header", "comment"}
+    assert template.id.endswith("id/song")
+    assert not any("clickable" in v.flags for v in template.children[2:])
+
+
+def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
+    def page(text, *more):
+        labels = [label(f"l{i}", f"Line {i}", 600 + 100 * i) for i in range(8)]
+        return screen(title("Notes"), edit("note", 300, text), *labels, *more)
+    # The layout comes from the one recording with the Save button, typed into.
+    tr = (App().show(page("Add a note")).back().show(page("Add a note")).type("Milk", 1)
+          .show(page("Milk", button("save", "Save", 500))).tap(10)
+          .show(page("Add a note")).trace())
+    f = facts(tr, until="layouts")
+    (view,) = f.views
+    (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
+    assert field.text == _const("Add a note")
+
+
+def _walk(v):
+    yield v
+    for c in v.children:
+        yield from _walk(c)
+
+
+def test_row_effects_are_inserts_deletes_and_updates():
+    (eff,) = facts(_chat(), until="row effects").effects.values()
+    assert eff.op == "insert" and dict(eff.values)["f1"] == Ref(("input", "msg"))
+    (eff,) = facts(_cart("remove"), until="row effects").effects.values()
+    assert eff.op == "delete"
+    (eff,) = facts(_cart("plus"), until="row effects").effects.values()
+    assert eff.op == "update" and eff.values[0][0] == "f2"
+
+
+def test_transitions_carry_the_row_and_split_by_row_where_targets_differ():
+    f = facts(_shop())
+    (tap,) = [t for t in f.transitions if t.action == "tap"]
+    assert tap.with_param == Ref(("item",)) and tap.target == screen_of(f, 0, 1)
+    # Rows 1 and 3 open the detail, row 2 opens a settings screen: a `when` on row 2.
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    tr = (App().show(_home()).tap(1, 0).show(_detail("Milk", "$2")).back()
+          .show(_home()).tap(1, 2).show(_detail("Bread", "$1")).back()
+          .show(_home()).tap(1, 1).show(other, ".Settings").trace())
+    f = facts(tr)
+    taps = [t for t in f.transitions if t.action == "tap" and t.screen == screen_of(f, 0, 0)]
+    assert len(taps) == 2
+    assert taps[0].when == Compare("==", Ref(("item", "id")), _const(2))
+    assert taps[0].target == screen_of(f, 0, 5) and taps[1].when is None
+    assert not isinstance(taps[0].when, BoolOp)
+
+
+def test_a_scroll_is_a_transition_only_where_scrolls_along_the_list_mostly_left():
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    # Down twice stayed; a sideways swipe (which scrolls nothing) once left.
+    tr = (App().show(_home()).scroll("down", 1).show(_home()).scroll("down", 1)
+          .show(_home()).scroll("left", 1).show(other, ".Settings").trace())
+    f = facts(tr)
+    assert not [t for t in f.transitions if t.action == "scroll"]
+    # A list whose scrolling down opened another screen (a pager) keeps that transition.
+    tr = (App().show(_home()).scroll("down", 1).show(other, ".Settings").back()
+          .show(_home()).scroll("down", 1).show(other, ".Settings").trace())
+    (t,) = [t for t in facts(tr).transitions if t.action == "scroll"]
+    assert t.target == screen_of(facts(tr), 0, 1)
+
+
+def test_a_row_swiped_across_the_list_is_a_swipe_that_carries_the_row():
+    from phoneworld.runtime import Machine
+
+    many = [(f"Item {i}", f"${i}") for i in range(9)]  # row 5 is under the list's centre
+    spec_tr = (App().show(_home(many)).scroll("left", 1).show(_detail("Item 5", "$5"))
+               .back().show(_home(many)).scroll("right", 1).show(_detail("Item 5", "$5"))
+               .trace())
+    f = facts(spec_tr)
+    (t,) = [t for t in f.transitions if t.action == "swipe"]
+    assert t.target == screen_of(f, 0, 1) and t.with_param == Ref(("item",))
+    # The mock does it too: a sideways scroll swipes the row at the list's centre.
+    from phoneworld.infer.app import infer_app
+    from phoneworld.infer.graph import build_graph
+
+    spec, _ = infer_app("app", build_graph("app", [spec_tr]), [spec_tr])
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "scroll", "direction": "left"})
+    assert m.screen == t.target and "Item 5" in [e["text"] for e in m.observe("elements")]
+    m.reset()
+    m.step({"action_type": "scroll", "direction": "down"})
+    assert m.screen == spec.start
+
+
+def _const(v):
+    from phoneworld.spec.ast import Const
+
+    return Const(v)

@@ -1,0 +1,265 @@
+"""The HTML a screen renders to: on a recorded look, only what state changed is drawn; with no
+look, a Material-like renderer by widget class (fitted text, icons, no doubled labels)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+from phoneworld.runtime import Machine
+from phoneworld.runtime.compose import _subtree, compose
+from phoneworld.runtime.look import Item, ListLook, Look, Mark, ScreenLook, Style, signature
+from phoneworld.spec.ast import AppSpec, Const, Screen, View
+from tests.test_runtime import shop_spec, tap
+
+PLATE = "0" * 16 + ".webp"
+SPRITE = "1" * 16 + ".webp"
+STYLE = Style(size=40.0, color="#123456", weight=400)
+
+
+def recorded_look(m: Machine) -> ScreenLook:
+    """A look recorded from what `m` shows now (as if its screen had been photographed)."""
+    boxes = m.outcome().rendering.boxes
+    in_lists, lists, marks = set(), [], []
+    for i, b in enumerate(boxes):
+        if b.list_key is not None and i not in in_lists:
+            sub = _subtree(boxes, i)
+            in_lists.update(sub)
+            items = []
+            for r in b.children:
+                rs = _subtree(boxes, r)
+                rx, ry = boxes[r].bounds[:2]
+                items.append(Item(boxes[r].bounds, signature(
+                    (boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in rs),
+                    marks=tuple(_mark(boxes[j], rx, ry) for j in rs if boxes[j].text)))
+            x, y = boxes[b.children[0]].bounds[:2] if b.children else (0, 0)
+            row = boxes[b.children[0]] if b.children else b
+            sm = tuple(Mark(bounds=(c.bounds[0] - x, c.bounds[1] - y, c.bounds[2] - x,
+                                    c.bounds[3] - y), text=c.text, style=STYLE)
+                       for c in (boxes[j] for j in _subtree(boxes, b.children[0]))
+                       if c.text) if b.children else ()
+            lists.append(ListLook(bounds=b.bounds, bg="#fafafa", items=tuple(items),
+                                  sprite=SPRITE, sprite_marks=sm,
+                                  sprite_size=(row.bounds[2] - row.bounds[0],
+                                               row.bounds[3] - row.bounds[1])))
+    for i, b in enumerate(boxes):
+        if i not in in_lists and (b.text or b.checkable or b.editable):
+            marks.append(_mark(b))
+    return ScreenLook(plate=PLATE, marks=tuple(marks), lists=tuple(lists))
+
+
+def _mark(b, x: int = 0, y: int = 0) -> Mark:
+    """What a recording shows of box `b` (bounds relative to (x, y))."""
+    x1, y1, x2, y2 = b.bounds
+    return Mark(bounds=(x1 - x, y1 - y, x2 - x, y2 - y), text=b.text,
+                checked=b.checked if b.checkable else None,
+                ink=(x1 - x + 2, y1 - y + 2, x2 - x - 2, y2 - y - 2), bg="#fefefe",
+                style=STYLE)
+
+
+def with_look(spec: AppSpec, screens: dict[str, ScreenLook]) -> AppSpec:
+    return dataclasses.replace(spec, look=Look(screens=screens))
+
+
+def looked(screen: str, prepare=None) -> Machine:
+    """A shop machine whose `screen` has a look recorded after `prepare(machine)`."""
+    m = Machine(shop_spec())
+    m.reset()
+    if prepare:
+        prepare(m)
+    m.jump(screen)
+    look = recorded_look(m)
+    m2 = Machine(with_look(shop_spec(), {screen: look}))
+    m2.reset()
+    if prepare:
+        prepare(m2)
+    m2.jump(screen)
+    return m2
+
+
+def _composition(m: Machine):
+    r = m.outcome().rendering
+    return compose(r.look, r.boxes, (r.width, r.height)), r
+
+
+def test_the_recorded_state_draws_nothing_over_its_plate():
+    m = looked("home")
+    c, r = _composition(m)
+    assert c.paints == [] and c.styles == {}
+    page = m.observe("html")
+    assert f'<img class="plate" src="assets/{PLATE}"' in page
+    assert "<span" not in page.split("</style>")[1]  # every text is in the plate
+    assert 'aria-label="Search products"' in page  # still in the page's words
+
+
+def test_typed_text_is_drawn_in_the_recorded_style_over_a_wipe():
+    m = looked("home")
+    m.step({"action_type": "input_text", "text": "oat <b>milk</b>", "index": 3})
+    c, r = _composition(m)
+    (i,) = c.styles
+    # The recorded size; the colour of typed text (the recording showed the hint's).
+    assert r.boxes[i].text == "oat <b>milk</b>"
+    assert c.styles[i] == dataclasses.replace(STYLE, color="#202124")
+    (wipe,) = c.paints
+    assert wipe.color == "#fefefe" and wipe.rect == (42, 202, 1038, 318)
+    page = m.observe("html")
+    assert "oat &lt;b&gt;milk&lt;/b&gt;</span>" in page and "color:#202124" in page
+
+
+def test_a_flipped_switch_is_redrawn_and_the_recorded_one_wiped():
+    m = looked("settings")
+    tap(m, "Notifications")
+    c, r = _composition(m)
+    (i,) = c.styles
+    assert r.boxes[i].cls.endswith("Switch") and not r.boxes[i].checked
+    assert len(c.paints) == 1 and c.paints[0].color
+    assert 'class="ind track"' in m.observe("html")  # off: no "on"
+
+
+def _add(m: Machine, k: int) -> None:
+    m.jump("detail", m.row_ids("product")[k])
+    tap(m, "Add to cart")
+
+
+def _fill_cart(m: Machine) -> None:
+    for k in range(3):
+        _add(m, k)
+
+
+def test_a_removed_row_is_wiped_and_the_rows_below_move_up_cut_from_the_plate():
+    m = looked("cart", _fill_cart)
+    c, r = _composition(m)
+    assert c.paints == []
+    first = [e for e in m.observe() if e["class"].endswith("LinearLayout")][0]
+    m.step({"action_type": "long_press", "index": first["index"]})
+    c, r = _composition(m)
+    rows = [p for p in c.paints if p.image]
+    wipes = [p for p in c.paints if p.color]
+    # Three recorded rows, two left: the two moved up are cut from where they were
+    # recorded (one row higher up the plate), and all three places wiped first.
+    assert len(rows) == 2 and all(p.image == PLATE for p in rows)
+    assert [p.origin[1] for p in rows] == [-200, -200]
+    assert len(wipes) == 3 and c.paints.index(wipes[-1]) < c.paints.index(rows[0])
+    assert c.styles == {}  # their texts are in the cut
+
+
+def test_a_row_like_a_recorded_one_is_cut_from_it_with_its_new_text_drawn():
+    m = looked("cart", _fill_cart)
+    _add(m, 5)  # product 6, quantity 1: shares the "1" of the recorded rows
+    m.jump("cart")
+    c, r = _composition(m)
+    (cut,) = [p for p in c.paints if p.image == PLATE]
+    assert cut.rect[1] == 300 + 3 * 200 and cut.origin == (0, 600)  # from the first row
+    (fix,) = [p for p in c.paints if p.color and p.rect[1] >= 900]
+    assert fix.rect == (42, 922, 598, 1078)  # the recorded product id, wiped
+    assert {r.boxes[i].text for i in c.styles} == {"6"}
+
+
+def test_a_row_sharing_nothing_recorded_is_drawn_on_the_sprite():
+    m = looked("cart", _fill_cart)
+    _add(m, 6)
+    for _ in range(3):
+        tap(m, "Add to cart")  # product 7, quantity 4: no text of rows (1, 1) .. (3, 1)
+    m.jump("cart")
+    c, r = _composition(m)
+    (sprite,) = [p for p in c.paints if p.image == SPRITE]
+    assert sprite.rect[1] == 300 + 3 * 200
+    texts = {r.boxes[i].text: s for i, s in c.styles.items()}
+    assert set(texts) == {"7", "4"} and all(s == STYLE for s in texts.values())
+
+
+def test_a_look_is_never_shared_with_an_equal_spec_without_one():
+    looked_m = looked("home")
+    plain = Machine(shop_spec())
+    plain.reset()
+    assert PLATE in looked_m.observe("html") and PLATE not in plain.observe("html")
+
+
+# -- Material-like, no recording ---------------------------------------------------------------
+
+def _page(*views: View, size=(1080, 2400)) -> str:
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 63, *size), children=views)
+    spec = AppSpec(name="a", package="p", start="s", width=size[0], height=size[1],
+                   screens=(Screen("s", "P0", root),))
+    m = Machine(spec)
+    m.reset()
+    return m.observe("html")
+
+
+def test_a_tab_label_is_drawn_once_and_its_icon_as_an_icon():
+    tab = View(cls="android.widget.FrameLayout", bounds=(0, 2127, 270, 2337), desc=Const("Home"),
+               flags=("clickable",), children=(
+                   View(cls="android.widget.ImageView", bounds=(104, 2163, 167, 2226)),
+                   View(cls="android.widget.TextView", bounds=(101, 2248, 170, 2292),
+                        text=Const("Home"))))
+    page = _page(tab)
+    assert page.count(">Home</span>") == 1
+    assert '<svg viewBox="0 0 24 24"' in page and "M10 20v-6h4v6h5v-8h3L12 3" in page
+
+
+def test_an_icon_button_is_an_icon_with_its_description_for_screen_readers():
+    page = _page(View(cls="android.widget.ImageButton", bounds=(938, 73, 1064, 199),
+                      desc=Const("Navigate up, <script>"), flags=("clickable",)))
+    (div,) = re.findall(r'<div class="v ic click"[^>]*>.*?</div>', page)
+    assert "<span" not in div and "<svg" in div and "M20 11H7.8" in div  # a back arrow
+    assert 'aria-label="Navigate up, &lt;script&gt;"' in div
+
+
+def test_long_text_is_fitted_to_its_box():
+    long = "A very long product description that would never fit on one line " * 3
+    page = _page(View(cls="android.widget.TextView", bounds=(40, 300, 1040, 360),
+                      text=Const(long)),
+                 View(cls="android.widget.TextView", bounds=(40, 400, 1040, 800),
+                      text=Const(long)))
+    one, many = re.findall(r'class="v x (one|many)"', page)
+    sizes = [float(s) for s in re.findall(r"font-size:([\d.]+)px", page)]
+    assert one == "one" and many == "many"
+    assert sizes[0] < 16 * 0.72 and sizes[1] <= 16
+
+
+@pytest.mark.parametrize("cls,css", [("Switch", "ind track"), ("CheckBox", "ind box"),
+                                     ("RadioButton", "ind radio")])
+def test_check_widgets_draw_their_state(cls, css):
+    v = View(cls=f"android.widget.{cls}", bounds=(40, 300, 1040, 420), text=Const("Wi-Fi"),
+             checked=Const(True), flags=("checkable", "clickable"))
+    page = _page(v)
+    assert f'class="{css} on"' in page and ">Wi-Fi</span>" in page
+
+
+def test_status_and_navigation_bars_fill_the_strips_the_layout_leaves():
+    page = _page(View(cls="android.widget.TextView", bounds=(40, 300, 1040, 360),
+                      text=Const("x")), size=(1080, 2400))
+    assert 'top:0.0px;width:412.0px;height:24.0px;background:#f1f3f4' in page
+    assert "<span>12:00</span>" in page and page.count('class="p nav"') == 0
+
+
+@pytest.mark.parametrize("labels,icon", [
+    (("Navigate up",), "back"), (("com.x:id/action_search",), "search"),
+    (("Cart, 2 new notifications",), "cart"), (("", "com.x:id/navigation_home"), "home"),
+    (("Remove Oat milk",), "delete"), (("support",), "dot"), (("更多",), "more"),
+    (("Show password",), "dot"), (("", "", "Account", "x"), "person")])
+def test_icons_are_picked_by_whole_words_of_descriptions_and_ids(labels, icon):
+    from phoneworld.runtime.icons import icon_for
+
+    assert icon_for(*labels) == icon
+
+
+def test_a_screen_showing_another_entity_covers_the_recorded_picture():
+    import dataclasses as dc
+
+    from phoneworld.runtime.compose import PICTURE
+
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("detail", m.row_ids("product")[0])  # recorded for Oat milk
+    look = dc.replace(recorded_look(m), varying=((40, 700, 600, 900),))
+    m2 = Machine(with_look(shop_spec(), {"detail": look}))
+    m2.reset()
+    m2.jump("detail", m2.row_ids("product")[0])
+    c, _ = _composition(m2)
+    assert c.paints == []  # the entity recorded: its picture holds
+    m2.jump("detail", m2.row_ids("product")[1])  # another one
+    c, _ = _composition(m2)
+    assert any(p.rect == (40, 700, 600, 900) and p.color == PICTURE for p in c.paints)

@@ -1,0 +1,100 @@
+"""Replay fidelity: recorded actions as agent actions, the node-level similarity, and
+replay itself on a compiled example app (reproducing what was recorded, and noticing
+when the app does not)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from phoneworld.apps import load_app
+from phoneworld.replay import f1, format_replay, node_bag, replay, to_agent_action
+from phoneworld.traces import read_traces
+from phoneworld.traces.model import Action, Observation
+from phoneworld.ui.node import Node
+from tests.conftest import ROOT
+
+APP = ROOT / "generated" / "settings"
+TRACES = ROOT / "traces" / "settings"
+
+
+def _obs() -> Observation:
+    field = Node(class_name="android.widget.EditText", bounds=(100, 200, 300, 260),
+                 editable=True)
+    root = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+                children=(field,))
+    return Observation(root=root, width=1080, height=2400)
+
+
+@pytest.mark.parametrize("action, want", [
+    (Action(kind="tap", x=5, y=6), {"action_type": "click", "x": 5, "y": 6}),
+    (Action(kind="long_press", x=5, y=6), {"action_type": "long_press", "x": 5, "y": 6}),
+    (Action(kind="type", text="hi", target=(0,)),  # no point: the target's centre
+     {"action_type": "input_text", "text": "hi", "x": 200, "y": 230}),
+    (Action(kind="type", text="hi"), {"action_type": "input_text", "text": "hi"}),
+    (Action(kind="key", key="BACK"), {"action_type": "navigate_back"}),
+    (Action(kind="key", key="enter"), {"action_type": "keyboard_enter"}),
+    (Action(kind="scroll", direction="down"), {"action_type": "scroll", "direction": "down"}),
+    # a finger moving up scrolls the content down
+    (Action(kind="swipe", x=500, y=1500, x2=520, y2=500),
+     {"action_type": "scroll", "direction": "down"}),
+    (Action(kind="swipe", x=900, y=500, x2=100, y2=520),
+     {"action_type": "scroll", "direction": "right"}),
+    (Action(kind="key", key="home"), None),
+    (Action(kind="open_app", package="com.x"), None),
+    (Action(kind="answer", text="42"), None),
+])
+def test_recorded_actions_as_agent_actions(action, want):
+    assert to_agent_action(action, _obs()) == want
+
+
+def test_node_bag_counts_visible_nodes_that_carry_something():
+    hidden = Node(class_name="TextView", text="secret", visible=False)
+    label = Node(class_name="TextView", text="Wi-Fi")
+    root = Node(class_name="FrameLayout", children=(label, label, hidden))
+    assert node_bag(root) == Counter({("TextView", "", "Wi-Fi", ""): 2})  # the frame is empty
+    assert node_bag(None) == Counter()
+
+
+BAGS = st.dictionaries(st.sampled_from("abcdef"), st.integers(1, 3)).map(Counter)
+
+
+@given(BAGS, BAGS)
+def test_f1_is_a_symmetric_score_in_0_1(a, b):
+    assert f1(a, b) == f1(b, a) and 0.0 <= f1(a, b) <= 1.0
+    assert f1(a, a) == 1.0
+    assert (f1(a, b) == 0.0) == (bool(a or b) and not (a & b))
+
+
+@pytest.fixture(scope="module")
+def traces():
+    return read_traces(TRACES)
+
+
+def test_replay_reproduces_the_recorded_steps(traces):
+    result = replay(traces, load_app(APP))
+    assert result["app"] == "settings" and result["steps"] > 10
+    assert result["fidelity"] >= 0.8 and result["screen_similarity"] >= 0.6
+    assert len(result["traces"]) == len(traces)
+    assert sum(r["steps"] for r in result["traces"]) == result["steps"]
+    text = format_replay(result)
+    assert f"fidelity {result['fidelity']}" in text and text.count("\n") >= len(traces)
+
+
+def test_replay_notices_an_app_that_goes_nowhere(traces):
+    app = load_app(APP)
+    stuck = dataclasses.replace(app, spec=dataclasses.replace(app.spec, transitions=()))
+    result = replay(traces, stuck)
+    good = replay(traces, app)
+    assert result["steps"] == good["steps"] and result["reproduced"] < good["reproduced"]
+    assert result["mismatches"] and all(m["got"] == m["screen"] for m in result["mismatches"])
+
+
+def test_replay_skips_traces_of_other_apps(traces):
+    other = [t.model_copy(update={"app": "com.someone.else"}) for t in traces]
+    result = replay(other, load_app(APP))
+    assert result["steps"] == 0 and result["traces"] == [] and result["fidelity"] is None

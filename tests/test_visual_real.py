@@ -1,0 +1,246 @@
+"""Recorded looks on the real shared traces: every run with screenshots compiles to screens
+drawn on its pixels, within the byte cap, that show state changes and look like the app."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import statistics
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
+
+from phoneworld.apps import load_app  # noqa: E402
+from phoneworld.compiler import compile_traces  # noqa: E402
+from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.runtime.compose import compose  # noqa: E402
+from phoneworld.runtime.widgets import kind  # noqa: E402
+from tests.conftest import SHARED_TRACES  # noqa: E402
+
+SHOTS = (".jpg", ".png")
+
+
+def _folders_with_screenshots() -> list[str]:
+    if not SHARED_TRACES.is_dir():
+        return []
+    out = []
+    for fmt in sorted(p for p in SHARED_TRACES.iterdir() if p.is_dir()):
+        for app in sorted(p for p in fmt.iterdir() if p.is_dir()):
+            # Whole-screen recordings (DroidBot's views/ crops alone are not screens).
+            if any(f.suffix in SHOTS and f.parent.name != "views" for f in app.rglob("*")):
+                out.append(f"{fmt.name}/{app.name}")
+    return out
+
+
+FOLDERS = _folders_with_screenshots()
+
+
+_COMPILED: dict[str, object] = {}
+
+
+def _compile(folder: str, tmp_path_factory):
+    """The shared folder compiled (once per test session): (app folder, recordings,
+    compiled app), or the error it failed with."""
+    if folder not in _COMPILED:
+        dest = tmp_path_factory.mktemp(folder.replace("/", "_"))
+        try:
+            (app,) = compile_traces(SHARED_TRACES / folder, dest)
+            _COMPILED[folder] = (dest / app.name, app.recordings, app)
+        except Exception as err:  # another part's bug: its own tests report it
+            _COMPILED[folder] = err
+    return _COMPILED[folder]
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    if not FOLDERS:
+        pytest.skip("../shared/traces is not here")
+    out = {}
+    for folder in FOLDERS:
+        got = _compile(folder, tmp_path_factory)
+        if isinstance(got, Exception):
+            raise got
+        out[folder] = got[:2]
+    return out
+
+
+def test_the_shared_traces_with_screenshots_are_found():
+    if not SHARED_TRACES.is_dir():
+        pytest.skip("../shared/traces is not here")
+    assert {"droidbot/qqmusic", "droidbot/wikipedia", "droidbot/onelist",
+            "droidbot/activitylauncher", "llamatouch/duolingo"} <= set(FOLDERS)
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_every_recorded_screen_gets_a_plate_within_the_cap(compiled, folder):
+    path, _ = compiled[folder]
+    report = json.loads((path / "compile_report.json").read_text())
+    visual = report["visual"]
+    assert visual["screens"] >= 1 and visual["warnings"] == []
+    assert visual["assets"]["bytes"] <= visual["assets"]["cap"] == 5_000_000
+    assert visual["assets"]["dropped"] == []
+    files = sorted((path / "assets").iterdir())
+    assert len(files) == visual["assets"]["files"]
+    assert sum(f.stat().st_size for f in files) == visual["assets"]["bytes"]
+    for f in files:  # named by content
+        assert re.fullmatch(r"[0-9a-f]{16}\.webp", f.name)
+    spec = load_app(path).spec
+    assert set(spec.look.screens) <= {s.name for s in spec.screens}
+    # The comparison page shows each of them, and the preview draws on its plate.
+    page = (path / "visual.html").read_text()
+    for name, sl in spec.look.screens.items():
+        assert f"screens/{name}.html" in page
+        preview = (path / "screens" / f"{name}.html").read_text()
+        assert '<base href="../">' in preview and f"assets/{sl.plate}" in preview
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_the_first_rendering_mostly_holds_on_its_plate(compiled, folder):
+    """The plate is the recording most like the mock's first rendering: most of what the
+    mock shows is in its pixels already, and little is drawn over it."""
+    spec = load_app(compiled[folder][0]).spec
+    m = Machine(spec)
+    m.reset()
+    quiet = total = 0
+    for name in spec.look.screens:
+        m.jump(name)
+        r = m.outcome().rendering
+        c = compose(r.look, r.boxes, (r.width, r.height))
+        shown = [i for i, b in enumerate(r.boxes) if b.text]
+        quiet += sum(1 for i in shown if i in c.quiet)
+        total += len(shown)
+    assert total == 0 or quiet / total >= 0.5, (quiet, total)
+
+
+def _typable(spec):
+    for s in spec.look.screens:
+        m = Machine(spec)
+        m.reset()
+        m.jump(s)
+        for e in m.observe():
+            if e["editable"]:
+                return m, e
+    return None, None
+
+
+def test_typed_text_shows_and_the_recorded_text_is_wiped(compiled):
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        m, field = _typable(spec)
+        if m is None:
+            continue
+        before = m.observe("html")
+        m.step({"action_type": "input_text", "text": "Zebra <i>42</i>", "index": field["index"]})
+        r = m.outcome().rendering
+        c = compose(r.look, r.boxes, (r.width, r.height))
+        (i,) = [i for i, b in enumerate(r.boxes) if b.text == "Zebra <i>42</i>"]
+        assert i in c.styles and i not in c.quiet
+        page = m.observe("html")
+        assert "Zebra &lt;i&gt;42&lt;/i&gt;</span>" in page and page != before
+        if field["text"]:  # a hint or recorded text was there: painted over
+            assert any(p.color for p in c.paints)
+        return
+    pytest.skip("no shared app with a look has a text field")
+
+
+def test_a_flipped_switch_is_drawn_in_its_new_state(compiled):
+    """On a real app's recorded screen: a check widget whose state a tap flips is drawn
+    anew (the recorded one wiped), not left as the recording shows it."""
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name in spec.look.screens:
+            m = Machine(spec)
+            m.reset()
+            m.jump(name)
+            for e in m.observe():
+                if not e["checkable"] or not e["clickable"]:
+                    continue
+                before = e["checked"]
+                m.step({"action_type": "click", "index": e["index"]})
+                if m.screen != name:
+                    break
+                r = m.outcome().rendering
+                flipped = [i for i, b in enumerate(r.boxes) if b.checkable
+                           and b.bounds == tuple(e["bounds"]) and b.checked != before]
+                if not flipped:
+                    continue
+                c = compose(r.look, r.boxes, (r.width, r.height))
+                assert flipped[0] in c.styles and flipped[0] not in c.quiet
+                state = ' on"' if not before else '"'
+                assert f'class="ind track{state}' in m.observe("html") or \
+                    f'class="ind box{state}' in m.observe("html")
+                return
+    pytest.skip("no check widget of a recorded screen flips on a tap")
+
+
+def test_a_screenshot_of_the_mock_looks_like_its_recordings(compiled):
+    """The issue's measure on a few screens per app (benchmarks/visual.py does all):
+    edge similarity of the mock's first rendering against each recording of the screen."""
+    from phoneworld.serve.screenshots import Screenshotter, browser_missing, chromium_path
+    from phoneworld.visual.compare import edge_similarity
+    from phoneworld.visual.extract import screen_pixels
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    shots = Screenshotter()
+    means = {}
+    try:
+        for folder in FOLDERS:
+            path, recs = compiled[folder]
+            spec = load_app(path).spec
+            shots.assets = spec.look.asset
+            m = Machine(spec)
+            m.reset()
+            scores = []
+            for name in sorted(spec.look.screens)[:4]:
+                png = shots.shot(m.preview(name), width=spec.width, height=spec.height)
+                assert Image.open(io.BytesIO(png)).size == (spec.width, spec.height)
+                for r in recs[name][:4]:
+                    rec = screen_pixels(Image.open(r.screenshot), spec.width, spec.height)
+                    scores.append(edge_similarity(png, rec))
+            means[folder] = statistics.mean(scores)
+    finally:
+        shots.close()
+    print({k: round(v, 3) for k, v in means.items()})
+    assert all(v >= 0.5 for v in means.values()), means
+    assert statistics.mean(means.values()) >= 0.7, means
+
+
+def _every_folder() -> list[str]:
+    if not SHARED_TRACES.is_dir():
+        return []
+    return [f"{fmt.name}/{app.name}" for fmt in sorted(SHARED_TRACES.iterdir()) if fmt.is_dir()
+            for app in sorted(fmt.iterdir()) if app.is_dir()]
+
+
+@pytest.mark.parametrize("folder", _every_folder())
+def test_material_pages_draw_each_text_once_and_fit_it(tmp_path_factory, folder):
+    """Without a look (as for apps recorded without screenshots), every screen of every
+    shared app: each text is drawn once, in its box, at a legible size."""
+    import dataclasses
+    import html as html_lib
+
+    got = _compile(folder, tmp_path_factory)
+    if isinstance(got, Exception):
+        pytest.skip(f"{folder} does not compile here: {got}")
+    spec = dataclasses.replace(got[2].spec, look=None)
+    m = Machine(spec)
+    m.reset()
+    for s in spec.screens:
+        r = m.jump(s.name).rendering
+        page = r.html
+        spans = re.findall(r"<span(?: style=\"[^\"]*\")?>([^<]*)</span>", page)
+        texts = Counter(b.text for b in r.boxes if b.text)
+        drawn = Counter(html_lib.unescape(t) for t in spans if t != "12:00")
+        assert not drawn - texts, s.name  # none twice, none for descriptions
+        # Each once, but a narrow switch's on/off word, which its track shows.
+        switches = Counter(b.text for b in r.boxes if b.text and kind(b, not b.children)
+                           == "switch")
+        assert not (texts - drawn) - switches, s.name
+        sizes = [float(x) for x in re.findall(r"font-size:([\d.]+)px", page)]
+        assert all(x >= 4.0 for x in sizes), (s.name, min(sizes))
