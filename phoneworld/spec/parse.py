@@ -87,9 +87,15 @@ def _build(text: str, filename: str, start: str, builder: ToAst):
         if isinstance(err.orig_exc, BuildError):
             e = err.orig_exc
             raise syntax_error(filename, text, e.line, e.column, e.message) from err
+        if isinstance(err.orig_exc, RecursionError):  # the limit hit inside a rule's callback
+            raise _too_deep(filename) from err
         raise
     except RecursionError as err:
-        raise SpecSyntaxError(f"{filename}: expressions or views nest too deeply") from err
+        raise _too_deep(filename) from err
+
+
+def _too_deep(filename: str) -> SpecSyntaxError:
+    return SpecSyntaxError(f"{filename}: expressions or views nest too deeply")
 
 
 def syntax_error(filename: str, text: str, line: int, column: int,
