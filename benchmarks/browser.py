@@ -1,58 +1,183 @@
-"""Screenshot latency in Debian's Chromium (through Playwright): fresh pages of a real app.
+"""What a changed screen's screenshot costs at the device's size (target: 40 ms).
 
-    python benchmarks/browser.py [--app generated/shopping] [--shots 15]
+    python benchmarks/browser.py [TRACES ...] [--steps 40] [--whole]
 
-Renders the app's first screen as `phoneworld serve` does and screenshots it (at the
-size `GET .../screenshot` gives by default), each time as a page the PNG cache has not
-seen (a comment makes it new), so every shot is a real browser round trip. Prints the
-median and the maximum (the first shot, which starts the browser, is left out). The
-target is 40 ms a shot on an idle core. Needs the serve and browser extras and Chromium.
+For the example shop (no look: the Material renderer) and each app compiled from TRACES
+(default: the shared traces with screenshots, drawn on their recorded looks), a seeded
+walk goes to each screen in turn and taps, types or goes back there a few times; every
+step's page is new to the screenshotter's cache,
+and is shot as the API shoots it (`shot`: PNG bytes) and as the env does (`pixels`: an
+RGB array). Steps that stay on their screen (a state change) and steps to another
+screen are timed apart. Wall times depend on the machine's load (`uptime` is printed),
+so each line also gives the CPU time all processes spent per shot: the browser, its
+driver, and this one. `--whole` draws every page whole in Chromium instead (what
+screenshots cost before the painter), for comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
+import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from phoneworld.serve.app import create_app  # noqa: E402
-from phoneworld.serve.screenshots import browser_missing, chromium_path  # noqa: E402
+from phoneworld.apps import load_app  # noqa: E402
+from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "traces"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--app", default=str(ROOT / "generated" / "shopping"))
-    ap.add_argument("--shots", type=int, default=15)
-    args = ap.parse_args()
-    chromium = chromium_path()
-    missing = browser_missing(chromium)
-    if missing:
-        print(f"cannot run: {missing}", file=sys.stderr)
+def children_cpu() -> float:
+    """CPU seconds used so far by this process's descendants (the browser, its driver),
+    from each thread's scheduler statistics (nanoseconds, where /proc/PID/stat counts
+    10 ms ticks): a figure the machine's other load does not inflate, unlike wall time
+    (Linux only)."""
+    parent: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    me, total = os.getpid(), 0
+    for pid in parent:
+        p = parent.get(pid)
+        while p and p != me:
+            p = parent.get(p)
+        if p != me:
+            continue
+        try:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+        except OSError:
+            continue
+    return total / 1e9
+
+
+def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, bool]]:
+    """Pages of a seeded walk, each new, with whether its step stayed on the screen
+    before it: from each screen in turn (reached directly), a few taps, typing or back."""
+    rng = random.Random(seed)
+    m = Machine(spec)
+    m.reset(seed)
+    seen = {m.observe("html")}
+    out: list[tuple[str, bool]] = []
+    screens = sorted(spec.look.screens) if spec.look is not None else \
+        [s.name for s in spec.screens]
+    for n in range(steps * 4):
+        if len(out) >= steps:
+            break
+        before = m.screen
+        try:
+            if n % 4 == 0:
+                m.jump(screens[n // 4 % len(screens)])
+            else:
+                m.step(_action(m, rng))
+        except Exception:  # a screen that needs a parameter, an invalid action
+            continue
+        page = m.observe("html")
+        if page not in seen:
+            seen.add(page)
+            out.append((page, m.screen == before))
+    return out
+
+
+def _action(m: Machine, rng: random.Random) -> dict:
+    els = m.observe()
+    edits = [e for e in els if e["editable"]]
+    taps = [e for e in els if e["clickable"]]
+    r = rng.random()
+    if edits and r < 0.3:
+        return {"action_type": "input_text", "index": rng.choice(edits)["index"],
+                "text": rng.choice(["milk", "Zebra 42", "\u4f60\u597d", "ok"])}
+    if taps and r < 0.9:
+        return {"action_type": "click", "index": rng.choice(taps)["index"]}
+    return {"action_type": "navigate_back"}
+
+
+def cases(traces: list[Path]) -> list[tuple[str, object]]:
+    from phoneworld.compiler import compile_traces
+    from tests.test_runtime import shop_spec
+
+    out: list[tuple[str, object]] = [("example shop (Material)", shop_spec())]
+    for folder in traces:
+        with tempfile.TemporaryDirectory() as tmp:
+            for c in compile_traces(folder, Path(tmp)):
+                spec = load_app(Path(tmp) / c.name).spec
+                if spec.look is None:
+                    continue
+                # Keep the assets in memory: the folder goes away.
+                look = dataclasses.replace(spec.look, data={
+                    n: spec.look.asset(n) for n in spec.look.names()})
+                out.append((f"{folder.parent.name}/{folder.name} (recorded look)",
+                            dataclasses.replace(spec, look=look)))
+    return out
+
+
+def time_walk(shots: Screenshotter, label: str, spec, steps: int, whole: bool) -> dict:
+    shots.assets = spec.look.asset if spec.look is not None else None
+    pages = walk(spec, steps)
+    w, h = spec.width, spec.height
+    rows = {}
+    for kind in ("png", "pixels"):
+        shots._cache.clear()
+        m = Machine(spec)
+        m.reset(0)
+        shots.shot(m.observe("html"), width=w, height=h)  # warm: the browser, the start
+        for page, same in pages:
+            if whole:
+                page += "<!-- whole -->"  # not in the painter's shape: drawn whole
+            c0, p0, t0 = children_cpu(), time.process_time(), time.perf_counter()
+            if kind == "png":
+                shots.shot(page, width=w, height=h)
+            else:
+                shots.pixels(page, width=w, height=h)
+            wall = (time.perf_counter() - t0) * 1e3
+            p1 = time.process_time()  # before reading /proc: that costs 2-5 ms of CPU
+            cpu = (children_cpu() - c0 + p1 - p0) * 1e3
+            rows.setdefault((kind, same), []).append((wall, cpu))
+    for (kind, same), got in sorted(rows.items()):
+        walls, cpus = [g[0] for g in got], [g[1] for g in got]
+        print(f"  {label}: {'same screen' if same else 'new screen '} {kind:6s} "
+              f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms; "
+              f"CPU (all processes) median {statistics.median(cpus):6.1f}, "
+              f"mean {statistics.mean(cpus):6.1f} ms", flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("traces", nargs="*", type=Path)
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--whole", action="store_true", help="draw every page whole")
+    args = ap.parse_args(argv)
+    shots = Screenshotter(timeout=120)
+    if not shots.available:
+        print(f"cannot take screenshots: {shots.unavailable_reason}", file=sys.stderr)
         return 1
-    app = create_app(args.app, chromium=chromium)
+    traces = args.traces or sorted(
+        p for fmt in SHARED.iterdir() if fmt.is_dir() for p in fmt.iterdir() if p.is_dir()
+        and any(f.suffix in (".jpg", ".png") and f.parent.name != "views"
+                for f in p.rglob("*")))
+    print(f"uptime: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
+          f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores; "
+          f"{'whole pages' if args.whole else 'painter'}")
     try:
-        client = app.test_client()
-        sid = client.post("/api/sessions", json={}).json["session"]
-        html = client.get(f"/api/sessions/{sid}/observation?format=html").json["html"]
-        shots = app.extensions["phoneworld"].shots
-        times = []
-        for i in range(args.shots + 1):
-            t0 = time.perf_counter()
-            png = shots.shot(f"{html}<!-- {i} -->", width=1080, height=2400)
-            times.append(time.perf_counter() - t0)
-            assert png[:4] == b"\x89PNG"
+        for label, spec in cases(traces):
+            time_walk(shots, label, spec, args.steps, args.whole)
     finally:
-        app.extensions["phoneworld"].close()
-    fresh = times[1:]
-    size = "x".join(str(int.from_bytes(png[i:i + 4], "big")) for i in (16, 20))
-    print(f"screenshot ({size} PNG, fresh page): median {statistics.median(fresh) * 1e3:.1f} ms, "
-          f"max {max(fresh) * 1e3:.1f} ms over {len(fresh)} shots "
-          f"(first, with the browser's start: {times[0] * 1e3:.0f} ms)")
+        shots.close()
     return 0
 
 

@@ -82,7 +82,8 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
     curve = json.loads((Path(cfg.out) / "curve.json").read_text())
     held = {s["stage"]: s["success_rate"] for s in curve["held_out"]}
     out = {"seed": cfg.seed, "held_out": held,
-           "rl_gain": round(held.get(f"rl {cfg.rl_steps}", 0) - held.get("sft", 0), 4),
+           "rl_gain": (round(held[f"rl {cfg.rl_steps}"] - held.get("sft", 0), 4)
+                       if f"rl {cfg.rl_steps}" in held else 0.0),
            "per_kind": {k: v["success_rate"] for k, v in result["eval"]["per_kind"].items()},
            "shop_alone": shop["success_rate"], "shop_alone_episodes": shop["episodes"],
            "shop_alone_per_kind": {k: v["success_rate"] for k, v in shop["per_kind"].items()},

@@ -13,10 +13,9 @@ blank white screen. Per app it prints the means over its screens of the means ov
 screen's recordings, and `--out` gets `visual.html`: recording | mock | Material, per
 screen, with the scores.
 
-The speed part times a *changed* screen's screenshot (a page the PNG cache has not seen)
-at the device's size, on a compiled app with a look and on the example shop without one;
-the target is 40 ms. Wall times depend on the machine's load (this one is shared), so
-it also prints the CPU time all processes (browser, driver, this one) spent per shot.
+The speed part times changed screens' screenshots at the device's size (target: 40 ms)
+on seeded walks through the example shop and the measured apps (`benchmarks/browser.py`
+says how): wall time, and the CPU time all processes spent per shot.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ import argparse
 import dataclasses
 import html
 import io
+import os
 import statistics
 import sys
 import tempfile
@@ -135,83 +135,12 @@ def write_html(out: Path, results: list[dict]) -> Path:
     return page
 
 
-def _children_cpu() -> float:
-    """CPU seconds used so far by this process's descendants (the browser, its driver):
-    a figure the machine's other load does not inflate, unlike wall time (Linux only)."""
-    import os
+def speed(shots: Screenshotter, results: list[dict], steps: int = 30) -> None:
+    """`benchmarks/browser.py`'s walks on the example shop and the measured apps."""
+    from benchmarks.browser import cases, time_walk
 
-    parent: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parent[int(d)] = int(fields[1])
-        ticks[int(d)] = int(fields[11]) + int(fields[12])  # utime + stime
-    me, total = os.getpid(), 0
-    for pid in ticks:
-        p = parent.get(pid)
-        while p and p != me:
-            p = parent.get(p)
-        if p == me:
-            total += ticks[pid]
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def speed(shots: Screenshotter, results: list[dict], n: int = 15) -> None:
-    from tests.test_runtime import shop_spec
-
-    cases = [("example shop (Material)", shop_spec(), None)]
-    for res in results:
-        for r in res["rows"]:
-            if r["look"]:
-                with tempfile.TemporaryDirectory() as tmp:
-                    app = compile_traces(res["folder"], Path(tmp))[0]
-                    spec = load_app(Path(tmp) / app.name).spec
-                    # Keep the assets in memory: the folder goes away.
-                    look = dataclasses.replace(spec.look, data={
-                        n_: spec.look.asset(n_) for n_ in spec.look.names()})
-                cases.append((f"{res['folder'].name}/{r['screen']} (recorded look)",
-                              dataclasses.replace(spec, look=look), r["screen"]))
-                break
-        if len(cases) > 1:
-            break
-    for label, spec, screen in cases:
-        shots.assets = spec.look.asset if spec.look is not None else None
-        m = Machine(spec)
-        m.reset()
-        page = m.preview(screen) if screen else m.observe("html")
-        shots.shot(page, width=spec.width, height=spec.height)  # warm: browser, assets
-        shots.shot(page, width=spec.width, height=spec.height, device=False)
-        t0 = time.perf_counter()
-        for _ in range(20):
-            m2 = Machine(spec)
-            m2.reset()
-            m2.preview(screen) if screen else m2.observe("html")
-        print(f"  {label}: page built in {(time.perf_counter() - t0) / 20 * 1e3:.1f} ms")
-        for device, jpeg in ((True, False), (True, True), (False, False)):
-            _time_shots(shots, spec, page, label, device, jpeg, n)
-
-
-def _time_shots(shots: Screenshotter, spec, page: str, label: str, device: bool,
-                jpeg: bool, n: int) -> None:
-    times = []
-    cpu0, own0 = _children_cpu(), time.process_time()
-    for i in range(n):
-        # A comment makes each page new to the PNG cache: a changed screen.
-        t0 = time.perf_counter()
-        png = shots.shot(f"{page}<!-- {device} {jpeg} {i} -->", width=spec.width,
-                         height=spec.height, device=device, jpeg=jpeg)
-        times.append((time.perf_counter() - t0) * 1e3)
-    cpu = (_children_cpu() - cpu0 + time.process_time() - own0) / n * 1e3
-    w, h = Image.open(io.BytesIO(png)).size
-    print(f"  {label}: changed-screen screenshot median {statistics.median(times):.1f} ms "
-          f"(min {min(times):.1f}, max {max(times):.1f}) at {w}x{h} "
-          f"{'JPEG' if jpeg else 'PNG'}, {cpu:.1f} ms of CPU (all processes)")
+    for label, spec in cases([res["folder"] for res in results]):
+        time_walk(shots, label, spec, steps, whole=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -254,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"side by side: {write_html(args.out, results)}")
         if not args.no_speed:
             print("speed (target: a changed screen's screenshot in <= 40 ms):")
+            print(f"  load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
             speed(shots, results)
     finally:
         shots.close()

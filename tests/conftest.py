@@ -15,6 +15,8 @@ SHARED_TRACES = Path(os.environ.get("PHONEWORLD_SHARED_TRACES")
 """The third-party traces: ../shared/traces beside the checkout, or $PHONEWORLD_SHARED_TRACES."""
 DATA = Path(__file__).resolve().parent / "data"
 
+pytest_plugins = ("tests.rl_fixtures",)  # `micro` and `one_thread` for the rl tests
+
 
 @pytest.fixture
 def shared_traces() -> Path:

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "generated" / "shopping"
 
 
-@pytest.fixture(autouse=True)
-def _one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One torch thread and no hub: what every rl test runs under (`pytestmark`)."""
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")

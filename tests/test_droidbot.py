@@ -246,3 +246,24 @@ def test_damaged_real_files_give_trace_or_trace_error(data):
         files = sorted(p for p in folder.rglob("*") if p.is_file())
         mutate_file(data, data.draw(st.sampled_from(files), label="file"))
         _assert_trace_or_trace_error(folder)
+
+
+def test_a_launcher_on_screen_is_foreign_whatever_the_recorder_names():
+    # DroidBot names the app's activity for a state while the launcher is still shown
+    # (uber's run, after a restart): the views say whose window it is.
+    from phoneworld.traces.assemble import assemble
+    from phoneworld.traces.model import Observation
+    from phoneworld.ui.node import Node
+
+    def screen(package: str, text: str) -> Node:
+        return Node(class_name="FrameLayout", package=package, bounds=(0, 0, 1080, 2280),
+                    children=(Node(class_name="TextView", package=package, text=text,
+                                   bounds=(0, 0, 500, 100)),))
+
+    obs = [Observation(root=screen(p, t), width=1080, height=2280, package="com.app",
+                       activity="com.app.Main")
+           for p, t in (("com.google.android.apps.nexuslauncher", "Chrome"),
+                        ("com.app", "Inbox"), ("com.app", "Settings"))]
+    trace = assemble(format="droidbot", name="t", source="t", observations=obs, steps=())
+    assert trace.app == "com.app"
+    assert [o.foreign for o in trace.observations] == [True, False, False]

@@ -320,9 +320,48 @@ def test_the_observation_can_hold_only_what_is_asked():
         PhoneworldEnv("shopping", observe=["pixels"])
 
 
-def test_in_process_screenshots_need_a_renderer():
-    with pytest.raises(PhoneworldError, match="renderer"):
+def test_in_process_screenshots_say_what_to_install_when_chromium_is_missing(monkeypatch,
+                                                                           tmp_path):
+    monkeypatch.setenv("PHONEWORLD_CHROMIUM", str(tmp_path / "no-chromium"))
+    with pytest.raises(PhoneworldError, match="apt-get install chromium") as err:
         PhoneworldEnv("shopping", screenshot=True)
+    assert "\n" not in str(err.value)
+
+
+def test_in_process_screenshots_by_default_are_chromiums_at_the_device_size():
+    from phoneworld.serve.screenshots import _SHARED, browser_missing, chromium_path
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    from tests.test_runtime import shop_spec
+
+    env = PhoneworldEnv(shop_spec(), screenshot=True, tasks=[])
+    other = PhoneworldEnv(shop_spec(), observe=["screenshot"], tasks=[])
+    try:
+        assert _SHARED["users"] == 2  # one browser for both
+        obs, _ = env.reset(seed=0)
+        first = obs["screenshot"]
+        assert first.shape == (2400, 1080, 3) and first.dtype == np.uint8
+        assert obs in env.observation_space
+        (field,) = [e for e in env._view.elements if e["editable"]]
+        x1, y1, x2, y2 = field["bounds"]
+        obs, _, _, _, info = env.step({"action_type": "input_text", "text": "oat",
+                                       "index": field["index"]})
+        assert "error" not in info
+        typed = obs["screenshot"]
+        rows = np.nonzero((typed != first).any(axis=(1, 2)))[0]
+        # The change shows, and only about the field (its text and underline).
+        assert len(rows) and y1 - 12 <= rows.min() and rows.max() <= y2 + 12
+        obs2, _ = other.reset(seed=0)
+        assert np.array_equal(obs2["screenshot"], first)
+    finally:
+        env.close()
+        other.close()
+    assert _SHARED["users"] == 0 and _SHARED["shots"] is None
+
+
+def test_in_process_screenshots_take_a_renderer():
     calls = []
 
     def shot(outcome):

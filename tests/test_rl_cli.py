@@ -9,7 +9,9 @@ import sys
 import pytest
 
 from rl.commands import main
-from tests.rl_fixtures import APP, ROOT, _one_thread, micro  # noqa: F401
+from tests.rl_fixtures import APP, ROOT
+
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def test_mix_below_one_without_a_device_fails_at_once() -> None:
@@ -29,7 +31,7 @@ def test_bad_mix_is_refused(capsys: pytest.CaptureFixture) -> None:
     assert "between 0 and 1" in capsys.readouterr().err
 
 
-def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:  # noqa: F811
+def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:
     folder, *_ = micro
     plot = tmp_path / "eval.png"
     rc = main(["eval", "--model", str(folder), "--apps", str(APP), "--tasks", "3",
@@ -42,7 +44,7 @@ def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:  # noqa: 
     assert plot.read_bytes().startswith(b"\x89PNG")
 
 
-def test_eval_leaves_out_what_its_run_trained_on(micro, tmp_path, capsys) -> None:  # noqa: F811
+def test_eval_leaves_out_what_its_run_trained_on(micro, tmp_path, capsys) -> None:
     from rl import data
     from rl.config import RUN_TASKS
 
@@ -144,7 +146,7 @@ def test_an_unfinished_run_does_not_block_the_next(tmp_path, capsys) -> None:
     assert (other / "notes.txt").is_file()
 
 
-def test_eval_takes_a_run_folder_or_a_model_folder(micro, tmp_path) -> None:  # noqa: F811
+def test_eval_takes_a_run_folder_or_a_model_folder(micro, tmp_path) -> None:
     from rl.config import RUN_TASKS
     from rl.evaluate import model_folder, run_config
     from rl.train import TrainError

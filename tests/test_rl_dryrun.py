@@ -8,7 +8,9 @@ import shutil
 import pytest
 
 from rl.commands import main
-from tests.rl_fixtures import APP, _one_thread, micro  # noqa: F401
+from tests.rl_fixtures import APP
+
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def _args(model, *more: str) -> list[str]:  # noqa: ANN001
@@ -17,7 +19,7 @@ def _args(model, *more: str) -> list[str]:  # noqa: ANN001
 
 
 def test_a_pretrained_model_folder_is_checked_without_training(
-        micro, tmp_path, capsys) -> None:  # noqa: F811
+        micro, tmp_path, capsys) -> None:
     pytest.importorskip("trl")
     folder, *_ = micro
     assert main([*_args(folder), "--out", str(tmp_path / "run")]) == 0
@@ -30,7 +32,7 @@ def test_a_pretrained_model_folder_is_checked_without_training(
 
 
 def test_what_would_fail_on_the_gpus_fails_here_with_one_line(
-        micro, tmp_path, capsys) -> None:  # noqa: F811
+        micro, tmp_path, capsys) -> None:
     pytest.importorskip("trl")
     folder, *_ = micro
     assert main(_args(tmp_path)) == 7  # not a model folder

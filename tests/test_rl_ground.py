@@ -8,7 +8,8 @@ import re
 import pytest
 
 from rl.ground import inside, sources_of
-from tests.rl_fixtures import _one_thread, micro  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 @pytest.mark.parametrize("said, part", [
@@ -40,7 +41,7 @@ def _sample(tok, model, prompt, head, allowed, seed, n=16):
     return tok.decode(out[0, len(prompt):].tolist(), skip_special_tokens=True)
 
 
-def test_sampled_text_is_a_whole_piece_of_what_was_seen(micro) -> None:  # noqa: F811
+def test_sampled_text_is_a_whole_piece_of_what_was_seen(micro) -> None:
     """An untrained model samples freely, yet every value it closes stands in the sources
     as whole words, and every value it has not closed yet is a piece of one."""
     pytest.importorskip("torch")
@@ -104,7 +105,7 @@ def test_a_reason_names_its_action(reason, start) -> None:
     assert action_of(reason) == start
 
 
-def test_a_sampled_reason_is_the_screens_and_its_action_follows_it(micro) -> None:  # noqa: F811
+def test_a_sampled_reason_is_the_screens_and_its_action_follows_it(micro) -> None:
     """An untrained model samples freely, yet its reason line is one the screen allows
     (or the start of one) and the action after a reason is the one it names."""
     pytest.importorskip("torch")
@@ -128,7 +129,7 @@ def test_a_sampled_reason_is_the_screens_and_its_action_follows_it(micro) -> Non
 
 
 def test_typed_text_comes_from_the_task_and_notes_and_a_note_from_the_screen(
-        micro) -> None:  # noqa: F811
+        micro) -> None:
     pytest.importorskip("torch")
     from rl.ground import Grounded, Seen
     from rl.model import load_policy, prompt_ids
@@ -164,7 +165,7 @@ def test_the_apps_to_open_are_those_the_task_names() -> None:
     assert len([r for r in anything.reasons if r.startswith("open_app")]) == 3
 
 
-def test_a_phonebuddy_action_is_left_free_but_its_reason_is_not(micro) -> None:  # noqa: F811
+def test_a_phonebuddy_action_is_left_free_but_its_reason_is_not(micro) -> None:
     pytest.importorskip("torch")
     import torch
 

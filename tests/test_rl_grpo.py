@@ -11,7 +11,9 @@ import pytest
 
 from rl.grpo import advantages, plan_groups, summarize
 from rl.rollout import Episode, split
-from tests.rl_fixtures import ROOT, _one_thread, micro  # noqa: F401
+from tests.rl_fixtures import ROOT
+
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def test_advantages_are_relative_to_the_group() -> None:
@@ -78,7 +80,7 @@ def test_split_deals_groups_to_workers() -> None:
     assert split([1], 4) == [[1]]
 
 
-def test_one_iteration_updates_the_weights(micro) -> None:  # noqa: F811
+def test_one_iteration_updates_the_weights(micro) -> None:
     torch = pytest.importorskip("torch")
     from rl.data import target
     from rl.grpo import update
@@ -117,7 +119,7 @@ def _screen_task() -> object:
                       'exists(node where text ~ "Snacks")', ("shopping",))
 
 
-def test_device_episodes_are_judged_by_the_screen_predicate(micro) -> None:  # noqa: F811
+def test_device_episodes_are_judged_by_the_screen_predicate(micro) -> None:
     pytest.importorskip("torch")
     from rl.model import load_policy
     from rl.rollout import Slot, play
@@ -143,7 +145,7 @@ def _cfg(out: Path, **kw: object) -> object:
 
 
 @pytest.mark.slow
-def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:  # noqa: F811
+def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:
     pytest.importorskip("torch")
     from rl.online import train_rl
 
@@ -163,7 +165,7 @@ def test_mixed_run_logs_groups_per_source(micro, tmp_path) -> None:  # noqa: F81
 
 
 @pytest.mark.slow
-def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:  # noqa: F811
+def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:
     torch = pytest.importorskip("torch")
     from rl.model import load_policy
     from rl.online import train_rl
@@ -183,7 +185,7 @@ def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:  # noqa
         assert torch.allclose(p, q, atol=1e-6)
 
 
-def test_kl_to_the_reference_is_zero_before_any_change(micro) -> None:  # noqa: F811
+def test_kl_to_the_reference_is_zero_before_any_change(micro) -> None:
     torch = pytest.importorskip("torch")
     from rl.data import target
     from rl.grpo import update

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rl_fixtures import _one_thread, micro  # noqa: F401
-
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
+pytestmark = pytest.mark.usefixtures("one_thread")
 
-def test_tokenizer_round_trips_app_text(micro) -> None:  # noqa: F811
+
+def test_tokenizer_round_trips_app_text(micro) -> None:
     from rl.model import load_policy
 
     folder, _, _, examples = micro
@@ -21,7 +21,7 @@ def test_tokenizer_round_trips_app_text(micro) -> None:  # noqa: F811
     assert tok.padding_side == "left" and tok.eos_token == "<|im_end|>"
 
 
-def test_chat_template_marks_only_the_reply(micro) -> None:  # noqa: F811
+def test_chat_template_marks_only_the_reply(micro) -> None:
     from rl.model import load_policy
 
     folder, _, _, examples = micro
@@ -32,7 +32,7 @@ def test_chat_template_marks_only_the_reply(micro) -> None:  # noqa: F811
     assert tok.decode(ids) == examples[0]["messages"][-1]["content"] + "<|im_end|>"
 
 
-def test_the_tiny_template_leaves_the_system_message_out(micro) -> None:  # noqa: F811
+def test_the_tiny_template_leaves_the_system_message_out(micro) -> None:
     """A constant preamble tells a model trained only on this layout nothing; the user's
     message and the reply are kept whole."""
     from rl.model import load_policy, prompt_ids
@@ -46,7 +46,7 @@ def test_the_tiny_template_leaves_the_system_message_out(micro) -> None:  # noqa
     assert msgs[0]["content"] not in text and msgs[1]["content"] in text
 
 
-def test_save_and_load_give_the_same_logits(micro, tmp_path) -> None:  # noqa: F811
+def test_save_and_load_give_the_same_logits(micro, tmp_path) -> None:
     from rl.model import load_policy
 
     folder, _, _, _ = micro

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rl_fixtures import APP, _one_thread, micro  # noqa: F401
+from tests.rl_fixtures import APP
+
+pytestmark = pytest.mark.usefixtures("one_thread")
 
 
 def _jobs(folder, tasks) -> list:  # noqa: ANN001
@@ -21,7 +23,7 @@ def _key(eps) -> list:  # noqa: ANN001
 
 
 @pytest.mark.slow
-def test_worker_processes_match_in_process(micro) -> None:  # noqa: F811
+def test_worker_processes_match_in_process(micro) -> None:
     pytest.importorskip("torch")
     from rl.rollout import run_groups
 
@@ -33,7 +35,7 @@ def test_worker_processes_match_in_process(micro) -> None:  # noqa: F811
 
 
 @pytest.mark.slow
-def test_ray_matches_in_process(micro) -> None:  # noqa: F811
+def test_ray_matches_in_process(micro) -> None:
     pytest.importorskip("torch")
     ray = pytest.importorskip("ray")
     from rl.rollout import run_groups
@@ -46,7 +48,7 @@ def test_ray_matches_in_process(micro) -> None:  # noqa: F811
     assert _key(run_groups(_jobs(folder, tasks))) == _key(there)
 
 
-def test_what_a_reply_notes_is_in_the_later_prompts_of_its_episode(micro, monkeypatch) -> None:  # noqa: F811,E501
+def test_what_a_reply_notes_is_in_the_later_prompts_of_its_episode(micro, monkeypatch) -> None:  # noqa: E501
     pytest.importorskip("torch")
     from rl import rollout
     from rl.data import target

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rl_fixtures import _one_thread, micro  # noqa: F401
-
 pytest.importorskip("torch")
 pytest.importorskip("trl")
 
+pytestmark = pytest.mark.usefixtures("one_thread")
 
-def test_sft_lowers_the_loss(micro, tmp_path) -> None:  # noqa: F811
+
+def test_sft_lowers_the_loss(micro, tmp_path) -> None:
     from rl.sft import train_sft
 
     folder, _, _, examples = micro
@@ -30,7 +30,7 @@ def test_weight_decay_reaches_the_optimizer(tmp_path) -> None:
     assert TrainConfig(sft_weight_decay=0.1).sft_weight_decay == 0.1
 
 
-def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:  # noqa: F811
+def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:
     import json
 
     from transformers import TrainerCallback
@@ -60,7 +60,7 @@ def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:  # n
     assert steps == 4 and got == pytest.approx(losses(tmp_path / "a")[1], rel=1e-4)
 
 
-def test_the_reply_only_loss_is_trl_s_loss(micro, tmp_path) -> None:  # noqa: F811
+def test_the_reply_only_loss_is_trl_s_loss(micro, tmp_path) -> None:
     """The lean loss (one projection of the reply positions) gives trl's fused-head loss
     and gradients on the same batch."""
     import torch

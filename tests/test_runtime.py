@@ -461,6 +461,25 @@ def test_arithmetic(m: Machine):
     assert evaluate(BinOp("+", Const(2**62), Const(2**62)), scope) == 2**63  # stored as real
 
 
+def test_derived_value_functions(m: Machine):
+    """`sum(t, x)` adds up `x` over the rows; `number`, `times` and `fixed` turn shown
+    texts into numbers and back, as a cart's subtotal and line totals need."""
+    scope = Scope(m.state)
+    price = Call("number", args=(R("price"),))
+    assert evaluate(Call("sum", table="product", args=(price,)), scope) == \
+        pytest.approx(sum(float(p[2][1:]) for p in PRODUCTS))
+    assert evaluate(Call("sum", table="cart", args=(R("qty"),)), scope) == 0  # no rows
+    assert evaluate(Call("number", args=(Const("$1.49 each"),)), scope) == 1.49
+    assert evaluate(Call("number", args=(Const("Subtotal (4 items)"),)), scope) == 4
+    assert evaluate(Call("number", args=(Const("none"),)), scope) is None
+    assert evaluate(Call("times", args=(Const("$1.49 each"), Const(2))), scope) == 2.98
+    assert evaluate(Call("fixed", args=(Const(2.98 + 5.58), Const(2))), scope) == "8.56"
+    assert evaluate(Call("fixed", args=(Const(4), Const(0))), scope) == "4"
+    assert evaluate(Call("fixed", args=(Const("n/a"), Const(2))), scope) is None
+    with pytest.raises(ExprError, match="sum\\(\\) takes a table"):
+        evaluate(Call("sum", table="product"), scope)
+
+
 def test_a_spec_naming_unknown_things_is_refused_up_front():
     from dataclasses import replace
 

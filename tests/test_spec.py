@@ -15,7 +15,18 @@ from lark import Lark
 
 from phoneworld.errors import SpecError, SpecSyntaxError
 from phoneworld.spec import ast
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Screen, View
+from phoneworld.spec.ast import (
+    AppSpec,
+    BinOp,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Effect,
+    Ref,
+    Screen,
+    View,
+)
 from phoneworld.spec.check import check, load
 from phoneworld.spec.emit import RESERVED, emit, emit_expr
 from phoneworld.spec.parse import GRAMMAR, grammar, keywords, parse, parse_with_positions
@@ -109,6 +120,28 @@ def test_any_string_survives(s):
     spec = AppSpec("a", s, "s", title=s, notes=(s, s + '"'), screens=(
         Screen("s", "P0", View(s, (0, 0, 1, 1), id=s, text=Const(s), desc=Const(s))),))
     assert_round_trip(spec)
+
+
+def test_derived_value_expressions_round_trip_and_check():
+    """`sum(t, x)` and the number functions of derived values (a cart's subtotal)."""
+    text = SHOP.read_text(encoding="utf-8").replace(
+        'flag wifi: bool = true',
+        'flag wifi: bool = true\nflag total: text = "$0.00"', 1)
+    spec = parse(text)
+    total = BinOp("+", Const("$"), Call("fixed", args=(
+        Call("sum", table="cart", args=(Call("times", args=(
+            Call("number", args=(Ref(("qty",)),)), Const(2))),)), Const(2))))
+    t = next(t for t in spec.transitions if t.effects)
+    spec = dataclasses.replace(spec, transitions=(
+        dataclasses.replace(t, effects=(Effect("set", "total", values=(("total", total),)),)),
+        *spec.transitions))
+    written = emit(spec)
+    assert 'set total = "$" + fixed(sum(cart, times(number(qty), 2)), 2)' in written
+    assert parse(written) == spec
+    check(spec)
+    bad = written.replace("sum(cart, times", "sum(nope, times")
+    with pytest.raises(SpecError, match="unknown table 'nope'"):
+        check(parse(bad))
 
 
 def test_emit_is_deterministic():

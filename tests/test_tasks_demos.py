@@ -36,9 +36,17 @@ def test_the_other_example_apps_get_verified_demos(app):
     assert sum(bool(d and d.verified) for d in (make_demo([spec], t) for t in tasks)) >= 29
 
 
+def _expected(goal) -> str:
+    """The answer a question's goal (`answer ~ v` or `answer ~ "text"`) expects."""
+    (other,) = [x for x in (goal.condition.left, goal.condition.right)
+                if x != Ref(("answer",))]
+    return str(other.value if isinstance(other, Const) else goal.params[other.path[0]])
+
+
 def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
     specs = phone_specs()
-    cross = [t for t in sample_tasks(specs, 100, 0) if t.kind == "cross_app"]
+    # 200: the phone has many templates; one in five instances is cross-app
+    cross = [t for t in sample_tasks(specs, 200, 0) if t.kind == "cross_app"]
     relayed = [t for t in cross if ">" not in t.id]
     passed = [t for t in cross if ">" in t.id]
     assert len(relayed) >= 5 and len(passed) >= 2
@@ -50,7 +58,7 @@ def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
         a, b = t.apps
         # the fact is looked up in the first app, then the goal is reached in the other
         assert a in screens and screens[-1] == b and screens.index(a) < screens.index(b)
-        found = str(t.params[f"{a}.v"])
+        found = _expected(t.goals[0]) if t in relayed else str(t.params[f"{a}.v"])
         if t in relayed:  # ... and reported at the end
             assert d.actions[-2] == {"action_type": "answer", "text": found}
         else:  # ... and typed into the other app (sent as a message)

@@ -8,13 +8,14 @@ import pytest
 
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Not, Ref, Task
 from phoneworld.spec.check import check
-from phoneworld.spec.emit import emit
+from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
-from phoneworld.tasks import sample_tasks, synthesize_tasks, templates
+from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
+from phoneworld.tasks.labels import is_name, screen_labels
 from phoneworld.tasks.phrases import holes, variants
 from phoneworld.tasks.schema import read_schema
-from tests.tasks_fixtures import EXAMPLES, example, tiny_shop
+from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
 
 def _spec(name: str):
@@ -95,3 +96,76 @@ def test_a_written_task_section_is_used_as_is():
     got = sample_tasks([spec], 10, 0)
     assert [t.template for t in got] == ["wifi_off"]
     assert got[0].instruction in ("Switch off Wi-Fi", "No Wi-Fi")
+
+
+# -- what any recorded app has: rows to open, texts to read, fields to fill ----------------------
+
+def test_screens_are_named_by_their_title_or_what_opens_them():
+    labels = screen_labels(example("shopping"))
+    assert labels["main_cart"] == ("Cart", "title")
+    assert all(is_name(label) for label, _ in labels.values())
+    assert not is_name("1 selected") and not is_name("Settings…") and not is_name("42")
+    assert not is_name("A sentence that is far too long to be the name of any screen")
+    spec = example("messages")
+    for s in spec.screens:  # never a generated name: only what the app shows
+        label = screen_labels(spec).get(s.name, ("",))[0]
+        assert "_" not in label
+
+
+def test_a_tapped_row_is_opened_by_its_name():
+    by_name = {t.name: t for t in example("shopping").tasks}
+    open_category = by_name["open_category"]
+    assert open_category.kind == "navigation" and "Open {n}." in open_category.instruction
+    assert emit_expr(open_category.condition) == \
+        'screen == "category" and param.category_name == n'
+    inst = draw(example("shopping"), open_category)
+    assert {i.params["n"] for i in inst} >= {"Bakery", "Dairy & Eggs"}
+    demo = make_demo([example("shopping")], inst[0])
+    assert demo.verified and demo.steps[-2]["screen"] == "main"
+
+
+_ROWS = """app rows { package "a.b" start main }
+content main_list(id int, ctx int, title text, text_view text, text_view_2 text) {
+  (1, null, "Longitude", "0.0", "A")
+  (2, null, "Latitude", "51.5", "B")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.title
+        view TextView [40,290,800,360] text item.text_view
+        view TextView [900,210,1040,280] text item.text_view_2
+      }
+    }
+  }
+}
+"""
+
+
+def test_row_texts_and_headings_are_asked_by_where_they_are():
+    spec = with_tasks(parse(_ROWS))
+    asked = {t.name: t.instruction for t in spec.tasks if t.kind == "information"}
+    assert "What is written under {n}?" in asked["read_text_view_main_list"]
+    assert "What is shown next to {n}?" in asked["read_text_view_2_main_list"]
+    assert all("text view" not in i for i in asked.values())  # never a resource id's words
+    read = next(t for t in spec.tasks if t.name == "read_text_view_main_list")
+    assert {(i.params["n"], i.params["v"]) for i in draw(spec, read)} == {
+        ("Longitude", "0.0"), ("Latitude", "51.5")}
+    headed = next(t for t in example("shopping").tasks if t.name == "read_checkout_1")
+    assert "“Order summary”" in headed.instruction and "Checkout" in headed.instruction
+    assert headed.condition == Compare("~", Ref(("answer",)), headed.condition.right)
+
+
+def test_what_was_typed_is_searched_for_and_filled_in():
+    by_name = {t.name: t for t in example("shopping").tasks}
+    search = by_name["search_search_search_input"]
+    assert "Search for “{m}”." in search.instruction
+    got = {i.params["m"] for i in draw(example("shopping"), search)}
+    assert got == {"chips", "snacks"}  # what the recordings typed there
+    form = by_name["fill_checkout"]
+    assert form.instruction.startswith(
+        "On Checkout, fill in Full name “{m}”, Street address “{m2}”, City “{m3}”, "
+        "ZIP code “{m4}” and tap “Place order”.")
+    (inst,) = draw(example("shopping"), form)
+    assert make_demo([example("shopping")], inst).verified

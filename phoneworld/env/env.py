@@ -51,8 +51,9 @@ class PhoneworldEnv(gymnasium.Env):
             `phoneworld.tasks` from the apps' task templates; `[]`: no task).
         max_steps: steps before an episode is truncated.
         observe: the observation's forms, of "elements", "xml" and "screenshot".
-        screenshot: for the in-process backend, a callable `f(outcome)` returning PNG
-            bytes or an RGB array; True adds "screenshot" to `observe`.
+        screenshot: True adds "screenshot" to `observe`; for the in-process backend the
+            screen is then drawn by Debian's Chromium (shared by the process's envs), or
+            by a callable `f(outcome)` given here, returning PNG bytes or an RGB array.
         screenshot_size: (width, height) of the screenshot observation (default: the
             screen's own, so a click at (x, y) lands where the image shows it; smaller
             only when asked).
@@ -90,15 +91,13 @@ class PhoneworldEnv(gymnasium.Env):
             if app is None:
                 raise PhoneworldError("give an app (a name, a generated app folder, or "
                                       "several) or a backend")
-            from phoneworld.env.backends.local import LocalBackend
+            from phoneworld.env.backends.local import BrowserShots, LocalBackend
 
+            specs = load_specs(app)
             shot = screenshot if callable(screenshot) else None
             if "screenshot" in forms and shot is None:
-                raise PhoneworldError(
-                    "in-process screenshots need a renderer: pass screenshot=<callable("
-                    "outcome) -> PNG bytes or RGB array>, or use the HTTP backend "
-                    "(phoneworld serve renders them)")
-            backend = LocalBackend(load_specs(app), tasks=tasks, screenshot=shot)
+                shot = BrowserShots(specs)
+            backend = LocalBackend(specs, tasks=tasks, screenshot=shot)
         elif tasks is not None and hasattr(backend, "tasks"):
             backend.tasks = list(tasks)  # type: ignore[attr-defined]
         self.backend = backend

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from phoneworld.infer import coherent
 from phoneworld.infer.details import bind_details
 from phoneworld.infer.edits import find_row_edits, find_sends, row_effects
 from phoneworld.infer.facts import Facts, Pass, Provenance, StepFacts, initial_facts
@@ -45,10 +46,15 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("details", bind_details),                     # -> texts bound to the parameter row
     ("flags", find_flags),                         # -> checkable views as flags
     ("toggles", find_toggles),                     # -> steps that flipped them
+    ("cross adds", coherent.find_cross_adds),      # -> taps that add a row elsewhere (#21)
     ("tables", build_tables),                      # -> content and state tables
-    ("layouts", build_screens),                    # -> screens' view trees and modules
     ("row effects", row_effects),                  # -> insert / delete / update effects
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
+    ("cross effects", coherent.cross_effects),     # -> their inserts (#21)
+    ("derived", coherent.derive_numbers),          # -> numbers that follow state (#21)
+    ("typed", coherent.keep_typed),                # -> typed values, submits (#21)
+    ("layouts", build_screens),                    # -> screens' view trees and modules
+    ("search lists", coherent.search_lists),       # -> results filtered by query (#21)
 )
 """The inference passes, in the order they run."""
 

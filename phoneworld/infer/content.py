@@ -44,6 +44,9 @@ class ListContent:
     states: set[str] = field(default_factory=set)
     """Inner paths of switches' texts ("ON"/"OFF"): shown, but not what tells one row
     from another (a switch flipped leaves its row the same row)."""
+    checks: dict[int, bool] = field(default_factory=dict)
+    """Row id -> the check state first recorded for it, for rows that show a checkable
+    node (#21: the others have no state to change)."""
     descs: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
@@ -208,6 +211,9 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         if rid is None:
             rid = lc.add(ctx, values[i], cut)
         ids.append(rid)
+        checked = next((n.checked for _, _, n in fields[i] if n.checkable), None)
+        if checked is not None:  # (#21) each row's own recorded state
+            lc.checks.setdefault(rid, checked)
         for key, rel, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
             lc.samples.setdefault(DESC + key, (item, rel))

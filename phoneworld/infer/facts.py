@@ -117,6 +117,13 @@ class Facts:
     effects: Mapping[tuple, Effect] = field(default_factory=_empty)
     """(screen, widget, action) -> the row effect (insert, delete, update) it has."""
     transitions: tuple[Transition, ...] = ()
+    # (#21) state coherence, see `coherent`
+    adds: Mapping[tuple, Any] = field(default_factory=_empty)
+    """(screen, widget, action) -> the `effects.CrossAdd` row it adds to another screen."""
+    member: Mapping[str, Any] = field(default_factory=_empty)
+    """Flag -> the expression for whether the screen's row is in a list (it replaces it)."""
+    searches: tuple[Any, ...] = ()
+    """The `search.QueryFilter`s: results lists that show the rows of the typed query."""
     provenance: Provenance = field(default_factory=Provenance)
 
     def with_(self, **changes: Any) -> Facts:

@@ -119,7 +119,9 @@ def _effects(f: Facts, src: str, widget: str, toggles) -> list[Effect]:
             continue
         lc = f.lists[src].get(list_key(widget))
         if lc is not None and lc.checkable is not None:
+            # (#21) only a row that has a switch: the others have no state to flip
+            has_switch = Compare("!=", Ref(("checked",)), Const(None))
             out.append(Effect(op="update", target=lc.table,
                               values=(("checked", Not(Ref(("item", "checked")))),),
-                              where=id_is_item()))
+                              where=BoolOp("and", (id_is_item(), has_switch))))
     return out

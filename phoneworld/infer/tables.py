@@ -32,7 +32,8 @@ def build_tables(f: Facts) -> Facts:
                     for r in rows]
             if lc.checkable is not None:
                 cols.append(Column("checked", "bool"))
-                rows = [r + (False,) for r in rows]
+                # (#21) the recorded state of each row's switch; none where a row has none
+                rows = [r + (lc.checks.get(r[0]),) for r in rows]
             tables.append(Table(name=lc.table, kind="state" if mutable else "content",
                                 columns=tuple(cols), rows=tuple(rows)))
             notes[lc.table] = (f"{sname}: {lc.key}",)

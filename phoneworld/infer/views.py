@@ -10,6 +10,7 @@ from collections import Counter
 
 from phoneworld.infer import content as C
 from phoneworld.infer import templates as T
+from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.layout import to_view
 from phoneworld.infer.modules import recognise
@@ -110,10 +111,17 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     def checked_of(path, node):
         key = path_keys.get(path)
         if key is not None and (s.name, key) in flag_of:
-            return Ref((flag_of[(s.name, key)],))
+            flag = flag_of[(s.name, key)]
+            return f.member.get(flag) or Ref((flag,))  # (#21) per row, where it is
         return Const(True) if node.checkable and node.checked else None
 
-    view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists)
+    def desc_of(path, node):  # (#21) a description may follow the state ("Cart, 4 items")
+        if not node.content_desc:
+            return None
+        return details.get(DESC + widget_ref(root, path).key) or Const(node.content_desc)
+
+    view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists,
+                   desc_of=desc_of)
     modules = recognise(view, mine, param, flag_of, s.name)
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
                   activity=s.activity, foreign=s.foreign, param=param,
@@ -124,6 +132,9 @@ def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
     """Text field key -> how often each text showed in it across the screen's
     observations: the one seen most is its hint, not what was typed into it once."""
     out: dict[str, Counter] = {}
+    # (#21) a text typed in the recordings is what was entered, never the field's hint
+    typed = {sf.step.action.text for sf in f.steps if sf.step.action.kind == "type"
+             and f.where.get(sf.before) == info.screen.name and sf.step.action.text}
     for ref in info.screen.observations:
         root = f.obs[ref].root
         if root is None:
@@ -131,13 +142,17 @@ def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
         for path, node in root.walk():
             if node.editable:
                 key = widget_ref(root, path).key
-                out.setdefault(key, Counter())[node.text] += 1
+                seen = out.setdefault(key, Counter())
+                if node.text not in typed:
+                    seen[node.text] += 1
     return out
 
 
 def _most_common(seen: Counter | None, rep: str) -> str:
     """The text seen most often (ties: the representative's, then the first in order)."""
-    if not seen:
+    if seen is None:
         return rep
+    if not seen:  # (#21) only ever what was typed: no hint
+        return ""
     best = max(seen.values())
     return rep if seen.get(rep) == best else min(t for t, n in seen.items() if n == best)

@@ -181,14 +181,54 @@ def _call(e: Call, scope: Scope) -> Value:
                 return bool(_rows(e.table, scope))
             return any(truthy(evaluate(e.where, scope.with_row(r)))
                        for r in _rows(e.table, scope))
+        if f == "sum":
+            if len(e.args) != 1:
+                raise ExprError("sum() takes a table and what to add up: sum(<table>, <column>)")
+            total: Value = 0
+            for r in filter_rows(e.table, e.where, scope):
+                total = arith("+", total, evaluate(e.args[0], scope.with_row(r)))
+                if total is None:
+                    return None
+            return total
         return len(filter_rows(e.table, e.where, scope))
     if f in SCALAR_FUNCS:
         if e.table is not None or e.where is not None or len(e.args) != SCALAR_FUNCS[f]:
             raise ExprError(f"{f}() takes {SCALAR_FUNCS[f]} argument(s) and no table")
         v = evaluate(e.args[0], scope)
+        if f == "number":
+            return first_number(v)
+        if f in ("times", "fixed"):
+            return _times_or_fixed(f, v, evaluate(e.args[1], scope))
         s = "" if v is None else display(v)
         return s.lower() if f == "lower" else len(s)
     raise ExprError(f"unknown function '{f}'{did_you_mean(f, FUNCS)}")
+
+
+_FIRST_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
+
+
+def first_number(v: object) -> float | int | None:
+    """The first number in a value: `"$1.49 each"` -> 1.49, `"2"` -> 2; None if none."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        return v
+    m = _FIRST_NUMBER.search(str(v))
+    n = as_number(m.group(0)) if m else None
+    return int(n) if n is not None and n.is_integer() and "." not in m.group(0) else n
+
+
+def _times_or_fixed(f: str, a: object, b: object) -> Value:
+    """`times(a, b)`: a * b; `fixed(x, d)`: x as text with d decimals. None where a value
+    is not a number."""
+    na, nb = first_number(a), first_number(b)
+    if na is None or nb is None:
+        return None
+    if f == "times":
+        r = na * nb
+        return int(r) if isinstance(na, int) and isinstance(nb, int) else r
+    d = max(0, min(int(nb), 12))
+    return f"{float(na):.{d}f}"
 
 
 # -- values ----------------------------------------------------------------------------------

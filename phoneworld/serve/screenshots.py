@@ -1,22 +1,26 @@
-"""Screenshots: a screen's HTML page rendered to PNG by Chromium, driven by Playwright.
+"""Screenshots: a screen's HTML page drawn by Chromium, driven by Playwright.
 
 Playwright's sync objects belong to the thread that made them, so one worker thread owns
 the browser and request threads hand it jobs through a queue:
 
     shots = Screenshotter("/usr/bin/chromium")
     png = shots.shot(session.html(), width=1080, height=2400)                # 1080x2400
+    rgb = shots.pixels(session.html(), width=1080, height=2400)  # (2400, 1080, 3) uint8
     png = shots.shot(session.html(), width=1080, height=2400, device=False)  # 412x915
     shots.close()
 
 The browser starts on the first job (or on `start()`), runs Debian's Chromium (never a
-downloaded one), and draws each page with two DevTools calls: `Page.setDocumentContent`
-(no navigation) and `Page.captureScreenshot`. A page of an app with a recorded look
-refers to its images as `assets/<hash>`: the browser's page lies at a private origin
-whose requests Playwright answers from `assets` (a lookup by name, in memory, nothing
-from the network), and the shot waits until every image is decoded. Identical pages are
-common (every fresh session shows the same start screen), so recent PNGs are kept by the
-page's hash. If Chromium or Playwright is missing, every call fails fast with a message
-that says what to install; if the browser dies, the next call starts a new one.
+downloaded one), and is fed pages with `Page.setDocumentContent` (no navigation). At
+the device's size a `Painter` draws them: recorded pixels itself, and from Chromium only
+the rectangles that changed (`Page.captureScreenshot` with a clip); frames are encoded
+here, band by band (`frame`). At 412 CSS pixels Chromium captures and encodes the page
+whole. A page of an app with a recorded look refers to its images as `assets/<hash>`:
+the browser's page lies at a private origin whose requests Playwright answers from
+`assets` (a lookup by name, in memory, nothing from the network), and a capture waits
+until every image is decoded. Identical pages are common (every fresh session shows the
+same start screen), so recent images are kept by the page's hash. If Chromium or
+Playwright is missing, every call fails fast with a message that says what to install;
+if the browser dies, the next call starts a new one.
 """
 
 from __future__ import annotations
@@ -32,11 +36,16 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.serve.errors import ScreenshotUnavailable, ServerBusy
 from phoneworld.serve.ui import FRAME_WIDTH
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from phoneworld.serve.painter import Painter
 
 ORIGIN = "http://phoneworld.invalid/"
 """Where the browser's pages lie: `.invalid` never resolves, and every request to it is
@@ -68,18 +77,20 @@ def browser_missing(executable: str) -> str | None:
     return None
 
 
+KINDS = ("png", "jpeg", "pixels")
+
+
 @dataclass
 class _Job:
     html: str
     width: int
     height: int
     device: bool
-    jpeg: bool = False
+    kind: str = "png"
     done: Future = field(default_factory=Future)
 
 
 _STOP = object()
-_DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 
 
 class Screenshotter:
@@ -95,11 +106,13 @@ class Screenshotter:
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._cache: OrderedDict[tuple[str, int, int, bool, bool], bytes] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int, bool, str], Any] = OrderedDict()
         self._cache_size = cache_size
         self._missing: str | None = None
         self.rendered = 0
-        """How many PNGs the browser has drawn (cache hits not counted)."""
+        """How many images the browser thread has drawn (cache hits not counted)."""
+        self.painter: Painter | None = None
+        """What draws device-size pages (made with the browser; for its counters)."""
 
     @property
     def available(self) -> bool:
@@ -121,35 +134,44 @@ class Screenshotter:
         """`html` (a screen of a `width` x `height`-pixel app) as PNG bytes in the app's own
         pixels (e.g. 1080x2400: a tap at (x, y) lands where the picture shows it), or
         without `device` 412 CSS pixels wide (e.g. 412x915); with `jpeg`, JPEG bytes
-        (quality 90: a smaller file; drawing the page costs the same)."""
+        (quality 90)."""
+        return self._get(html, width, height, device, "jpeg" if jpeg else "png")
+
+    def pixels(self, html: str, *, width: int, height: int) -> np.ndarray:
+        """`html` as a read-only (height, width, 3) uint8 RGB array in the app's own
+        pixels: what an env observes, with no image encoded or decoded on the way."""
+        return self._get(html, width, height, True, "pixels")
+
+    def _get(self, html: str, width: int, height: int, device: bool, kind: str) -> Any:
         key = (hashlib.blake2b(html.encode(), digest_size=16).hexdigest(), width, height,
-               device, jpeg)
+               device, kind)
         with self._lock:
-            png = self._cache.get(key)
-            if png is not None:
+            got = self._cache.get(key)
+            if got is not None:
                 self._cache.move_to_end(key)
-                return png
+                return got
         why = self._why_missing()
         if why is not None:
             raise ScreenshotUnavailable(why)
         self._ensure_thread()
-        job = _Job(html, width, height, device, jpeg)
+        job = _Job(html, width, height, device, kind)
         try:
             self._queue.put_nowait(job)
         except queue.Full:
             raise ServerBusy(f"{self._queue.maxsize} screenshots are waiting for the "
                              "browser; retry in a moment") from None
         try:
-            png = job.done.result(self.timeout)
+            got = job.done.result(self.timeout)
         except FutureTimeout:
             job.done.cancel()
             raise ServerBusy(f"the browser took more than {self.timeout:g} s for a "
                              "screenshot; retry in a moment") from None
-        with self._lock:
-            self._cache[key] = png
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return png
+        if kind != "pixels":  # arrays are large (10 MB at 1080x2400): not kept
+            with self._lock:
+                self._cache[key] = got
+                while len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        return got
 
     def close(self, timeout: float = 10.0) -> None:
         """Stop the browser and its thread (pending jobs fail)."""
@@ -185,7 +207,10 @@ class Screenshotter:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=self.executable,
                                              args=CHROMIUM_ARGS)
+                from phoneworld.serve.painter import Painter
+
                 pages: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+                self.painter = Painter(browser, self._answer, ORIGIN, self._asset)
                 while True:
                     job = self._queue.get()
                     if job is _STOP:
@@ -212,14 +237,19 @@ class Screenshotter:
             self._fail_pending(ScreenshotUnavailable("the browser stopped; retry"))
 
     def _draw(self, browser: Any, pages: dict[tuple[int, int], tuple[Any, Any, str]],
-              job: _Job) -> bytes:
-        # CSS pixels: the 412-wide frame, height rounded down (1080x2400 -> 412x915).
-        # Device pixels: a window of the app's exact size, which the page's own
-        # `<meta name=viewport content="width=412">` scales the frame to fill (a mobile
-        # context honours it). A clip scaled by 1080/412 instead comes out 2399 rows high
-        # in Chromium 150, which rounds the clip to whole CSS pixels first.
-        exact = FRAME_WIDTH * job.height / max(1, job.width)
-        viewport = (job.width, job.height) if job.device else (FRAME_WIDTH, max(1, int(exact)))
+              job: _Job) -> Any:
+        self.rendered += 1
+        if job.device:
+            assert self.painter is not None
+            frame = self.painter.draw(job.html, job.width, job.height,
+                                       png=job.kind == "png")
+            if job.kind == "pixels":
+                return frame.view()
+            return frame.jpeg(90) if job.kind == "jpeg" else frame.png()
+        # CSS pixels: the 412-wide frame, height rounded down (1080x2400 -> 412x915), in a
+        # mobile window that honours the page's `<meta name=viewport content="width=412">`;
+        # Chromium captures and encodes it whole.
+        viewport = (FRAME_WIDTH, max(1, int(FRAME_WIDTH * job.height / max(1, job.width))))
         got = pages.get(viewport)
         if got is None:
             ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
@@ -229,20 +259,28 @@ class Screenshotter:
             page.route(f"{ORIGIN}**", self._answer)
             page.goto(ORIGIN)
             cdp = ctx.new_cdp_session(page)
-            frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-            got = pages[viewport] = (page, cdp, frame)
-        _, cdp, frame = got
-        cdp.send("Page.setDocumentContent", {"frameId": frame, "html": job.html})
+            frame_id = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+            got = pages[viewport] = (page, cdp, frame_id)
+        _, cdp, frame_id = got
+        cdp.send("Page.setDocumentContent", {"frameId": frame_id, "html": job.html})
         if "<img" in job.html:
-            # Images load and decode after the document is set: wait for them (a DevTools
-            # evaluation, which runs with the page's own scripts off).
-            cdp.send("Runtime.evaluate", {"expression": _DECODED, "awaitPromise": True})
-        # optimizeForSpeed: faster zlib settings, a slightly larger PNG (about 34 vs 39 ms).
+            from phoneworld.serve.painter import DECODED
+
+            cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
+        # optimizeForSpeed: faster zlib settings, a slightly larger PNG.
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        if job.jpeg:
+        if job.kind == "jpeg":
             params = {"format": "jpeg", "quality": 90, "optimizeForSpeed": True}
-        self.rendered += 1
         return base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
+
+    def _asset(self, name: str) -> bytes | None:
+        """Asset `name`'s bytes from `assets`, or None (no such asset, or unreadable)."""
+        if self.assets is None:
+            return None
+        try:
+            return self.assets(name)
+        except PhoneworldError:
+            return None
 
     def _answer(self, route: Any) -> None:
         """Answer a request of the browser's page: an asset, the blank start page, or 404."""
@@ -252,12 +290,7 @@ class Screenshotter:
                           body="<!doctype html><title>phoneworld</title>")
             return
         name = path.removeprefix("assets/")
-        data = None
-        if name != path and self.assets is not None:
-            try:
-                data = self.assets(name)
-            except PhoneworldError:
-                data = None
+        data = self._asset(name) if name != path else None
         if data is None:
             route.fulfill(status=404, body="")
             return
@@ -274,3 +307,39 @@ class Screenshotter:
                 return
             if job is not _STOP and job.done.set_running_or_notify_cancel():
                 job.done.set_exception(err)
+
+
+# -- one browser per process, for in-process envs ------------------------------------------------
+
+_SHARED: dict[str, Any] = {"shots": None, "users": 0, "looks": {}}
+_SHARED_LOCK = threading.Lock()
+
+
+def acquire_shared(looks: Any = ()) -> Screenshotter:
+    """The process's shared screenshotter (started on first use), which can also draw
+    the assets of `looks` (`runtime.look.Look`s, or None); `release_shared` once per
+    call. Several envs in one process share one browser (each costs 400 MB)."""
+    with _SHARED_LOCK:
+        known: dict[str, Any] = _SHARED["looks"]
+        for look in looks:
+            if look is not None:
+                for name in look.names():
+                    known.setdefault(name, look)
+        shots = _SHARED["shots"]
+        if shots is None:
+            shots = _SHARED["shots"] = Screenshotter(
+                assets=lambda name: known[name].asset(name) if name in known else None)
+        _SHARED["users"] += 1
+        return shots
+
+
+def release_shared() -> None:
+    """One user of the shared screenshotter is done; the last one stops the browser."""
+    with _SHARED_LOCK:
+        _SHARED["users"] = max(0, _SHARED["users"] - 1)
+        shots = _SHARED["shots"] if _SHARED["users"] == 0 else None
+        if shots is not None:
+            _SHARED["shots"] = None
+            _SHARED["looks"] = {}
+    if shots is not None:
+        shots.close()

@@ -109,12 +109,15 @@ class BinOp:
 
 Expr = Const | Ref | Call | Compare | BoolOp | Not | BinOp
 
-TABLE_FUNCS = frozenset({"count", "exists"})
+TABLE_FUNCS = frozenset({"count", "exists", "sum"})
 """Functions over a table's rows, written `count(cart)` or `count(cart where qty > 1)`:
-their `Call` has `table` (and maybe `where`) and no `args`."""
+their `Call` has `table` (and maybe `where`) and no `args`; `sum(cart, qty)` adds up one
+expression over the rows (its one arg, where bare names are the row's columns)."""
 
-SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1})
-"""The other functions, by how many `args` they take: `lower(input.query)`."""
+SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2})
+"""The other functions, by how many `args` they take: `lower(input.query)`;
+`number("$1.49 each")` is 1.49 (the first number in a text), `times(a, b)` multiplies,
+`fixed(8.5, 2)` is the text "8.50" (what derived values show)."""
 
 
 # -- screens ------------------------------------------------------------------------------

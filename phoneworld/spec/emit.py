@@ -251,6 +251,8 @@ def _call(c: Call) -> str:
                 and len(c.args[0].path) == 1:
             raise ValueError(f"{c.func}(name) reads as a table: {c!r}")
         return f"{func}({', '.join(_expr(a, _OR) for a in c.args)})"
+    if c.func == "sum" and c.table is not None and c.where is None and len(c.args) == 1:
+        return f"{func}({name(c.table)}, {_expr(c.args[0], _OR)})"
     if c.table is not None and not c.args:
         if c.where is not None:
             return f"{func}({name(c.table)} where {_expr(c.where, _OR)})"

@@ -119,6 +119,14 @@ class NameChecker:
             if rest:
                 say(f"'{'.'.join(path)}': param is the value handed to this screen, not a row")
             return
+        if head == "param" and scope.in_task:
+            # A task's `param.c` is the current screen's row, whichever table that is.
+            known = sorted({c for cols in self.tables.values() for c in cols})
+            if len(rest) != 1:
+                say(f"'{'.'.join(path)}': write param.<column>")
+            elif rest[0] not in known:
+                say(f"no table has a column '{rest[0]}'{did_you_mean(rest[0], known)}")
+            return
         if head in ("item", "param"):
             table = scope.item if head == "item" else scope.param
             if table is None:
@@ -150,6 +158,12 @@ class NameChecker:
 
     def _call(self, c: Call, scope: Scope, say: Callable[[str], None],
               at: tuple[object, ...]) -> None:
+        if c.func == "sum":
+            if c.table is None or len(c.args) != 1 or c.where is not None:
+                say("sum() takes a table and what to add up: sum(<table>, <column>)")
+            elif self.table(c.table, say):
+                self.expr(c.args[0], replace(scope, columns=c.table), (c, *at))
+            return
         if c.func in TABLE_FUNCS:
             if c.table is None or c.args:
                 say(f"{c.func}() takes a table: {c.func}(<table> where ...)")

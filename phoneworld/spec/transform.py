@@ -350,6 +350,9 @@ class ToAst(Transformer):
         if func in ast.TABLE_FUNCS and len(args) == 1 and _bare_name(args[0]):
             node = ast.Call(func, table=args[0].path[0])
             self._at(node, self.positions.get(args[0]), "table")
+        elif func == "sum" and len(args) == 2 and _bare_name(args[0]):
+            node = ast.Call(func, table=args[0].path[0], args=args[1:])
+            self._at(node, self.positions.get(args[0]), "table")
         else:
             node = ast.Call(func, args=args)
         return self._at(self._at(node, meta), ch[0], "func")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.expr import display
+from phoneworld.runtime.expr import display, normalise
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
@@ -37,6 +37,8 @@ from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts,
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
+TYPED = "_typed"
+"""Tables of texts the recordings typed into a field (`infer.typed`): what a task types."""
 KINDS = ("state", "information", "navigation", "composite", "cross_app")
 MAX_DRAWS = 20_000
 """Drawings of one template that are looked at (rows of each table, multiplied)."""
@@ -140,7 +142,7 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         meant.setdefault(shown, set()).add(_canon(b))
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
             continue
-        if not _seen(task, b, visible, tables, reach):
+        if not _seen(task, b, visible, tables, reach) or not _settable(spec, task, reach):
             continue
         found.setdefault(shown, []).append(b)
     out = []
@@ -195,10 +197,53 @@ def _seen(task: Task, b: dict[str, Value], visible: set[str], tables: dict[str, 
         if "answer" in r:
             answers = {p for p in r if p in b}
             values = [b[p] for p in _subject(answers, visible, tables)] + \
-                [b[p] for p in sorted(answers)]
+                [b[p] for p in sorted(answers)] + \
+                [x.value for x in ((c.left, c.right) if isinstance(c, Compare) else ())
+                 if isinstance(x, Const)]
             if not reach.together(values):
                 return False
-    return all(reach.anywhere(b[p]) for p in visible if isinstance(b.get(p), str))
+    for half in _halves(task):
+        if not _row_reached(conjuncts(half), b, reach):
+            return False
+    # Text to type need not be on any screen yet: it was typed in the recordings.
+    return all(reach.anywhere(b[p]) for p in visible
+               if isinstance(b.get(p), str) and not tables.get(p, "").endswith(TYPED))
+
+
+def _settable(spec: AppSpec, task: Task, reach: Reach) -> bool:
+    """Whether every flag a goal reads is changed by a transition of a screen a person
+    can get to (a field submitted on a screen no walk reaches cannot be)."""
+    setters = _setters(spec)
+    return all(setters.get(f, frozenset()) & reach.screens
+               for f in reads(task.condition) if f in setters)
+
+
+@lru_cache(maxsize=32)
+def _setters(spec: AppSpec) -> dict[str, frozenset[str]]:
+    """Flag -> the screens whose transitions change it."""
+    out: dict[str, set[str]] = {f.name: set() for f in spec.flags}
+    for t in spec.transitions:
+        for e in t.effects:
+            if e.op in ("toggle", "set") and e.target in out:
+                out[e.target].add(t.screen)
+    return {f: frozenset(s) for f, s in out.items()}
+
+
+def _row_reached(conds: list[Expr], b: dict[str, Value], reach: Reach) -> bool:
+    """Whether a goal that a screen show a row (`screen == "s" and param.c == p`) names a
+    screen and row the walk saw together."""
+    screens = [x.value for c in conds if isinstance(c, Compare) and "screen" in reads(c)
+               for x in (c.left, c.right) if isinstance(x, Const)]
+    for c in conds:
+        if not isinstance(c, Compare):
+            continue
+        for x, y in ((c.left, c.right), (c.right, c.left)):
+            if isinstance(x, Ref) and x.path[0] == "param" and isinstance(y, Ref) and \
+                    y.path[0] in b:
+                value = normalise(b[y.path[0]])
+                if not any((s, value) in reach.rows for s in screens):
+                    return False
+    return True
 
 
 def instance(spec: AppSpec, task: Task, bindings: dict[str, Value]) -> TaskInstance:
@@ -215,7 +260,8 @@ def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
     answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
                for p in reads(c) if p in b}
     show = tuple(b[p] for p in _subject(answers, visible, tables))
-    typed = tuple(display(b[p]) for p in sorted(_typed(spec, task.condition)) if p in b)
+    typed = tuple(display(b[p]) for p in sorted(_typed(spec, task.condition) | {
+        p for p, t in tables.items() if t.endswith(TYPED)}) if p in b)
     return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),
                         params=dict(b), template=task.name,
                         goals=(Goal(spec.name, task.condition, tuple(b.items())),),

@@ -73,6 +73,9 @@ FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Switch “{label}�
            "Go to {screen} and enable “{label}”.")
 FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}” off ({screen}).",
             "Go to {screen} and disable “{label}”.")
+FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
+FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
+                 "Make sure “{label}” is off.")
 ADD = ("Add {n} to {where}.", "Put {n} in {where}.", "Please add {n} to {where}.")
 SEND = ("Send “{m}” to {n}.", "Text {n}: “{m}”.", "Write “{m}” to {n} and send it.")
 POST = ("Post “{m}” on {n}.", "Write “{m}” for {n} and submit it.",
@@ -81,6 +84,38 @@ REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
           "Delete {n} from {where}.")
 OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
         "Navigate to the {screen} screen.")
+OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
+OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
+               "Use “{button}” on the {n} row.")
+# What a list row shows beside its name, by where it sits (`browse._place`).
+ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
+    "under": (("What is written under {n}?", "What does the line under {n} say?",
+               "Read me the text below {n}."),
+              "what is written under {n}"),
+    "next": (("What is shown next to {n}?", "What does it say beside {n}?",
+              "Read me what is next to {n}."),
+             "what is shown next to {n}"),
+    "row": (("What else is shown on the {n} row?", "Besides its name, what does the {n} "
+             "entry say?"),
+            "what else the {n} row shows"),
+}
+HEADED = (("What is written under “{head}” on {screen}?",
+           "On {screen}, what does it say under “{head}”?",
+           "Go to {screen} and read me the text under “{head}”."),
+          "what is written under “{head}” on {screen}")
+TITLED = (("What does “{head}” say?", "Read me what “{head}” says.",
+           "Tell me the text of “{head}”."),
+          "what “{head}” says")
+HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
+                    "Read me the text under “{head}”."),
+                   "what is written under “{head}”")
+SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
+ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
+                "Type “{m}” into the field and press Enter.")
+FILL_IN = ("On {screen}, fill in {fields} and tap “{button}”.",
+           "Fill in {fields}, then press “{button}”.", "Enter {fields} and tap “{button}”.")
+ADD_TYPED = ("Add “{m}” to {where}.", "Create “{m}” in {where}.",
+             "Type “{m}” and add it to {where}.")
 SUBMIT = ("Go through {form} and tap “{button}”.", "Press “{button}” on the {form} screen.",
           "Get to {form} and press “{button}”.")
 BOTH = ("{a}, then {b}.", "First {a}; after that, {b}.", "{A} and {b}.",
@@ -100,7 +135,8 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "remove", "take", "delete", "open", "go", "show", "navigate", "press",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
-                    "post"})
+                    "post", "tap", "use", "besides", "search", "fill", "enter", "type",
+                    "create", "on"})
 
 
 def variants(instruction: str) -> list[str]:
@@ -127,9 +163,14 @@ def fill(template: str, values: dict[str, object]) -> str:
             return "{"
         if m.group(0) == "}}":
             return "}"
-        v = values.get(m.group(1), m.group(0))
-        return str(v)
+        v = str(values.get(m.group(1), m.group(0)))
+        if v[-1:] in _ENDS and template[m.start() - 1:m.start()] != "“":
+            return f"“{v}”"  # a sentence of the app's ("Yes! What time?") inside ours
+        return v
     return _HOLE.sub(one, template)
+
+
+_ENDS = frozenset(".?!…")
 
 
 def rename_holes(template: str, names: dict[str, str]) -> str:

@@ -15,8 +15,10 @@ change the demo made on its way to another row does not become part of it. The g
 reached when the walk's table holds every added row and lacks every removed one (an
 update's new and old values; a new or deleted row by the cells that name the subject, so
 that a count changed on the way does not make a row another), each named flag has the
-demo's value, the screen is the demo's last screen (where the task names `screen`) and
-the answer is the demo's (compared as text, or as numbers). A
+demo's value, the screen is the demo's last screen (where the task names `screen`; and
+its row names the subject as the demo's did, where the task names `param`) and
+the answer is the demo's (compared as text, or as numbers, or as meaning the same: "7"
+for "7 products", as any answer is read). A
 checker that is off by one, too lenient or too strict, disagrees with it on some walk.
 
 Walks start with a prefix of the demo (so they get close to the goal, and every strict
@@ -35,7 +37,8 @@ from typing import Any
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.state import State
-from phoneworld.spec.ast import AppSpec, Task
+from phoneworld.spec.ast import AppSpec, Ref, Task
+from phoneworld.tasks.checkers import same_answer
 from phoneworld.tasks.demos import Demo
 from phoneworld.tasks.instances import TaskInstance
 from phoneworld.tasks.schema import reads
@@ -59,17 +62,22 @@ class Case:
     answer: str | None
     others: list[str]
     """Wrong answers worth trying: other rows' values of the answer's column."""
+    param: dict[str, Any] | None = None
+    """The cells of the demo's last screen's row that name the subject (where the task
+    names `param`: "open Bakery" ends on Bakery's row)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "template": self.template, "params": self.params,
                 "actions": self.actions, "tables": self.tables, "flags": self.flags,
-                "screen": self.screen, "answer": self.answer, "others": self.others}
+                "screen": self.screen, "answer": self.answer, "others": self.others,
+                **({"param": self.param} if self.param is not None else {})}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Case:
         return cls(id=d["id"], template=d["template"], params=d["params"],
                    actions=d["actions"], tables=d["tables"], flags=d["flags"],
-                   screen=d["screen"], answer=d["answer"], others=d["others"])
+                   screen=d["screen"], answer=d["answer"], others=d["others"],
+                   param=d.get("param"))
 
 
 # -- recording (at codegen) -------------------------------------------------------------------
@@ -105,9 +113,28 @@ def record_case(spec: AppSpec, instance: TaskInstance, demo: Demo) -> Case:
             rows = State(spec).rows(table)
             others += sorted({str(r[col]) for r in rows if r.get(col) not in (None, "")}
                              - {str(instance.params.get(p))})[:8]
+    param = None
+    if _names_param(task.condition) and isinstance(m.param, dict):
+        param = {c: v for c, v in m.param.items() if _cell(v) in subject}
     return Case(id=instance.id, template=instance.template, params=dict(instance.params),
                 actions=[dict(a) for a in demo.actions], tables=tables, flags=flags,
-                screen=m.screen if "screen" in names else None, answer=answer, others=others)
+                screen=m.screen if "screen" in names else None, answer=answer, others=others,
+                param=param)
+
+
+def _names_param(e: Any) -> bool:
+    """Whether a condition reads the screen's row (`param.c`)."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Ref):
+            if x.path[0] == "param":
+                return True
+        elif x is not None and hasattr(x, "__dataclass_fields__"):
+            for f in x.__dataclass_fields__:
+                v = getattr(x, f)
+                stack.extend(v if isinstance(v, tuple) else [v])
+    return False
 
 
 def _diff(before: list, after: list) -> tuple[list, list]:
@@ -116,8 +143,9 @@ def _diff(before: list, after: list) -> tuple[list, list]:
 
 
 def _subject(params: dict[str, Any]) -> set[str]:
-    """The instance's parameter values, as the text rows are matched on."""
-    return {_cell(v) for v in params.values() if v not in (None, "")}
+    """The instance's parameter values, as the text rows are matched on (a switch's state,
+    true or false, names no row: it would match every count of 1)."""
+    return {_cell(v) for v in params.values() if v not in (None, "") and not isinstance(v, bool)}
 
 
 def _about(subject: set[str], added: list, removed: list) -> tuple[list, list]:
@@ -162,7 +190,11 @@ def reached(m: Machine, case: Case) -> bool:
         return False
     if case.screen is not None and (m.left_app or m.screen != case.screen):
         return False
-    if case.answer is not None and (m.answer is None or _plain(m.answer) != _plain(case.answer)):
+    if case.param and (not isinstance(m.param, dict) or any(
+            _cell(m.param.get(c)) != _cell(v) for c, v in case.param.items())):
+        return False
+    if case.answer is not None and (m.answer is None or (
+            _plain(m.answer) != _plain(case.answer) and not same_answer(m.answer, case.answer))):
         return False
     return True
 

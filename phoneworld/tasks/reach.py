@@ -1,7 +1,8 @@
 """What a person can get to see in an app: one breadth-first walk over its screens.
 
     explore(spec) -> Reach(screens={"main", "category", ...},
-                           views=[{"oat milk", 4.29, "64 fl oz", ...}, ...])
+                           views=[{"oat milk", 4.29, "64 fl oz", ...}, ...],
+                           rows={("category", "bakery"), ...})
 
 The walk taps, scrolls and goes back from the start (the planner's moves, no typing),
 keying states by screen, parameter, scroll offsets and the screen below, with the data
@@ -28,6 +29,8 @@ class Reach:
     screens: frozenset[str]
     views: tuple[frozenset[object], ...]
     """The normalised texts of each state the walk saw."""
+    rows: frozenset[tuple[str, object]] = frozenset()
+    """(screen, a normalised cell of its parameter row) for each row a screen showed."""
 
     def together(self, values: list[object]) -> bool:
         """Whether some screen shows all of `values` at once."""
@@ -51,14 +54,17 @@ def explore(spec: AppSpec) -> Reach:
     world = _Blind(m)
     screens: set[str] = set()
     views: list[frozenset[object]] = []
+    rows: set[tuple[str, object]] = set()
 
     def visit(w: World) -> bool:
         screens.add(m.screen)
         views.append(frozenset(w.texts()))
+        if isinstance(m.param, dict):
+            rows.update((m.screen, normalise(v)) for v in m.param.values() if v is not None)
         return False
     visit(world)
     search(world, visit, max_states=MAX_STATES)
-    return Reach(frozenset(screens), tuple(dict.fromkeys(views)))
+    return Reach(frozenset(screens), tuple(dict.fromkeys(views)), frozenset(rows))
 
 
 @lru_cache(maxsize=32)

@@ -132,7 +132,9 @@ def _done_already(inst: TaskInstance, specs: Sequence[AppSpec]) -> bool:
 
 
 def _can_pass_on(i: TaskInstance) -> bool:
-    return i.kind == "state" and len(i.typed) == 1 and len(i.goals) == 1
+    """A send: one typed text, and someone (a row named in the task) to send it to."""
+    return i.kind == "state" and len(i.typed) == 1 and len(i.goals) == 1 and any(
+        isinstance(v, str) and v and display(v) not in i.typed for v in i.params.values())
 
 
 def _can_lead(i: TaskInstance) -> bool:

@@ -27,10 +27,10 @@ from phoneworld.spec.ast import (
     Expr,
     Not,
     Ref,
-    Screen,
     View,
 )
 from phoneworld.spec.walk import walk
+from phoneworld.tasks.labels import screen_labels
 
 _SYSTEM = re.compile(r"systemui|statusbar|navigationbar|clock|battery", re.I)
 _NAME_WORDS = ("name", "title", "label", "query", "number", "text1")
@@ -54,6 +54,12 @@ FACTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(p)) for k,
 """The sorts of facts a question can ask about, by the words of a column's name; a column
 whose words match none (a button's text, a dialog title) is not asked about."""
 _PREFIX = re.compile(r"^(main|sub_settings|d)_")
+FACT_WORDS = frozenset(
+    "price cost amount total subtotal fare fee count quantity qty unit size weight volume "
+    "status date time timestamp phone number tel email address snippet preview last message "
+    "summary subtitle description badge rating stars score unread delivery".split())
+"""The words a question may call a fact by: a column named otherwise (from a resource id
+such as `view_card_header_title`) is asked about by where it is shown instead."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,8 @@ class RowToggle:
 
 @dataclass(frozen=True)
 class FlagToggle:
-    """`toggle f` fired from a widget (the switch bound to `f`, usually)."""
+    """`toggle f` fired from a widget (the switch bound to `f`, usually); `label` is what
+    the widget says ("" when it says nothing)."""
 
     flag: str
     label: str
@@ -175,14 +182,14 @@ def read_schema(spec: AppSpec) -> Schema:
         visible = [c.name for c in t.columns if c.name in cols and types[c.name] == "text"]
         if not visible:
             continue
-        entity_name = _name_column(visible)
+        entity_name = _name_column(visible) or _first_named(t, visible)
         if entity_name is None:
             continue
         fields = []
         for c in visible:
             label = label_of(c, entity_name)
             fact = next((k for k, rx in FACTS if rx.search(label)), None)
-            if c != entity_name and fact is not None:
+            if c != entity_name and fact is not None and set(label.split()) <= FACT_WORDS:
                 fields.append(Field(c, label, fact))
         entities.append(Entity(table=name, kind=t.kind, key=t.columns[0].name,
                                name=entity_name, noun=_noun(entity_name),
@@ -226,6 +233,19 @@ def _name_column(visible: list[str]) -> str | None:
     return None
 
 
+def _first_named(table, visible: list[str]) -> str | None:
+    """Where no column is named like a name (a real app's `text_view`): the first shown
+    one that tells most rows apart, as the first line of a row usually does."""
+    cols = [c.name for c in table.columns]
+    for c in visible:
+        i = cols.index(c)
+        values = [r[i] for r in table.rows if isinstance(r[i], str) and r[i].strip()]
+        if len(values) >= 2 and len(set(values)) * 2 > len(values) and \
+                any(ch.isalpha() for v in values for ch in v[:1]):
+            return c
+    return None
+
+
 def view_label(view: View, *, fallback: bool = True) -> str:
     """What a person would call a widget: its text, its description, or a child's text
     (else, with `fallback`, the words of its name)."""
@@ -262,46 +282,11 @@ def named_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str | None]]
 
 
 def _screen_labels(spec: AppSpec) -> Iterator[tuple[str, str]]:
-    """A screen's title (a fixed label in its top bar), unless it is the app's own name;
-    else the label of the widget that opens it."""
-    named = named_views(spec)
-    start_title = _title(next((s for s in spec.screens if s.name == spec.start), None), spec)
-    tables = {t.name: t for t in spec.tables}
+    """A screen's name in the app's words (see `labels`), in screen order."""
+    found = screen_labels(spec)
     for s in spec.screens:
-        if s.foreign:
-            continue
-        title = _title(s, spec)
-        if s.param in tables and any(title in r for r in tables[s.param].rows):
-            title = ""  # a detail screen's title that is its row's, not its own
-        if title and (title != start_title or s.name == spec.start):
-            yield s.name, title
-            continue
-        if s.param is not None and "tabs" not in s.modules:
-            continue  # a detail screen is named by its row
-        dialogs = {d.name for d in spec.screens if "dialog" in d.modules}
-        openers = {view_label(named[(t.screen, t.widget)][0], fallback=False)
-                   for t in spec.transitions
-                   if t.target == s.name and t.screen != s.name and t.screen not in dialogs
-                   and (t.screen, t.widget) in named}
-        openers.discard("")
-        if len(openers) == 1:
-            yield s.name, openers.pop()
-        elif title:
-            yield s.name, title
-
-
-def _title(s: Screen | None, spec: AppSpec) -> str:
-    """The first fixed, unnamed label in the top tenth of the screen (below the status
-    bar): where an app bar shows its title."""
-    if s is None:
-        return ""
-    top = spec.height * 0.1
-    for v, t in _views(s.root, None):
-        if t is None and not v.id and not v.name and "editable" not in v.flags and \
-                isinstance(v.text, Const) and isinstance(v.text.value, str) and \
-                v.text.value.strip() and v.bounds[1] < top and v.bounds[1] > spec.height * 0.02:
-            return v.text.value.strip()
-    return ""
+        if s.name in found:
+            yield s.name, found[s.name][0]
 
 
 # -- state changes ------------------------------------------------------------------------------
@@ -330,8 +315,9 @@ def _flag_toggles(spec: AppSpec) -> Iterator[FlagToggle]:
             if e.op == "toggle" and e.target not in seen:
                 seen.add(e.target)
                 view = named.get((t.screen, t.widget))
-                label = view_label(view[0]) if view else words(e.target)
-                yield FlagToggle(e.target, label or words(e.target), t.screen)
+                # Only the app's own words name a switch: no label, no task.
+                label = view_label(view[0], fallback=False) if view else ""
+                yield FlagToggle(e.target, label, t.screen)
 
 
 def _source_of(e: Expr, item: str | None, param: str | None) -> tuple[str, str] | None:

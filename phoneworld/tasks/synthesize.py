@@ -42,7 +42,9 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views
+from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks.labels import is_name, title_of
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -50,10 +52,9 @@ from phoneworld.tasks.schema import (
     named_views,
     read_schema,
     view_label,
-    words,
 )
 
-MAX_COMPOSITE = 12
+MAX_COMPOSITE = 24
 """Composite templates per app (each has many instances)."""
 _UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
 
@@ -69,6 +70,11 @@ class _Base:
     touches: str = ""
     screen: str = ""
     """The screen a state change is made on, or a navigation reaches."""
+    label: str = ""
+    """What a state change is about, in the app's words (two switches that say the same
+    make no composite)."""
+    alone: bool = False
+    """A goal too long to join with another (a whole form to fill in)."""
 
 
 def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
@@ -77,18 +83,42 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     from phoneworld.tasks.instances import draw
 
     bare = replace(spec, tasks=())
-    bases = [b for b in _bases(bare) if draw(bare, b.task)]
+    bases = [b for b in _unique(_bases(bare)) if draw(bare, b.task)]
     pairs = itertools.islice((t for t in _composites(bases, _Names(bare)) if draw(bare, t)),
                              MAX_COMPOSITE)
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
+def _unique(bases: Iterator[_Base]) -> Iterator[_Base]:
+    """The templates with names made unique (`open_settings`, `open_settings_2`)."""
+    taken: set[str] = set()
+    for b in bases:
+        name, i = b.task.name, 2
+        while name in taken:
+            name, i = f"{b.task.name}_{i}", i + 1
+        taken.add(name)
+        yield b if name == b.task.name else replace(b, task=replace(b.task, name=name))
+
+
 def _bases(spec: AppSpec) -> Iterator[_Base]:
     schema = read_schema(spec)
     names = _Names(spec)
-    yield from _information(spec, schema, names)
+    asked: set[tuple[str, str]] = set()
+    for b in _information(spec, schema, names):
+        asked.add((b.task.params[0].table, b.task.params[1].column))
+        yield b
+    for t in browse.row_questions(spec, schema, names.new, asked):
+        yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.screen_texts(spec, dict(schema.screen_labels)):
+        yield _Base(t.task, asks=t.asks, touches="answer")
     yield from _state(spec, schema, names)
+    for t in entries.typing_templates(spec, schema, names.new,
+                                     lambda table: _collection(spec, schema, table)):
+        yield _Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
+                    alone=len(t.task.params) > 1)
     yield from _navigation(spec, schema)
+    for t in browse.open_rows(spec, schema, names.new):
+        yield _Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
 
 
 # -- information --------------------------------------------------------------------------
@@ -136,18 +166,20 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
     flags = {f.name: f for f in spec.flags}
     for ft in schema.flag_toggles:
         flag = flags.get(ft.flag)
-        if flag is None or flag.type != "bool":
+        if flag is None or flag.type != "bool" or not ft.label:
             continue
-        screen = schema.screen_label(ft.screen) or words(ft.screen)
+        screen = schema.screen_label(ft.screen)
         fill = {"label": ft.label, "screen": screen}
-        for on, phr in ((True, P.FLAG_ON), (False, P.FLAG_OFF)):
+        on_off = ((True, P.FLAG_ON), (False, P.FLAG_OFF)) if screen else \
+            ((True, P.FLAG_ON_HERE), (False, P.FLAG_OFF_HERE))
+        for on, phr in on_off:
             if bool(flag.initial) == on:
                 continue  # already so after a reset: nothing to do
             task = Task(name=f"turn_{'on' if on else 'off'}_{ft.flag}", kind="state",
                         instruction=P.join([_words(p, fill) for p in phr]),
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
-                        touches=ft.flag, screen=ft.screen)
+                        touches=ft.flag, screen=ft.screen, label=ft.label)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
         if e is None:
@@ -158,10 +190,14 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             # The key and the name: a key alone may come back on another row later.
             cond = _exists(rt.table, [(e.key, Ref((k,))), (e.name, Ref((n,))),
                                       (rt.column, Const(on))])
+            # The switch's state, hidden: a row with none (no switch was recorded on it)
+            # is never drawn.
+            c = names.new("c", {n, k})
             task = Task(name=f"turn_{'on' if on else 'off'}_{suffix}{rt.table}", kind="state",
                         instruction=P.join([_words(p, {}, n=n) for p in phr]),
                         condition=cond,
-                        params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key)))
+                        params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key),
+                                TaskParam(c, e.table, rt.column)))
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, {}, n=n)) for p in phr),
                         touches=rt.table, screen=rt.screen)
     for ins in schema.inserts:
@@ -237,11 +273,15 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator
 
 
 def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
-    """How a person names a collection: the label of a screen that lists it, else its name."""
+    """How a person names a collection: the label of a screen that lists it, else "the
+    list" (never a table's name: it comes from resource ids)."""
     for s in spec.screens:
         if table in _lists(s) and schema.screen_label(s.name):
             return f"the {schema.screen_label(s.name)}"
-    return f"the {words(table)}"
+    for s in spec.screens:  # a title that is also the name of the row that opens it
+        if table in _lists(s) and is_name(title_of(s, spec)):
+            return f"the {title_of(s, spec)}"
+    return "the list"
 
 
 def _lists(screen: Screen) -> set[str]:
@@ -301,13 +341,14 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
 def _composites(bases: list[_Base], names: _Names) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, screen and
     question; taken round-robin from each sort so that different templates appear."""
-    state = [b for b in bases if b.task.kind == "state"]
+    state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
     sorts = [_diagonal(state, info), away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
-              if a.touches != b.touches], _diagonal(nav, info)]
+              if a.touches != b.touches and not (a.label and a.label == b.label)],
+             _diagonal(nav, info)]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
             if i < len(pairs):
@@ -335,14 +376,19 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
         [f"tell me {P.rename_holes(b.asks, renames)}"]
     texts = []
     for i, pattern in enumerate(P.BOTH):
-        ca = a.clauses[i % len(a.clauses)]
-        cb = b_clauses[i % len(b_clauses)]
+        # "please" opens a request, never its second half ("... and please add")
+        ca = _unplease(a.clauses[i % len(a.clauses)])
+        cb = _unplease(b_clauses[i % len(b_clauses)])
         texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
                                    .replace("{a}", ca).replace("{b}", cb)))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
                 instruction=P.join(texts),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
+
+
+def _unplease(clause: str) -> str:
+    return clause[len("please "):] if clause.lower().startswith("please ") else clause
 
 
 def _rename(e: Expr, names: dict[str, str]) -> Expr:

@@ -76,7 +76,11 @@ def normalise_activity(activity: str) -> str:
 
 
 def _normalise(o: Observation, app_package: str) -> Observation:
-    foreign = bool(o.package) and o.package != app_package
+    shown = foreground_package(o.root)
+    # The views say whose window is shown; a recorder's foreground activity can lag behind
+    # (DroidBot names the app while the launcher is still on screen after a restart).
+    foreign = (bool(o.package) and o.package != app_package) or \
+        (bool(shown) and shown not in (app_package, "android") and _is_system(shown))
     activity = normalise_activity(o.activity)
     if o.foreign == foreign and o.activity == activity:
         return o

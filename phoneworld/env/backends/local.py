@@ -120,7 +120,38 @@ class LocalBackend:
         return verdict(task.check(self.target))
 
     def close(self) -> None:
-        pass
+        shot, self._shot = self._shot, None
+        if isinstance(shot, BrowserShots):
+            shot.close()
+
+
+class BrowserShots:
+    """The default in-process screenshot: the screen drawn by Debian's Chromium at the
+    device's size (the server's `Screenshotter`, one browser shared by the process's
+    envs), as a read-only RGB array. Fails at once, in one line naming what to install,
+    where Playwright or Chromium is missing."""
+
+    def __init__(self, specs: Sequence[AppSpec]) -> None:
+        from phoneworld.serve.screenshots import acquire_shared, browser_missing, chromium_path
+
+        why = browser_missing(chromium_path())
+        if why is not None:
+            raise PhoneworldError(f"in-process screenshots: {why}; or pass screenshot="
+                                  "<callable(outcome) -> PNG bytes or RGB array>")
+        self._shots = acquire_shared(s.look for s in specs)
+
+    def __call__(self, outcome: Outcome) -> Any:
+        if self._shots is None:
+            raise PhoneworldError("the env is closed: its screenshots are gone")
+        r = outcome.rendering
+        return self._shots.pixels(r.html, width=r.width, height=r.height)
+
+    def close(self) -> None:
+        if self._shots is not None:
+            from phoneworld.serve.screenshots import release_shared
+
+            self._shots = None
+            release_shared()
 
 
 def _elements_text(r: Any) -> str:

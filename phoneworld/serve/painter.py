@@ -1,0 +1,371 @@
+"""A page at the device's pixel size, with the browser drawing as few pixels as it can.
+
+Capturing a whole 1080x2400 page costs Chromium about 50 ms of CPU however little
+changed (compositing, reading back and encoding 2.6 million pixels); a clip of it costs
+in proportion to its area. So `Painter.draw` keeps the pixels it already has and asks
+Chromium only for what they cannot give:
+
+- On a recorded look (a plate), the plate and the paints on it are recorded pixels:
+  they are decoded and laid down here (`Frame.fill`, `paste`); the page less them, on a
+  transparent background, is set in the browser, and only the rectangles of the divs
+  that draw something (texts, check marks) are captured and laid over them.
+- Elsewhere (the Material look) the page is set whole and compared, div by div
+  (`layers.page_layers`), with the one the page's last frame shows: only the
+  rectangles of divs added, removed or changed are captured and pasted on a copy of
+  that frame. A page of another shape, or one that changed most of the screen, is
+  captured whole.
+
+Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
+(not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
+whole capture has there (a clip scaled by the page scale re-lays the page out). Every
+pixel of a result comes from Chromium at the device's size or from a recording: nothing
+is scaled up.
+"""
+
+from __future__ import annotations
+
+import base64
+import html as html_lib
+import io
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+import numpy as np
+
+from phoneworld.runtime.compose import Paint
+from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
+from phoneworld.serve.frame import Frame
+
+Rect = tuple[int, int, int, int]
+
+WHOLE = 0.5
+"""Above this share of the screen changed, a page is captured whole (one capture costs
+less than many clips that cover most of it)."""
+GAP = 24
+"""App pixels between two clips under which they are captured as one."""
+MAX_CLIPS = 12
+"""The most clips one page is captured in."""
+DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
+"""Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
+_PATCH = """(() => {
+  const phone = document.querySelector('.phone'), kids = Array.from(phone.children);
+  for (const [i1, i2, html] of %s) {
+    for (const k of kids.slice(i1, i2)) k.remove();
+    if (!html) continue;
+    if (kids[i2]) kids[i2].insertAdjacentHTML('beforebegin', html);
+    else phone.insertAdjacentHTML('beforeend', html);
+  }
+})()"""
+"""Replaces runs of the phone's children, last run first (so indexes stay true)."""
+_RESTYLE = ";document.querySelector('.phone').setAttribute('style', %s)"
+"""Sets the phone's own style (the page's zoom style overrides its height)."""
+
+
+@dataclass
+class _Page:
+    """One browser page at one window size, and what it shows."""
+
+    cdp: Any
+    frame_id: str
+    doc: str = ""
+    head: str = ""
+    divs: tuple[Layer, ...] | None = None
+    """The phone's children in the document, where known (a page set by `_show`)."""
+    layers: PageLayers | None = None
+    """The page the last frame drawn here shows."""
+    frame: Frame | None = None
+    base: Any = None
+    """What the last frame was laid on (a plate and its paints), for a transparent page."""
+
+
+class Painter:
+    """Draws pages of one browser at the device's size (see the module docstring).
+
+    Args:
+        browser: a Playwright `Browser`.
+        route: answers the pages' requests (`Screenshotter._answer`).
+        origin: the URL the pages lie at.
+        assets: asset bytes by name (or None: pages without a look only).
+    """
+
+    def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
+                 assets: Callable[[str], bytes | None] | None, *, plates: int = 8) -> None:
+        self.browser = browser
+        self.route = route
+        self.origin = origin
+        self.assets = assets
+        self._pages: dict[tuple[int, int, bool], _Page] = {}
+        self._plates: OrderedDict[tuple[str, int, int], Frame] = OrderedDict()
+        self._images: OrderedDict[tuple[str, int, int], np.ndarray] = OrderedDict()
+        self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
+        self._keep = plates
+        self.captured = 0
+        """App pixels captured from the browser so far (a measure of its work)."""
+
+    def draw(self, html: str, width: int, height: int, *, png: bool = True) -> Frame:
+        """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
+        with `png`, one that will be PNG-encoded (recorded pixels are encoded once, for
+        every frame drawn on them)."""
+        pl = page_layers(html, (width, height))
+        if pl is not None and pl.plate:
+            base = self._plate(pl.plate, width, height, png)
+            if base is not None:
+                return self._on_plate(pl, base, width, height, png)
+        return self._changed(pl, html, width, height)
+
+    # -- the two ways ------------------------------------------------------------------------
+
+    def _on_plate(self, pl: PageLayers, base: Frame, width: int, height: int,
+                  png: bool) -> Frame:
+        key = (pl.plate, width, height, pl.paints)
+        painted = self._painted.get(key)
+        if painted is None:
+            painted = base.copy()
+            for p in pl.paints:
+                if not self._lay(painted, p):
+                    # An image that cannot be read: the browser draws the page whole.
+                    return self._changed(None, pl.html, width, height)
+            # Steps that change only texts keep the paints (and their encoded bands).
+            self._painted[key] = painted
+            while len(self._painted) > self._keep:
+                self._painted.popitem(last=False)
+        self._painted.move_to_end(key)
+        if png:
+            painted.encode()
+        page = self._page(width, height, transparent=True)
+        last = page.frame if page.base == key and page.layers is not None else None
+        if last is not None:
+            # The same plate and paints as the last frame: only the divs that changed
+            # are laid anew, on their rectangles restored to the paints.
+            assert page.layers is not None
+            clips = merge(changed(page.layers.layers, pl.layers), (width, height))
+            f = last.copy()
+            for x1, y1, x2, y2 in clips:
+                f.paste(x1, y1, painted.pixels[y1:y2, x1:x2])
+        else:
+            clips = merge([lay.rect for lay in pl.layers if not lay.blank], (width, height))
+            f = painted.copy()
+        if clips:
+            self._show(page, pl, pl.overlay(), (width, height))
+            for clip in clips:
+                f.composite(clip[0], clip[1], self._capture(page, clip, (width, height)))
+        page.base, page.layers, page.frame = key, pl, f
+        return f
+
+    def _changed(self, pl: PageLayers | None, html: str, width: int, height: int) -> Frame:
+        page = self._page(width, height, transparent=False)
+        if page.doc == html and page.frame is not None:
+            return page.frame
+        before, shown = page.layers, page.frame
+        if pl is None:
+            self._set(page, html, (width, height))
+        else:
+            self._show(page, pl, html, (width, height))
+        clips: list[Rect] | None = None
+        if pl is not None and before is not None and shown is not None \
+                and before.head == pl.head:
+            clips = merge(changed(before.layers, pl.layers), (width, height))
+            if sum((c[2] - c[0]) * (c[3] - c[1]) for c in clips) > WHOLE * width * height:
+                clips = None
+        if clips is None:
+            f = Frame.from_png(self._png(page, (0, 0, width, height), (width, height)))
+        else:
+            assert shown is not None
+            f = shown.copy()
+            for clip in clips:
+                f.paste(clip[0], clip[1], self._capture(page, clip, (width, height)))
+        page.layers, page.frame = pl, f
+        return f
+
+    # -- recorded pixels ---------------------------------------------------------------------
+
+    def _decode(self, name: str, w: int, h: int) -> np.ndarray | None:
+        key = (name, w, h)
+        img = self._images.get(key)
+        if img is None:
+            data = self.assets(name) if self.assets is not None else None
+            if data is None:
+                return None
+            from PIL import Image
+
+            with Image.open(io.BytesIO(data)) as im:
+                pic = im.convert("RGB")
+            if pic.size != (w, h):  # as the page stretches it
+                pic = pic.resize((w, h), Image.Resampling.BILINEAR)
+            img = self._images[key] = np.asarray(pic)
+            while len(self._images) > 2 * self._keep:
+                self._images.popitem(last=False)
+        self._images.move_to_end(key)
+        return img
+
+    def _plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
+        key = (name, w, h)
+        f = self._plates.get(key)
+        if f is None:
+            img = self._decode(name, w, h)
+            if img is None:
+                return None
+            f = self._plates[key] = Frame(img)  # never changed: frames are drawn on copies
+            while len(self._plates) > self._keep:
+                self._plates.popitem(last=False)
+        self._plates.move_to_end(key)
+        if png:
+            f.encode()
+        return f
+
+    def _lay(self, f: Frame, p: Paint) -> bool:
+        """Lay a paint on `f`: a colour, or the part of an image inside its rectangle."""
+        if p.color:
+            f.fill(p.rect, tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
+            return True
+        img = self._decode(p.image, *p.image_size)
+        if img is None:
+            return False
+        ox, oy = p.origin
+        x1, y1, x2, y2 = p.rect
+        x1, y1 = max(x1, ox), max(y1, oy)
+        x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
+        if x1 < x2 and y1 < y2:
+            f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
+        return True
+
+    # -- the browser -------------------------------------------------------------------------
+
+    def _page(self, width: int, height: int, transparent: bool) -> _Page:
+        key = (width, height, transparent)
+        page = self._pages.get(key)
+        if page is None:
+            ctx = self.browser.new_context(viewport={"width": width, "height": height},
+                                           device_scale_factor=1, is_mobile=False,
+                                           has_touch=True, java_script_enabled=False)
+            p = ctx.new_page()
+            p.route(f"{self.origin}**", self.route)
+            p.goto(self.origin)
+            cdp = ctx.new_cdp_session(p)
+            if transparent:
+                cdp.send("Emulation.setDefaultBackgroundColorOverride",
+                         {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+            frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+            page = self._pages[key] = _Page(cdp, frame)
+        return page
+
+    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int]) -> None:
+        """Show `html`, a page whose phone holds `pl.layers` alone: by patching the divs
+        that differ from those the page shows, where it shows a page of the same head (a
+        new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
+        if page.doc == html:
+            return
+        shown, style = _phone_style(page.head)
+        head, new_style = _phone_style(pl.head)
+        if page.divs is None or shown != head:
+            self._set(page, html, size)
+            page.head, page.divs = pl.head, pl.layers
+            return
+        ops = SequenceMatcher(None, [x.key for x in page.divs], [x.key for x in pl.layers],
+                              autojunk=False).get_opcodes()
+        edits = [[i1, i2, "".join(x.div for x in pl.layers[j1:j2])]
+                 for tag, i1, i2, j1, j2 in reversed(ops) if tag != "equal"]
+        script = _PATCH % json.dumps(edits) if edits else ""
+        if style != new_style:
+            # Screens of one app differ in the phone's style alone (each its accent).
+            script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
+        if script:
+            page.cdp.send("Runtime.evaluate", {"expression": script})
+        page.head = pl.head
+        page.doc, page.divs = html, pl.layers
+        if any("<img" in e[2] for e in edits):
+            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
+
+    def _set(self, page: _Page, html: str, size: tuple[int, int]) -> None:
+        if page.doc == html:
+            return
+        page.divs = None
+        # The phone exactly as high as the window (the page rounds it to a CSS pixel),
+        # so that its plate is drawn 1:1, as `_on_plate` lays it.
+        zoom = size[0] / FRAME_WIDTH
+        css = (f"html {{ zoom: {zoom:.9f}; }}\n.phone {{ height: {size[1] / zoom:.4f}px "
+               "!important; }\n</style>")
+        page.cdp.send("Page.setDocumentContent",
+                      {"frameId": page.frame_id, "html": html.replace("</style>", css, 1)})
+        page.doc = html
+        if "<img" in html:
+            # Images load and decode after the document is set: wait for them (a DevTools
+            # evaluation, which runs with the page's own scripts off).
+            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
+
+    def _png(self, page: _Page, clip: Rect, size: tuple[int, int]) -> bytes:
+        """The page's pixels in `clip` (app pixels) as Chromium's PNG."""
+        x1, y1, x2, y2 = clip
+        # optimizeForSpeed: faster zlib settings, a slightly larger PNG.
+        params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
+        if clip != (0, 0, *size):
+            params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
+                              "scale": 1}
+        self.captured += (x2 - x1) * (y2 - y1)
+        return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
+
+    def _capture(self, page: _Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
+        """The page's pixels in `clip` (app pixels) as an RGBA array."""
+        from PIL import Image
+
+        with Image.open(io.BytesIO(self._png(page, clip, size))) as im:
+            return np.asarray(im.convert("RGBA"))
+
+
+def _phone_style(head: str) -> tuple[str, str]:
+    """A page's head less the phone's style attribute, and that attribute's value (the
+    head ends with the phone's opening tag, its style last)."""
+    i = head.rfind(' style="')
+    if i < 0 or not head.endswith('">'):
+        return head, ""
+    return head[:i], head[i + len(' style="'):-len('">')]
+
+
+def changed(before: tuple[Layer, ...], after: tuple[Layer, ...]) -> list[Rect]:
+    """The rectangles where two pages' layers differ: those of the divs one page draws
+    and the other does not, or draws in another order."""
+    a = [lay for lay in before if not lay.blank]
+    b = [lay for lay in after if not lay.blank]
+    out: list[Rect] = []
+    ops = SequenceMatcher(None, [x.key for x in a], [x.key for x in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in ops.get_opcodes():
+        if tag != "equal":
+            out.extend(x.rect for x in a[i1:i2])
+            out.extend(x.rect for x in b[j1:j2])
+    return out
+
+
+def merge(rects: list[Rect], size: tuple[int, int], gap: int = GAP,
+          most: int = MAX_CLIPS) -> list[Rect]:
+    """`rects` cut to the screen and joined where they overlap or lie within `gap` of
+    each other (then the two topmost joined until at most `most` remain), sorted."""
+    w, h = size
+    todo = sorted((max(0, x1), max(0, y1), min(w, x2), min(h, y2)) for x1, y1, x2, y2 in rects)
+    out: list[Rect] = []
+    while True:
+        out = []
+        for r in todo:
+            if r[0] >= r[2] or r[1] >= r[3]:
+                continue
+            for i, o in enumerate(out):
+                if r[0] - gap <= o[2] and o[0] - gap <= r[2] and \
+                        r[1] - gap <= o[3] and o[1] - gap <= r[3]:
+                    out[i] = _union(o, r)
+                    break
+            else:
+                out.append(r)
+        if len(out) == len(todo):
+            break
+        todo = sorted(out)
+    out.sort(key=lambda r: (r[1], r[0]))
+    while len(out) > most:
+        out[:2] = [_union(out[0], out[1])]
+    return sorted(out)
+
+
+def _union(a: Rect, b: Rect) -> Rect:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

@@ -1,0 +1,252 @@
+"""Templates for browsing an app: open a list's row, read what a row or a screen shows.
+
+    on main.package_row tap -> package with item        (a list of packages)
+      ->  task open_package navigation (n: packages.name)
+              "Open {n}. | Tap {n} to open it. | ..." { screen == "package" and param.name == n }
+    list row template: TextView item.title above TextView item.summary
+      ->  task read_summary_settings information (n: settings.title, v: settings.summary)
+              "What is written under {n}? | ..." { answer ~ v }
+
+    fixed texts on About: "License" and, right under it, "Source code available on ..."
+      ->  task read_about_1 information "What is written under “License” on About? | ..."
+              { answer ~ "Source code available on ..." }
+
+These need nothing but what every recorded app has, lists, taps on their rows and fixed
+texts, and they word a task only with what the screen itself shows (a row's name, the
+label of a button on it, a heading) and with where a text sits ("under", "next to"):
+never with the names of columns or screens, which come from resource ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from phoneworld.spec.ast import (
+    AppSpec,
+    BoolOp,
+    Compare,
+    Const,
+    Ref,
+    Task,
+    TaskParam,
+    View,
+)
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.labels import is_name, label_of
+from phoneworld.tasks.schema import Schema
+
+NewName = Callable[..., str]
+"""`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
+_STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template with the clauses a composite joins it by ("open {n}"), or for a
+    question, the thing asked for ("the text under {n}"), and the screen it ends on."""
+
+    task: Task
+    clauses: tuple[str, ...] = ()
+    asks: str = ""
+    screen: str = ""
+
+
+# -- opening a row ---------------------------------------------------------------------------
+
+def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
+    """One template per screen that a tap on a list row opens for that row: "Open {n}."
+    (the row itself) or "Open “Menu” for {n}." (a button on the row)."""
+    screens = {s.name: s for s in spec.screens}
+    views = _item_views(spec)
+    done: set[tuple[str, str]] = set()
+    for t in spec.transitions:
+        target = screens.get(t.target)
+        if target is None or target.foreign or t.action != "tap" or \
+                t.with_param != Ref(("item",)) or \
+                target.param is None or (t.screen, t.widget) not in views:
+            continue
+        e = schema.entity(target.param)
+        view, table = views[(t.screen, t.widget)]
+        if e is None or table != target.param:
+            continue
+        button = label_of(view, fallback=False)
+        button = button if button and is_name(button) else ""
+        if (target.name, button) in done:
+            continue
+        done.add((target.name, button))
+        n = new("n")
+        phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
+        fill = {"button": button}
+        cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
+                              Compare("==", Ref(("param", e.name)), Ref((n,)))))
+        task = Task(name=f"open_{target.name}", kind="navigation",
+                    instruction=P.join([_words(p, fill, n=n) for p in phrases]),
+                    condition=cond, params=(TaskParam(n, e.table, e.name),))
+        yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, n=n))
+                                           for p in phrases), screen=target.name)
+
+
+def _item_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str]]:
+    """(screen, widget name) -> (the view, the table of the list it repeats in), for the
+    named views inside list items."""
+    out: dict[tuple[str, str], tuple[View, str]] = {}
+    for s in spec.screens:
+        stack: list[tuple[View, str | None]] = [(s.root, None)]
+        while stack:
+            v, table = stack.pop()
+            if v.name and table is not None:
+                out.setdefault((s.name, v.name), (v, table))
+            inner = v.items.table if v.items is not None else table
+            stack.extend((c, inner) for c in v.children)
+    return out
+
+
+# -- what a row shows ------------------------------------------------------------------------
+
+def row_questions(spec: AppSpec, schema: Schema, new: NewName,
+                  asked: set[tuple[str, str]]) -> Iterator[Template]:
+    """A question per text a list row shows beside its name, worded by where it sits:
+    under the name, or next to it. `asked` holds the (table, column) pairs other
+    templates already ask about."""
+    tables = {t.name: t for t in spec.tables}
+    done = set(asked)
+    for table, name_view, other, column in _row_texts(spec, schema):
+        if (table, column) in done:
+            continue
+        t = tables[table]
+        cols = [c.name for c in t.columns]
+        e = schema.entity(table)
+        types = {c.name: c.type for c in t.columns}
+        if e is None or types.get(column) != "text" or \
+                not _informative(t.rows, cols.index(e.name), cols.index(column)):
+            continue
+        done.add((table, column))
+        place = _place(name_view.bounds, other.bounds)
+        questions, obj = P.ROW_TEXT[place]
+        n, v = new("n"), new("v")
+        task = Task(name=f"read_{column}_{table}", kind="information",
+                    instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Ref((v,))),
+                    params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
+        yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+
+
+def screen_texts(spec: AppSpec, reach_labels: dict[str, str]) -> Iterator[Template]:
+    """A question per fixed heading of a screen with a fixed text right under it (About:
+    "License", then the licence): "What is written under “License”?". `reach_labels`
+    names the screens (a heading alone may be on several)."""
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        where = reach_labels.get(s.name, "")
+        pairs = list(_headed(s.root))
+        for i, (head, text) in enumerate(pairs, 1):
+            fill = {"head": head, "screen": where}
+            questions, obj = P.HEADED if where and where != head else \
+                P.TITLED if where else P.HEADED_ANYWHERE
+            task = Task(name=f"read_{s.name}_{i}", kind="information",
+                        instruction=P.join([_words(q, fill) for q in questions]),
+                        condition=Compare("~", Ref(("answer",)), Const(text)))
+            yield Template(task, asks=_words(obj, fill), screen=s.name)
+
+
+def _headed(root: View) -> Iterator[tuple[str, str]]:
+    """(heading, text) for each fixed, short text with another fixed text right under it
+    (closer than half the heading's height), neither of them an input or a button."""
+    fixed = [v for v in _fixed_texts(root) if "editable" not in v.flags and
+             "button" not in v.cls.lower() and "button" not in v.id.lower()]
+    for a, b in zip(fixed, fixed[1:], strict=False):
+        head, text = _text(a), _text(b)
+        gap = b.bounds[1] - a.bounds[3]
+        overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
+        if is_name(head) and head != text and _usable(head) and _usable(text) and \
+                overlap > 0 and \
+                -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
+            yield head, text
+
+
+def _fixed_texts(root: View) -> list[View]:
+    out, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        if v.items is not None:
+            continue
+        if _text(v):
+            out.append(v)
+        stack.extend(reversed(v.children))
+    return out
+
+
+def _text(v: View) -> str:
+    return v.text.value.strip() if isinstance(v.text, Const) and \
+        isinstance(v.text.value, str) else ""
+
+
+def _row_texts(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, View, View, str]]:
+    """(table, the view showing a row's name, a view showing another of its texts, that
+    text's column) for every list row template of the app's own screens."""
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            stack.extend(v.children)
+            if v.items is None or not v.children:
+                continue
+            e = schema.entity(v.items.table)
+            if e is None:
+                continue
+            bound = _bound_texts(v.children[0])
+            name_view = next((b for b, c in bound if c == e.name), None)
+            if name_view is None:
+                continue
+            for b, c in bound:
+                if c != e.name:
+                    yield v.items.table, name_view, b, c
+
+
+def _bound_texts(item: View) -> list[tuple[View, str]]:
+    """The views of an item template whose text is a column of its row, in tree order."""
+    out, stack = [], [item]
+    while stack:
+        v = stack.pop()
+        if v.items is not None:
+            continue  # a list inside the row shows other rows
+        if isinstance(v.text, Ref) and len(v.text.path) == 2 and v.text.path[0] == "item":
+            out.append((v, v.text.path[1]))
+        stack.extend(reversed(v.children))
+    return out
+
+
+def _place(name: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> str:
+    """Where `other` sits from `name`: "under", "next" (to the right) or "row" (elsewhere
+    on the row)."""
+    overlap_x = min(name[2], other[2]) - max(name[0], other[0])
+    overlap_y = min(name[3], other[3]) - max(name[1], other[1])
+    if other[1] >= name[3] - 4 and overlap_x > 0:
+        return "under"
+    if other[0] >= name[2] - 4 and overlap_y > 0:
+        return "next"
+    return "row"
+
+
+def _informative(rows: tuple, name: int, value: int) -> bool:
+    """Whether a column says something about its rows: some row has both texts, and the
+    value is not a switch's on/off (state, asked by other tasks) nor the same on every
+    row (a fixed label)."""
+    values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
+    return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+
+
+def _usable(v: object) -> bool:
+    return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
+        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
+
+
+def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
+    out = P.rename_holes(phrase, holes)
+    for key, value in fill.items():
+        out = out.replace("{" + key + "}", P.literal(value))
+    return out

@@ -1,0 +1,149 @@
+"""Templates for typing: search for, submit, or add what the recordings typed.
+
+    set search_search_input = input.search_input   (on search.search_input submit)
+      ->  task search_search_search_input state (m: search_search_input_typed.text)
+              "Search for “{m}”. | ..." { search_search_input == m }
+    set checkout_input_name/street/city/zip = input.* (on checkout.place_order_button tap)
+      ->  task fill_checkout state (m: ..., m2: ..., m3: ..., m4: ...)
+              "On Checkout, fill in Full name “{m}”, ... and tap “Place order”. | ..."
+    insert main_items(text = input.add_item_edit_text)   (no row it belongs to)
+      ->  task add_to_main_items state (m: main_add_item_edit_text_typed.text)
+              "Add “{m}” to 1List. | ..." { exists(main_items where text == m) }
+
+What to type is drawn from the texts the recordings typed into that very field (the
+`<screen>_<field>_typed` tables), so a task never asks for text the app was never given;
+a field is called by its hint where the recording shows one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam, View
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.browse import Template
+from phoneworld.tasks.instances import TYPED
+from phoneworld.tasks.labels import is_name, label_of
+from phoneworld.tasks.schema import Schema
+
+SUFFIX = TYPED
+_SEARCH = re.compile(r"search|query|find|filter", re.I)
+
+
+def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
+                     where: Callable[[str], str]) -> Iterator[Template]:
+    """Submitting typed text (a search, a form), and adding typed text to a list that
+    belongs to no row; `where` says how a person names a table's list."""
+    tables = {t.name: t for t in spec.tables}
+    views = _views(spec)
+    groups: dict[tuple[str, str, str], list[tuple[str, str]]] = defaultdict(list)
+    for t in spec.transitions:
+        for e in t.effects:
+            if e.op == "set" and len(e.values) == 1 and isinstance(e.values[0][1], Ref) and \
+                    e.values[0][1].path[0] == "input" and e.target + SUFFIX in tables:
+                key = (t.screen, t.widget, t.action)
+                if (e.target, e.values[0][1].path[1]) not in groups[key]:
+                    groups[key].append((e.target, e.values[0][1].path[1]))
+    done: set[tuple] = set()
+    for (screen, widget, action), fields in sorted(groups.items()):
+        if tuple(sorted(fields)) not in done:  # enter and a search button: one task
+            done.add(tuple(sorted(fields)))
+            yield from _submit(spec, schema, screen, widget, action, fields, views, tables,
+                               new)
+    for ins in schema.inserts:
+        if ins.source is not None or len(ins.inputs) != 1:
+            continue
+        column, field = ins.inputs[0]
+        table = _typed_table(ins.screen, field, tables)
+        if table is None:
+            continue
+        m = new("m")
+        fill = {"where": where(ins.table)}
+        task = Task(name=f"add_typed_to_{ins.table}", kind="state",
+                    instruction=P.join([_words(p, fill, m=m) for p in P.ADD_TYPED]),
+                    condition=Call("exists", table=ins.table,
+                                   where=Compare("==", Ref((column,)), Ref((m,)))),
+                    params=(TaskParam(m, table, "text"),))
+        yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, m=m))
+                                           for p in P.ADD_TYPED), screen=ins.screen)
+
+
+def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
+            fields: list[tuple[str, str]], views, tables, new) -> Iterator[Template]:
+    # A form's fields in the order a person fills them in: top to bottom.
+    fields = sorted(fields, key=lambda f: (views[(screen, f[1])].bounds[1::-1]
+                                           if (screen, f[1]) in views else (0, 0), f))
+    names, labels, conds, params = [], [], [], []
+    for flag, field in fields:
+        m = new("m", set(names))
+        names.append(m)
+        view = views.get((screen, field))
+        typed = {r[2] for r in tables[flag + SUFFIX].rows}
+        hint = label_of(view, fallback=False) if view is not None else ""
+        labels.append(hint if hint and hint not in typed and is_name(hint) else "")
+        conds.append(Compare("==", Ref((flag,)), Ref((m,))))
+        params.append(TaskParam(m, flag + SUFFIX, "text"))
+    if len(fields) > 1 and not all(labels):
+        return  # a form whose fields say nothing of what goes where
+    button = "" if action == "submit" else label_of(views[(screen, widget)], fallback=False) \
+        if (screen, widget) in views else ""
+    place = schema.screen_label(screen)
+    search = len(fields) == 1 and (_SEARCH.search(f"{fields[0][1]} {labels[0]}") or
+                                   "search" in _modules(spec, screen))
+    if search:
+        phrases = P.SEARCH
+    elif len(fields) == 1 and action == "submit":
+        phrases = P.ENTER_SUBMIT
+    elif button and is_name(button):
+        phrases = P.FILL_IN
+    else:
+        return
+    what = ", ".join(f"{P.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
+                     for label, m in zip(labels, names, strict=True))
+    fill = {"button": button, "screen": place}
+    texts = [_words(p, fill, m=names[0]).replace("{fields}", what)
+             for p in phrases if place or "{screen}" not in p]
+    cond = conds[0] if len(conds) == 1 else BoolOp("and", tuple(conds))
+    name = f"search_{fields[0][0]}" if search else f"fill_{screen}"
+    task = Task(name=name, kind="state", instruction=P.join(texts), condition=cond,
+                params=tuple(params))
+    yield Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
+
+
+def _typed_table(screen: str, field: str, tables) -> str | None:
+    """The typed texts of a field, named as `infer.typed` names them (`<screen>_<field>`,
+    with `_2`s where that was taken): the first such table there is."""
+    from phoneworld.infer.layout import identifier  # the compiler's naming, when synthesising
+
+    base = identifier(f"{screen}_{field}")
+    for extra in range(4):
+        name = base + "_2" * extra + SUFFIX
+        if name in tables:
+            return name
+    return None
+
+
+def _modules(spec: AppSpec, screen: str) -> tuple[str, ...]:
+    return next((s.modules for s in spec.screens if s.name == screen), ())
+
+
+def _views(spec: AppSpec) -> dict[tuple[str, str], View]:
+    out: dict[tuple[str, str], View] = {}
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            if v.name:
+                out.setdefault((s.name, v.name), v)
+            stack.extend(v.children)
+    return out
+
+
+def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
+    out = P.rename_holes(phrase, holes)
+    for key, value in fill.items():
+        out = out.replace("{" + key + "}", P.literal(value))
+    return out
+

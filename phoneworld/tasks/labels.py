@@ -1,0 +1,141 @@
+"""What a person calls each screen, in the app's own words.
+
+    screen_labels(spec) -> {"main_cart": ("Cart", "title"), "settings": ("Settings", "opener"),
+                            "main_activity_launcher_2": ("Menu", "opener"), ...}
+
+A screen is called by its title (a fixed label in its top bar, or a dialog's title), else
+by the label of the widget that opens it (the button or tab a person taps to get there).
+A name is never an identifier: a screen the app gives no words for has no label, and no
+task names it. Labels that are not names are left out: texts with no letters ("21"), long
+sentences, a detail screen's title that is its row's own name, buttons that close or go
+back ("OK", "Navigate up"), and the app's own name on any screen but the start.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from phoneworld.spec.ast import AppSpec, Const, Screen, View
+
+_NOT_A_NAME = re.compile(
+    r"^(navigate up|up|back|go back|collapse|expand|cancel|ok|okay|close|done|dismiss|yes|no|"
+    r"skip|next|continue|later|not now|allow|deny|got it|retry|clear|delete|remove|save|"
+    r"apply|confirm|submit|send)$", re.I)
+"""Labels of buttons that close, confirm or step through something: what they lead to is
+not called by them ("OK" opens no "OK" screen)."""
+_TITLE_ID = re.compile(r"(^|[/:])(alert_?|dialog_?|toolbar_?|action_?bar_?|app_?bar_?|page_?)?"
+                       r"title$", re.I)
+MAX_WORDS = 6
+MAX_CHARS = 40
+
+
+@lru_cache(maxsize=64)
+def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
+    """Screen name -> (label, "title" or "opener") for every screen a person can name."""
+    named = _named(spec)
+    dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
+    start = next((s for s in spec.screens if s.name == spec.start), None)
+    app_title = title_of(start, spec) if start is not None else ""
+    tables = {t.name: t for t in spec.tables}
+    out: dict[str, tuple[str, str]] = {}
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        title = title_of(s, spec)
+        if title and s.param in tables and any(title in r for r in tables[s.param].rows):
+            title = ""  # a detail screen's title that is its row's, not its own
+        if title and (title != app_title or s.name == spec.start) and is_name(title):
+            out[s.name] = (title, "title")
+            continue
+        if s.param is not None and "tabs" not in s.modules and "dialog" not in s.modules:
+            continue  # a detail screen is named by its row
+        votes: Counter[str] = Counter()
+        for t in spec.transitions:
+            if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
+                    t.with_param is not None or (t.screen, t.widget) not in named:
+                continue
+            label = label_of(named[(t.screen, t.widget)], fallback=False)
+            if label and is_name(label) and not _NOT_A_NAME.match(label) and \
+                    label != app_title:
+                votes[label] += t.count
+        if votes:
+            out[s.name] = (min(votes, key=lambda k: (-votes[k], k)), "opener")
+    return out
+
+
+def is_name(text: str) -> bool:
+    """Whether a text can name a place: it has a letter, is short, does not start with a
+    number ("1 selected" is a count) and is not cut short ("Settings…")."""
+    text = text.strip()
+    return any(ch.isalpha() for ch in text) and len(text) <= MAX_CHARS and \
+        len(text.split()) <= MAX_WORDS and not text[:1].isdigit() and \
+        not text.endswith(("…", "..."))
+
+
+def title_of(s: Screen | None, spec: AppSpec) -> str:
+    """A screen's title: the first fixed label in its top bar (the top tenth, below the
+    status bar) that is not an input, else the first fixed label whose id says it is a
+    title (a dialog's `alertTitle`)."""
+    if s is None:
+        return ""
+    top = spec.height * 0.1
+    titled = ""
+    for v in _fixed(s.root):
+        text = v.text.value.strip()  # type: ignore[union-attr]
+        if "editable" in v.flags:
+            continue
+        if spec.height * 0.02 < v.bounds[1] < top and (not v.id or _TITLE_ID.search(v.id)):
+            return text
+        if not titled and v.id and _TITLE_ID.search(v.id):
+            titled = text
+    return titled
+
+
+def label_of(view: View, *, fallback: bool = True) -> str:
+    """What a person would call a widget: its text, its description, or a child's text
+    (else, with `fallback`, the words of its name)."""
+    said = _literal(view.text) or _literal(view.desc)
+    if said:
+        return said
+    stack = list(reversed(view.children))
+    while stack:
+        child = stack.pop()
+        if child.items is None:
+            if _literal(child.text):
+                return _literal(child.text)
+            stack.extend(reversed(child.children))
+    return " ".join(p for p in view.name.split("_") if p and not p.isdigit()) \
+        if view.name and fallback else ""
+
+
+def _literal(e: object) -> str:
+    """A literal text, stripped; "" for a binding or none."""
+    return e.value.strip() if isinstance(e, Const) and isinstance(e.value, str) else ""
+
+
+def _fixed(root: View) -> list[View]:
+    """The views outside lists with a literal, non-blank text, in tree order."""
+    out, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        if v.items is not None:
+            continue
+        if _literal(v.text):
+            out.append(v)
+        stack.extend(reversed(v.children))
+    return out
+
+
+def _named(spec: AppSpec) -> dict[tuple[str, str], View]:
+    """(screen, widget name) -> its view (outside lists and inside them)."""
+    out: dict[tuple[str, str], View] = {}
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            if v.name:
+                out.setdefault((s.name, v.name), v)
+            stack.extend(v.children)
+    return out

@@ -1,0 +1,269 @@
+"""Coherent app state: per-row switches, cross-screen effects and derived values.
+
+On the example shopping app, compiled from its traces: "Add to cart" on a product adds
+the row to the cart; the badges, "Subtotal (N items)", the subtotal and the total follow
+the rows after add, remove and quantity steps; rows only added in the recordings are not
+in the initial state; only rows with a recorded switch have one.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from phoneworld.infer import content as C
+from phoneworld.infer.derived import (
+    RowTotal,
+    derive_texts,
+    row_totals,
+    shown,
+    with_row_totals,
+)
+from phoneworld.runtime import Machine
+from phoneworld.runtime.expr import Scope, evaluate
+from phoneworld.runtime.state import State
+from phoneworld.spec.ast import (
+    AppSpec,
+    BinOp,
+    BoolOp,
+    Call,
+    Column,
+    Compare,
+    Const,
+    Effect,
+    Ref,
+    Table,
+    Transition,
+)
+from phoneworld.ui.node import Node
+from tests.tasks_fixtures import example
+
+# -- the shopping app, end to end ----------------------------------------------------------
+
+
+@pytest.fixture
+def shop() -> Machine:
+    m = Machine(example("shopping"))
+    m.reset()
+    return m
+
+
+def _texts(m: Machine) -> list[str]:
+    return [e["text"] or e["content_desc"] for e in m.observe("elements")
+            if e["text"] or e["content_desc"]]
+
+
+def _tap(m: Machine, label: str) -> None:
+    els = m.observe("elements")
+    e = next(e for e in els if label in (e["text"], e["content_desc"]))
+    m.step({"action_type": "click", "index": e["index"]})
+
+
+def _open_cart(m: Machine) -> None:
+    e = next(e for e in m.observe("elements") if (e["content_desc"] or "").startswith("Cart"))
+    m.step({"action_type": "click", "index": e["index"]})
+
+
+def _cart(m: Machine) -> dict[str, int]:
+    return {r["cart_item_name"]: r["quantity"] for r in m.state.rows("main_cart_cart_list")}
+
+
+def test_rows_added_in_the_recordings_are_not_in_the_initial_cart(shop):
+    assert _cart(shop) == {"Bananas": 1, "Oat Milk": 1}  # as the app started every trace
+
+
+def test_add_to_cart_adds_the_row_and_every_number_follows(shop):
+    _tap(shop, "Dairy & Eggs")
+    _tap(shop, "Whole Milk")
+    assert "2" in _texts(shop)  # the toolbar badge: two items to begin with
+    _tap(shop, "Add to cart")
+    _tap(shop, "Add to cart")
+    assert _cart(shop) == {"Bananas": 1, "Oat Milk": 1, "Whole Milk": 2}
+    assert "Cart, 4 items" in _texts(shop) and "4" in _texts(shop)
+    _open_cart(shop)
+    texts = _texts(shop)
+    assert "Subtotal (4 items)" in texts
+    # $1.29 + $4.29 + 2 x $3.49, and the $2.99 delivery on top
+    assert {"$6.98", "$12.56", "$15.55"} <= set(texts), texts
+    _tap(shop, "Remove Oat Milk")
+    _tap(shop, "Increase quantity")  # the first row: Bananas
+    texts = _texts(shop)
+    assert _cart(shop) == {"Bananas": 2, "Whole Milk": 2}
+    assert {"Subtotal (4 items)", "$2.58", "$9.56", "$12.55"} <= set(texts), texts
+
+
+def test_adding_what_is_in_the_cart_steps_its_quantity(shop):
+    _tap(shop, "Fruit & Vegetables")
+    _tap(shop, "Bananas")
+    _tap(shop, "Add to cart")
+    assert _cart(shop)["Bananas"] == 2
+    _open_cart(shop)
+    assert "$2.58" in _texts(shop)
+
+
+def test_favourite_adds_to_favourites_and_a_second_tap_takes_it_away(shop):
+    _tap(shop, "Bakery")
+    _tap(shop, "Sourdough Loaf")
+    names = {r["product_name"] for r in shop.state.rows("favourites_favourite_list")}
+    assert "Sourdough Loaf" not in names  # only the recordings favourited it
+    _tap(shop, "Favourite")
+    assert "Sourdough Loaf" in {r["product_name"]
+                                for r in shop.state.rows("favourites_favourite_list")}
+    star = next(e for e in shop.observe("elements") if e["content_desc"] == "Favourite")
+    assert star["checked"]  # this product's switch, not one flag for every product
+    shop.step({"action_type": "navigate_back"})
+    _tap(shop, "Butter Croissants")
+    assert not next(e for e in shop.observe("elements")
+                    if e["content_desc"] == "Favourite")["checked"]
+    shop.step({"action_type": "navigate_back"})
+    _tap(shop, "Sourdough Loaf")
+    _tap(shop, "Favourite")
+    assert "Sourdough Loaf" not in {r["product_name"]
+                                    for r in shop.state.rows("favourites_favourite_list")}
+
+
+def test_only_rows_with_a_recorded_switch_have_one():
+    spec = example("shopping")
+    account = next(t for t in spec.tables if t.name == "main_favourites_account_list")
+    checked = {r[2]: r[-1] for r in account.rows}
+    assert checked["Deal alerts"] is True and checked["Sign out"] is None
+    toggles = [e for t in spec.transitions for e in t.effects
+               if e.op == "update" and e.target == account.name]
+    has_switch = Compare("!=", Ref(("checked",)), Const(None))
+    assert toggles and all(isinstance(e.where, BoolOp) and has_switch in e.where.items
+                           for e in toggles)
+    states = {t.name for t in spec.tasks if t.kind == "state"}
+    assert "turn_on_main_favourites_account_list" not in states  # no switch is off
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "click", "index": next(
+        e["index"] for e in m.observe("elements") if e["content_desc"] == "Account")})
+    _tap(m, "Sign out")  # a row with no switch: nothing to flip
+    assert {r["title"]: r["checked"] for r in m.state.rows(account.name)}["Sign out"] is None
+
+
+def test_search_shows_the_rows_recorded_for_the_query(shop):
+    _tap(shop, "Search products")
+
+    def search(query: str) -> list[str]:
+        field = next(e for e in shop.observe("elements") if e["editable"])
+        shop.step({"action_type": "input_text", "index": field["index"], "text": query})
+        shop.step({"action_type": "keyboard_enter"})
+        rows = shop.state.rows("search_snacks_search_results")
+        shown = set(_texts(shop))
+        return sorted({r["product_name"] for r in rows if r["product_name"] in shown})
+
+    assert search("chips") == ["BBQ Potato Chips", "Sea Salt Potato Chips", "Tortilla Chips"]
+    assert shop.state.flags["search_search_input"] == "chips"  # the state keeps the query
+    shop.step({"action_type": "navigate_back"})
+    assert "Roasted Almonds" in search("Snacks")
+
+
+# -- the passes, each on its own ----------------------------------------------------------------
+
+def _switch_row(title: str, summary: str, on: bool) -> Node:
+    return Node(class_name="android.widget.LinearLayout", children=(
+        Node(class_name="android.widget.TextView", resource_id="android:id/title", text=title),
+        Node(class_name="android.widget.TextView", resource_id="android:id/summary",
+             text=summary),
+        Node(class_name="android.widget.Switch", resource_id="android:id/switch_widget",
+             text="ON" if on else "OFF", checkable=True, checked=on)))
+
+
+def _plain_row(title: str) -> Node:
+    return Node(class_name="android.widget.LinearLayout", children=(
+        Node(class_name="android.widget.TextView", resource_id="android:id/title", text=title),))
+
+
+def test_a_switch_says_its_rows_state_not_what_the_row_is():
+    lc = C.ListContent(key="list", table="settings")
+    lst = Node(class_name="android.widget.ListView", children=(
+        _switch_row("Wi-Fi", "HomeNet", True), _plain_row("VPN")))
+    first, _ = C.collect(lc, lst, 0)
+    flipped = Node(class_name="android.widget.ListView", children=(
+        _switch_row("Wi-Fi", "Off", False), _plain_row("VPN")))
+    assert C.collect(lc, flipped, 0)[0] == first  # the same rows, one of them switched off
+    assert len(lc.rows) == 2 and lc.checks == {first[0]: True}  # VPN has no switch
+
+
+def test_numbers_are_read_as_words_around_one_number():
+    s = shown("Subtotal (4 items)")
+    assert (s.prefix, s.value, s.suffix, s.decimals) == ("Subtotal (", 4.0, " items)", 0)
+    s = shown("$1,299.50")
+    assert (s.prefix, s.value, s.decimals) == ("$", 1299.5, 2)
+    assert shown("2 of 3") is None and shown("none") is None
+
+
+def _cart_spec(rows) -> AppSpec:
+    return AppSpec(name="t", package="t", start="s", tables=(Table(
+        "cart", "state", (Column("id", "int"), Column("name"), Column("price"),
+                          Column("qty", "int"), Column("total")), tuple(rows)),))
+
+
+def test_a_number_that_follows_the_rows_becomes_an_expression():
+    spec = _cart_spec([(1, "A", "$1.00 each", 1, "$1.00")])
+    states = {"o1": {"cart": [{"qty": 1, "total": "$1.00"}]},
+              "o2": {"cart": [{"qty": 1, "total": "$1.00"}, {"qty": 2, "total": "$5.00"}]}}
+    seen = {("cart", "badge"): [("o1", "1"), ("o2", "3")],
+            ("cart", "sum"): [("o1", "$3.99"), ("o2", "$8.99")],
+            ("cart", "fixed"): [("o1", "7"), ("o2", "7")],
+            ("cart", "odd"): [("o1", "$1.50"), ("o2", "$9.00")]}
+    shown_there = {"o1": {2.99}, "o2": {2.99}}  # a delivery fee on the same screen
+    out = derive_texts(spec, seen, states, shown_there)
+    assert set(out) == {("cart", "badge"), ("cart", "sum")}  # 7 never changed; odd fits none
+    st = State(_cart_spec([(1, "A", "$1.00 each", 1, "$1.00"), (2, "B", "$2 each", 2, "$4.00")]))
+    assert evaluate(out[("cart", "badge")], Scope(st)) == "3"
+    assert evaluate(out[("cart", "sum")], Scope(st)) == "$7.99"
+
+
+def test_a_line_total_is_kept_by_the_effects_that_change_the_count():
+    spec = _cart_spec([])
+    recorded = {"cart": [{"name": "A", "price": "$1.49 each", "qty": "1", "total": "$1.49"},
+                         {"name": "A", "price": "$1.49 each", "qty": "2", "total": "$2.98"}]}
+    (rt,) = row_totals(spec, recorded)
+    assert rt == RowTotal("cart", "total", "price", "qty", "$", "", 2)
+    step = Transition("s", "plus", "tap", "stay", effects=(Effect(
+        "update", "cart", values=(("qty", BinOp("+", Ref(("qty",)), Const(1))),)),))
+    (kept,) = with_row_totals([step], [rt])
+    st = State(_cart_spec([(1, "A", "$1.49 each", 2, "$2.98")]))
+    row = st.rows("cart")[0]
+    values = dict(kept.effects[0].values)
+    assert evaluate(values["total"], Scope(st, row=row)) == "$4.47"
+    assert Call("times", args=(Call("number", args=(Ref(("price",)),)),
+                               BinOp("+", Ref(("qty",)), Const(1)))) in repr_calls(values)
+
+
+def repr_calls(values: dict) -> list:
+    """The calls inside each value (depth first)."""
+    out, stack = [], list(values.values())
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Call):
+            out.append(e)
+            stack.extend(e.args)
+        elif isinstance(e, BinOp):
+            stack += [e.left, e.right]
+    return out
+
+
+# -- typed text on a real app -------------------------------------------------------------------
+
+def test_what_a_form_submits_is_kept_and_a_cancel_keeps_nothing(tmp_path):
+    """OneList: a list's name typed, then "Validate" (kept in a flag) or "Cancel" (not)."""
+    from phoneworld.compiler import compile_traces
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "onelist"), tmp_path)
+    spec = app.spec
+    labels = {}
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            if v.name and isinstance(v.desc, Const):
+                labels[(s.name, v.name)] = v.desc.value
+            stack.extend(v.children)
+    sets = {(t.screen, t.widget) for t in spec.transitions for e in t.effects if e.op == "set"}
+    assert sets and not any(labels.get(k) == "Cancel" for k in sets)
+    assert any(labels.get(k) == "Validate" for k in sets)
+    typed = {t.name: t for t in spec.tables if t.name.endswith("_typed")}
+    assert any(("Hello World",) == tuple(r[2] for r in t.rows) for t in typed.values())

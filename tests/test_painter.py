@@ -1,0 +1,175 @@
+"""The painter: device-size frames from recorded pixels and clips of what changed, the
+same pixels as Chromium's whole capture of the page."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from phoneworld.runtime import Machine
+from phoneworld.runtime.layers import Layer, page_layers
+from phoneworld.serve.painter import Painter, changed, merge
+from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
+from tests.test_layers import _states
+from tests.test_page import PLATE, SPRITE
+from tests.test_runtime import shop_spec
+
+
+def test_merge_joins_near_rectangles_and_cuts_them_to_the_screen():
+    assert merge([(-5, -5, 10, 10), (20, 0, 30, 10)], (100, 100), gap=24) == [(0, 0, 30, 10)]
+    assert merge([(0, 0, 10, 10), (0, 50, 10, 60)], (100, 100), gap=24) == \
+        [(0, 0, 10, 10), (0, 50, 10, 60)]
+    assert merge([(0, 200, 10, 300), (200, 0, 300, 10)], (100, 100)) == []
+    many = [(0, y, 10, y + 1) for y in range(0, 1000, 50)]
+    got = merge(many, (100, 1000), gap=0, most=4)
+    assert len(got) == 4
+    assert all(any(g[1] <= r[1] and r[3] <= g[3] for g in got) for r in many)
+
+
+def _lay(key: str, y: int, blank: bool = False) -> Layer:
+    return Layer((0, y, 10, y + 10), key, blank)
+
+
+def test_changed_is_where_divs_were_added_removed_changed_or_reordered():
+    a, b, c = _lay("a", 0), _lay("b", 100), _lay("c", 200)
+    assert changed((a, b, c), (a, b, c)) == []
+    assert changed((a, b, c), (a, c)) == [b.rect]
+    assert changed((a, b), (a, _lay("B", 100))) == [(0, 100, 10, 110)] * 2
+    assert sorted(changed((a, b), (b, a))) in ([a.rect, a.rect], [b.rect, b.rect])
+    assert changed((a, _lay("x", 50, blank=True)), (a,)) == []  # it drew nothing
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _route(assets):
+    def answer(route):
+        name = route.request.url[len(ORIGIN):].removeprefix("assets/")
+        if name in assets:
+            route.fulfill(status=200, body=assets[name], content_type="image/webp")
+        else:
+            route.fulfill(status=200, content_type="text/html", body="<!doctype html>")
+    return answer
+
+
+def _webp(w: int, h: int, seed: int) -> bytes:
+    """A lossless picture (decoded alike by Chromium and Pillow): bands and blocks."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((h, w, 3), np.uint8)
+    img[...] = np.linspace(180, 250, h, dtype=np.uint8)[:, None, None]
+    for _ in range(30):
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        img[y:y + 60, x:x + 120] = rng.integers(0, 256, 3)
+    out = io.BytesIO()
+    Image.fromarray(img).save(out, "WEBP", lossless=True)
+    return out.getvalue()
+
+
+def _pair(browser, assets=None):
+    get = (assets or {}).get
+    return (Painter(browser, _route(assets or {}), ORIGIN, get),
+            Painter(browser, _route(assets or {}), ORIGIN, get))
+
+
+def test_material_frames_are_the_whole_captures_pixels(browser):
+    """On the example shop (no look): each step's frame, from the last frame and clips of
+    what changed, is exactly what capturing the page whole gives; typing captures a
+    small part of the screen."""
+    painter, whole = _pair(browser)
+    m = Machine(shop_spec())
+    m.reset()
+    steps = [{"action_type": "input_text", "text": "oat", "index": 3},
+             {"action_type": "click", "index": 6}, {"action_type": "navigate_back"},
+             {"action_type": "input_text", "text": "milk \u4f60\u597d", "index": 3}]
+    shares = []
+    for a in [None, *steps]:
+        if a is not None:
+            m.step(a)
+        html = m.observe("html")
+        before = painter.captured
+        f = painter.draw(html, 1080, 2400)
+        shares.append((painter.captured - before) / (1080 * 2400))
+        ref = whole._changed(None, html, 1080, 2400)
+        assert f.size == (1080, 2400)
+        assert np.array_equal(f.pixels, ref.pixels), a
+    assert shares[0] == 1.0 and shares[1] < 0.2 and shares[-1] < 0.2
+
+
+def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
+    """On recorded looks in changed states, drawn one after another (as recorded, typed
+    text twice, a flipped switch, a row removed, a row on the sprite): the plate and
+    paints laid here, the texts from Chromium, and after a step that changed only a
+    text, only that text captured again."""
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    painter, _ = _pair(browser, assets)
+    for n, m in enumerate(_states()):
+        for lst in (lst for s in m.spec.look.screens.values() for lst in s.lists):
+            assert lst.sprite == SPRITE
+            assets[SPRITE] = _webp(*lst.sprite_size, 2)
+        _, whole = _pair(browser, assets)
+        html = m.observe("html")
+        before = painter.captured
+        f = painter.draw(html, 1080, 2400)
+        ref = whole._changed(None, html, 1080, 2400)
+        diff = np.abs(f.pixels.astype(int) - ref.pixels.astype(int)).max(axis=2)
+        # Text laid over the plate from a transparent capture: alpha rounding only.
+        assert (diff > 24).mean() < 1e-4, (n, (diff > 24).mean())
+        drawn = [lay for lay in page_layers(html, (1080, 2400)).layers if not lay.blank]
+        captured = painter.captured - before
+        assert (captured > 0) == bool(drawn)
+        assert captured < (0.25 if n != 2 else 0.08) * 1080 * 2400, n  # 2: the field
+
+
+def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame():
+    from phoneworld.serve.screenshots import Screenshotter
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    m = Machine(shop_spec())
+    m.reset()
+    shots = Screenshotter(timeout=120)
+    try:
+        html = m.observe("html")
+        rgb = shots.pixels(html, width=1080, height=2400)
+        png = shots.shot(html, width=1080, height=2400)
+        assert rgb.shape == (2400, 1080, 3) and not rgb.flags.writeable
+        with Image.open(io.BytesIO(png)) as im:
+            assert np.array_equal(np.asarray(im.convert("RGB")), rgb)
+    finally:
+        shots.close()
+
+
+def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
+    """Screens of one app differ in the phone's style (their accents): the painter patches
+    the shown page's style and divs instead of setting a new document, and the frame is
+    still exactly the whole capture (buttons and tabs in the new accent)."""
+    painter, whole = _pair(browser)
+    sets: list[str] = []
+    set_ = painter._set
+    painter._set = lambda page, html, size: (sets.append(html), set_(page, html, size))[1]
+    m = Machine(shop_spec())
+    m.reset()
+    first = m.observe("html")
+    m.step({"action_type": "click", "index": 6})
+    second = m.observe("html")
+    assert "--accent:#" in first and "--accent:#d81b60" not in first
+    other = re.sub(r"--accent:#[0-9a-f]{6}", "--accent:#d81b60", second, count=1)
+    for html in (first, other, first):
+        f = painter.draw(html, 1080, 2400)
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
+    assert len(sets) == 1

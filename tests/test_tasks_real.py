@@ -1,0 +1,62 @@
+"""Tasks on every shared real app: worded in the app's own words, with verified demos.
+
+Each folder of ../shared/traces/<format>/ is compiled afresh; every instance of every
+template must say only what the app shows (no identifier from a resource id or a screen
+name, every quoted text one the app shows or the recordings typed), and a sample of
+them must get a demo that replays to success.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from phoneworld.compiler import compile_traces
+from phoneworld.spec.ast import AppSpec, Const, View
+from phoneworld.tasks import make_demo
+from phoneworld.tasks.sample import instances
+from tests.conftest import SHARED_TRACES
+
+FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
+    if SHARED_TRACES.is_dir() else []
+_QUOTED = re.compile(r"“([^”]*)”")
+_IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
+
+
+def _app_words(spec: AppSpec) -> set[str]:
+    """Every text the app holds: its tables' cells and its views' fixed texts."""
+    out = {str(v) for t in spec.tables for r in t.rows for v in r if isinstance(v, str)}
+    stack: list[View] = [s.root for s in spec.screens]
+    while stack:
+        v = stack.pop()
+        for e in (v.text, v.desc):
+            if isinstance(e, Const) and isinstance(e.value, str):
+                out.add(e.value)
+        stack.extend(v.children)
+    return {" ".join(w.split()) for w in out}
+
+
+@pytest.mark.parametrize("folder", FOLDERS or [None],
+                         ids=[f"{p.parent.name}/{p.name}" for p in FOLDERS] or ["none"])
+def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_path):
+    if folder is None:
+        pytest.skip("../shared/traces is not here")
+    (app,) = compile_traces(folder, tmp_path)
+    spec = app.spec
+    texts = _app_words(spec)
+    screens = {s.name for s in spec.screens}
+    found = instances(spec)
+    for inst in found:
+        said = inst.instruction
+        for quoted in _QUOTED.findall(said):
+            assert " ".join(quoted.split()) in texts, (quoted, said)
+        for word in _IDENTIFIER.findall(said):  # an id, unless the app shows it as text
+            assert any(word in t for t in texts), (word, said)
+            assert word not in screens, (word, said)
+    sample = random.Random(0).sample(found, min(4, len(found)))
+    for inst in sample:
+        demo = make_demo([spec], inst)
+        assert demo is not None and demo.verified, inst.instruction
