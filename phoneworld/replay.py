@@ -194,13 +194,14 @@ def _same_widget(mock: Node, ref, want_texts: frozenset[str]):
 
 
 def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
-           under: list[str]) -> None:
-    """Put the machine on `screen` above the recorded back stack `under`, choosing the
-    parameter row (or none) whose rendering looks most like `obs`."""
+           under: list[tuple[str, int | None]]) -> int | None:
+    """Put the machine on `screen` above the recorded back stack `under` ((screen, row)
+    pairs), choosing the parameter row (or none) whose rendering looks most like `obs`;
+    returns that row."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     if spec_screen.param is None:
         machine.jump(screen, under=under)
-        return
+        return None
     want = node_bag(obs.root)
     best, best_score = None, -1.0
     for row_id in [None, *machine.row_ids(spec_screen.param)[:500]]:
@@ -209,6 +210,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
         if score > best_score:
             best, best_score = row_id, score
     machine.jump(screen, best, under=under)
+    return best
 
 
 def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = False) -> dict:
@@ -227,7 +229,10 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         row = Counter()
         tsims: list[float] = []
         trecalls: list[float] = []
-        stack: list[str] = []  # the recorded back stack, kept as the compiler keeps it
+        # The recorded back stack, kept as the compiler keeps it: each screen with the
+        # parameter row it showed when the trace was last on it, so that going back
+        # shows what the app showed (the album the share sheet was opened on).
+        stack: list[tuple[str, int | None]] = []
         for step in trace.steps:
             if step.after is None or step.action.kind not in _REPLAYABLE:
                 continue
@@ -238,10 +243,11 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 row["skipped"] += 1
                 stack.clear()  # where the app went is not known
                 continue
-            if src in stack:
-                del stack[stack.index(src) + 1:]
+            names = [s for s, _ in stack]
+            if src in names:
+                del stack[names.index(src) + 1:]
             else:
-                stack.append(src)
+                stack.append((src, None))
             if act is None:  # a key the mock has no action for (menu): both ends known
                 row["skipped"] += 1
                 continue
@@ -250,7 +256,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 continue
             row["steps"] += 1
             machine.reset()
-            _place(machine, app, src, before, stack[:-1])
+            stack[-1] = (src, _place(machine, app, src, before, stack[:-1]))
             act = _by_element(act, step.action, before, machine)
             wanted = shown_texts(after.root)
             try:

@@ -67,3 +67,82 @@ def test_a_bound_description_says_what_every_recorded_row_said(names, before, af
     for row, node in zip(lc.rows, items, strict=True):
         scope = Scope(None, item=dict(zip(["id", "ctx", *columns], row, strict=True)))
         assert display(evaluate(bound, scope)) == node.children[2].content_desc
+
+
+@pytest.mark.parametrize("rows", [
+    [("Bananas", "$0.59", "Remove item 1"), ("Oat Milk", "$4.29", "Remove item 2")],
+    [("WeChat", "$0.59", "Share to WeChat"), ("Card", "$4.29", "Generate a share card")],
+], ids=["no-field", "free"])
+def test_a_description_following_no_field_is_a_column_of_its_own(rows):
+    lc = _content([_item(*r) for r in rows])
+    C.desc_columns(lc)
+    key = next(iter(lc.descs))
+    assert C.description(lc, key) == Ref(("item", "remove_desc"))
+    assert [r[-1] for r in lc.rows] == [d for _, _, d in rows]
+
+
+@pytest.mark.parametrize("rows", [
+    [("Bananas", "$0.59", "Remove"), ("Oat Milk", "$4.29", "Remove")],  # a literal
+    [("Bananas", "$0.59", "Remove Bananas"), ("Oat Milk", "$4.29", "Remove Oat Milk")],
+], ids=["same", "bound"])
+def test_a_literal_or_field_bound_description_gets_no_column(rows):
+    lc = _content([_item(*r) for r in rows])
+    columns = list(lc.columns)
+    C.desc_columns(lc)
+    assert lc.columns == columns
+
+
+@given(descs=st.lists(st.text(min_size=1, max_size=12), min_size=2, max_size=6))
+def test_every_row_shows_the_description_it_was_recorded_with(descs):
+    items = [_item(f"n{i}", f"${i}.00", d) for i, d in enumerate(descs)]
+    lc = _content(items)
+    C.desc_columns(lc)
+    bound = C.description(lc, next(iter(lc.descs)))
+    for row, node in zip(lc.rows, items, strict=True):
+        if bound is None:  # the same on every row: the template's literal says it
+            assert len(set(descs)) == 1
+            continue
+        scope = Scope(None, item=dict(zip(["id", "ctx", *lc.columns], row, strict=True)))
+        assert display(evaluate(bound, scope)) == node.children[2].content_desc
+
+
+@given(heights=st.lists(st.integers(20, 400), min_size=2, max_size=12))
+def test_the_pitch_fits_as_many_items_as_the_recording_showed(heights):
+    """Rows of mixed heights (headers over taller rows): the mock's one template, laid
+    out at the pitch, starts its last recorded item where the recording did (to within
+    rounding), so the same number of items shows in the list."""
+    tops = [sum(heights[:i]) for i in range(len(heights))]
+    kids = tuple(Node(class_name="android.widget.LinearLayout", bounds=(0, t, 1080, t + h))
+                 for t, h in zip(tops, heights, strict=True))
+    lst = Node(class_name="androidx.recyclerview.widget.RecyclerView",
+               bounds=(0, 0, 1080, sum(heights)), children=kids)
+    pitch, axis, span, _ = C.layout_pitch(lst)
+    assert axis == "vertical" and span == 1
+    assert abs(pitch * (len(kids) - 1) - tops[-1]) <= len(kids) / 2
+
+
+def test_a_description_only_some_row_types_have_joins_the_template_bound():
+    """Songs, and the one song with an "expand" arrow: the template is a plain song row,
+    and gains the arrow as an image whose description is the arrow's column."""
+    from phoneworld.infer.templates import template_item
+
+    def song(name: str, arrow: bool) -> Node:
+        kids = [Node(class_name="android.widget.TextView", resource_id="m:id/name",
+                     text=name, bounds=(0, 0, 800, 100))]
+        if arrow:
+            kids.append(Node(class_name="android.widget.ImageView", resource_id="m:id/more",
+                             content_desc="Expand item", bounds=(900, 0, 1000, 100)))
+        return Node(class_name="android.widget.LinearLayout", children=tuple(kids),
+                    bounds=(0, 0, 1080, 100))
+
+    items = [song(n, n in ("b", "d")) for n in "abcde"]
+    lst = Node(class_name="android.widget.ListView", children=tuple(items))
+    lc = C.ListContent(key="list", table="songs")
+    C.collect(lc, lst, 0)
+    C.name_columns(lc)
+    C.desc_columns(lc)
+    assert [r[-1] for r in lc.rows] == ["", "Expand item", "", "Expand item", ""]
+    item, added = template_item(lc, lst)
+    assert len(item.children) == 2 and item.children[1].content_desc == "Expand item"
+    assert not item.children[1].clickable
+    assert list(added.values()) == [C.DESC + "ImageView#more"]

@@ -407,3 +407,30 @@ def _const(v):
     from phoneworld.spec.ast import Const
 
     return Const(v)
+
+
+def _chooser(loads: bool):
+    """An editor opens a file chooser; each choice returns to the editor, which shows
+    the chosen file's text (`loads`), or, as a settings dialog would, only changes a
+    row of the screen's own list."""
+    files = [("a.txt",), ("b.txt",)]
+
+    def editor(text: str):
+        if loads:
+            return screen(title("Editor"), edit("code", 200, text), button("open", "Open", 400))
+        return screen(title("Editor"), button("open", "Open", 200),
+                      rows("prefs", [("Theme", text)], y=600))
+
+    chooser = screen(title("Open"), rows("files", files))
+    app = App().show(editor("")).tap(2 if loads else 1).show(chooser).tap(1, 0)
+    app.show(editor("alpha")).tap(2 if loads else 1).show(chooser).tap(1, 1)
+    return app.show(editor("beta")).trace()
+
+
+def test_a_choice_that_loads_its_item_into_the_screen_below_parameterises_it():
+    f = facts(_chooser(loads=True), until="parameters")
+    editor, dialog = screen_of(f, 0, 0), screen_of(f, 0, 1)
+    assert f.params == {editor: (dialog, "FrameLayout/RecyclerView#files")}
+    f = facts(_chooser(loads=True), until="details")
+    assert f.details[editor]  # the editor's text follows the chosen file
+    assert not facts(_chooser(loads=False), until="parameters").params

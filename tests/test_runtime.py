@@ -549,3 +549,55 @@ def test_a_grid_list_lays_items_out_in_rows():
     (x0, y0, *_), (x1, y1, *_), (x2, y2, *_) = rows[:3]
     assert y1 == y0 and x1 == x0 + 500  # two on a line, 500 px apart
     assert x2 == x0 and y2 == y0 + 300  # then the next line, one pitch down
+
+
+def test_jump_keeps_the_rows_the_screens_under_it_showed(m: Machine):
+    """Replay rebuilds the recorded back stack: going back shows the row that was shown."""
+    ids = m.row_ids("product")
+    m.jump("cart", under=["home", ("detail", ids[2])])
+    assert m.step({"action_type": "navigate_back"}).screen == "detail"
+    assert m.param["id"] == ids[2]
+    m.jump("cart", under=["home", "detail"])  # a name alone: the first row, as before
+    m.step({"action_type": "navigate_back"})
+    assert m.param["id"] == ids[0]
+
+
+def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
+    """Rows of two types share one template: the "expand" arrow only some rows have is
+    bound to a description column, and a row without one shows no arrow."""
+    from dataclasses import replace
+
+    label = View(cls="android.widget.TextView", bounds=(0, 400, 800, 500),
+                 text=R("item", "name"))
+    arrow = View(cls="android.widget.ImageView", bounds=(900, 400, 1000, 500),
+                 desc=R("item", "category"))
+    row = View(cls="android.widget.LinearLayout", bounds=(0, 400, 1080, 500),
+               children=(label, arrow))
+    lst = View(cls="android.widget.ListView", bounds=(0, 400, 1080, 1400), name="rows",
+               children=(row,), items=ListOf("product", pitch=100))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
+    spec = shop_spec()
+    rows = tuple(r[:3] + ("Expand item" if r[0] % 2 else "",) for r in PRODUCTS)
+    m = Machine(replace(
+        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
+                            for s in spec.screens if s.name != "results"),
+        tables=tuple(replace(t, rows=rows) if t.name == "product" else t for t in spec.tables),
+        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m.reset()
+    images = [e for e in m.observe() if e["class"] == "android.widget.ImageView"]
+    assert [e["content_desc"] for e in images] == ["Expand item"] * 4
+    assert len([e for e in m.observe() if e["class"] == "android.widget.TextView"]) == 8
+
+
+def test_going_to_a_screen_already_open_returns_to_it(m: Machine):
+    """As the compiler's back stack has it: a tap that leads to a screen below on the
+    stack (a dialog's choice, "up") closes the screens above it, which keeps its row."""
+    ids = m.row_ids("product")
+    m.jump("home", under=[("detail", ids[3]), "settings"])
+    tap(m, "Settings")
+    assert (m.screen, m.depth) == ("settings", 2)
+    assert m.step({"action_type": "navigate_back"}).screen == "detail"
+    assert m.param["id"] == ids[3]
+    m.reset()
+    tap(m, "Settings")  # not open yet: opened on top, as before
+    assert (m.screen, m.depth) == ("settings", 2)

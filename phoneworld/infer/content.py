@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from phoneworld.infer.layout import identifier
+from phoneworld.infer.layout import identifier, unique
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import app_windows, is_list, node_key, short_id
@@ -51,8 +51,9 @@ class ListContent:
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
     samples: dict[str, tuple[Node, NodePath]] = field(default_factory=dict)
-    """Field -> (an item that showed it, the field's path in that item): where the item
-    template finds the views of fields its own item lacks (rows of another type)."""
+    """Field (or `DESC` + described node) -> (an item that showed it, its path in that
+    item): where the item template finds the views of fields its own item lacks (rows
+    of another type)."""
     aliases: list[tuple] = field(default_factory=list)
     """(ctx, values, row id) of rows seen in another state (see `collect`)."""
     partial: set[int] = field(default_factory=set)
@@ -213,8 +214,9 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         checked = next((n.checked for _, _, n in fields[i] if n.checkable), None)
         if checked is not None:  # (#21) each row's own recorded state
             lc.checks.setdefault(rid, checked)
-        for key, _, node in item_fields(item, described=True):
+        for key, rel, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
+            lc.samples.setdefault(DESC + key, (item, rel))
     earlier.append((values, tuple(ids)))
     return ids, values
 
@@ -246,6 +248,8 @@ def description(lc: ListContent, key: str) -> Expr | None:
     where every item seen said its own field's text with the same words around it; None
     where the description is the same on every row or follows no one field. Number
     fields are passed over: they may become whole-number columns, which `+` adds."""
+    if DESC + key in lc.fields:  # a column of its own (see `desc_columns`)
+        return Ref(("item", lc.columns[lc.fields.index(DESC + key)]))
     seen = lc.descs.get(key, [])
     if len({d for _, d in seen}) < 2:
         return None
@@ -295,6 +299,35 @@ def name_columns(lc: ListContent) -> None:
         lc.columns.append(name)
 
 
+DESC = "desc:"
+"""Prefix of the field of a description that is a column of its own."""
+
+
+def desc_columns(lc: ListContent) -> None:
+    """A content description that differs from row to row but says no field's text
+    ("Share to WeChat" on the row "Moments", "Generate a card" on "Music card"), or
+    that only some rows show ("Expand item" on items with a comment), becomes a column
+    of its own (`<id>_desc`) holding what each row first said, so every row shows its
+    own description rather than the template row's; rows seen without one get none.
+    One the same on every row stays a literal; one that follows a field
+    (`description`) stays bound to it. Call after `name_columns`."""
+    taken = {"id", "ctx", "checked", *lc.columns}
+    for key in sorted(lc.descs):
+        first: dict[int, str] = {}
+        for rid, d in lc.descs[key]:
+            first.setdefault(rid, d)
+        said = {first.get(r[0], "") for r in lc.rows}  # "": a row without the view
+        if len(said) < 2 or description(lc, key) is not None:
+            continue
+        last = key.split("/")[-1].split("@")[0]
+        base = short_id(last.split("#", 1)[1]) if "#" in last else last
+        name = unique(identifier(f"{base}_desc", "f"), taken)
+        lc.fields.append(DESC + key)
+        lc.columns.append(name)
+        for r in lc.rows:
+            r.append(first.get(r[0], ""))
+
+
 def layout_pitch(lst: Node) -> tuple[int, str, int, int]:
     """How the items are laid out: (pitch between lines, axis, items per line, pixels
     between items across the axis). A grid has several items on a line."""
@@ -313,12 +346,13 @@ def layout_pitch(lst: Node) -> tuple[int, str, int, int]:
         dx = kids[1].bounds[0] - first[0]
         dy = kids[1].bounds[1] - first[1]
         axis = 0 if abs(dx) > abs(dy) else 1
-        # Items of different heights (chat bubbles, headers): the median step between
-        # consecutive items, not just the first one.
+        # Items of different heights (chat bubbles, category headers over taller
+        # rows): the mean step between consecutive items, so the mock's one template
+        # fits as many items in the list as the recording showed (the median would fit
+        # the tall rows only, leaving the last recorded rows out of view).
         pairs = zip(kids, kids[1:], strict=False)
-        steps = sorted(b.bounds[axis] - a.bounds[axis] for a, b in pairs)
-        steps = [d for d in steps if d > 0] or [1]
-        pitch = steps[len(steps) // 2]
+        steps = [d for a, b in pairs if (d := b.bounds[axis] - a.bounds[axis]) > 0] or [1]
+        pitch = max(1, round(sum(steps) / len(steps)))
         return pitch, "horizontal" if axis == 0 else "vertical", 1, 0
     if kids:
         return max(1, kids[0].bounds[3] - kids[0].bounds[1]), "vertical", 1, 0

@@ -11,7 +11,14 @@ from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts, ScreenFacts
-from phoneworld.infer.keys import list_items, list_key, list_label, resolve_key, widget_keys
+from phoneworld.infer.keys import (
+    list_items,
+    list_key,
+    list_label,
+    resolve_key,
+    texts_by_key,
+    widget_keys,
+)
 from phoneworld.infer.layout import Namer, identifier, interactive, unique
 from phoneworld.ir.model import ObsRef
 
@@ -85,7 +92,8 @@ def parameterise_screens(f: Facts) -> Facts:
     is the list it was most often entered from (taps that went back to a screen already
     on the back stack do not count). A list whose item taps stay on its own
     screen but replace most of the list (a folder, a sub-category) parameterises its own
-    screen (a drill-down).
+    screen (a drill-down); so does a choice that loads the chosen item into the screen it
+    returns to (`loaded_choices`).
 
         home.list/[item] tap -> detail (x5)  ->  params{detail: (home, list)}
     """
@@ -101,8 +109,54 @@ def parameterise_screens(f: Facts) -> Facts:
     for (screen, lkey), n in drill_downs(f).items():
         if lkey in f.lists[screen]:
             entries[screen][(screen, lkey)] += n
+    for (screen, source), n in loaded_choices(f).items():
+        entries[screen][source] += n
     return f.with_(params={target: min(cnt, key=lambda k: (-cnt[k], k))
                            for target, cnt in entries.items()})
+
+
+def loaded_choices(f: Facts) -> Counter:
+    """(screen, (source, list key)) -> how often a choice from that list returned to the
+    screen, already open, showing outside its lists a text that follows the item chosen:
+    one text per item, and at least two items showing two texts (a file chooser that
+    loads the file into the editor below it). Such a screen shows the chosen row, as one
+    entered by a tap on an item does. A settings dialog's choice, which changes a row of
+    its screen's list and no text of the screen's own, does not count."""
+    by_step = {(sf.trace, sf.index): sf for sf in f.steps}
+    out: Counter = Counter()
+    for t in f.graph.transitions:
+        if not t.item or t.target in ("stay", "back") or t.target not in f.screens \
+                or t.count > t.returns:
+            continue  # (taps that open the screen count as entries already)
+        lkey = list_key(t.widget)
+        if lkey not in f.lists[t.source]:
+            continue
+        seen: dict[str, dict[tuple[str, ...], set[str]]] = defaultdict(dict)
+        for ex in t.examples:
+            sf = by_step.get(tuple(ex))
+            if sf is None or sf.after is None or sf.ref is None or sf.ref.item is None:
+                continue
+            chosen = _chosen(f.obs[sf.before].root, lkey, sf.ref.item)
+            after = f.obs[sf.after].root
+            if not chosen or after is None:
+                continue
+            for key, text in texts_by_key(after).items():
+                seen[key].setdefault(chosen, set()).add(text)
+        if any(len(by_item) >= 2 and all(len(v) == 1 for v in by_item.values())
+               and len(set().union(*by_item.values())) >= 2 for by_item in seen.values()):
+            out[(t.target, (t.source, lkey))] += t.count
+    return out
+
+
+def _chosen(root, lkey: str, index: int) -> tuple[str, ...]:
+    """The texts of item `index` of the list `lkey` of a recorded tree."""
+    if root is None:
+        return ()
+    for path, key in C.find_lists(root):
+        if key == lkey and index < len(root.at(path).children):
+            item = root.at(path).children[index]
+            return tuple(n.text for _, _, n in C.item_fields(item) if n.text)
+    return ()
 
 
 def drill_downs(f: Facts) -> Counter:
@@ -189,9 +243,11 @@ def collect_rows(f: Facts) -> Facts:
 
 
 def name_columns(f: Facts) -> Facts:
-    """Column names from the fields' ids (`title`, `price`), unique, never reserved."""
+    """Column names from the fields' ids (`title`, `price`), unique, never reserved; and
+    a column for each description that differs from row to row on its own."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
     for mine in lists.values():
         for lc in mine.values():
             C.name_columns(lc)
+            C.desc_columns(lc)
     return f.with_(lists=lists)

@@ -44,12 +44,15 @@ def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, st
     item starts; each field it lacks that other row types show in a text view of its own
     (a category header among preferences, a comment under some items) joins it as that
     text view, a label at its place in its own row, bound to the field, so every row
-    shows its texts (a label bound to an empty value is not shown). Fields seen in one
-    row only (web lists give each item an id of its own) stay out."""
+    shows its texts (a label bound to an empty value is not shown); so does a view whose
+    description has a column of its own (`content.desc_columns`), bound to it. A field
+    seen in one row only (a feed's one message card) joins too: bound, it shows on that
+    row alone."""
     base = lst.children[template_index(lst)]
     first = lst.children[0].bounds
     base = shifted(base, first[0] - base.bounds[0], first[1] - base.bounds[1])
-    have = {k for k, _, _ in C.item_fields(base)}
+    have = {k for k, _, _ in C.item_fields(base)} | {
+        C.DESC + k for k, _, _ in C.item_fields(base, described=True)}
     extra: list[Node] = []
     bound: dict[NodePath, str] = {}
     for key in lc.fields:
@@ -58,9 +61,12 @@ def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, st
         other, rel = lc.samples[key]
         node = other.at(rel)
         at = lc.fields.index(key)
-        if node.children or sum(1 for r in lc.rows if r[2 + at]) < 2:
+        if node.children or not any(r[2 + at] for r in lc.rows):
             continue
-        label = node.model_copy(update={"children": (), "content_desc": "", **_PLAIN})
+        # A described view (an "expand" arrow) joins as a plain image whose
+        # description is bound; a text view as a label.
+        said = {"text": ""} if key.startswith(C.DESC) else {"content_desc": ""}
+        label = node.model_copy(update={"children": (), **said, **_PLAIN})
         bound[(len(base.children) + len(extra),)] = key
         extra.append(shifted(label, base.bounds[0] - other.bounds[0],
                              base.bounds[1] - other.bounds[1]))

@@ -59,7 +59,8 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         item, added = T.template_item(lc, root.at(lpath))
         fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
                   for k, rel, _ in C.item_fields(item)}
-        fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items())
+        fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items()
+                      if not k.startswith(C.DESC))
         check_rel = {rel for k, rel, n in C.item_fields(item) if k == lc.checkable}
 
         def item_text(rel, node, fields=fields):
@@ -67,6 +68,8 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
             return Ref(("item", col)) if col else (Const(node.text) if node.text else None)
 
         descs = {rel: C.description(lc, k) for k, rel, _ in C.item_fields(item, described=True)}
+        descs.update((rel, Ref(("item", lc.columns[lc.fields.index(k)])))
+                     for rel, k in added.items() if k.startswith(C.DESC))
 
         def item_desc(rel, node, descs=descs):
             bound = descs.get(rel)

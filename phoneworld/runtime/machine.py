@@ -233,15 +233,16 @@ class Machine:
         return list(self.state.rowids(table))
 
     def jump(self, screen: str, row_id: int | None = None, *,
-             under: Sequence[str] | None = None) -> Outcome:
+             under: Sequence[str | tuple[str, int | None]] | None = None) -> Outcome:
         """Show `screen` with the row `row_id` of its param table as parameter, as if
-        reached from the screens `under` (bottom first; default: the start screen);
-        data, answer and status are left as they are."""
+        reached from the screens `under` (bottom first, each a name or a (name, row id)
+        pair; default: the start screen); data, answer and status are left as they are."""
         self._freeze()
         frame = self._frame(screen, row_id)
         if under is None:
             under = [] if screen == self.spec.start else [self.spec.start]
-        self._stack = [self._frame(s, None, first=True) for s in under] + [frame]
+        self._stack = [self._frame(s, None, first=True) if isinstance(s, str)
+                       else self._frame(s[0], s[1], first=True) for s in under] + [frame]
         self.left_app = False
         self.will_change()
         return self._outcome(f"jump {screen}", None)
@@ -426,6 +427,14 @@ class Machine:
         top = self._stack[-1]
         if top.screen == t.target and top.param == value:
             return f"{where} -> {t.target} (already there)"  # like singleTop: no duplicate
+        below = [f.screen for f in self._stack[:-1]]
+        if t.with_param is None and t.target in below:
+            # Back to a screen already open (a dialog's choice, "up" to its parent): the
+            # screens above it close and it keeps what it showed, as the compiler's back
+            # stack has it (`infer.transitions`).
+            del self._stack[len(below) - below[::-1].index(t.target):]
+            self.left_app = False
+            return f"{where} -> {t.target} (back to it)"
         self._stack.append(Frame(t.target, value, table))
         self.left_app = False
         return f"{where} -> {t.target}"

@@ -143,6 +143,14 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
             return
     if p.desc_expr is not None:
         box.desc = display(evaluate(p.desc_expr, scope))
+        if not box.desc and isinstance(p.desc_expr, Ref) and p.text_expr is None \
+                and not p.children and p.items is None and not box.interactive:
+            # Likewise an image bound to a description its row lacks (a row type
+            # without the "expand" arrow other rows have).
+            out.pop()
+            if parent is not None:
+                parent.children.pop()
+            return
     if p.checked_expr is not None:
         box.checked = truthy(evaluate(p.checked_expr, scope))
     if p.editable:
