@@ -589,6 +589,38 @@ def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
     assert len([e for e in m.observe() if e["class"] == "android.widget.TextView"]) == 8
 
 
+def test_a_switch_bound_to_a_state_its_row_lacks_is_not_shown():
+    """A settings list mixes rows with a switch and rows without (Theme, About): the
+    switch is bound to a `checked` column that is null on the rows the recordings showed
+    with no switch, and those rows draw none (and offer nothing to flip)."""
+    from dataclasses import replace
+
+    from phoneworld.spec.ast import Column
+
+    label = View(cls="android.widget.TextView", bounds=(0, 400, 800, 500),
+                 text=R("item", "name"))
+    switch = View(cls="android.widget.Switch", bounds=(900, 400, 1000, 500),
+                  checked=R("item", "on"), flags=("clickable", "checkable"))
+    row = View(cls="android.widget.LinearLayout", bounds=(0, 400, 1080, 500),
+               children=(label, switch))
+    lst = View(cls="android.widget.ListView", bounds=(0, 400, 1080, 1400), name="rows",
+               children=(row,), items=ListOf("product", pitch=100))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
+    spec = shop_spec()
+    rows = tuple(r + ((r[0] % 4 == 1) if r[0] % 2 else None,) for r in PRODUCTS)
+    m = Machine(replace(
+        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
+                            for s in spec.screens if s.name != "results"),
+        tables=tuple(replace(t, columns=(*t.columns, Column("on", "bool")), rows=rows)
+                     if t.name == "product" else t for t in spec.tables),
+        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m.reset()
+    switches = [e for e in m.observe() if e["class"] == "android.widget.Switch"]
+    assert len(switches) == 4 and all(e["checkable"] for e in switches)
+    assert sorted(e["checked"] for e in switches) == [False, False, True, True]
+    assert len([e for e in m.observe() if e["class"] == "android.widget.TextView"]) == 8
+
+
 def test_going_to_a_screen_already_open_returns_to_it(m: Machine):
     """As the compiler's back stack has it: a tap that leads to a screen below on the
     stack (a dialog's choice, "up") closes the screens above it, which keeps its row."""

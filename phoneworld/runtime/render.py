@@ -130,6 +130,13 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
         siblings = parent.children
         path = (*parent.path, len(siblings))
         siblings.append(len(out))
+    if isinstance(p.checked_expr, Ref) and not p.children and p.items is None \
+            and evaluate(p.checked_expr, scope) is None:
+        # A check widget bound to a state its row does not have (null: a row type the
+        # recordings showed with no switch) is not drawn, as the app has none there.
+        if parent is not None:
+            parent.children.pop()
+        return
     box = Box(p, scope.item, path, b)
     out.append(box)
     if p.text_expr is not None:
