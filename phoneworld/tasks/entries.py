@@ -21,11 +21,11 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
-from phoneworld.tasks.labels import is_name, label_of
+from phoneworld.tasks.labels import is_name, label_of, views_by_name
 from phoneworld.tasks.schema import Schema
 
 SUFFIX = TYPED
@@ -37,7 +37,7 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
     """Submitting typed text (a search, a form), and adding typed text to a list that
     belongs to no row; `where` says how a person names a table's list."""
     tables = {t.name: t for t in spec.tables}
-    views = _views(spec)
+    views = views_by_name(spec)
     groups: dict[tuple[str, str, str], list[tuple[str, str]]] = defaultdict(list)
     for t in spec.transitions:
         for e in t.effects:
@@ -127,18 +127,6 @@ def _typed_table(screen: str, field: str, tables) -> str | None:
 
 def _modules(spec: AppSpec, screen: str) -> tuple[str, ...]:
     return next((s.modules for s in spec.screens if s.name == screen), ())
-
-
-def _views(spec: AppSpec) -> dict[tuple[str, str], View]:
-    out: dict[tuple[str, str], View] = {}
-    for s in spec.screens:
-        stack = [s.root]
-        while stack:
-            v = stack.pop()
-            if v.name:
-                out.setdefault((s.name, v.name), v)
-            stack.extend(v.children)
-    return out
 
 
 def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:

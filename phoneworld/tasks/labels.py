@@ -34,7 +34,7 @@ MAX_CHARS = 40
 @lru_cache(maxsize=64)
 def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     """Screen name -> (label, "title" or "opener") for every screen a person can name."""
-    named = _named(spec)
+    named = views_by_name(spec)
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
     start = next((s for s in spec.screens if s.name == spec.start), None)
     app_title = title_of(start, spec) if start is not None else ""
@@ -128,7 +128,7 @@ def _fixed(root: View) -> list[View]:
     return out
 
 
-def _named(spec: AppSpec) -> dict[tuple[str, str], View]:
+def views_by_name(spec: AppSpec) -> dict[tuple[str, str], View]:
     """(screen, widget name) -> its view (outside lists and inside them)."""
     out: dict[tuple[str, str], View] = {}
     for s in spec.screens:
