@@ -28,7 +28,8 @@ pytestmark = pytest.mark.skipif(_missing is not None, reason=_missing or "")
 
 
 def _serve(app):
-    server = waitress_server.create_server(app, host="127.0.0.1", port=0, threads=4)
+    server = waitress_server.create_server(app, host="127.0.0.1", port=0, threads=4,
+                                          asyncore_use_poll=True)  # close() races select()
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     return server, f"http://127.0.0.1:{server.effective_port}"

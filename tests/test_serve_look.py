@@ -89,7 +89,8 @@ def test_a_person_sees_the_recorded_pixels_in_the_phone_page(onelist):
 
     path, _ = onelist
     app = create_app([path], screenshot_timeout=120)
-    server = waitress_server.create_server(app, host="127.0.0.1", port=0, threads=2)
+    server = waitress_server.create_server(app, host="127.0.0.1", port=0, threads=2,
+                                          asyncore_use_poll=True)  # close() races select()
     threading.Thread(target=server.run, daemon=True).start()
     try:
         with sync_playwright() as pw:
