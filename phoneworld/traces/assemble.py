@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from phoneworld.traces.model import Observation, Step, Trace
 from phoneworld.ui.hits import hit_test
-from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.node import Node
 
 SYSTEM_PACKAGES = frozenset({
     "android", "com.android.systemui", "com.android.permissioncontroller",
@@ -87,15 +87,6 @@ def _normalise(o: Observation, app_package: str) -> Observation:
     return o.model_copy(update={"foreign": foreign, "activity": activity})
 
 
-def _is_path(root: Node, path: NodePath) -> bool:
-    node = root
-    for i in path:
-        if not 0 <= i < len(node.children):
-            return False
-        node = node.children[i]
-    return True
-
-
 def assemble(
     *, format: str, name: str, source: str, observations: Sequence[Observation],
     steps: Sequence[Step], app: str | None = None, instruction: str | None = None,
@@ -109,7 +100,7 @@ def assemble(
     for i, step in enumerate(steps):
         a = step.action
         root = obs[step.before].root
-        if a.target is not None and root is not None and not _is_path(root, a.target):
+        if a.target is not None and root is not None and root.find(a.target) is None:
             notes.append(f"{step.source or f'step {i}'}: target {list(a.target)} is no view "
                          f"of its observation (ignored)")
             a = a.model_copy(update={"target": None})

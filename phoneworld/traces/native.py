@@ -157,16 +157,8 @@ def _action(action: object, obs: Observation, field: _Fields, record: str) -> Ac
         v = getattr(act, k)
         if v is not None and abs(v) > _COORD:
             raise field.fail(f"{where}.{k}", f"{v} is not a screen coordinate")
-    if act.target is not None:
-        try:
-            node = obs.root
-            for i in act.target:
-                node = node.children[i] if node is not None and i >= 0 else None
-            if node is None:
-                raise IndexError
-        except IndexError as err:
-            raise field.fail(f"{where}.target", f"{list(act.target)} is no node of "
-                                                f"{obs.source}") from err
+    if act.target is not None and (obs.root is None or obs.root.find(act.target) is None):
+        raise field.fail(f"{where}.target", f"{list(act.target)} is no node of {obs.source}")
     return act
 
 

@@ -67,6 +67,16 @@ class Node(BaseModel):
             node = node.children[i]
         return node
 
+    def find(self, path: NodePath) -> Node | None:
+        """The node at `path`, or None where the path leaves the tree (a recorded target
+        is untrusted: no negative index counts from the end)."""
+        node = self
+        for i in path:
+            if not 0 <= i < len(node.children):
+                return None
+            node = node.children[i]
+        return node
+
     @property
     def label(self) -> str:
         """What a person reads on this node: its text, else its content description."""
