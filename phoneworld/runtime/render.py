@@ -130,8 +130,9 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
         siblings = parent.children
         path = (*parent.path, len(siblings))
         siblings.append(len(out))
-    if isinstance(p.checked_expr, Ref) and not p.children and p.items is None \
-            and evaluate(p.checked_expr, scope) is None:
+    checked = evaluate(p.checked_expr, scope) if p.checked_expr is not None else None
+    if checked is None and isinstance(p.checked_expr, Ref) and not p.children \
+            and p.items is None:
         # A check widget bound to a state its row does not have (null: a row type the
         # recordings showed with no switch) is not drawn, as the app has none there.
         if parent is not None:
@@ -159,7 +160,7 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
                 parent.children.pop()
             return
     if p.checked_expr is not None:
-        box.checked = truthy(evaluate(p.checked_expr, scope))
+        box.checked = truthy(checked)
     if p.editable:
         key = box.input_key = p.key
         typed = frame.inputs.get(key)  # type: ignore[arg-type]
