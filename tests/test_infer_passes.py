@@ -434,3 +434,28 @@ def test_a_choice_that_loads_its_item_into_the_screen_below_parameterises_it():
     f = facts(_chooser(loads=True), until="details")
     assert f.details[editor]  # the editor's text follows the chosen file
     assert not facts(_chooser(loads=False), until="parameters").params
+
+
+def test_a_screen_left_only_by_itself_gets_a_timed_transition():
+    """An ad shown after the launch moves on to home with no event between the two
+    observations (the tap on it changed nothing): `on ad wait -> home`. Home, left by a
+    tap, is no timed screen, nor is a screen also left by an action elsewhere."""
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    tr = (App().show(ad).tap(1).show(ad).show(_home()).tap(1, 0)
+          .show(_detail("Milk", "$2")).trace())
+    f = facts(tr, until="timed")
+    ad_name, home = screen_of(f, 0, 0), screen_of(f, 0, 2)
+    (timed,) = [t for t in f.transitions if t.action == "wait"]
+    assert (timed.screen, timed.widget, timed.target, timed.count) == (ad_name, "", home, 1)
+    assert f"{ad_name} wait" in f.provenance.effects
+    # The same ad, once left by a tap that opened home: a late screen, not a timer.
+    again = (App().show(ad).tap(1).show(_home()).trace())
+    assert not [t for t in facts(tr, again, until="timed").transitions if t.action == "wait"]
+
+
+def test_a_gap_to_two_different_screens_is_no_timer():
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    one = App().show(ad).tap(1).show(ad).show(_home()).trace()
+    other = App().show(ad).tap(1).show(ad).show(_detail("Milk", "$2")).trace()
+    assert not [t for t in facts(one, other, until="timed").transitions
+                if t.action == "wait"]

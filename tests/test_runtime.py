@@ -633,3 +633,29 @@ def test_going_to_a_screen_already_open_returns_to_it(m: Machine):
     m.reset()
     tap(m, "Settings")  # not open yet: opened on top, as before
     assert (m.screen, m.depth) == ("settings", 2)
+
+
+def test_a_timed_screen_gives_way_on_wait_and_is_gone_from_the_stack():
+    """`on splash wait -> home`: an ad or splash that advances with no event. Waiting
+    fires it (tapping does not), and the next screen takes its place, so back from there
+    leaves the app instead of showing the ad again; elsewhere waiting changes nothing."""
+    from dataclasses import replace
+
+    spec = shop_spec()
+    ad = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(
+        View(cls="android.widget.TextView", bounds=(40, 40, 400, 160), text=Const("Ad")),))
+    spec = replace(spec, start="splash",
+                   screens=(*spec.screens, Screen("splash", "P0", ad, package="com.shop")),
+                   transitions=(*spec.transitions, Transition("splash", "", "wait", "home")))
+    m = Machine(spec)
+    m.reset()
+    assert m.step({"action_type": "click", "x": 100, "y": 100}).screen == "splash"
+    out = m.step({"action_type": "wait"})
+    assert (out.screen, out.event, m.depth) == ("home", "wait splash -> home", 1)
+    assert m.step({"action_type": "wait"}).event == "wait"
+    tap(m, "Settings")
+    assert m.step({"action_type": "wait"}).screen == "settings"
+    m.step({"action_type": "navigate_back"})
+    assert m.step({"action_type": "navigate_back"}).event == "back -> left_app"
+    m.reset()
+    assert m.screen == "splash"

@@ -183,7 +183,9 @@ class Screen:
 # -- behaviour ------------------------------------------------------------------------------
 
 ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "swipe", "back", "home",
-                     "enter"]
+                     "enter", "wait"]
+"""`wait` is a timed transition: `on splash wait -> home` fires by itself, with no event,
+when the agent waits (an ad or splash screen that gives way to the next one)."""
 
 
 @dataclass(frozen=True)
