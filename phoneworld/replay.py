@@ -15,6 +15,11 @@ action at the recorded coordinates, and:
 All are reported, because each alone is cheap to game: one screen for everything
 reproduces every step and resembles nothing.
 
+Where the app moved with no event (the next step starts on another observation than the
+last one ended on, between two screens of the app), the mock is put on the first and
+sent `wait`: `waits` counts these gaps, `waited` those where the mock went to the second
+(a timed transition, `infer.timed`), apart from the steps.
+
 A step whose next observation has no hierarchy (DroidBot states with no file) cannot be
 judged and is `skipped`, and the back stack is forgotten there; a step the mock has no
 action for (the menu key) is skipped too, but its screens keep the stack as the trace
@@ -233,7 +238,18 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         # parameter row it showed when the trace was last on it, so that going back
         # shows what the app showed (the album the share sheet was opened on).
         stack: list[tuple[str, int | None]] = []
+        prev = None
         for step in trace.steps:
+            gap = _gap(app, trace, prev, step)
+            prev = step
+            if gap is not None:  # the app moved by itself: does waiting move the mock?
+                row["waits"] += 1
+                machine.reset()
+                names = [s for s, _ in stack]
+                under = stack[:names.index(gap[0])] if gap[0] in names else stack
+                _place(machine, app, gap[0], trace.observations[gap[2]], under)
+                if machine.step({"action_type": "wait"}).screen == gap[1]:
+                    row["waited"] += 1
             if step.after is None or step.action.kind not in _REPLAYABLE:
                 continue
             before, after = trace.observations[step.before], trace.observations[step.after]
@@ -280,17 +296,34 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         recalls.extend(trecalls)
         rows.append({"trace": trace.source, "steps": row["steps"],
                      "reproduced": row["reproduced"], "skipped": row["skipped"],
-                     "unknown": row["unknown"],
+                     "unknown": row["unknown"], "waits": row["waits"],
+                     "waited": row["waited"],
                      "fidelity": _ratio(row["reproduced"], row["steps"]),
                      "screen_similarity": _mean(tsims), "text_recall": _mean(trecalls)})
     return {"app": app.spec.name, "steps": totals["steps"], "reproduced": totals["reproduced"],
             "skipped": totals["skipped"], "unknown": totals["unknown"],
+            "waits": totals["waits"], "waited": totals["waited"],
             "fidelity": _ratio(totals["reproduced"], totals["steps"]),
             "screen_similarity": _mean(sims), "text_recall": _mean(recalls),
             "screens": len(app.spec.screens), "traces": rows,
             "mismatches": [{"screen": a, "action": b, "expected": c, "got": d, "count": n}
                            for (a, b, c, d), n in sorted(mismatches.items(),
                                                          key=lambda kv: (-kv[1], kv[0]))[:20]]}
+
+
+def _gap(app: GeneratedApp, trace: Trace, prev, step) -> tuple[str, str, int] | None:
+    """(screen, next screen, observation) where the app moved between two recorded steps
+    with no event (the next step starts on another observation than the last ended on),
+    between two screens of the app; else None."""
+    if prev is None or prev.after is None or prev.after == step.before:
+        return None
+    last, first = trace.observations[prev.after], trace.observations[step.before]
+    if last.root is None or first.root is None:
+        return None
+    src, dst = app.classify(last), app.classify(first)
+    if src is None or dst is None or src == dst or last.foreign or first.foreign:
+        return None
+    return src, dst, prev.after
 
 
 def split_trace(trace: Trace, share: float = 0.7) -> tuple[Trace, Trace]:
@@ -326,4 +359,7 @@ def format_replay(result: dict) -> str:
     lines.append(f"fidelity {result['fidelity']} ({result['reproduced']}/{result['steps']} "
                  f"steps), mean screen similarity {result['screen_similarity']}, mean text "
                  f"recall {result['text_recall']}")
+    if result.get("waits"):
+        lines.append(f"{result['waited']}/{result['waits']} moves the app made by itself "
+                     "followed by waiting")
     return "\n".join(lines)

@@ -98,3 +98,26 @@ def test_replay_skips_traces_of_other_apps(traces):
     other = [t.model_copy(update={"app": "com.someone.else"}) for t in traces]
     result = replay(other, load_app(APP))
     assert result["steps"] == 0 and result["traces"] == [] and result["fidelity"] is None
+
+
+
+def test_a_gap_between_steps_is_replayed_as_a_wait(tmp_path):
+    """An ad that gives way with no event: replay puts the mock on the ad and waits, and
+    the mock moves on as the app did (`waited`); a mock without the timer stays."""
+    from phoneworld.compiler import compile_app
+    from tests.infer_fixtures import App, button, rows, screen, title
+
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    home = screen(title("Shop"), rows("list", [("Milk", "$2"), ("Eggs", "$3")]))
+    detail = screen(title("Milk"), button("add", "Add", 400))
+    trace = App().show(ad).tap(1).show(ad).show(home).tap(1, 0).show(detail).trace()
+    for name, data in compile_app("shop", [trace], "t").files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    app = load_app(tmp_path)
+    result = replay([trace], app)
+    assert (result["waits"], result["waited"]) == (1, 1)
+    assert result["traces"][0]["waits"] == 1
+    untimed = dataclasses.replace(app, spec=dataclasses.replace(app.spec, transitions=tuple(
+        t for t in app.spec.transitions if t.action != "wait")))
+    assert (replay([trace], untimed)["waits"], replay([trace], untimed)["waited"]) == (1, 0)

@@ -39,6 +39,7 @@ from tests.shop import (
     R,
     index_of,
     shop_spec,
+    splash_shop_spec,
     tap,
 )
 
@@ -639,14 +640,7 @@ def test_a_timed_screen_gives_way_on_wait_and_is_gone_from_the_stack():
     """`on splash wait -> home`: an ad or splash that advances with no event. Waiting
     fires it (tapping does not), and the next screen takes its place, so back from there
     leaves the app instead of showing the ad again; elsewhere waiting changes nothing."""
-    from dataclasses import replace
-
-    spec = shop_spec()
-    ad = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(
-        View(cls="android.widget.TextView", bounds=(40, 40, 400, 160), text=Const("Ad")),))
-    spec = replace(spec, start="splash",
-                   screens=(*spec.screens, Screen("splash", "P0", ad, package="com.shop")),
-                   transitions=(*spec.transitions, Transition("splash", "", "wait", "home")))
+    spec = splash_shop_spec()
     m = Machine(spec)
     m.reset()
     assert m.step({"action_type": "click", "x": 100, "y": 100}).screen == "splash"
