@@ -284,8 +284,9 @@ class Machine:
             state = self.state
             self._key = key = screen_key(state.versions.app, state.version, frame,
                                          self._answer)
-            if self.spec.look is not None:  # equal specs may differ in their look (#22)
-                self._key = key = (key, self.spec.look.token)
+            if self.spec.look is not None:  # equal specs may differ in their look (#22);
+                # appended, so that `_keep` still finds the data version at key[1]
+                self._key = key = (*key, self.spec.look.token)
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept

@@ -243,15 +243,17 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
             if moved:
                 world.restore(snap)
             try:
-                out = world.step(action)
+                # Only the event is kept: an outcome still held when the machine moves on
+                # is rendered first (`Machine._freeze`), and most tries are never looked at.
+                event = world.step(action).event
             except Exception:  # noqa: BLE001 - an action the screen refuses is no move
                 moved = True
                 continue
             # A press that fires nothing leaves the state as it was (a text field it
             # focuses aside), so the next try needs no restore.
-            moved = not out.event.startswith("no-op") or action.get("action_type") in (
+            moved = not event.startswith("no-op") or action.get("action_type") in (
                 "long_press", "input_text", "keyboard_enter") or _focuses(world, action)
-            if out.event.startswith("no-op") or (world.phone is None and world.target.left_app) \
+            if event.startswith("no-op") or (world.phone is None and world.target.left_app) \
                     or (world.phone is not None and world.phone.foreground is None):
                 continue
             key = world.key()
