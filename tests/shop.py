@@ -207,7 +207,7 @@ def splash_shop_spec() -> AppSpec:
     """The shop behind an ad that gives way by itself (`on splash wait -> home`)."""
     spec = shop_spec()
     ad = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(
-        View(cls="android.widget.TextView", bounds=(40, 40, 400, 160), text=Const("Ad")),))
+        View(cls="android.widget.TextView", bounds=(40, 100, 400, 200), text=Const("Ad")),))
     return dataclasses.replace(
         spec, start="splash",
         screens=(*spec.screens, Screen("splash", "P0", ad, package="com.shop")),

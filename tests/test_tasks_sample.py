@@ -122,3 +122,23 @@ def test_ambiguous_rows_are_not_drawn(twin_on):
 
 def _template(spec, name):
     return next(t for t in spec.tasks if t.name == name)
+
+
+@pytest.mark.parametrize("app", ["shopping", "messages", "settings"])
+def test_composites_do_not_swamp_the_other_kinds(app):
+    """At most as many composite instances as all the others, and each composite
+    template keeps some before any keeps a second row."""
+    from phoneworld.tasks.sample import instances
+
+    spec = example(app)
+    found = instances(spec)
+    kinds = Counter(i.kind for i in found)
+    others = sum(n for k, n in kinds.items() if k != "composite")
+    assert 0 < kinds["composite"] <= others
+    composite = [t for t in spec.tasks if t.kind == "composite" and draw(spec, t)]
+    kept = Counter(i.template for i in found if i.kind == "composite")
+    if kinds["composite"] >= len(composite):
+        assert set(kept) == {t.name for t in composite}
+    cut = [t.name for t in composite if kept[t.name] < len(draw(spec, t))]
+    assert all(kept[n] >= max(kept.values()) - 1 for n in cut)  # a row at a time
+    assert {i.id for i in found} <= {i.id for t in spec.tasks for i in draw(spec, t)}

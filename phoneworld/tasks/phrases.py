@@ -84,6 +84,8 @@ REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
           "Delete {n} from {where}.")
 OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
         "Navigate to the {screen} screen.")
+PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
+"""Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")

@@ -44,7 +44,7 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import is_name, title_of
+from phoneworld.tasks.labels import is_name, screen_labels, title_of
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -300,6 +300,7 @@ def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
 def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
     forms = {s.name for s in spec.screens if "form" in s.modules}
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
+    kinds = screen_labels(spec)
     seen_labels = set()
     for s in spec.screens:
         label = schema.screen_label(s.name)
@@ -329,10 +330,13 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         if label in seen_labels:
             continue
         seen_labels.add(label)
-        fill = {"screen": label}
+        # A label that says what a button does ("START +10 XP") names no screen: press it.
+        pressed = kinds.get(s.name, ("", ""))[1] == "button"
+        fill = {"button": label} if pressed else {"screen": label}
+        phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
-                    instruction=P.join([_words(p, fill) for p in P.OPEN]), condition=cond)
-        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in P.OPEN),
+                    instruction=P.join([_words(p, fill) for p in phrases]), condition=cond)
+        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
 
 
