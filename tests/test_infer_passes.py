@@ -459,3 +459,14 @@ def test_a_gap_to_two_different_screens_is_no_timer():
     other = App().show(ad).tap(1).show(ad).show(_detail("Milk", "$2")).trace()
     assert not [t for t in facts(one, other, until="timed").transitions
                 if t.action == "wait"]
+
+
+def test_a_recorded_wait_that_changed_the_screen_is_a_timer_too():
+    from phoneworld.traces.model import Action
+
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    app = App().show(ad)
+    tr = app._act(Action(kind="wait")).show(_home()).tap(1, 0).show(_detail("Milk", "$2"))
+    f = facts(tr.trace(), until="timed")
+    (timed,) = [t for t in f.transitions if t.action == "wait"]
+    assert (timed.screen, timed.target) == (screen_of(f, 0, 0), screen_of(f, 0, 1))

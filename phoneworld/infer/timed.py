@@ -5,13 +5,12 @@
 
 A recorder writes what it saw after each event and before the next one; where the next
 event starts on another observation than the last one ended on, the app moved with no
-event (a timer, a redirect). A screen is *timed* when every recorded departure from it
-is such a gap, always to the same screen of the app: it is then left by waiting, and the
-mock's `wait` action fires `on <screen> wait -> <next>`. A screen that is also left by
-an action (a feed whose tap opened something a moment late) is not timed: one late
-screen in a run is no timer. Foreign screens (the launcher, a browser) neither time out
-nor are the target.
-"""
+event (a timer, a redirect); so did it across a recorded `wait`. A screen is *timed*
+when every recorded departure from it is such a gap, always to the same screen of the
+app: it is then left by waiting, and the mock's `wait` action fires `on <screen> wait ->
+<next>`. A screen that is also left by an action (a feed whose tap opened something a
+moment late) is not timed: one late screen in a run is no timer. Foreign screens (the
+launcher, a browser) neither time out nor are the target. """
 
 from __future__ import annotations
 
@@ -37,7 +36,8 @@ def departures(steps: Sequence[StepFacts], where: Mapping[ObsRef, str]
         if sf.after is not None:
             src, dst = where.get(sf.before), where.get(sf.after)
             if src is not None and dst is not None and src != dst:
-                yield src, dst, False
+                # A recorded `wait` (phoneworld's recorder, AndroidWorld) is a gap too.
+                yield src, dst, sf.step.action.kind == "wait"
         prev = sf
 
 
