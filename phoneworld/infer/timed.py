@@ -10,7 +10,8 @@ when every recorded departure from it is such a gap, always to the same screen o
 app: it is then left by waiting, and the mock's `wait` action fires `on <screen> wait ->
 <next>`. A screen that is also left by an action (a feed whose tap opened something a
 moment late) is not timed: one late screen in a run is no timer. Foreign screens (the
-launcher, a browser) neither time out nor are the target. """
+launcher, a browser) neither time out nor are the target.
+"""
 
 from __future__ import annotations
 
