@@ -205,3 +205,15 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     (task,) = [t for t in synthesize_tasks(spec) if t.name == "open_session"]
     assert variants(task.instruction)[0] == "Tap “START +10 XP”."
     assert "screen" not in task.instruction
+
+
+def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
+    """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
+    “Image dimming (in Dark theme)”, never “... ON”."""
+    from tests.conftest import DATA
+
+    text = (DATA / "specs" / "tasks_shop.pw").read_text(encoding="utf-8").replace(
+        'as dark_switch desc "Dark theme"', 'as dark_switch text "Dark theme ON"')
+    spec = with_tasks(dataclasses.replace(parse(text), tasks=()))
+    said = [t.instruction for t in spec.tasks if t.name.startswith("turn_on_dark_mode")]
+    assert said and all("“Dark theme”" in s and " ON”" not in s for s in said)
