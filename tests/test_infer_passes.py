@@ -470,3 +470,16 @@ def test_a_recorded_wait_that_changed_the_screen_is_a_timer_too():
     f = facts(tr.trace(), until="timed")
     (timed,) = [t for t in f.transitions if t.action == "wait"]
     assert (timed.screen, timed.target) == (screen_of(f, 0, 0), screen_of(f, 0, 1))
+
+
+def test_a_back_key_on_the_first_screen_that_shows_a_new_one_is_the_app_moving_on():
+    """Back on the first screen leaves the app; where a new screen of the app came instead,
+    the splash had moved on by itself (qqmusic): `on splash wait -> ad`. A back from a
+    detail screen to the list below it is a back, and times nothing."""
+    splash = screen(title("Loading"))
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    tr = (App().show(splash).back().show(ad).tap(1).show(_home()).tap(1, 0)
+          .show(_detail("Milk", "$2")).back().show(_home()).trace())
+    f = facts(tr, until="timed")
+    timed = {t.screen: t.target for t in f.transitions if t.action == "wait"}
+    assert timed == {screen_of(f, 0, 0): screen_of(f, 0, 1)}

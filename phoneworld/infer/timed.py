@@ -5,12 +5,13 @@
 
 A recorder writes what it saw after each event and before the next one; where the next
 event starts on another observation than the last one ended on, the app moved with no
-event (a timer, a redirect); so did it across a recorded `wait`. A screen is *timed*
-when every recorded departure from it is such a gap, always to the same screen of the
-app: it is then left by waiting, and the mock's `wait` action fires `on <screen> wait ->
-<next>`. A screen that is also left by an action (a feed whose tap opened something a
-moment late) is not timed: one late screen in a run is no timer. Foreign screens (the
-launcher, a browser) neither time out nor are the target.
+event (a timer, a redirect); so did it across a recorded `wait`, and where a back key on
+the first screen of the app showed a new one (back there leaves the app). A screen is
+*timed* when every recorded departure from it is such a gap, always to the same screen
+of the app: it is then left by waiting, and the mock's `wait` action fires `on <screen>
+wait -> <next>`. A screen that is also left by an action (a feed whose tap opened
+something a moment late) is not timed: one late screen in a run is no timer. Foreign
+screens (the launcher, a browser) neither time out nor are the target.
 """
 
 from __future__ import annotations
@@ -23,23 +24,41 @@ from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Transition
 
 
-def departures(steps: Sequence[StepFacts], where: Mapping[ObsRef, str]
-               ) -> Iterator[tuple[str, str, bool]]:
-    """(screen, next screen, by a gap) for each recorded move from one screen to another:
+def departures(steps: Sequence[StepFacts], where: Mapping[ObsRef, str],
+               foreign: frozenset[str] = frozenset()) -> Iterator[tuple[str, str, bool]]:
+    """(screen, next screen, by itself) for each recorded move from one screen to another:
     a step that changed the screen (False), or a gap between two steps (True)."""
     prev: StepFacts | None = None
+    opened: list[str] = []  # the trace's back stack, as far as its screens tell
     for sf in steps:
+        if prev is None or prev.trace != sf.trace:
+            opened = []
         if prev is not None and prev.trace == sf.trace and prev.after is not None \
                 and prev.after != sf.before:
             src, dst = where.get(prev.after), where.get(sf.before)
             if src is not None and dst is not None and src != dst:
                 yield src, dst, True
+        _open(opened, where.get(sf.before), foreign)
         if sf.after is not None:
             src, dst = where.get(sf.before), where.get(sf.after)
             if src is not None and dst is not None and src != dst:
-                # A recorded `wait` (phoneworld's recorder, AndroidWorld) is a gap too.
-                yield src, dst, sf.step.action.kind == "wait"
+                # A recorded `wait` (phoneworld's recorder, AndroidWorld) is a gap too, and
+                # so is a back key on the first screen that showed a new one: back there
+                # leaves the app, so the app had moved on by itself.
+                alone = sf.step.action.kind == "key" and (sf.step.action.key or "").lower() \
+                    == "back" and opened == [src] and dst not in foreign
+                yield src, dst, sf.step.action.kind == "wait" or alone
+            _open(opened, dst, foreign)
         prev = sf
+
+
+def _open(opened: list[str], screen: str | None, foreign: frozenset[str]) -> None:
+    if screen is None or screen in foreign:
+        opened.clear()
+    elif screen in opened:
+        del opened[opened.index(screen) + 1:]
+    else:
+        opened.append(screen)
 
 
 def timed_targets(steps: Sequence[StepFacts], where: Mapping[ObsRef, str],
@@ -47,7 +66,7 @@ def timed_targets(steps: Sequence[StepFacts], where: Mapping[ObsRef, str],
     """Timed screen -> (the screen it gives way to, how many gaps show it)."""
     gaps: dict[str, Counter] = defaultdict(Counter)
     acted: set[str] = set()
-    for src, dst, gap in departures(steps, where):
+    for src, dst, gap in departures(steps, where, foreign):
         if gap:
             gaps[src][dst] += 1
         else:
