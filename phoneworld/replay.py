@@ -197,14 +197,16 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
            under: list[tuple[str, int | None]]) -> int | None:
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row)
     pairs), choosing the parameter row (or none) whose rendering looks most like `obs`;
-    returns that row."""
+    returns that row. On a tie a row wins over none: a screen that takes a row was
+    mostly seen showing one, and what it shows without one (`otherwise`) is the same
+    frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     if spec_screen.param is None:
         machine.jump(screen, under=under)
         return None
     want = node_bag(obs.root)
     best, best_score = None, -1.0
-    for row_id in [None, *machine.row_ids(spec_screen.param)[:500]]:
+    for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
         machine.jump(screen, row_id, under=under)
         score = f1(node_bag(machine.observe("node")), want)
         if score > best_score:

@@ -10,7 +10,7 @@ import pytest
 from phoneworld.infer.app import PASSES
 from phoneworld.infer.lists import drill_downs
 from phoneworld.ir.model import ObsRef
-from phoneworld.spec.ast import BoolOp, Compare, Ref
+from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
     button,
@@ -247,6 +247,35 @@ def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():
     (bound,) = f.details.values()
     assert bound == {"FrameLayout/TextView#title": Ref(("param", "f1")),
                      "FrameLayout/TextView#price": Ref(("param", "f2"))}  # "Add" stays
+
+
+def test_a_bound_text_shows_what_the_screen_always_showed_without_a_row():
+    # A folder dialog: opened on its root (no row) it says "Files", in a folder its name.
+    def folder(name, items):
+        return screen(title(name), rows("list", items))
+    top = [("Music",), ("Photos",)]
+    tr = (App().show(folder("Files", top)).tap(1, 0)
+          .show(folder("Music", [("a.mp3",), ("b.mp3",)])).trace())
+    again = App().show(folder("Files", top)).tap(1, 1).show(folder("Photos", [
+        ("c.jpg",), ("d.jpg",)])).trace()
+    f = facts(tr, again, until="details")
+    (bound,) = f.details.values()
+    assert bound["FrameLayout/TextView#title"] == Call(
+        "otherwise", args=(Ref(("param", "f1")), Const("Files")))
+
+
+def test_a_screen_is_laid_out_as_most_visits_saw_it_not_as_a_tap_on_it_left_it():
+    # The form is first seen with an error under it, then three times as it mostly
+    # looks; and a submit on it once left the error again.
+    def form(error=""):
+        return screen(title("Checkout"), button("pay", "Pay", 300), label("err", error, 500))
+    home = screen(title("Shop"), button("go", "Checkout", 300))
+    tr = (App().show(home).tap(1).show(form("Required")).back().show(home).tap(1)
+          .show(form()).back().show(home).tap(1).show(form()).back().show(home).tap(1)
+          .show(form()).tap(1).show(form("Required")).trace())
+    f = facts(tr, until="representatives")
+    info = f.screens[screen_of(f, 0, 1)]
+    assert "Required" not in {n.text for _, n in info.root.walk()}
 
 
 def _settings():
