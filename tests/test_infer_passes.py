@@ -362,6 +362,20 @@ def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
     assert field.text == _const("Add a note")
 
 
+def test_a_search_box_quoting_a_query_typed_on_the_screen_before_shows_its_hint():
+    def results(text, place):
+        return screen(title("Places"), edit("q", 300, text), button("pick", place, 500))
+    home = screen(title("Home"), edit("where", 300, "Where to?"))
+    # Typed on home; the results screen quotes it, and is laid out from that recording.
+    tr = (App().show(home).type("Humanoid", 1).show(results('"Humanoid"', "Humanoid Store"))
+          .tap(2).show(home).trace())
+    again = App().show(results("Search for places", "Home")).back().show(home).trace()
+    f = facts(tr, again, until="layouts")
+    view = next(v for v in f.views if v.name == screen_of(f, 0, 1))
+    (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
+    assert field.text == _const("Search for places")
+
+
 def _walk(v):
     yield v
     for c in v.children:
