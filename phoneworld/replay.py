@@ -3,9 +3,10 @@
 For every recorded step whose action a mock can take (taps, long presses, typing, back,
 enter, scrolls) and whose next observation was recorded with a hierarchy, the mock is put
 on the screen the step's recorded observation maps to (with the parameter row whose
-rendering looks most like the recording, above the back stack the trace had built so
-far, so that back goes where it went), the recorded action is sent as an AndroidWorld
-action at the recorded coordinates, and:
+rendering looks most like the recording, scrolled to where it shows most of the
+recording's texts, above the back stack the trace had built so far, each screen of it
+with the row and scroll position it last had, so that back goes where it went), the
+recorded action is sent as an AndroidWorld action at the recorded coordinates, and:
 - `reproduced`: the mock is now on the screen the recorded next observation maps to;
 - `screen_similarity`: node-level F1 between the mock's hierarchy and the recorded next
   one, over (class, resource-id, text, description) of the app windows' nodes that carry
@@ -25,6 +26,7 @@ between screens it knows (`unknown` counts them).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -194,25 +196,56 @@ def _same_widget(mock: Node, ref, want_texts: frozenset[str]):
 
 
 def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
-           under: list[tuple[str, int | None]]) -> int | None:
-    """Put the machine on `screen` above the recorded back stack `under` ((screen, row)
-    pairs), choosing the parameter row (or none) whose rendering looks most like `obs`;
-    returns that row. On a tie a row wins over none: a screen that takes a row was
-    mostly seen showing one, and what it shows without one (`otherwise`) is the same
-    frame with less in it."""
+           under: list[tuple[str, int | None, tuple]]) -> tuple[int | None, tuple]:
+    """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
+    scroll offsets) triples), choosing the parameter row (or none) whose rendering looks
+    most like `obs`, then the scroll position whose rendering shows most of `obs`'s
+    texts (`_scroll_like`); returns that row and the screen's scroll offsets. On a tie
+    a row wins over none: a screen that takes a row was mostly seen showing one, and
+    what it shows without one (`otherwise`) is the same frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
-    if spec_screen.param is None:
-        machine.jump(screen, under=under)
-        return None
-    want = node_bag(obs.root)
-    best, best_score = None, -1.0
-    for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
-        machine.jump(screen, row_id, under=under)
-        score = f1(node_bag(machine.observe("node")), want)
-        if score > best_score:
-            best, best_score = row_id, score
-    machine.jump(screen, best, under=under)
-    return best
+    pairs = [(s, r) for s, r, _ in under]
+    best = None
+    if spec_screen.param is not None:
+        want = node_bag(obs.root)
+        best_score = -1.0
+        for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
+            machine.jump(screen, row_id, under=pairs)
+            score = f1(node_bag(machine.observe("node")), want)
+            if score > best_score:
+                best, best_score = row_id, score
+    machine.jump(screen, best, under=pairs)
+    snap = machine.snapshot()
+    # The screens below as the trace left them: each at its recorded scroll position.
+    stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
+                  for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
+    machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
+    _scroll_like(machine, obs)
+    return best, machine.snapshot().stack[-1][4]
+
+
+def _scroll_like(machine, obs: Observation) -> None:
+    """Scroll the machine's screen down (up to `_MAX_SCROLLS` times, while its rendering
+    changes) to where it shows most of the texts `obs` shows (ties: the least scrolled):
+    a recording taken further down a list is compared with the same part of the list."""
+    want = shown_texts(obs.root)
+    shown = shown_texts(machine.observe("node"))
+    if not want or want <= shown:
+        return
+    start = machine.snapshot()
+    best, best_hits, seen = start, len(want & shown), [shown]
+    for _ in range(_MAX_SCROLLS):
+        try:
+            machine.step({"action_type": "scroll", "direction": "down"})
+        except InvalidAction:
+            break
+        shown = shown_texts(machine.observe("node"))
+        if shown in seen:
+            break
+        seen.append(shown)
+        if len(want & shown) > best_hits:
+            best, best_hits = machine.snapshot(), len(want & shown)
+    machine.restore(best)
 
 
 def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = False) -> dict:
@@ -234,7 +267,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         # The recorded back stack, kept as the compiler keeps it: each screen with the
         # parameter row it showed when the trace was last on it, so that going back
         # shows what the app showed (the album the share sheet was opened on).
-        stack: list[tuple[str, int | None]] = []
+        stack: list[tuple[str, int | None, tuple]] = []
         for step in trace.steps:
             if step.after is None or step.action.kind not in _REPLAYABLE:
                 continue
@@ -245,11 +278,11 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 row["skipped"] += 1
                 stack.clear()  # where the app went is not known
                 continue
-            names = [s for s, _ in stack]
+            names = [s for s, _, _ in stack]
             if src in names:
                 del stack[names.index(src) + 1:]
             else:
-                stack.append((src, None))
+                stack.append((src, None, ()))
             if act is None:  # a key the mock has no action for (menu): both ends known
                 row["skipped"] += 1
                 continue
@@ -258,7 +291,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 continue
             row["steps"] += 1
             machine.reset()
-            stack[-1] = (src, _place(machine, app, src, before, stack[:-1]))
+            stack[-1] = (src, *_place(machine, app, src, before, stack[:-1]))
             act = _by_element(act, step.action, before, machine)
             wanted = shown_texts(after.root)
             try:

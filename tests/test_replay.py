@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from phoneworld.apps import load_app
-from phoneworld.replay import f1, format_replay, node_bag, replay, to_agent_action
+from phoneworld.replay import (
+    _place,
+    f1,
+    format_replay,
+    node_bag,
+    replay,
+    shown_texts,
+    to_agent_action,
+)
 from phoneworld.traces import read_traces
 from phoneworld.traces.model import Action, Observation
 from phoneworld.ui.node import Node
@@ -98,3 +106,38 @@ def test_replay_skips_traces_of_other_apps(traces):
     other = [t.model_copy(update={"app": "com.someone.else"}) for t in traces]
     result = replay(other, load_app(APP))
     assert result["steps"] == 0 and result["traces"] == [] and result["fidelity"] is None
+
+
+def _scrolled_screen(machine, app):
+    """A screen of `app` whose list scrolls, and its rendering scrolled once."""
+    for s in app.spec.screens:
+        if s.param is not None or s.foreign:
+            continue
+        machine.reset()
+        machine.jump(s.name)
+        top = machine.observe("node")
+        machine.step({"action_type": "scroll", "direction": "down"})
+        lower = machine.observe("node")
+        if shown_texts(lower) - shown_texts(top):
+            return s.name, lower
+    raise AssertionError("no screen of the app scrolls")
+
+
+def test_replay_places_a_screen_and_the_ones_below_it_as_the_recording_had_them_scrolled():
+    from phoneworld.runtime import Machine
+
+    app = load_app(ROOT / "generated" / "shopping")
+    machine = Machine(app.spec)
+    name, lower = _scrolled_screen(machine, app)
+    obs = Observation(root=lower, width=app.spec.width, height=app.spec.height)
+    machine.reset()
+    row, scroll = _place(machine, app, name, obs, [])
+    assert row is None and scroll and shown_texts(machine.observe("node")) == shown_texts(lower)
+    # Below another screen, as the trace left it: back shows it scrolled.
+    other = next(s.name for s in app.spec.screens if s.name != name and s.param is None
+                 and not s.foreign)
+    machine.reset()
+    _place(machine, app, other, obs, [(name, None, scroll)])
+    machine.step({"action_type": "navigate_back"})
+    assert machine.screen == name
+    assert shown_texts(machine.observe("node")) == shown_texts(lower)
