@@ -3,10 +3,11 @@
 For every recorded step whose action a mock can take (taps, long presses, typing, back,
 enter, scrolls) and whose next observation was recorded with a hierarchy, the mock is put
 on the screen the step's recorded observation maps to (with the parameter row whose
-rendering looks most like the recording, scrolled to where it shows most of the
-recording's texts, above the back stack the trace had built so far, each screen of it
-with the row and scroll position it last had, so that back goes where it went), the
-recorded action is sent as an AndroidWorld action at the recorded coordinates, and:
+rendering looks most like the recording, its text fields holding what the recording's
+held, scrolled to where it shows most of the recording's texts, above the back stack
+the trace had built so far, each screen of it with the row and scroll position it last
+had, so that back goes where it went), the recorded action is sent as an AndroidWorld
+action at the recorded coordinates, and:
 - `reproduced`: the mock is now on the screen the recorded next observation maps to;
 - `screen_similarity`: node-level F1 between the mock's hierarchy and the recorded next
   one, over (class, resource-id, text, description) of the app windows' nodes that carry
@@ -220,8 +221,37 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
                   for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
     machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
+    _fill_like(machine, obs)
     _scroll_like(machine, obs)
     return best, machine.snapshot().stack[-1][4]
+
+
+def _fill_like(machine, obs: Observation) -> None:
+    """Put into the machine's text fields what the recording's fields held (a typed
+    name, a query), as the screen was when the step was taken: each recorded field
+    with a text goes into the one field of the mock with its class and id, without
+    firing the field's `type` transition (the recording is already past it)."""
+    if obs.root is None:
+        return
+    recorded: dict[tuple[str, str], set[str]] = {}
+    for _, win in app_windows(obs.root):
+        for _, n in win.walk():
+            if n.visible and n.editable and n.text:
+                recorded.setdefault((n.class_name, n.resource_id), set()).add(n.text)
+    if not recorded:
+        return
+    fields: dict[tuple[str, str], list] = {}
+    for box in machine.rendered().boxes:
+        if box.editable and box.input_key is not None:
+            fields.setdefault((box.cls, box.rid), []).append(box)
+    changed = False
+    for where, texts in recorded.items():
+        boxes = fields.get(where, [])
+        if len(texts) == 1 and len(boxes) == 1 and boxes[0].text != next(iter(texts)):
+            machine.frame.inputs[boxes[0].input_key] = next(iter(texts))
+            changed = True
+    if changed:
+        machine.will_change()
 
 
 def _scroll_like(machine, obs: Observation) -> None:

@@ -141,3 +141,31 @@ def test_replay_places_a_screen_and_the_ones_below_it_as_the_recording_had_them_
     machine.step({"action_type": "navigate_back"})
     assert machine.screen == name
     assert shown_texts(machine.observe("node")) == shown_texts(lower)
+
+
+def test_replay_places_a_screen_with_what_its_recorded_text_fields_held():
+    from phoneworld.runtime import Machine
+
+    app = load_app(ROOT / "generated" / "shopping")
+    machine = Machine(app.spec)
+    for s in app.spec.screens:
+        machine.reset()
+        machine.jump(s.name)
+        root = machine.observe("node")
+        fields = [p for p, n in root.walk() if n.editable]
+        if len(fields) == 1 and not s.param:
+            break
+    else:
+        raise AssertionError("no screen of the app has one text field")
+    (path,) = fields
+
+    def typed(node, at):
+        if not at:
+            return node.model_copy(update={"text": "oat milk"})
+        kids = list(node.children)
+        kids[at[0]] = typed(kids[at[0]], at[1:])
+        return node.model_copy(update={"children": tuple(kids)})
+    obs = Observation(root=typed(root, path), width=app.spec.width, height=app.spec.height)
+    machine.reset()
+    _place(machine, app, s.name, obs, [])
+    assert machine.screen == s.name and "oat milk" in shown_texts(machine.observe("node"))
