@@ -40,6 +40,8 @@ from phoneworld.ui.skeleton import app_windows
 from phoneworld.ui.widgets import widget_ref
 
 _MAX_SCROLLS = 10
+_RESCORED = 3
+"""How many of a screen's likeliest parameter rows are tried scrolled as recorded."""
 _REPLAYABLE = {"tap", "long_press", "type", "key", "scroll", "swipe"}
 
 
@@ -199,30 +201,42 @@ def _same_widget(mock: Node, ref, want_texts: frozenset[str]):
 def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
            under: list[tuple[str, int | None, tuple]]) -> tuple[int | None, tuple]:
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
-    scroll offsets) triples), choosing the parameter row (or none) whose rendering looks
-    most like `obs`, then the scroll position whose rendering shows most of `obs`'s
-    texts (`_scroll_like`); returns that row and the screen's scroll offsets. On a tie
+    scroll offsets) triples), with its text fields holding what `obs`'s held
+    (`_fill_like`), scrolled to where it shows most of `obs`'s texts (`_scroll_like`),
+    and with the parameter row (or none) that then looks most like `obs`, of the
+    `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets. On a tie
     a row wins over none: a screen that takes a row was mostly seen showing one, and
     what it shows without one (`otherwise`) is the same frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     pairs = [(s, r) for s, r, _ in under]
+    want = node_bag(obs.root)
+
+    def put(row_id: int | None) -> None:
+        machine.jump(screen, row_id, under=pairs)
+        snap = machine.snapshot()
+        # The screens below as the trace left them: each at its recorded scroll position.
+        stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
+                      for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
+        machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
+        _fill_like(machine, obs)
+        _scroll_like(machine, obs)
+
     best = None
     if spec_screen.param is not None:
-        want = node_bag(obs.root)
-        best_score = -1.0
+        scores = []
         for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
             machine.jump(screen, row_id, under=pairs)
+            scores.append((f1(node_bag(machine.observe("node")), want), row_id))
+        # The few likeliest, each as the recording had it scrolled (a list scrolled
+        # down shares little with its top, where an empty row's page shares less).
+        top = sorted(range(len(scores)), key=lambda i: (-scores[i][0], i))[:_RESCORED]
+        best_score = -1.0
+        for i in sorted(top):
+            put(scores[i][1])
             score = f1(node_bag(machine.observe("node")), want)
             if score > best_score:
-                best, best_score = row_id, score
-    machine.jump(screen, best, under=pairs)
-    snap = machine.snapshot()
-    # The screens below as the trace left them: each at its recorded scroll position.
-    stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
-                  for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
-    machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
-    _fill_like(machine, obs)
-    _scroll_like(machine, obs)
+                best, best_score = scores[i][1], score
+    put(best)
     return best, machine.snapshot().stack[-1][4]
 
 
