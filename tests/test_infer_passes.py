@@ -10,7 +10,7 @@ import pytest
 from phoneworld.infer.app import PASSES
 from phoneworld.infer.lists import drill_downs
 from phoneworld.ir.model import ObsRef
-from phoneworld.spec.ast import BoolOp, Compare, Ref
+from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
     button,
@@ -249,6 +249,35 @@ def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():
                      "FrameLayout/TextView#price": Ref(("param", "f2"))}  # "Add" stays
 
 
+def test_a_bound_text_shows_what_the_screen_always_showed_without_a_row():
+    # A folder dialog: opened on its root (no row) it says "Files", in a folder its name.
+    def folder(name, items):
+        return screen(title(name), rows("list", items))
+    top = [("Music",), ("Photos",)]
+    tr = (App().show(folder("Files", top)).tap(1, 0)
+          .show(folder("Music", [("a.mp3",), ("b.mp3",)])).trace())
+    again = App().show(folder("Files", top)).tap(1, 1).show(folder("Photos", [
+        ("c.jpg",), ("d.jpg",)])).trace()
+    f = facts(tr, again, until="details")
+    (bound,) = f.details.values()
+    assert bound["FrameLayout/TextView#title"] == Call(
+        "otherwise", args=(Ref(("param", "f1")), Const("Files")))
+
+
+def test_a_screen_is_laid_out_as_most_visits_saw_it_not_as_a_tap_on_it_left_it():
+    # The form is first seen with an error under it, then three times as it mostly
+    # looks; and a submit on it once left the error again.
+    def form(error=""):
+        return screen(title("Checkout"), button("pay", "Pay", 300), label("err", error, 500))
+    home = screen(title("Shop"), button("go", "Checkout", 300))
+    tr = (App().show(home).tap(1).show(form("Required")).back().show(home).tap(1)
+          .show(form()).back().show(home).tap(1).show(form()).back().show(home).tap(1)
+          .show(form()).tap(1).show(form("Required")).trace())
+    f = facts(tr, until="representatives")
+    info = f.screens[screen_of(f, 0, 1)]
+    assert "Required" not in {n.text for _, n in info.root.walk()}
+
+
 def _settings():
     on = screen(title("Settings"), switch("wifi", True, 300))
     off = screen(title("Settings"), switch("wifi", False, 300))
@@ -331,6 +360,20 @@ def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
     (view,) = f.views
     (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
     assert field.text == _const("Add a note")
+
+
+def test_a_search_box_quoting_a_query_typed_on_the_screen_before_shows_its_hint():
+    def results(text, place):
+        return screen(title("Places"), edit("q", 300, text), button("pick", place, 500))
+    home = screen(title("Home"), edit("where", 300, "Where to?"))
+    # Typed on home; the results screen quotes it, and is laid out from that recording.
+    tr = (App().show(home).type("Humanoid", 1).show(results('"Humanoid"', "Humanoid Store"))
+          .tap(2).show(home).trace())
+    again = App().show(results("Search for places", "Home")).back().show(home).trace()
+    f = facts(tr, again, until="layouts")
+    view = next(v for v in f.views if v.name == screen_of(f, 0, 1))
+    (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
+    assert field.text == _const("Search for places")
 
 
 def _walk(v):

@@ -439,6 +439,12 @@ def test_expressions(m: Machine):
     assert compare("==", None, None) and not compare("<", None, 1)
     assert evaluate(Call("lower", args=(R("item", "name"),)), scope) == "oat milk"
     assert evaluate(Call("len", args=(R("item", "name"),)), scope) == 8
+    # what a screen shows when opened without a row
+    assert evaluate(Call("otherwise", args=(R("item", "name"), Const("Files"))), scope) \
+        == "Oat milk"
+    for empty in (None, ""):
+        assert evaluate(Call("otherwise", args=(R("item", "x"), Const("Files"))),
+                        Scope(m.state, item={"x": empty})) == "Files"
     assert evaluate(BoolOp("or", (Const(False), Not(Const("")))), scope) is True
     assert evaluate(Call("count", table="product",
                          where=Compare("==", R("category"), Const("fruit"))), scope) == 2

@@ -114,10 +114,13 @@ TABLE_FUNCS = frozenset({"count", "exists", "sum"})
 their `Call` has `table` (and maybe `where`) and no `args`; `sum(cart, qty)` adds up one
 expression over the rows (its one arg, where bare names are the row's columns)."""
 
-SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2})
+SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2,
+                                 "otherwise": 2})
 """The other functions, by how many `args` they take: `lower(input.query)`;
 `number("$1.49 each")` is 1.49 (the first number in a text), `times(a, b)` multiplies,
-`fixed(8.5, 2)` is the text "8.50" (what derived values show)."""
+`fixed(8.5, 2)` is the text "8.50" (what derived values show), `otherwise(param.title,
+"Files")` is its first value unless that is empty or none, else its second (what a screen
+shows when it was opened without a row)."""
 
 
 # -- screens ------------------------------------------------------------------------------
