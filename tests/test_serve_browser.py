@@ -175,6 +175,10 @@ def test_trace_script_never_runs_in_the_page(browser):
         _at_step(page, 5)
         assert page.locator("#event").text_content().startswith("scroll")
         assert view.locator(".phone").text_content() != before
+        # The wait button sends `wait` (a splash gives way; here nothing changes).
+        page.click("#wait")
+        _at_step(page, 6)
+        assert page.locator("#event").text_content().startswith("wait")
         time.sleep(0.2)
         assert not dialogs
         page.close()

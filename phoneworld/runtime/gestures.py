@@ -16,8 +16,7 @@
                     else pop the back stack
     navigate_home   the screen's `home` transition, else leave the app (recorded)
     open_app        come back to this app (by name, title or package)
-    wait            the screen's timed transition (a splash or an ad gives way), if any;
-                    the machine fires it too after an action that did nothing there
+    wait            the screen's timed transition (a splash or an ad gives way), if any
     answer, status  record the answer / end the episode; unknown: nothing
 
 Each returns an event line for the outcome and the transition it fired. This module is

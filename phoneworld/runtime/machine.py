@@ -8,8 +8,7 @@
 
 An action (see `gestures` for each type) fires at most one transition: the first of
 (screen, widget, action) whose `when` holds; `wait` fires the screen's timed transition
-(`on splash wait -> home`), whose target takes the timed screen's place on the stack, and
-so does an action that does nothing there (time passes).
+(`on splash wait -> home`), whose target takes the timed screen's place on the stack.
 Its effects run in order, then `with_param` is evaluated, then the machine navigates:
 `target` pushes a frame (a screen with its parameter, typed texts, scroll offsets and
 focus), `back` pops, `stay` stays. Where no transition matches nothing changes, as when
@@ -178,12 +177,6 @@ class Machine:
                                 field="action_type")
         self._freeze()
         event, fired = HANDLERS[a.action_type](self, a)
-        if fired is None and event.startswith("no-op"):
-            # Time passes on a timed screen whatever is tapped: a press that does nothing
-            # there lets it give way, as the ad in the recording did after a dead tap.
-            timed = self.transition_on("wait")
-            if timed is not None:
-                event, fired = f"{self.fire(timed, None)} ({event})", timed
         return self._outcome(event, fired)
 
     def observe(self, format: ObserveFormat = "elements") -> Any:

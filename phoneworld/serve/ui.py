@@ -69,6 +69,7 @@ a { color: #1a73e8; }
  <div class="nav">
   <button id="back" title="Back" aria-label="Back">\u25c1</button>
   <button id="home" title="Home" aria-label="Home">\u25cb</button>
+  <button id="wait" title="Wait: a splash or an ad gives way" aria-label="Wait">\u23f3</button>
   <button id="reset" title="Reset the session" aria-label="Reset">\u21bb</button>
  </div>
 </div>
@@ -181,6 +182,7 @@ $("touch").addEventListener("wheel", (ev) => {
 
 $("back").addEventListener("click", () => act({action_type: "navigate_back"}));
 $("home").addEventListener("click", () => act({action_type: "navigate_home"}));
+$("wait").addEventListener("click", () => act({action_type: "wait"}));
 $("reset").addEventListener("click", () => run("POST", "/reset?format=html", {}));
 $("type").addEventListener("click", () => act({action_type: "input_text", text: $("text").value}));
 $("enter").addEventListener("click", () => act({action_type: "keyboard_enter"}));
