@@ -173,3 +173,15 @@ def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
         f = painter.draw(html, 1080, 2400)
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
     assert len(sets) == 1
+
+
+def test_plates_past_the_last_few_are_kept_packed_and_come_back_the_same():
+    assets = {f"{c * 64}.webp": _webp(60, 90, n) for n, c in enumerate("abc")}
+    painter = Painter(None, _route(assets), ORIGIN, assets.get, plates=1, packed=1)
+    first = {n: painter._plate(n, 60, 90, png=False).pixels.copy() for n in assets}
+    kept = painter._plates
+    assert len(kept) == 2 and [f._pixels is None for f in kept.values()] == [True, False]
+    for n in [*assets, *reversed(assets)]:  # decoded again, or unpacked: the same pixels
+        assert np.array_equal(painter._plate(n, 60, 90, png=True).pixels, first[n])
+    with Image.open(io.BytesIO(assets["a" * 64 + ".webp"])) as im:
+        assert np.array_equal(first["a" * 64 + ".webp"], np.asarray(im.convert("RGB")))

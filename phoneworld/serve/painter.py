@@ -38,7 +38,7 @@ import numpy as np
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve.frame import Frame
+from phoneworld.serve.frame import Frame, decode_png
 
 Rect = tuple[int, int, int, int]
 
@@ -49,6 +49,10 @@ GAP = 24
 """App pixels between two clips under which they are captured as one."""
 MAX_CLIPS = 12
 """The most clips one page is captured in."""
+PAINTED = 8
+"""Plates with their paints laid, kept for the next frames on them (8 MB each)."""
+IMAGES = 16
+"""Recorded images other than plates (cuts of them are painted), kept decoded."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -85,6 +89,10 @@ class _Page:
 class Painter:
     """Draws pages of one browser at the device's size (see the module docstring).
 
+    Recorded screenshots are decoded once (a WebP plate costs 10-15 ms): the `plates`
+    last used are kept as pixels (8 MB each at 1080x2400), `packed` more as PNG bytes
+    (0.3-1 MB, decoded again in about 5 ms).
+
     Args:
         browser: a Playwright `Browser`.
         route: answers the pages' requests (`Screenshotter._answer`).
@@ -93,7 +101,8 @@ class Painter:
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
-                 assets: Callable[[str], bytes | None] | None, *, plates: int = 8) -> None:
+                 assets: Callable[[str], bytes | None] | None, *, plates: int = 16,
+                 packed: int = 64) -> None:
         self.browser = browser
         self.route = route
         self.origin = origin
@@ -103,6 +112,7 @@ class Painter:
         self._images: OrderedDict[tuple[str, int, int], np.ndarray] = OrderedDict()
         self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
         self._keep = plates
+        self._packed = packed
         self.captured = 0
         """App pixels captured from the browser so far (a measure of its work)."""
 
@@ -124,6 +134,7 @@ class Painter:
         key = (pl.plate, width, height, pl.paints)
         painted = self._painted.get(key)
         if painted is None:
+            base.pixels  # noqa: B018 - a packed plate decoded once, not by each copy
             painted = base.copy()
             for p in pl.paints:
                 if not self._lay(painted, p):
@@ -131,7 +142,7 @@ class Painter:
                     return self._changed(None, pl.html, width, height)
             # Steps that change only texts keep the paints (and their encoded bands).
             self._painted[key] = painted
-            while len(self._painted) > self._keep:
+            while len(self._painted) > PAINTED:
                 self._painted.popitem(last=False)
         self._painted.move_to_end(key)
         if png:
@@ -152,7 +163,11 @@ class Painter:
         if clips:
             self._show(page, pl, pl.overlay(), (width, height))
             for clip in clips:
-                f.composite(clip[0], clip[1], self._capture(page, clip, (width, height)))
+                img = self._capture(page, clip, (width, height))
+                if img.shape[2] == 4:
+                    f.composite(clip[0], clip[1], img)
+                else:  # nothing in it is see-through
+                    f.paste(clip[0], clip[1], img)
         page.base, page.layers, page.frame = key, pl, f
         return f
 
@@ -183,7 +198,7 @@ class Painter:
 
     # -- recorded pixels ---------------------------------------------------------------------
 
-    def _decode(self, name: str, w: int, h: int) -> np.ndarray | None:
+    def _decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
         key = (name, w, h)
         img = self._images.get(key)
         if img is None:
@@ -196,8 +211,11 @@ class Painter:
                 pic = im.convert("RGB")
             if pic.size != (w, h):  # as the page stretches it
                 pic = pic.resize((w, h), Image.Resampling.BILINEAR)
-            img = self._images[key] = np.asarray(pic)
-            while len(self._images) > 2 * self._keep:
+            img = np.asarray(pic)
+            if not keep:  # a plate: `_plates` keeps it
+                return img
+            self._images[key] = img
+            while len(self._images) > IMAGES:
                 self._images.popitem(last=False)
         self._images.move_to_end(key)
         return img
@@ -206,15 +224,17 @@ class Painter:
         key = (name, w, h)
         f = self._plates.get(key)
         if f is None:
-            img = self._decode(name, w, h)
+            img = self._decode(name, w, h, keep=False)
             if img is None:
                 return None
             f = self._plates[key] = Frame(img)  # never changed: frames are drawn on copies
-            while len(self._plates) > self._keep:
-                self._plates.popitem(last=False)
         self._plates.move_to_end(key)
         if png:
             f.encode()
+        for old in list(self._plates)[-self._packed - self._keep:-self._keep]:
+            self._plates[old].pack()
+        while len(self._plates) > self._keep + self._packed:
+            self._plates.popitem(last=False)
         return f
 
     def _lay(self, f: Frame, p: Paint) -> bool:
@@ -309,11 +329,9 @@ class Painter:
         return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
 
     def _capture(self, page: _Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
-        """The page's pixels in `clip` (app pixels) as an RGBA array."""
-        from PIL import Image
-
-        with Image.open(io.BytesIO(self._png(page, clip, size))) as im:
-            return np.asarray(im.convert("RGBA"))
+        """The page's pixels in `clip` (app pixels): an RGBA array, or RGB where the
+        capture is opaque."""
+        return decode_png(self._png(page, clip, size))
 
 
 def _phone_style(head: str) -> tuple[str, str]:
