@@ -185,3 +185,62 @@ def test_plates_past_the_last_few_are_kept_packed_and_come_back_the_same():
         assert np.array_equal(painter._plate(n, 60, 90, png=True).pixels, first[n])
     with Image.open(io.BytesIO(assets["a" * 64 + ".webp"])) as im:
         assert np.array_equal(first["a" * 64 + ".webp"], np.asarray(im.convert("RGB")))
+
+
+def test_states_drawn_before_reuse_their_regions_and_stay_the_whole_captures_pixels(browser):
+    """Coming back to a screen or a state (back, the same text typed again) takes the
+    rectangles that changed from what the browser drew there before: the frame is still
+    exactly the whole capture, and the browser is not asked for anything."""
+    painter, whole = _pair(browser)
+    m = Machine(shop_spec())
+    m.reset()
+    steps = [{"action_type": "click", "index": 6}, {"action_type": "navigate_back"},
+             {"action_type": "input_text", "text": "oat", "index": 3},
+             {"action_type": "input_text", "text": "milk", "index": 3},
+             {"action_type": "click", "index": 6}, {"action_type": "navigate_back"},
+             {"action_type": "input_text", "text": "oat", "index": 3}]
+    got = []
+    for a in [None, *steps]:
+        if a is not None:
+            m.step(a)
+        html = m.observe("html")
+        captured, reused = painter.captured, painter.reused
+        f = painter.draw(html, 1080, 2400)
+        got.append((painter.captured - captured, painter.reused - reused))
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
+    assert [c for c, _ in got[-3:]] == [0, 0, 0]  # drawn before: nothing captured
+
+
+def test_a_rectangle_drawn_before_is_reused_where_no_recent_frame_shows_it(browser,
+                                                                          monkeypatch):
+    """With one recent frame only, typing a text again (after another) takes the field's
+    rectangle from what the browser drew there before."""
+    import phoneworld.serve.painter as painter_module
+
+    monkeypatch.setattr(painter_module, "RECENT", 1)
+    painter, whole = _pair(browser)
+    m = Machine(shop_spec())
+    m.reset()
+    for text in ("oat", "milk", "oat"):
+        m.step({"action_type": "input_text", "text": text, "index": 3})
+        html = m.observe("html")
+        captured, reused = painter.captured, painter.reused
+        f = painter.draw(html, 1080, 2400)
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
+    assert painter.captured == captured and painter.reused > reused
+
+
+def test_a_plate_state_drawn_again_reuses_its_regions(browser):
+    """On a recorded look, states drawn before (each state twice, in turn) lay the
+    overlay's regions kept from before: nothing captured, the same pixels."""
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    states = list(_states())
+    for lst in (lst for m in states for s in m.spec.look.screens.values() for lst in s.lists):
+        assets[SPRITE] = _webp(*lst.sprite_size, 2)
+    painter, _ = _pair(browser, assets)
+    pages = [m.observe("html") for m in states]
+    first = [painter.draw(html, 1080, 2400).pixels.copy() for html in pages]
+    before = painter.captured
+    again = [painter.draw(html, 1080, 2400).pixels for html in pages]
+    assert painter.captured == before  # the recent frames, or regions kept
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))

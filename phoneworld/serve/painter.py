@@ -30,7 +30,7 @@ import io
 import json
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -38,7 +38,9 @@ import numpy as np
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
+from phoneworld.serve import regions
 from phoneworld.serve.frame import Frame, decode_png
+from phoneworld.serve.regions import Regions
 
 Rect = tuple[int, int, int, int]
 
@@ -49,6 +51,8 @@ GAP = 24
 """App pixels between two clips under which they are captured as one."""
 MAX_CLIPS = 12
 """The most clips one page is captured in."""
+RECENT = 6
+"""Frames kept per page size as bases for the next ones (8 MB each)."""
 PAINTED = 8
 """Plates with their paints laid, kept for the next frames on them (8 MB each)."""
 IMAGES = 16
@@ -79,11 +83,9 @@ class _Page:
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
-    layers: PageLayers | None = None
-    """The page the last frame drawn here shows."""
-    frame: Frame | None = None
-    base: Any = None
-    """What the last frame was laid on (a plate and its paints), for a transparent page."""
+    recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
+    """The last frames drawn here (newest last): what each was laid on (a plate and its
+    paints, or the page's head), the page it shows, the frame."""
 
 
 class Painter:
@@ -113,8 +115,12 @@ class Painter:
         self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
         self._keep = plates
         self._packed = packed
+        self.regions = Regions()
+        """What the browser drew in rectangles before (`regions`)."""
         self.captured = 0
         """App pixels captured from the browser so far (a measure of its work)."""
+        self.reused = 0
+        """App pixels taken from `regions` instead of the browser so far."""
 
     def draw(self, html: str, width: int, height: int, *, png: bool = True) -> Frame:
         """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
@@ -148,53 +154,107 @@ class Painter:
         if png:
             painted.encode()
         page = self._page(width, height, transparent=True)
-        last = page.frame if page.base == key and page.layers is not None else None
-        if last is not None:
-            # The same plate and paints as the last frame: only the divs that changed
-            # are laid anew, on their rectangles restored to the paints.
-            assert page.layers is not None
-            clips = merge(changed(page.layers.layers, pl.layers), (width, height))
-            f = last.copy()
-            for x1, y1, x2, y2 in clips:
-                f.paste(x1, y1, painted.pixels[y1:y2, x1:x2])
-        else:
-            clips = merge([lay.rect for lay in pl.layers if not lay.blank], (width, height))
-            f = painted.copy()
+        size = (width, height)
+        # From the recent frame on these paints that needs the fewest pixels drawn, or
+        # from the paints alone: the divs that changed laid anew, each rectangle first
+        # restored to the paints.
+        fresh = [lay.rect for lay in pl.layers if not lay.blank]
+        last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
+        for base, was, frame in reversed(page.recent):
+            if base == key:
+                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
+                if _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = frame, got
+        f = (last or painted).copy()
+        self.reused += sum(_area([r]) for r, _ in hits)
         if clips:
-            self._show(page, pl, pl.overlay(), (width, height))
-            for clip in clips:
-                img = self._capture(page, clip, (width, height))
-                if img.shape[2] == 4:
-                    f.composite(clip[0], clip[1], img)
-                else:  # nothing in it is see-through
-                    f.paste(clip[0], clip[1], img)
-        page.base, page.layers, page.frame = key, pl, f
+            self._show(page, pl, pl.overlay(), size)
+        for r, img in hits:
+            self._lay_over(f, painted if last is not None else None, r, img)
+        for c in clips:
+            img = self._capture(page, c, size)
+            self._lay_over(f, painted if last is not None else None, c, img)
+            self._keep_regions(pl, misses, c, img, clear=True)
+        _remember(page, key, pl, f)
         return f
 
     def _changed(self, pl: PageLayers | None, html: str, width: int, height: int) -> Frame:
         page = self._page(width, height, transparent=False)
-        if page.doc == html and page.frame is not None:
-            return page.frame
-        before, shown = page.layers, page.frame
+        if page.recent and page.recent[-1][1].html == html:
+            return page.recent[-1][2]
+        size = (width, height)
+        # From the recent frame of this head that needs the fewest pixels drawn.
+        last: Frame | None = None
+        hits: list[tuple[Rect, np.ndarray]] = []
+        clips: list[Rect] = []
+        misses: list[Rect] = []
+        for head, was, frame in reversed(page.recent):
+            if pl is not None and head == pl.head:
+                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
+                if last is None or _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = frame, got
+        if last is None or _area(clips) > WHOLE * width * height:
+            if pl is None:
+                self._set(page, html, size)
+            else:
+                self._show(page, pl, html, size)
+            f = Frame.from_png(self._png(page, (0, 0, width, height), size))
+            if pl is not None:  # its divs' rectangles, for the next pages
+                misses = regions.cut([lay.rect for lay in pl.layers if not lay.blank], size)
+                self._keep_regions(pl, misses, (0, 0, width, height), f.pixels, clear=False)
+        else:
+            assert pl is not None
+            f = last.copy()
+            self.reused += sum(_area([r]) for r, _ in hits)
+            for r, img in hits:
+                f.paste(r[0], r[1], img)
+            if clips:
+                self._show(page, pl, html, size)
+            for c in clips:
+                img = self._capture(page, c, size)
+                f.paste(c[0], c[1], img)
+                self._keep_regions(pl, misses, c, img, clear=False)
         if pl is None:
-            self._set(page, html, (width, height))
+            page.recent.clear()
         else:
-            self._show(page, pl, html, (width, height))
-        clips: list[Rect] | None = None
-        if pl is not None and before is not None and shown is not None \
-                and before.head == pl.head:
-            clips = merge(changed(before.layers, pl.layers), (width, height))
-            if sum((c[2] - c[0]) * (c[3] - c[1]) for c in clips) > WHOLE * width * height:
-                clips = None
-        if clips is None:
-            f = Frame.from_png(self._png(page, (0, 0, width, height), (width, height)))
-        else:
-            assert shown is not None
-            f = shown.copy()
-            for clip in clips:
-                f.paste(clip[0], clip[1], self._capture(page, clip, (width, height)))
-        page.layers, page.frame = pl, f
+            _remember(page, pl.head, pl, f)
         return f
+
+    @staticmethod
+    def _lay_over(f: Frame, painted: Frame | None, r: Rect, img: np.ndarray) -> None:
+        """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
+        to `painted` (where `f` holds an older overlay there)."""
+        if painted is not None:
+            f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
+        if img.shape[2] == 4:
+            f.composite(r[0], r[1], img)
+        else:  # nothing in it is see-through
+            f.paste(r[0], r[1], img)
+
+    # -- regions drawn before ----------------------------------------------------------------
+
+    def _reuse(self, pl: PageLayers, rects: list[Rect], size: tuple[int, int],
+               clear: bool) -> tuple[list[tuple[Rect, np.ndarray]], list[Rect], list[Rect]]:
+        """Of the rectangles where `pl` differs from the last frame: those drawn before
+        (with their pixels), the clips to capture for the others, and the others."""
+        hits: list[tuple[Rect, np.ndarray]] = []
+        misses: list[Rect] = []
+        for r in regions.cut(rects, size):
+            got = self.regions.get(self.regions.key(pl, r, clear))
+            if got is None:
+                misses.append(r)
+            else:
+                hits.append((r, got))
+        return hits, merge(misses, size), misses
+
+    def _keep_regions(self, pl: PageLayers, rects: list[Rect], clip: Rect, img: np.ndarray,
+                      clear: bool) -> None:
+        """Keep what `img` (captured in `clip`) shows in each of `rects` inside it."""
+        x0, y0, x3, y3 = clip
+        for r in rects:
+            if x0 <= r[0] and y0 <= r[1] and r[2] <= x3 and r[3] <= y3:
+                self.regions.put(self.regions.key(pl, r, clear),
+                                 img[r[1] - y0:r[3] - y0, r[0] - x0:r[2] - x0])
 
     # -- recorded pixels ---------------------------------------------------------------------
 
@@ -332,6 +392,22 @@ class Painter:
         """The page's pixels in `clip` (app pixels): an RGBA array, or RGB where the
         capture is opaque."""
         return decode_png(self._png(page, clip, size))
+
+
+def _area(rects: list[Rect]) -> int:
+    return sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
+
+
+def _cost(got: tuple[Any, ...]) -> int:
+    """What drawing a frame costs: pixels captured, and (far cheaper) pixels reused."""
+    hits, clips = got[0], got[1]
+    return 8 * _area(clips) + _area([r for r, _ in hits])
+
+
+def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
+    """Keep `f` (showing `pl`, laid on `base`) as the page's newest recent frame."""
+    kept = [r for r in page.recent if r[1].html != pl.html]
+    page.recent = [*kept[max(0, len(kept) - RECENT + 1):], (base, pl, f)]
 
 
 def _phone_style(head: str) -> tuple[str, str]:
