@@ -12,7 +12,7 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.painter import Painter, changed, merge
+from phoneworld.serve.painter import Painter, changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
 from tests.test_layers import _states
 from tests.test_page import PLATE, SPRITE
@@ -28,6 +28,17 @@ def test_merge_joins_near_rectangles_and_cuts_them_to_the_screen():
     got = merge(many, (100, 1000), gap=0, most=4)
     assert len(got) == 4
     assert all(any(g[1] <= r[1] and r[3] <= g[3] for g in got) for r in many)
+
+
+def test_join_boxes_clips_while_that_adds_fewer_pixels_than_a_capture_costs():
+    size = (100, 100)
+    near = [(0, 0, 10, 10), (0, 40, 10, 50)]  # the box adds 300 pixels
+    assert join(near, size, cost=0.05) == [(0, 0, 10, 50)]
+    assert join(near, size, cost=0.01) == near
+    far = [(0, 0, 10, 10), (90, 90, 100, 100), (0, 20, 10, 30)]
+    assert join(far, size, cost=0.05) == [(0, 0, 10, 30), (90, 90, 100, 100)]
+    assert join(far, size, cost=1.0) == [(0, 0, 100, 100)]
+    assert join([], size) == []
 
 
 def _lay(key: str, y: int, blank: bool = False) -> Layer:

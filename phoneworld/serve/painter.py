@@ -44,9 +44,11 @@ from phoneworld.serve.regions import Regions
 
 Rect = tuple[int, int, int, int]
 
-WHOLE = 0.5
-"""Above this share of the screen changed, a page is captured whole (one capture costs
-less than many clips that cover most of it)."""
+CLIP_COST = 0.25
+"""What one capture costs Chromium however small (about 11 ms of CPU), in screens' worth
+of pixels (a whole 1080x2400 capture costs about 40 ms more than a tiny one): clips are
+joined where that captures fewer pixels than it saves in captures, and a page is
+captured whole where that costs less than its clips."""
 GAP = 24
 """App pixels between two clips under which they are captured as one."""
 MAX_CLIPS = 12
@@ -193,7 +195,8 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
                 if last is None or _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
-        if last is None or _area(clips) > WHOLE * width * height:
+        if last is None or len(clips) * CLIP_COST + _area(clips) / (width * height) \
+                > CLIP_COST + 1:
             if pl is None:
                 self._set(page, html, size)
             else:
@@ -245,7 +248,7 @@ class Painter:
                 misses.append(r)
             else:
                 hits.append((r, got))
-        return hits, merge(misses, size), misses
+        return hits, join(merge(misses, size), size), misses
 
     def _keep_regions(self, pl: PageLayers, rects: list[Rect], clip: Rect, img: np.ndarray,
                       clear: bool) -> None:
@@ -268,10 +271,11 @@ class Painter:
             from PIL import Image
 
             with Image.open(io.BytesIO(data)) as im:
-                pic = im.convert("RGB")
-            if pic.size != (w, h):  # as the page stretches it
-                pic = pic.resize((w, h), Image.Resampling.BILINEAR)
-            img = np.asarray(pic)
+                # (an RGB picture is not converted: that would copy it once more)
+                pic = im if im.mode == "RGB" else im.convert("RGB")
+                if pic.size != (w, h):  # as the page stretches it
+                    pic = pic.resize((w, h), Image.Resampling.BILINEAR)
+                img = np.asarray(pic)
             if not keep:  # a plate: `_plates` keeps it
                 return img
             self._images[key] = img
@@ -458,6 +462,22 @@ def merge(rects: list[Rect], size: tuple[int, int], gap: int = GAP,
     out.sort(key=lambda r: (r[1], r[0]))
     while len(out) > most:
         out[:2] = [_union(out[0], out[1])]
+    return sorted(out)
+
+
+def join(clips: list[Rect], size: tuple[int, int], cost: float = CLIP_COST) -> list[Rect]:
+    """`clips` (apart, as `merge` gives them) with pairs joined into their bounding box
+    while that adds fewer pixels than `cost` screens' worth (what a capture costs),
+    the pair that adds fewest first; sorted."""
+    out = list(clips)
+    limit = cost * size[0] * size[1]
+    while len(out) > 1:
+        extra, i, j = min((_area([_union(a, b)]) - _area([a]) - _area([b]), i, j)
+                          for i, a in enumerate(out) for j, b in enumerate(out) if i < j)
+        if extra > limit:
+            break
+        u = _union(out[i], out[j])
+        out = merge([u, *(c for k, c in enumerate(out) if k not in (i, j))], size, gap=0)
     return sorted(out)
 
 
