@@ -357,12 +357,14 @@ class Painter:
         if style != new_style:
             # Screens of one app differ in the phone's style alone (each its accent).
             script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
-        if script:
+        if any("<img" in e[2] for e in edits):
+            # New images load and decode after the patch: one evaluation waits for them.
+            page.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
+                                               "awaitPromise": True})
+        elif script:
             page.cdp.send("Runtime.evaluate", {"expression": script})
         page.head = pl.head
         page.doc, page.divs = html, pl.layers
-        if any("<img" in e[2] for e in edits):
-            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
 
     def _set(self, page: _Page, html: str, size: tuple[int, int]) -> None:
         if page.doc == html:
