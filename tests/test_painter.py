@@ -255,3 +255,25 @@ def test_a_plate_state_drawn_again_reuses_its_regions(browser):
     again = [painter.draw(html, 1080, 2400).pixels for html in pages]
     assert painter.captured == before  # the recent frames, or regions kept
     assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_a_failing_draw_fails_its_call_at_once_and_the_browser_goes_on(monkeypatch):
+    from phoneworld.serve.screenshots import Screenshotter
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    m = Machine(shop_spec())
+    m.reset()
+    html = m.observe("html")
+    shots = Screenshotter(timeout=120)
+    try:
+        shots.pixels(html, width=1080, height=2400)
+        draw = shots.painter.draw
+        monkeypatch.setattr(shots.painter, "draw", lambda *a, **k: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            shots.shot(html + " ", width=1080, height=2400)
+        monkeypatch.setattr(shots.painter, "draw", draw)
+        assert shots.shot(html + " ", width=1080, height=2400)[:4] == b"\x89PNG"
+    finally:
+        shots.close()
