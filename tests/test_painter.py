@@ -12,7 +12,8 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.painter import Painter, changed, join, merge
+from phoneworld.serve.painter import Painter
+from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
 from tests.test_layers import _states
 from tests.test_page import PLATE, SPRITE

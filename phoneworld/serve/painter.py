@@ -12,8 +12,13 @@ Chromium only for what they cannot give:
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
-  that frame. A page of another shape, or one that changed most of the screen, is
-  captured whole.
+  that frame. A page of another shape, or one whose clips would cost more than a
+  whole capture (`CLIP_COST`), is captured whole.
+
+Either way a frame starts from whichever of the last few frames (`RECENT`) needs the
+fewest pixels drawn (back on a screen, the frame that showed it), and a rectangle the
+browser drew before with the same divs in it is taken from `regions` instead of being
+captured again: only what was never drawn costs Chromium anything.
 
 Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
 (not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
@@ -38,22 +43,12 @@ import numpy as np
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve import regions
 from phoneworld.serve.frame import Frame, decode_png
-from phoneworld.serve.regions import Regions
+from phoneworld.serve.regions import CLIP_COST, Regions, area, changed, cut, join, merge
 
 Rect = tuple[int, int, int, int]
 
-CLIP_COST = 0.25
-"""What one capture costs Chromium however small (about 11 ms of CPU), in screens' worth
-of pixels (a whole 1080x2400 capture costs about 40 ms more than a tiny one): clips are
-joined where that captures fewer pixels than it saves in captures, and a page is
-captured whole where that costs less than its clips."""
-GAP = 24
-"""App pixels between two clips under which they are captured as one."""
-MAX_CLIPS = 12
-"""The most clips one page is captured in."""
-RECENT = 6
+RECENT = 4
 """Frames kept per page size as bases for the next ones (8 MB each)."""
 PAINTED = 8
 """Plates with their paints laid, kept for the next frames on them (8 MB each)."""
@@ -95,7 +90,9 @@ class Painter:
 
     Recorded screenshots are decoded once (a WebP plate costs 10-15 ms): the `plates`
     last used are kept as pixels (8 MB each at 1080x2400), `packed` more as PNG bytes
-    (0.3-1 MB, decoded again in about 5 ms).
+    (0.3-1 MB, decoded again in about 5 ms). At 1080x2400 what it keeps is bounded by
+    about 450 MB (plates 130, other images 130, painted plates 60, recent frames 60,
+    regions 64), reached only on apps with many recorded screens.
 
     Args:
         browser: a Playwright `Browser`.
@@ -168,7 +165,7 @@ class Painter:
                 if _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
         f = (last or painted).copy()
-        self.reused += sum(_area([r]) for r, _ in hits)
+        self.reused += sum(area([r]) for r, _ in hits)
         if clips:
             self._show(page, pl, pl.overlay(), size)
         for r, img in hits:
@@ -195,7 +192,7 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
                 if last is None or _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
-        if last is None or len(clips) * CLIP_COST + _area(clips) / (width * height) \
+        if last is None or len(clips) * CLIP_COST + area(clips) / (width * height) \
                 > CLIP_COST + 1:
             if pl is None:
                 self._set(page, html, size)
@@ -203,12 +200,12 @@ class Painter:
                 self._show(page, pl, html, size)
             f = Frame.from_png(self._png(page, (0, 0, width, height), size))
             if pl is not None:  # its divs' rectangles, for the next pages
-                misses = regions.cut([lay.rect for lay in pl.layers if not lay.blank], size)
+                misses = cut([lay.rect for lay in pl.layers if not lay.blank], size)
                 self._keep_regions(pl, misses, (0, 0, width, height), f.pixels, clear=False)
         else:
             assert pl is not None
             f = last.copy()
-            self.reused += sum(_area([r]) for r, _ in hits)
+            self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
             if clips:
@@ -242,7 +239,7 @@ class Painter:
         (with their pixels), the clips to capture for the others, and the others."""
         hits: list[tuple[Rect, np.ndarray]] = []
         misses: list[Rect] = []
-        for r in regions.cut(rects, size):
+        for r in cut(rects, size):
             got = self.regions.get(self.regions.key(pl, r, clear))
             if got is None:
                 misses.append(r)
@@ -400,14 +397,10 @@ class Painter:
         return decode_png(self._png(page, clip, size))
 
 
-def _area(rects: list[Rect]) -> int:
-    return sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
-
-
 def _cost(got: tuple[Any, ...]) -> int:
     """What drawing a frame costs: pixels captured, and (far cheaper) pixels reused."""
     hits, clips = got[0], got[1]
-    return 8 * _area(clips) + _area([r for r, _ in hits])
+    return 8 * area(clips) + area([r for r, _ in hits])
 
 
 def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
@@ -423,65 +416,3 @@ def _phone_style(head: str) -> tuple[str, str]:
     if i < 0 or not head.endswith('">'):
         return head, ""
     return head[:i], head[i + len(' style="'):-len('">')]
-
-
-def changed(before: tuple[Layer, ...], after: tuple[Layer, ...]) -> list[Rect]:
-    """The rectangles where two pages' layers differ: those of the divs one page draws
-    and the other does not, or draws in another order."""
-    a = [lay for lay in before if not lay.blank]
-    b = [lay for lay in after if not lay.blank]
-    out: list[Rect] = []
-    ops = SequenceMatcher(None, [x.key for x in a], [x.key for x in b], autojunk=False)
-    for tag, i1, i2, j1, j2 in ops.get_opcodes():
-        if tag != "equal":
-            out.extend(x.rect for x in a[i1:i2])
-            out.extend(x.rect for x in b[j1:j2])
-    return out
-
-
-def merge(rects: list[Rect], size: tuple[int, int], gap: int = GAP,
-          most: int = MAX_CLIPS) -> list[Rect]:
-    """`rects` cut to the screen and joined where they overlap or lie within `gap` of
-    each other (then the two topmost joined until at most `most` remain), sorted."""
-    w, h = size
-    todo = sorted((max(0, x1), max(0, y1), min(w, x2), min(h, y2)) for x1, y1, x2, y2 in rects)
-    out: list[Rect] = []
-    while True:
-        out = []
-        for r in todo:
-            if r[0] >= r[2] or r[1] >= r[3]:
-                continue
-            for i, o in enumerate(out):
-                if r[0] - gap <= o[2] and o[0] - gap <= r[2] and \
-                        r[1] - gap <= o[3] and o[1] - gap <= r[3]:
-                    out[i] = _union(o, r)
-                    break
-            else:
-                out.append(r)
-        if len(out) == len(todo):
-            break
-        todo = sorted(out)
-    out.sort(key=lambda r: (r[1], r[0]))
-    while len(out) > most:
-        out[:2] = [_union(out[0], out[1])]
-    return sorted(out)
-
-
-def join(clips: list[Rect], size: tuple[int, int], cost: float = CLIP_COST) -> list[Rect]:
-    """`clips` (apart, as `merge` gives them) with pairs joined into their bounding box
-    while that adds fewer pixels than `cost` screens' worth (what a capture costs),
-    the pair that adds fewest first; sorted."""
-    out = list(clips)
-    limit = cost * size[0] * size[1]
-    while len(out) > 1:
-        extra, i, j = min((_area([_union(a, b)]) - _area([a]) - _area([b]), i, j)
-                          for i, a in enumerate(out) for j, b in enumerate(out) if i < j)
-        if extra > limit:
-            break
-        u = _union(out[i], out[j])
-        out = merge([u, *(c for k, c in enumerate(out) if k not in (i, j))], size, gap=0)
-    return sorted(out)
-
-
-def _union(a: Rect, b: Rect) -> Rect:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

@@ -1,4 +1,8 @@
-"""Pixels of screen rectangles the browser drew before, by what draws in them.
+"""Screen rectangles: where two pages differ, how to clip them, and the pixels the
+browser drew in them before, by what draws there.
+
+    changed(before.layers, after.layers)   # rectangles of the divs added, removed, changed
+    join(merge(rects, size), size)         # the clips to capture them in
 
 A page's phone is a stack of divs, each clipped to its own rectangle (`layers`), so what
 the browser draws in a rectangle depends on the page's head (its styles, the phone's
@@ -19,15 +23,25 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
+from difflib import SequenceMatcher
 
 import numpy as np
 
-from phoneworld.runtime.layers import PageLayers
+from phoneworld.runtime.layers import Layer, PageLayers
 
 Rect = tuple[int, int, int, int]
 
-LIMIT = 96 << 20
-"""Bytes of pixels kept (about 3 whole 1080x2400 screens' worth of RGBA)."""
+CLIP_COST = 0.25
+"""What one capture costs Chromium however small (about 11 ms of CPU), in screens' worth
+of pixels (a whole 1080x2400 capture costs about 40 ms more than a tiny one): clips are
+joined where that captures fewer pixels than it saves in captures, and a page is
+captured whole where that costs less than its clips."""
+GAP = 24
+"""App pixels between two clips under which they are captured as one."""
+MAX_CLIPS = 12
+"""The most clips one page is captured in."""
+LIMIT = 64 << 20
+"""Bytes of pixels kept (about six 1080x2400 RGBA screens)."""
 
 
 def meets(a: Rect, b: Rect) -> bool:
@@ -95,3 +109,70 @@ class Regions:
 
     def __len__(self) -> int:
         return len(self._store)
+
+
+def area(rects: list[Rect]) -> int:
+    """Pixels in `rects` (overlaps counted twice)."""
+    return sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects)
+
+
+def changed(before: tuple[Layer, ...], after: tuple[Layer, ...]) -> list[Rect]:
+    """The rectangles where two pages' layers differ: those of the divs one page draws
+    and the other does not, or draws in another order."""
+    a = [lay for lay in before if not lay.blank]
+    b = [lay for lay in after if not lay.blank]
+    out: list[Rect] = []
+    ops = SequenceMatcher(None, [x.key for x in a], [x.key for x in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in ops.get_opcodes():
+        if tag != "equal":
+            out.extend(x.rect for x in a[i1:i2])
+            out.extend(x.rect for x in b[j1:j2])
+    return out
+
+
+def merge(rects: list[Rect], size: tuple[int, int], gap: int = GAP,
+          most: int = MAX_CLIPS) -> list[Rect]:
+    """`rects` cut to the screen and joined where they overlap or lie within `gap` of
+    each other (then the two topmost joined until at most `most` remain), sorted."""
+    w, h = size
+    todo = sorted((max(0, x1), max(0, y1), min(w, x2), min(h, y2)) for x1, y1, x2, y2 in rects)
+    out: list[Rect] = []
+    while True:
+        out = []
+        for r in todo:
+            if r[0] >= r[2] or r[1] >= r[3]:
+                continue
+            for i, o in enumerate(out):
+                if r[0] - gap <= o[2] and o[0] - gap <= r[2] and \
+                        r[1] - gap <= o[3] and o[1] - gap <= r[3]:
+                    out[i] = _union(o, r)
+                    break
+            else:
+                out.append(r)
+        if len(out) == len(todo):
+            break
+        todo = sorted(out)
+    out.sort(key=lambda r: (r[1], r[0]))
+    while len(out) > most:
+        out[:2] = [_union(out[0], out[1])]
+    return sorted(out)
+
+
+def join(clips: list[Rect], size: tuple[int, int], cost: float = CLIP_COST) -> list[Rect]:
+    """`clips` (apart, as `merge` gives them) with pairs joined into their bounding box
+    while that adds fewer pixels than `cost` screens' worth (what a capture costs),
+    the pair that adds fewest first; sorted."""
+    out = list(clips)
+    limit = cost * size[0] * size[1]
+    while len(out) > 1:
+        extra, i, j = min((area([_union(a, b)]) - area([a]) - area([b]), i, j)
+                          for i, a in enumerate(out) for j, b in enumerate(out) if i < j)
+        if extra > limit:
+            break
+        u = _union(out[i], out[j])
+        out = merge([u, *(c for k, c in enumerate(out) if k not in (i, j))], size, gap=0)
+    return sorted(out)
+
+
+def _union(a: Rect, b: Rect) -> Rect:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
