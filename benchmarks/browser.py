@@ -148,6 +148,7 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False) ->
             m = Machine(spec)
             m.reset(0)
             shots.shot(m.observe("html"), width=w, height=h)  # warm: the browser, the start
+            time.sleep(1.0)  # the last pass's browser gone, this one's start-up settled
             for page, step in pages:
                 if whole:
                     page += "<!-- whole -->"  # not in the painter's shape: drawn whole
