@@ -80,6 +80,8 @@ class _Page:
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
+    pending: tuple[PageLayers, Frame] | None = None
+    """A whole capture whose regions are not kept yet (the page, its frame)."""
     recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
     """The last frames drawn here (newest last): what each was laid on (a plate and its
     paints, or the page's head), the page it shows, the frame."""
@@ -182,6 +184,11 @@ class Painter:
         if page.recent and page.recent[-1][1].html == html:
             return page.recent[-1][2]
         size = (width, height)
+        if page.pending is not None:  # the last whole capture's regions, kept now
+            was, f = page.pending
+            page.pending = None
+            self._keep_regions(was, cut([lay.rect for lay in was.layers if not lay.blank],
+                                        size), (0, 0, width, height), f.pixels, clear=False)
         # From the recent frame of this head that needs the fewest pixels drawn.
         last: Frame | None = None
         hits: list[tuple[Rect, np.ndarray]] = []
@@ -199,9 +206,11 @@ class Painter:
             else:
                 self._show(page, pl, html, size)
             f = Frame.from_png(self._png(page, (0, 0, width, height), size))
-            if pl is not None:  # its divs' rectangles, for the next pages
-                misses = cut([lay.rect for lay in pl.layers if not lay.blank], size)
-                self._keep_regions(pl, misses, (0, 0, width, height), f.pixels, clear=False)
+            if pl is not None:
+                # Its divs' rectangles are kept for later pages when the next page comes
+                # (which mostly decodes this frame anyway): a PNG asked for now is
+                # Chromium's, never decoded.
+                page.pending = (pl, f)
         else:
             assert pl is not None
             f = last.copy()
