@@ -84,7 +84,7 @@ class _Page:
     """A whole capture whose regions are not kept yet (the page, its frame)."""
     recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
     """The last frames drawn here (newest last): what each was laid on (a plate and its
-    paints, or the page's head), the page it shows, the frame."""
+    paints, or the page's head and recorded pixels), the page it shows, the frame."""
 
 
 class Painter:
@@ -161,8 +161,8 @@ class Painter:
         # restored to the paints.
         fresh = [lay.rect for lay in pl.layers if not lay.blank]
         last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
-        for base, was, frame in reversed(page.recent):
-            if base == key:
+        for laid, was, frame in reversed(page.recent):
+            if laid == key:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
                 if _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
@@ -189,13 +189,15 @@ class Painter:
             page.pending = None
             self._keep_regions(was, cut([lay.rect for lay in was.layers if not lay.blank],
                                         size), (0, 0, width, height), f.pixels, clear=False)
-        # From the recent frame of this head that needs the fewest pixels drawn.
+        # From the recent frame of this head (and recorded pixels, where a plate the
+        # painter cannot read is drawn by the browser) that needs the fewest pixels drawn.
+        under = None if pl is None else (pl.head, pl.plate, pl.paints)
         last: Frame | None = None
         hits: list[tuple[Rect, np.ndarray]] = []
         clips: list[Rect] = []
         misses: list[Rect] = []
-        for head, was, frame in reversed(page.recent):
-            if pl is not None and head == pl.head:
+        for laid, was, frame in reversed(page.recent):
+            if pl is not None and laid == under:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
                 if last is None or _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
@@ -226,7 +228,7 @@ class Painter:
         if pl is None:
             page.recent.clear()
         else:
-            _remember(page, pl.head, pl, f)
+            _remember(page, under, pl, f)
         return f
 
     @staticmethod
