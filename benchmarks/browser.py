@@ -1,17 +1,20 @@
 """What a changed screen's screenshot costs at the device's size (target: 40 ms).
 
-    python benchmarks/browser.py [TRACES ...] [--steps 40] [--whole]
+    python benchmarks/browser.py [TRACES ...] [--steps 40] [--whole] [--check]
 
 For the example shop (no look: the Material renderer) and each app compiled from TRACES
 (default: the shared traces with screenshots, drawn on their recorded looks), a seeded
 walk goes to each screen in turn and taps, types or goes back there a few times; every
-step's page is new to the screenshotter's cache,
-and is shot as the API shoots it (`shot`: PNG bytes) and as the env does (`pixels`: an
-RGB array). Steps that stay on their screen (a state change) and steps to another
-screen are timed apart. Wall times depend on the machine's load (`uptime` is printed),
-so each line also gives the CPU time all processes spent per shot: the browser, its
-driver, and this one. `--whole` draws every page whole in Chromium instead (what
-screenshots cost before the painter), for comparison.
+step's page is new to the screenshotter's cache, and is shot as the API shoots it
+(`shot`: PNG bytes) and as the env does (`pixels`: an RGB array), each pass with its own
+browser. Steps that stay on their screen (a state change), go back to a screen shown
+before, or go to a screen never shown are timed apart (the painter reuses what it drew
+before: first visits are the cold figures). Wall times depend on the machine's load
+(`uptime` is printed), so each line also gives the CPU time all processes spent per
+shot: the browser, its driver, and this one. `--whole` draws every page whole in
+Chromium instead (what screenshots cost before the painter), for comparison; `--check`
+also compares every array with an independent whole capture of its page (pixels more
+than 24 levels off: text laid over recorded pixels differs by alpha rounding alone).
 """
 
 from __future__ import annotations
@@ -65,14 +68,17 @@ def children_cpu() -> float:
     return total / 1e9
 
 
-def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, bool]]:
-    """Pages of a seeded walk, each new, with whether its step stayed on the screen
-    before it: from each screen in turn (reached directly), a few taps, typing or back."""
+def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, str]]:
+    """Pages of a seeded walk, each new, with what its step did: stayed on the screen
+    before it ("same screen"), went to a screen shown before ("back to a screen") or
+    to one never shown ("first visit"); from each screen in turn (reached directly), a
+    few taps, typing or back."""
     rng = random.Random(seed)
     m = Machine(spec)
     m.reset(seed)
     seen = {m.observe("html")}
-    out: list[tuple[str, bool]] = []
+    visited = {m.screen}
+    out: list[tuple[str, str]] = []
     screens = sorted(spec.look.screens) if spec.look is not None else \
         [s.name for s in spec.screens]
     for n in range(steps * 4):
@@ -89,7 +95,9 @@ def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, bool]]:
         page = m.observe("html")
         if page not in seen:
             seen.add(page)
-            out.append((page, m.screen == before))
+            out.append((page, "same screen" if m.screen == before else
+                        "back to a screen" if m.screen in visited else "first visit"))
+            visited.add(m.screen)
     return out
 
 
@@ -125,35 +133,67 @@ def cases(traces: list[Path]) -> list[tuple[str, object]]:
     return out
 
 
-def time_walk(shots: Screenshotter, label: str, spec, steps: int, whole: bool) -> dict:
-    shots.assets = spec.look.asset if spec.look is not None else None
+def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False) -> dict:
+    """Shoot the walk's pages as PNGs, then (with a new browser: nothing kept from the
+    first pass) as arrays; print the medians per kind of step. With `check`, compare
+    each array with a whole capture of its page by a browser of its own."""
     pages = walk(spec, steps)
     w, h = spec.width, spec.height
     rows = {}
+    arrays = []
     for kind in ("png", "pixels"):
-        shots._cache.clear()
-        m = Machine(spec)
-        m.reset(0)
-        shots.shot(m.observe("html"), width=w, height=h)  # warm: the browser, the start
-        for page, same in pages:
-            if whole:
-                page += "<!-- whole -->"  # not in the painter's shape: drawn whole
-            c0, p0, t0 = children_cpu(), time.process_time(), time.perf_counter()
-            if kind == "png":
-                shots.shot(page, width=w, height=h)
-            else:
-                shots.pixels(page, width=w, height=h)
-            wall = (time.perf_counter() - t0) * 1e3
-            p1 = time.process_time()  # before reading /proc: that costs 2-5 ms of CPU
-            cpu = (children_cpu() - c0 + p1 - p0) * 1e3
-            rows.setdefault((kind, same), []).append((wall, cpu))
-    for (kind, same), got in sorted(rows.items()):
+        shots = Screenshotter(timeout=120)
+        shots.assets = spec.look.asset if spec.look is not None else None
+        try:
+            m = Machine(spec)
+            m.reset(0)
+            shots.shot(m.observe("html"), width=w, height=h)  # warm: the browser, the start
+            time.sleep(1.0)  # the last pass's browser gone, this one's start-up settled
+            for page, step in pages:
+                if whole:
+                    page += "<!-- whole -->"  # not in the painter's shape: drawn whole
+                c0, p0, t0 = children_cpu(), time.process_time(), time.perf_counter()
+                if kind == "png":
+                    shots.shot(page, width=w, height=h)
+                else:
+                    got = shots.pixels(page, width=w, height=h)
+                    if check:
+                        arrays.append(got)
+                wall = (time.perf_counter() - t0) * 1e3
+                p1 = time.process_time()  # before reading /proc: that costs 2-5 ms of CPU
+                cpu = (children_cpu() - c0 + p1 - p0) * 1e3
+                rows.setdefault((kind, step), []).append((wall, cpu))
+        finally:
+            shots.close()
+    if check:
+        faithful(label, spec, [p for p, _ in pages], arrays)
+    for (kind, step), got in sorted(rows.items()):
         walls, cpus = [g[0] for g in got], [g[1] for g in got]
-        print(f"  {label}: {'same screen' if same else 'new screen '} {kind:6s} "
+        print(f"  {label}: {step:16s} {kind:6s} "
               f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms; "
               f"CPU (all processes) median {statistics.median(cpus):6.1f}, "
               f"mean {statistics.mean(cpus):6.1f} ms", flush=True)
     return rows
+
+
+def faithful(label: str, spec, pages: list[str], arrays: list) -> None:
+    """Print how far the painter's arrays are from whole captures of the same pages."""
+    import numpy as np
+
+    shots = Screenshotter(timeout=120)
+    shots.assets = spec.look.asset if spec.look is not None else None
+    worst, off = 0, []
+    try:
+        for page, got in zip(pages, arrays, strict=True):
+            ref = shots.pixels(page + "<!-- whole -->", width=spec.width, height=spec.height)
+            diff = np.abs(got.astype(np.int16) - ref.astype(np.int16)).max(axis=2)
+            worst = max(worst, int(diff.max()))
+            off.append(float((diff > 24).mean()))
+    finally:
+        shots.close()
+    print(f"  {label}: {len(pages)} arrays vs whole captures: pixels > 24 levels off: "
+          f"max {max(off):.5%}, mean {statistics.mean(off):.5%} (largest difference "
+          f"{worst} levels)", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,10 +201,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("traces", nargs="*", type=Path)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--whole", action="store_true", help="draw every page whole")
+    ap.add_argument("--check", action="store_true",
+                    help="compare every array with a whole capture of its page")
     args = ap.parse_args(argv)
-    shots = Screenshotter(timeout=120)
-    if not shots.available:
-        print(f"cannot take screenshots: {shots.unavailable_reason}", file=sys.stderr)
+    probe = Screenshotter()
+    if not probe.available:
+        print(f"cannot take screenshots: {probe.unavailable_reason}", file=sys.stderr)
         return 1
     traces = args.traces or sorted(
         p for fmt in SHARED.iterdir() if fmt.is_dir() for p in fmt.iterdir() if p.is_dir()
@@ -173,11 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"uptime: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores; "
           f"{'whole pages' if args.whole else 'painter'}")
-    try:
-        for label, spec in cases(traces):
-            time_walk(shots, label, spec, args.steps, args.whole)
-    finally:
-        shots.close()
+    for label, spec in cases(traces):
+        time_walk(label, spec, args.steps, args.whole, args.check)
     return 0
 
 

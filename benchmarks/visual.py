@@ -135,12 +135,12 @@ def write_html(out: Path, results: list[dict]) -> Path:
     return page
 
 
-def speed(shots: Screenshotter, results: list[dict], steps: int = 30) -> None:
+def speed(results: list[dict], steps: int = 30) -> None:
     """`benchmarks/browser.py`'s walks on the example shop and the measured apps."""
     from benchmarks.browser import cases, time_walk
 
     for label, spec in cases([res["folder"] for res in results]):
-        time_walk(shots, label, spec, steps, whole=False)
+        time_walk(label, spec, steps, whole=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_speed:
             print("speed (target: a changed screen's screenshot in <= 40 ms):")
             print(f"  load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-            speed(shots, results)
+            speed(results)
     finally:
         shots.close()
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import zlib
 
 import numpy as np
@@ -11,7 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from phoneworld.serve.frame import BAND, Frame, adler32_combine
+from phoneworld.serve.frame import (
+    BAND,
+    Frame,
+    _chunk,
+    _running_sum,
+    adler32_combine,
+    decode_png,
+)
 
 
 def _decoded(png: bytes) -> np.ndarray:
@@ -113,3 +121,55 @@ def test_a_frame_from_a_png_keeps_its_bytes_until_it_changes():
     assert (_decoded(g.png()) == img).all() and (f.pixels[1:] == img[1:]).all()
     with pytest.raises(ValueError, match="not a PNG"):
         Frame.from_png(b"GIF89a" + bytes(30))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 70), st.integers(0, 2**32 - 1),
+       st.sampled_from(["RGB", "RGBA"]), st.booleans())
+def test_decode_png_reads_back_what_pillow_and_frames_write(w, h, seed, mode, optimize):
+    rng = np.random.default_rng(seed)
+    img = rng.integers(0, 256, (h, w, len(mode)), dtype=np.uint8)
+    img[: h // 2] = img[0]  # flat runs, as screens have
+    out = io.BytesIO()
+    Image.fromarray(img, mode).save(out, "PNG", optimize=optimize)  # Pillow's filters
+    got = decode_png(out.getvalue())
+    assert got.shape == img.shape and (got == img).all()
+    if mode == "RGB":
+        f = Frame(img.copy())  # rows "None" and "Up": the fast path
+        assert (decode_png(f.png()) == img).all()
+
+
+def test_decode_png_sums_runs_of_up_rows():
+    # Chromium's fast PNGs: every row "Up" (the first one adds a row of zeros).
+    img = np.random.default_rng(5).integers(0, 256, (5, 3, 3), dtype=np.uint8)
+    rows = img.reshape(5, -1)
+    filt = np.vstack([rows[:1], rows[1:] - rows[:-1]]).astype(np.uint8)
+    raw = np.hstack([np.full((5, 1), 2, np.uint8), filt]).tobytes()
+    ihdr = struct.pack(">IIBBBBB", 3, 5, 8, 2, 0, 0, 0)
+    png = b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", ihdr),
+                    _chunk(b"IDAT", zlib.compress(raw, 1)), _chunk(b"IEND", b"")])
+    assert (decode_png(png) == img).all()
+    with Image.open(io.BytesIO(png)) as im:
+        assert (np.asarray(im) == img).all()
+    with pytest.raises(ValueError, match="not a PNG"):
+        decode_png(b"GIF89a" + bytes(30))
+
+
+@given(st.integers(1, 200), st.integers(1, 9), st.integers(0, 2**32 - 1))
+def test_running_sum_is_cumsum_mod_256(n, m, seed):
+    rows = np.random.default_rng(seed).integers(0, 256, (n, m), dtype=np.uint8)
+    want = np.cumsum(rows, axis=0, dtype=np.uint8)
+    _running_sum(rows, block=8)
+    assert (rows == want).all()
+
+
+def test_a_packed_frame_keeps_its_png_and_decodes_its_pixels_again():
+    img = np.random.default_rng(4).integers(0, 256, (2 * BAND + 5, 9, 3), dtype=np.uint8)
+    f = Frame(img.copy())
+    png = f.png()
+    f.pack()
+    assert f._pixels is None and f.png() == png
+    assert (f.pixels == img).all()
+    g = f.copy()
+    g.fill((0, 0, 1, 1), (1, 2, 3))
+    assert f.png() == png and (decode_png(g.png())[0, 0] == (1, 2, 3)).all()

@@ -12,7 +12,8 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.painter import Painter, changed, merge
+from phoneworld.serve.painter import Painter
+from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
 from tests.test_layers import _states
 from tests.test_page import PLATE, SPRITE
@@ -28,6 +29,17 @@ def test_merge_joins_near_rectangles_and_cuts_them_to_the_screen():
     got = merge(many, (100, 1000), gap=0, most=4)
     assert len(got) == 4
     assert all(any(g[1] <= r[1] and r[3] <= g[3] for g in got) for r in many)
+
+
+def test_join_boxes_clips_while_that_adds_fewer_pixels_than_a_capture_costs():
+    size = (100, 100)
+    near = [(0, 0, 10, 10), (0, 40, 10, 50)]  # the box adds 300 pixels
+    assert join(near, size, cost=0.05) == [(0, 0, 10, 50)]
+    assert join(near, size, cost=0.01) == near
+    far = [(0, 0, 10, 10), (90, 90, 100, 100), (0, 20, 10, 30)]
+    assert join(far, size, cost=0.05) == [(0, 0, 10, 30), (90, 90, 100, 100)]
+    assert join(far, size, cost=1.0) == [(0, 0, 100, 100)]
+    assert join([], size) == []
 
 
 def _lay(key: str, y: int, blank: bool = False) -> Layer:
@@ -173,3 +185,96 @@ def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
         f = painter.draw(html, 1080, 2400)
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
     assert len(sets) == 1
+
+
+def test_plates_past_the_last_few_are_kept_packed_and_come_back_the_same():
+    assets = {f"{c * 64}.webp": _webp(60, 90, n) for n, c in enumerate("abc")}
+    painter = Painter(None, _route(assets), ORIGIN, assets.get, plates=1, packed=1)
+    first = {n: painter._plate(n, 60, 90, png=False).pixels.copy() for n in assets}
+    kept = painter._plates
+    assert len(kept) == 2 and [f._pixels is None for f in kept.values()] == [True, False]
+    for n in [*assets, *reversed(assets)]:  # decoded again, or unpacked: the same pixels
+        assert np.array_equal(painter._plate(n, 60, 90, png=True).pixels, first[n])
+    with Image.open(io.BytesIO(assets["a" * 64 + ".webp"])) as im:
+        assert np.array_equal(first["a" * 64 + ".webp"], np.asarray(im.convert("RGB")))
+
+
+def test_states_drawn_before_reuse_their_regions_and_stay_the_whole_captures_pixels(browser):
+    """Coming back to a screen or a state (back, the same text typed again) takes the
+    rectangles that changed from what the browser drew there before: the frame is still
+    exactly the whole capture, and the browser is not asked for anything."""
+    painter, whole = _pair(browser)
+    m = Machine(shop_spec())
+    m.reset()
+    steps = [{"action_type": "click", "index": 6}, {"action_type": "navigate_back"},
+             {"action_type": "input_text", "text": "oat", "index": 3},
+             {"action_type": "input_text", "text": "milk", "index": 3},
+             {"action_type": "click", "index": 6}, {"action_type": "navigate_back"},
+             {"action_type": "input_text", "text": "oat", "index": 3}]
+    got = []
+    for a in [None, *steps]:
+        if a is not None:
+            m.step(a)
+        html = m.observe("html")
+        captured, reused = painter.captured, painter.reused
+        f = painter.draw(html, 1080, 2400)
+        got.append((painter.captured - captured, painter.reused - reused))
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
+    assert [c for c, _ in got[-3:]] == [0, 0, 0]  # drawn before: nothing captured
+
+
+def test_a_rectangle_drawn_before_is_reused_where_no_recent_frame_shows_it(browser,
+                                                                          monkeypatch):
+    """With one recent frame only, typing a text again (after another) takes the field's
+    rectangle from what the browser drew there before."""
+    import phoneworld.serve.painter as painter_module
+
+    monkeypatch.setattr(painter_module, "RECENT", 1)
+    painter, whole = _pair(browser)
+    m = Machine(shop_spec())
+    m.reset()
+    for text in ("oat", "milk", "oat"):
+        m.step({"action_type": "input_text", "text": text, "index": 3})
+        html = m.observe("html")
+        captured, reused = painter.captured, painter.reused
+        f = painter.draw(html, 1080, 2400)
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels)
+    assert painter.captured == captured and painter.reused > reused
+
+
+def test_a_plate_state_drawn_again_reuses_its_regions(browser):
+    """On a recorded look, states drawn before (each state twice, in turn) lay the
+    overlay's regions kept from before: nothing captured, the same pixels."""
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    states = list(_states())
+    for lst in (lst for m in states for s in m.spec.look.screens.values() for lst in s.lists):
+        assets[SPRITE] = _webp(*lst.sprite_size, 2)
+    painter, _ = _pair(browser, assets)
+    pages = [m.observe("html") for m in states]
+    first = [painter.draw(html, 1080, 2400).pixels.copy() for html in pages]
+    before = painter.captured
+    again = [painter.draw(html, 1080, 2400).pixels for html in pages]
+    assert painter.captured == before  # the recent frames, or regions kept
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_a_failing_draw_fails_its_call_at_once_and_the_browser_goes_on(monkeypatch):
+    from phoneworld.serve.screenshots import Screenshotter
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    m = Machine(shop_spec())
+    m.reset()
+    html = m.observe("html")
+    shots = Screenshotter(timeout=120)
+    try:
+        shots.pixels(html, width=1080, height=2400)
+        draw = shots.painter.draw
+        monkeypatch.setattr(shots.painter, "draw", lambda *a, **k: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            shots.shot(html + " ", width=1080, height=2400)
+        monkeypatch.setattr(shots.painter, "draw", draw)
+        assert shots.shot(html + " ", width=1080, height=2400)[:4] == b"\x89PNG"
+    finally:
+        shots.close()

@@ -12,8 +12,13 @@ Chromium only for what they cannot give:
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
-  that frame. A page of another shape, or one that changed most of the screen, is
-  captured whole.
+  that frame. A page of another shape, or one whose clips would cost more than a
+  whole capture (`CLIP_COST`), is captured whole.
+
+Either way a frame starts from whichever of the last few frames (`RECENT`) needs the
+fewest pixels drawn (back on a screen, the frame that showed it), and a rectangle the
+browser drew before with the same divs in it is taken from `regions` instead of being
+captured again: only what was never drawn costs Chromium anything.
 
 Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
 (not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
@@ -30,7 +35,7 @@ import io
 import json
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -38,17 +43,17 @@ import numpy as np
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve.frame import Frame
+from phoneworld.serve.frame import Frame, decode_png
+from phoneworld.serve.regions import CLIP_COST, Regions, area, changed, cut, join, merge
 
 Rect = tuple[int, int, int, int]
 
-WHOLE = 0.5
-"""Above this share of the screen changed, a page is captured whole (one capture costs
-less than many clips that cover most of it)."""
-GAP = 24
-"""App pixels between two clips under which they are captured as one."""
-MAX_CLIPS = 12
-"""The most clips one page is captured in."""
+RECENT = 4
+"""Frames kept per page size as bases for the next ones (8 MB each)."""
+PAINTED = 8
+"""Plates with their paints laid, kept for the next frames on them (8 MB each)."""
+IMAGES = 16
+"""Recorded images other than plates (cuts of them are painted), kept decoded."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -75,15 +80,21 @@ class _Page:
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
-    layers: PageLayers | None = None
-    """The page the last frame drawn here shows."""
-    frame: Frame | None = None
-    base: Any = None
-    """What the last frame was laid on (a plate and its paints), for a transparent page."""
+    pending: tuple[PageLayers, Frame] | None = None
+    """A whole capture whose regions are not kept yet (the page, its frame)."""
+    recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
+    """The last frames drawn here (newest last): what each was laid on (a plate and its
+    paints, or the page's head and recorded pixels), the page it shows, the frame."""
 
 
 class Painter:
     """Draws pages of one browser at the device's size (see the module docstring).
+
+    Recorded screenshots are decoded once (a WebP plate costs 10-15 ms): the `plates`
+    last used are kept as pixels (8 MB each at 1080x2400), `packed` more as PNG bytes
+    (0.3-1 MB, decoded again in about 5 ms). At 1080x2400 what it keeps is bounded by
+    about 450 MB (plates 130, other images 130, painted plates 60, recent frames 60,
+    regions 64), reached only on apps with many recorded screens.
 
     Args:
         browser: a Playwright `Browser`.
@@ -93,7 +104,8 @@ class Painter:
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
-                 assets: Callable[[str], bytes | None] | None, *, plates: int = 8) -> None:
+                 assets: Callable[[str], bytes | None] | None, *, plates: int = 16,
+                 packed: int = 64) -> None:
         self.browser = browser
         self.route = route
         self.origin = origin
@@ -103,8 +115,13 @@ class Painter:
         self._images: OrderedDict[tuple[str, int, int], np.ndarray] = OrderedDict()
         self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
         self._keep = plates
+        self._packed = packed
+        self.regions = Regions()
+        """What the browser drew in rectangles before (`regions`)."""
         self.captured = 0
         """App pixels captured from the browser so far (a measure of its work)."""
+        self.reused = 0
+        """App pixels taken from `regions` instead of the browser so far."""
 
     def draw(self, html: str, width: int, height: int, *, png: bool = True) -> Frame:
         """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
@@ -124,6 +141,7 @@ class Painter:
         key = (pl.plate, width, height, pl.paints)
         painted = self._painted.get(key)
         if painted is None:
+            base.pixels  # noqa: B018 - a packed plate decoded once, not by each copy
             painted = base.copy()
             for p in pl.paints:
                 if not self._lay(painted, p):
@@ -131,59 +149,127 @@ class Painter:
                     return self._changed(None, pl.html, width, height)
             # Steps that change only texts keep the paints (and their encoded bands).
             self._painted[key] = painted
-            while len(self._painted) > self._keep:
+            while len(self._painted) > PAINTED:
                 self._painted.popitem(last=False)
         self._painted.move_to_end(key)
         if png:
             painted.encode()
         page = self._page(width, height, transparent=True)
-        last = page.frame if page.base == key and page.layers is not None else None
-        if last is not None:
-            # The same plate and paints as the last frame: only the divs that changed
-            # are laid anew, on their rectangles restored to the paints.
-            assert page.layers is not None
-            clips = merge(changed(page.layers.layers, pl.layers), (width, height))
-            f = last.copy()
-            for x1, y1, x2, y2 in clips:
-                f.paste(x1, y1, painted.pixels[y1:y2, x1:x2])
-        else:
-            clips = merge([lay.rect for lay in pl.layers if not lay.blank], (width, height))
-            f = painted.copy()
+        size = (width, height)
+        # From the recent frame on these paints that needs the fewest pixels drawn, or
+        # from the paints alone: the divs that changed laid anew, each rectangle first
+        # restored to the paints.
+        fresh = [lay.rect for lay in pl.layers if not lay.blank]
+        last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
+        for laid, was, frame in reversed(page.recent):
+            if laid == key:
+                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
+                if _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = frame, got
+        f = (last or painted).copy()
+        self.reused += sum(area([r]) for r, _ in hits)
         if clips:
-            self._show(page, pl, pl.overlay(), (width, height))
-            for clip in clips:
-                f.composite(clip[0], clip[1], self._capture(page, clip, (width, height)))
-        page.base, page.layers, page.frame = key, pl, f
+            self._show(page, pl, pl.overlay(), size)
+        for r, img in hits:
+            self._lay_over(f, painted if last is not None else None, r, img)
+        for c in clips:
+            img = self._capture(page, c, size)
+            self._lay_over(f, painted if last is not None else None, c, img)
+            self._keep_regions(pl, misses, c, img, clear=True)
+        _remember(page, key, pl, f)
         return f
 
     def _changed(self, pl: PageLayers | None, html: str, width: int, height: int) -> Frame:
         page = self._page(width, height, transparent=False)
-        if page.doc == html and page.frame is not None:
-            return page.frame
-        before, shown = page.layers, page.frame
+        if page.recent and page.recent[-1][1].html == html:
+            return page.recent[-1][2]
+        size = (width, height)
+        if page.pending is not None:  # the last whole capture's regions, kept now
+            was, f = page.pending
+            page.pending = None
+            self._keep_regions(was, cut([lay.rect for lay in was.layers if not lay.blank],
+                                        size), (0, 0, width, height), f.pixels, clear=False)
+        # From the recent frame of this head (and recorded pixels, where a plate the
+        # painter cannot read is drawn by the browser) that needs the fewest pixels drawn.
+        under = None if pl is None else (pl.head, pl.plate, pl.paints)
+        last: Frame | None = None
+        hits: list[tuple[Rect, np.ndarray]] = []
+        clips: list[Rect] = []
+        misses: list[Rect] = []
+        for laid, was, frame in reversed(page.recent):
+            if pl is not None and laid == under:
+                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
+                if last is None or _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = frame, got
+        if last is None or len(clips) * CLIP_COST + area(clips) / (width * height) \
+                > CLIP_COST + 1:
+            if pl is None:
+                self._set(page, html, size)
+            else:
+                self._show(page, pl, html, size)
+            f = Frame.from_png(self._png(page, (0, 0, width, height), size))
+            if pl is not None:
+                # Its divs' rectangles are kept for later pages when the next page comes
+                # (which mostly decodes this frame anyway): a PNG asked for now is
+                # Chromium's, never decoded.
+                page.pending = (pl, f)
+        else:
+            assert pl is not None
+            f = last.copy()
+            self.reused += sum(area([r]) for r, _ in hits)
+            for r, img in hits:
+                f.paste(r[0], r[1], img)
+            if clips:
+                self._show(page, pl, html, size)
+            for c in clips:
+                img = self._capture(page, c, size)
+                f.paste(c[0], c[1], img)
+                self._keep_regions(pl, misses, c, img, clear=False)
         if pl is None:
-            self._set(page, html, (width, height))
+            page.recent.clear()
         else:
-            self._show(page, pl, html, (width, height))
-        clips: list[Rect] | None = None
-        if pl is not None and before is not None and shown is not None \
-                and before.head == pl.head:
-            clips = merge(changed(before.layers, pl.layers), (width, height))
-            if sum((c[2] - c[0]) * (c[3] - c[1]) for c in clips) > WHOLE * width * height:
-                clips = None
-        if clips is None:
-            f = Frame.from_png(self._png(page, (0, 0, width, height), (width, height)))
-        else:
-            assert shown is not None
-            f = shown.copy()
-            for clip in clips:
-                f.paste(clip[0], clip[1], self._capture(page, clip, (width, height)))
-        page.layers, page.frame = pl, f
+            _remember(page, under, pl, f)
         return f
+
+    @staticmethod
+    def _lay_over(f: Frame, painted: Frame | None, r: Rect, img: np.ndarray) -> None:
+        """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
+        to `painted` (where `f` holds an older overlay there)."""
+        if painted is not None:
+            f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
+        if img.shape[2] == 4:
+            f.composite(r[0], r[1], img)
+        else:  # nothing in it is see-through
+            f.paste(r[0], r[1], img)
+
+    # -- regions drawn before ----------------------------------------------------------------
+
+    def _reuse(self, pl: PageLayers, rects: list[Rect], size: tuple[int, int],
+               clear: bool) -> tuple[list[tuple[Rect, np.ndarray]], list[Rect], list[Rect]]:
+        """Of the rectangles where `pl` differs from the last frame: those drawn before
+        (with their pixels), the clips to capture for the others, and the others."""
+        hits: list[tuple[Rect, np.ndarray]] = []
+        misses: list[Rect] = []
+        for r in cut(rects, size):
+            got = self.regions.get(self.regions.key(pl, r, clear))
+            if got is None:
+                misses.append(r)
+            else:
+                hits.append((r, got))
+        return hits, join(merge(misses, size), size), misses
+
+    def _keep_regions(self, pl: PageLayers, rects: list[Rect], clip: Rect, img: np.ndarray,
+                      clear: bool) -> None:
+        """Keep what `img` (captured in `clip`) shows in each of `rects` inside it."""
+        x0, y0, x3, y3 = clip
+        for r in rects:
+            if x0 <= r[0] and y0 <= r[1] and r[2] <= x3 and r[3] <= y3:
+                self.regions.put(self.regions.key(pl, r, clear),
+                                 img[r[1] - y0:r[3] - y0, r[0] - x0:r[2] - x0])
 
     # -- recorded pixels ---------------------------------------------------------------------
 
-    def _decode(self, name: str, w: int, h: int) -> np.ndarray | None:
+    def _decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
         key = (name, w, h)
         img = self._images.get(key)
         if img is None:
@@ -193,11 +279,15 @@ class Painter:
             from PIL import Image
 
             with Image.open(io.BytesIO(data)) as im:
-                pic = im.convert("RGB")
-            if pic.size != (w, h):  # as the page stretches it
-                pic = pic.resize((w, h), Image.Resampling.BILINEAR)
-            img = self._images[key] = np.asarray(pic)
-            while len(self._images) > 2 * self._keep:
+                # (an RGB picture is not converted: that would copy it once more)
+                pic = im if im.mode == "RGB" else im.convert("RGB")
+                if pic.size != (w, h):  # as the page stretches it
+                    pic = pic.resize((w, h), Image.Resampling.BILINEAR)
+                img = np.asarray(pic)
+            if not keep:  # a plate: `_plates` keeps it
+                return img
+            self._images[key] = img
+            while len(self._images) > IMAGES:
                 self._images.popitem(last=False)
         self._images.move_to_end(key)
         return img
@@ -206,15 +296,17 @@ class Painter:
         key = (name, w, h)
         f = self._plates.get(key)
         if f is None:
-            img = self._decode(name, w, h)
+            img = self._decode(name, w, h, keep=False)
             if img is None:
                 return None
             f = self._plates[key] = Frame(img)  # never changed: frames are drawn on copies
-            while len(self._plates) > self._keep:
-                self._plates.popitem(last=False)
         self._plates.move_to_end(key)
         if png:
             f.encode()
+        for old in list(self._plates)[-self._packed - self._keep:-self._keep]:
+            self._plates[old].pack()
+        while len(self._plates) > self._keep + self._packed:
+            self._plates.popitem(last=False)
         return f
 
     def _lay(self, f: Frame, p: Paint) -> bool:
@@ -273,12 +365,14 @@ class Painter:
         if style != new_style:
             # Screens of one app differ in the phone's style alone (each its accent).
             script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
-        if script:
+        if any("<img" in e[2] for e in edits):
+            # New images load and decode after the patch: one evaluation waits for them.
+            page.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
+                                               "awaitPromise": True})
+        elif script:
             page.cdp.send("Runtime.evaluate", {"expression": script})
         page.head = pl.head
         page.doc, page.divs = html, pl.layers
-        if any("<img" in e[2] for e in edits):
-            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
 
     def _set(self, page: _Page, html: str, size: tuple[int, int]) -> None:
         if page.doc == html:
@@ -309,11 +403,21 @@ class Painter:
         return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
 
     def _capture(self, page: _Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
-        """The page's pixels in `clip` (app pixels) as an RGBA array."""
-        from PIL import Image
+        """The page's pixels in `clip` (app pixels): an RGBA array, or RGB where the
+        capture is opaque."""
+        return decode_png(self._png(page, clip, size))
 
-        with Image.open(io.BytesIO(self._png(page, clip, size))) as im:
-            return np.asarray(im.convert("RGBA"))
+
+def _cost(got: tuple[Any, ...]) -> int:
+    """What drawing a frame costs: pixels captured, and (far cheaper) pixels reused."""
+    hits, clips = got[0], got[1]
+    return 8 * area(clips) + area([r for r, _ in hits])
+
+
+def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
+    """Keep `f` (showing `pl`, laid on `base`) as the page's newest recent frame."""
+    kept = [r for r in page.recent if r[1].html != pl.html]
+    page.recent = [*kept[max(0, len(kept) - RECENT + 1):], (base, pl, f)]
 
 
 def _phone_style(head: str) -> tuple[str, str]:
@@ -323,49 +427,3 @@ def _phone_style(head: str) -> tuple[str, str]:
     if i < 0 or not head.endswith('">'):
         return head, ""
     return head[:i], head[i + len(' style="'):-len('">')]
-
-
-def changed(before: tuple[Layer, ...], after: tuple[Layer, ...]) -> list[Rect]:
-    """The rectangles where two pages' layers differ: those of the divs one page draws
-    and the other does not, or draws in another order."""
-    a = [lay for lay in before if not lay.blank]
-    b = [lay for lay in after if not lay.blank]
-    out: list[Rect] = []
-    ops = SequenceMatcher(None, [x.key for x in a], [x.key for x in b], autojunk=False)
-    for tag, i1, i2, j1, j2 in ops.get_opcodes():
-        if tag != "equal":
-            out.extend(x.rect for x in a[i1:i2])
-            out.extend(x.rect for x in b[j1:j2])
-    return out
-
-
-def merge(rects: list[Rect], size: tuple[int, int], gap: int = GAP,
-          most: int = MAX_CLIPS) -> list[Rect]:
-    """`rects` cut to the screen and joined where they overlap or lie within `gap` of
-    each other (then the two topmost joined until at most `most` remain), sorted."""
-    w, h = size
-    todo = sorted((max(0, x1), max(0, y1), min(w, x2), min(h, y2)) for x1, y1, x2, y2 in rects)
-    out: list[Rect] = []
-    while True:
-        out = []
-        for r in todo:
-            if r[0] >= r[2] or r[1] >= r[3]:
-                continue
-            for i, o in enumerate(out):
-                if r[0] - gap <= o[2] and o[0] - gap <= r[2] and \
-                        r[1] - gap <= o[3] and o[1] - gap <= r[3]:
-                    out[i] = _union(o, r)
-                    break
-            else:
-                out.append(r)
-        if len(out) == len(todo):
-            break
-        todo = sorted(out)
-    out.sort(key=lambda r: (r[1], r[0]))
-    while len(out) > most:
-        out[:2] = [_union(out[0], out[1])]
-    return sorted(out)
-
-
-def _union(a: Rect, b: Rect) -> Rect:
-    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))

@@ -224,6 +224,9 @@ class Screenshotter:
                             f"the browser failed to draw the screen: {err}"))
                         if not browser.is_connected():
                             break
+                    except Exception as err:  # a bug, unreadable data: the caller gets it
+                        # at once (not after its timeout), and the browser goes on.
+                        job.done.set_exception(err)
                 browser.close()
         except Exception as err:
             if browser is None:  # it never started: say so to every later call, too
