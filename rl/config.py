@@ -73,6 +73,10 @@ class TrainConfig:
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
     curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
                                 "solves (rl.grpo.Curriculum); off: uniformly")
+    probe: int = _f(48, "before RL, play this many training tasks (a template at a time) "
+                        "--probe-samples times each and draw mock groups from those the SFT "
+                        "policy half-solves (rl.probe; 0: from every training task)")
+    probe_samples: int = _f(4, "episodes per probed task")
     grounded: bool = _f(True, "ground replies in what the agent saw: reasons in the "
                         "screen's lines, actions in their reasons, text in the task, "
                         "notes and screen (rl.ground)")
