@@ -66,8 +66,11 @@ class TrainConfig:
                            flag_default=None)
     predicates: str | None = _f(None, "JSON file of device tasks: [{id, instruction, app, "
                                       "predicate}] judged on the final screen")
-    rl_lr: float = _f(1e-4, "RL learning rate")
-    beta: float = _f(0.0, "KL weight to the SFT reference (0: no reference kept)")
+    rl_lr: float = _f(3e-4, "RL learning rate (the tiny model's; with the probe and "
+                            "--beta 0.04 its rollouts rose from 47% to 81% in 10 "
+                            "iterations, where 1e-4 from every task showed no trend)")
+    beta: float = _f(0.04, "KL weight to the SFT reference, the anchor that keeps RL near "
+                           "what SFT taught (0: no reference kept)")
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
