@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from phoneworld.agent.formats import TOOLS, is_tool_call, map_call, split_call, tool_name
@@ -144,10 +145,21 @@ def _tool_names() -> set[str]:
     return _TOOL_NAMES
 
 
-def _objects(text: str) -> list[str]:
-    """Every outermost balanced `{...}` in `text` (quotes respected)."""
-    out, depth, start, quote, escape = [], 0, -1, "", False
-    for i, c in enumerate(text):
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+
+
+def _brackets(text: str, start: int = 0, *, kinds: str = "([{",
+              prose: bool = False) -> Iterator[tuple[int, str, int]]:
+    """(index, bracket, depth after it) for each bracket of `kinds` or its closer in `text`
+    from `start`, skipping quoted strings.
+
+    A quote opens only inside brackets; with `prose`, an apostrophe between two letters
+    ("don't") opens none; a closer with nothing open is not yielded.
+    """
+    closers = {_CLOSER[k] for k in kinds}
+    depth, quote, escape = 0, "", False
+    for i in range(start, len(text)):
+        c = text[i]
         if quote:
             if escape:
                 escape = False
@@ -155,21 +167,26 @@ def _objects(text: str) -> list[str]:
                 escape = True
             elif c == quote:
                 quote = ""
-            continue
-        if c in "\"'" and depth > 0:
-            # An apostrophe inside prose between braces is not a quote.
-            if c == "'" and i > 0 and text[i - 1].isalnum() and i + 1 < len(text) \
-                    and text[i + 1].isalnum():
-                continue
-            quote = c
-        elif c == "{":
-            if depth == 0:
-                start = i
+        elif c in "\"'":
+            if depth and not (prose and c == "'" and 0 < i < len(text) - 1
+                              and text[i - 1].isalnum() and text[i + 1].isalnum()):
+                quote = c
+        elif c in kinds:
             depth += 1
-        elif c == "}" and depth > 0:
+            yield i, c, depth
+        elif c in closers and depth:
             depth -= 1
-            if depth == 0:
-                out.append(text[start:i + 1])
+            yield i, c, depth
+
+
+def _objects(text: str) -> list[str]:
+    """Every outermost balanced `{...}` in `text` (quotes respected)."""
+    out, start = [], 0
+    for i, c, depth in _brackets(text, kinds="{", prose=True):
+        if c == "{" and depth == 1:
+            start = i
+        elif depth == 0:
+            out.append(text[start:i + 1])
     return out
 
 
@@ -249,26 +266,7 @@ def _with_positional(name: str, positional: list[Any], keywords: dict[str, Any])
 
 
 def _close_paren(text: str, open_at: int) -> int | None:
-    depth, quote, escape = 0, "", False
-    for i in range(open_at, len(text)):
-        c = text[i]
-        if quote:
-            if escape:
-                escape = False
-            elif c == "\\":
-                escape = True
-            elif c == quote:
-                quote = ""
-            continue
-        if c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
+    return next((i for i, _, depth in _brackets(text, open_at) if depth == 0), None)
 
 
 def _call_args(inner: str) -> tuple[list[Any], dict[str, Any]] | None:
