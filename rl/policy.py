@@ -35,7 +35,6 @@ HISTORY = 6  # the previous steps a prompt lists
 _FLAGS = ("clickable", "editable", "scrollable")
 HINTS = True  # mark screen lines that share words with the task (see `screen_text`)
 MAX_MARKS = 3
-RANK = True  # list the lines with the most marks first (see `screen_text`)
 # Words too common in task wordings to point at anything on a screen.
 _STOP = frozenset("""a an the and or of to in on at for from with by is it its me my you
 your this that then there what when how many much does do say says tell answer reply after
@@ -71,20 +70,13 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     With `task` (and `HINTS` on), a line that shares words with it starts with a `*` per
     shared word, up to `MAX_MARKS` (`** "Oat Milk" [9]` for "Remove Oat Milk"): the
     match a policy would otherwise have to learn to make, made for it; the words are those
-    that can name something (`_keywords`: no "the", "what", "tell" ...). With `RANK`, the
-    lines with the most marks come first (ties in screen order): the tiny model reads the
-    line a task most likely means at the top of the screen, where it does not have to
-    search for it (after 1,500 SFT steps it clicked what its task named where it had
-    clicked the same first line for every task).
+    that can name something (`_keywords`: no "the", "what", "tell" ...).
     """
     _check(fmt)
     out, size = [], 0
     wanted = _keywords(task) if HINTS else set()
-    lines = [(len(wanted & {w for word in ln.words for w in _keywords(json.loads(word))}), ln)
-             for ln in screen_lines(elements)]
-    if RANK:
-        lines.sort(key=lambda h: -min(h[0], MAX_MARKS))  # stable: screen order otherwise
-    for hits, line in lines:
+    for line in screen_lines(elements):
+        hits = len(wanted & {w for word in line.words for w in _keywords(json.loads(word))})
         parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags,
                  *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:

@@ -269,15 +269,3 @@ def test_lines_that_share_words_with_the_task_are_marked(monkeypatch) -> None:
 def test_marks_read_a_line_s_words_not_their_json_escapes() -> None:
     two = [{"index": 0, "text": "Two\nlines", "bounds": [0, 0, 10, 10]}]
     assert screen_text(two, task="Read the lines.").startswith("* ")
-
-
-def test_the_lines_with_the_most_marks_come_first(monkeypatch) -> None:
-    import rl.policy
-
-    lines = screen_text(ELEMENTS, task="Turn off Wi-Fi, then open Bakery.").splitlines()
-    assert lines == ['** "Wi-Fi" [4] unchecked', '* "Bakery" [1] clickable "4 products"',
-                     '"Corner Shop" [0]']  # most marks first; ties keep the screen order
-    assert screen_text(ELEMENTS, task="Open Bakery, then the corner shop.").splitlines() == [
-        '** "Corner Shop" [0]', '* "Bakery" [1] clickable "4 products"', '"Wi-Fi" [4] unchecked']
-    monkeypatch.setattr(rl.policy, "RANK", False)
-    assert screen_text(ELEMENTS, task="Turn off Wi-Fi.").splitlines()[0] == '"Corner Shop" [0]'
