@@ -10,7 +10,14 @@ from pathlib import Path
 from phoneworld.errors import PhoneworldError
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
-from phoneworld.ui.skeleton import SAME_SCREEN, selected_tabs, similarity, skeleton
+from phoneworld.ui.skeleton import (
+    SAME_SCREEN,
+    content_texts,
+    same_texts,
+    selected_tabs,
+    similarity,
+    skeleton,
+)
 
 
 @dataclass(frozen=True)
@@ -21,6 +28,7 @@ class ScreenEntry:
     foreign: bool
     skeleton: frozenset[str]
     tabs: frozenset[str] = frozenset()
+    texts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -31,10 +39,14 @@ class GeneratedApp:
     chrome: frozenset[str] = frozenset()
 
     def classify(self, obs: Observation) -> str | None:
-        """The screen a recorded observation shows (the compiler's grouping rule), or None."""
+        """The screen a recorded observation shows (the compiler's grouping rule), or None.
+        A screen whose labels differ (`skeleton.same_texts`) is taken only when no screen
+        with like labels has the layout: a screen's rendering may label its buttons with
+        its row's texts."""
         skel = skeleton(obs.root)
         tabs = selected_tabs(obs.root)
-        best, best_sim = None, -1.0
+        texts = content_texts(obs.root)
+        best, best_sim = None, (False, -1.0)
         for s in self.screens:
             if s.package != obs.package or s.foreign != obs.foreign or s.tabs != tabs:
                 continue
@@ -42,9 +54,12 @@ class GeneratedApp:
                     obs.activity.rsplit("/", 1)[-1]:
                 continue
             sim = similarity(skel, s.skeleton, frozenset() if s.foreign else self.chrome)
-            if sim > best_sim:
-                best, best_sim = s.name, sim
-        return best if best_sim >= SAME_SCREEN else None
+            if sim < SAME_SCREEN:
+                continue
+            score = (s.foreign or same_texts(texts, s.texts), sim)
+            if score > best_sim:
+                best, best_sim = s.name, score
+        return best
 
 
 def load_app(path: Path | str) -> GeneratedApp:
@@ -65,7 +80,8 @@ def load_app(path: Path | str) -> GeneratedApp:
                 entries.append(ScreenEntry(name=s["name"], package=s["package"],
                                            activity=s["activity"], foreign=s["foreign"],
                                            skeleton=frozenset(s["skeleton"]),
-                                           tabs=frozenset(s.get("tabs", ()))))
+                                           tabs=frozenset(s.get("tabs", ())),
+                                           texts=frozenset(s.get("texts", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
     chrome = _report_chrome(path / "compile_report.json")

@@ -28,7 +28,7 @@ from phoneworld.spec.walk import views
 from phoneworld.tasks.gentests import checker_cases
 from phoneworld.tasks.synthesize import synthesize_tasks
 from phoneworld.traces.model import Trace
-from phoneworld.ui.skeleton import selected_tabs, skeleton
+from phoneworld.ui.skeleton import content_texts, selected_tabs, skeleton
 
 
 def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequence[Trace] = (),
@@ -45,7 +45,8 @@ def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequenc
         node = machine.preview(s.name, "node")
         screens.append(ScreenIndexEntry(
             name=s.name, package=s.package, activity=s.activity, foreign=s.foreign,
-            skeleton=tuple(sorted(skeleton(node))), tabs=tuple(sorted(selected_tabs(node)))))
+            skeleton=tuple(sorted(skeleton(node))), tabs=tuple(sorted(selected_tabs(node))),
+            texts=tuple(sorted(content_texts(node)))))
         previews.append((s.name, machine.preview(s.name)))
     report = compile_report(spec, graph, traces, provenance)
     if visual is not None:

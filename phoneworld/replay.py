@@ -3,8 +3,10 @@
 For every recorded step whose action a mock can take (taps, long presses, typing, back,
 enter, scrolls) and whose next observation was recorded with a hierarchy, the mock is put
 on the screen the step's recorded observation maps to (with the parameter row whose
-rendering looks most like the recording, above the back stack the trace had built so
-far, so that back goes where it went), the recorded action is sent as an AndroidWorld
+rendering looks most like the recording, its text fields holding what the recording's
+held, scrolled to where it shows most of the recording's texts, above the back stack
+the trace had built so far, each screen of it with the row and scroll position it last
+had, so that back goes where it went), the recorded action is sent as an AndroidWorld
 action at the recorded coordinates, and:
 - `reproduced`: the mock is now on the screen the recorded next observation maps to;
 - `screen_similarity`: node-level F1 between the mock's hierarchy and the recorded next
@@ -14,6 +16,11 @@ action at the recorded coordinates, and:
   descriptions that the mock's screen shows.
 All are reported, because each alone is cheap to game: one screen for everything
 reproduces every step and resembles nothing.
+
+Where the app moved with no event (the next step starts on another observation than the
+last one ended on, between two screens of the app), the mock is put on the first and
+sent `wait`: `waits` counts these gaps, `waited` those where the mock went to the second
+(a timed transition, `infer.timed`), apart from the steps.
 
 A step whose next observation has no hierarchy (DroidBot states with no file) cannot be
 judged and is `skipped`, and the back stack is forgotten there; a step the mock has no
@@ -25,6 +32,7 @@ between screens it knows (`unknown` counts them).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -37,6 +45,8 @@ from phoneworld.ui.skeleton import app_windows
 from phoneworld.ui.widgets import widget_ref
 
 _MAX_SCROLLS = 10
+_RESCORED = 3
+"""How many of a screen's likeliest parameter rows are tried scrolled as recorded."""
 _REPLAYABLE = {"tap", "long_press", "type", "key", "scroll", "swipe"}
 
 
@@ -194,23 +204,97 @@ def _same_widget(mock: Node, ref, want_texts: frozenset[str]):
 
 
 def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
-           under: list[tuple[str, int | None]]) -> int | None:
-    """Put the machine on `screen` above the recorded back stack `under` ((screen, row)
-    pairs), choosing the parameter row (or none) whose rendering looks most like `obs`;
-    returns that row."""
+           under: list[tuple[str, int | None, tuple]]) -> tuple[int | None, tuple]:
+    """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
+    scroll offsets) triples), with its text fields holding what `obs`'s held
+    (`_fill_like`), scrolled to where it shows most of `obs`'s texts (`_scroll_like`),
+    and with the parameter row (or none) that then looks most like `obs`, of the
+    `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets. On a tie
+    a row wins over none: a screen that takes a row was mostly seen showing one, and
+    what it shows without one (`otherwise`) is the same frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
-    if spec_screen.param is None:
-        machine.jump(screen, under=under)
-        return None
+    pairs = [(s, r) for s, r, _ in under]
     want = node_bag(obs.root)
-    best, best_score = None, -1.0
-    for row_id in [None, *machine.row_ids(spec_screen.param)[:500]]:
-        machine.jump(screen, row_id, under=under)
-        score = f1(node_bag(machine.observe("node")), want)
-        if score > best_score:
-            best, best_score = row_id, score
-    machine.jump(screen, best, under=under)
-    return best
+
+    def put(row_id: int | None) -> None:
+        machine.jump(screen, row_id, under=pairs)
+        snap = machine.snapshot()
+        # The screens below as the trace left them: each at its recorded scroll position.
+        stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
+                      for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
+        machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
+        _fill_like(machine, obs)
+        _scroll_like(machine, obs)
+
+    best = None
+    if spec_screen.param is not None:
+        scores = []
+        for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
+            machine.jump(screen, row_id, under=pairs)
+            scores.append((f1(node_bag(machine.observe("node")), want), row_id))
+        # The few likeliest, each as the recording had it scrolled (a list scrolled
+        # down shares little with its top, where an empty row's page shares less).
+        top = sorted(range(len(scores)), key=lambda i: (-scores[i][0], i))[:_RESCORED]
+        best_score = -1.0
+        for i in sorted(top):
+            put(scores[i][1])
+            score = f1(node_bag(machine.observe("node")), want)
+            if score > best_score:
+                best, best_score = scores[i][1], score
+    put(best)
+    return best, machine.snapshot().stack[-1][4]
+
+
+def _fill_like(machine, obs: Observation) -> None:
+    """Put into the machine's text fields what the recording's fields held (a typed
+    name, a query), as the screen was when the step was taken: each recorded field
+    with a text goes into the one field of the mock with its class and id, without
+    firing the field's `type` transition (the recording is already past it)."""
+    if obs.root is None:
+        return
+    recorded: dict[tuple[str, str], set[str]] = {}
+    for _, win in app_windows(obs.root):
+        for _, n in win.walk():
+            if n.visible and n.editable and n.text:
+                recorded.setdefault((n.class_name, n.resource_id), set()).add(n.text)
+    if not recorded:
+        return
+    fields: dict[tuple[str, str], list] = {}
+    for box in machine.rendered().boxes:
+        if box.editable and box.input_key is not None:
+            fields.setdefault((box.cls, box.rid), []).append(box)
+    changed = False
+    for where, texts in recorded.items():
+        boxes = fields.get(where, [])
+        if len(texts) == 1 and len(boxes) == 1 and boxes[0].text != next(iter(texts)):
+            machine.frame.inputs[boxes[0].input_key] = next(iter(texts))
+            changed = True
+    if changed:
+        machine.will_change()
+
+
+def _scroll_like(machine, obs: Observation) -> None:
+    """Scroll the machine's screen down (up to `_MAX_SCROLLS` times, while its rendering
+    changes) to where it shows most of the texts `obs` shows (ties: the least scrolled):
+    a recording taken further down a list is compared with the same part of the list."""
+    want = shown_texts(obs.root)
+    shown = shown_texts(machine.observe("node"))
+    if not want or want <= shown:
+        return
+    start = machine.snapshot()
+    best, best_hits, seen = start, len(want & shown), [shown]
+    for _ in range(_MAX_SCROLLS):
+        try:
+            machine.step({"action_type": "scroll", "direction": "down"})
+        except InvalidAction:
+            break
+        shown = shown_texts(machine.observe("node"))
+        if shown in seen:
+            break
+        seen.append(shown)
+        if len(want & shown) > best_hits:
+            best, best_hits = machine.snapshot(), len(want & shown)
+    machine.restore(best)
 
 
 def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = False) -> dict:
@@ -232,8 +316,19 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         # The recorded back stack, kept as the compiler keeps it: each screen with the
         # parameter row it showed when the trace was last on it, so that going back
         # shows what the app showed (the album the share sheet was opened on).
-        stack: list[tuple[str, int | None]] = []
+        stack: list[tuple[str, int | None, tuple]] = []
+        prev = None
         for step in trace.steps:
+            gap = _gap(app, trace, prev, step)
+            prev = step
+            if gap is not None:  # the app moved by itself: does waiting move the mock?
+                row["waits"] += 1
+                machine.reset()
+                names = [s for s, _, _ in stack]
+                under = stack[:names.index(gap[0])] if gap[0] in names else stack
+                _place(machine, app, gap[0], trace.observations[gap[2]], under)
+                if machine.step({"action_type": "wait"}).screen == gap[1]:
+                    row["waited"] += 1
             if step.after is None or step.action.kind not in _REPLAYABLE:
                 continue
             before, after = trace.observations[step.before], trace.observations[step.after]
@@ -243,11 +338,11 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 row["skipped"] += 1
                 stack.clear()  # where the app went is not known
                 continue
-            names = [s for s, _ in stack]
+            names = [s for s, _, _ in stack]
             if src in names:
                 del stack[names.index(src) + 1:]
             else:
-                stack.append((src, None))
+                stack.append((src, None, ()))
             if act is None:  # a key the mock has no action for (menu): both ends known
                 row["skipped"] += 1
                 continue
@@ -256,7 +351,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                 continue
             row["steps"] += 1
             machine.reset()
-            stack[-1] = (src, _place(machine, app, src, before, stack[:-1]))
+            stack[-1] = (src, *_place(machine, app, src, before, stack[:-1]))
             act = _by_element(act, step.action, before, machine)
             wanted = shown_texts(after.root)
             try:
@@ -280,17 +375,34 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         recalls.extend(trecalls)
         rows.append({"trace": trace.source, "steps": row["steps"],
                      "reproduced": row["reproduced"], "skipped": row["skipped"],
-                     "unknown": row["unknown"],
+                     "unknown": row["unknown"], "waits": row["waits"],
+                     "waited": row["waited"],
                      "fidelity": _ratio(row["reproduced"], row["steps"]),
                      "screen_similarity": _mean(tsims), "text_recall": _mean(trecalls)})
     return {"app": app.spec.name, "steps": totals["steps"], "reproduced": totals["reproduced"],
             "skipped": totals["skipped"], "unknown": totals["unknown"],
+            "waits": totals["waits"], "waited": totals["waited"],
             "fidelity": _ratio(totals["reproduced"], totals["steps"]),
             "screen_similarity": _mean(sims), "text_recall": _mean(recalls),
             "screens": len(app.spec.screens), "traces": rows,
             "mismatches": [{"screen": a, "action": b, "expected": c, "got": d, "count": n}
                            for (a, b, c, d), n in sorted(mismatches.items(),
                                                          key=lambda kv: (-kv[1], kv[0]))[:20]]}
+
+
+def _gap(app: GeneratedApp, trace: Trace, prev, step) -> tuple[str, str, int] | None:
+    """(screen, next screen, observation) where the app moved between two recorded steps
+    with no event (the next step starts on another observation than the last ended on),
+    between two screens of the app; else None."""
+    if prev is None or prev.after is None or prev.after == step.before:
+        return None
+    last, first = trace.observations[prev.after], trace.observations[step.before]
+    if last.root is None or first.root is None:
+        return None
+    src, dst = app.classify(last), app.classify(first)
+    if src is None or dst is None or src == dst or last.foreign or first.foreign:
+        return None
+    return src, dst, prev.after
 
 
 def split_trace(trace: Trace, share: float = 0.7) -> tuple[Trace, Trace]:
@@ -326,4 +438,7 @@ def format_replay(result: dict) -> str:
     lines.append(f"fidelity {result['fidelity']} ({result['reproduced']}/{result['steps']} "
                  f"steps), mean screen similarity {result['screen_similarity']}, mean text "
                  f"recall {result['text_recall']}")
+    if result.get("waits"):
+        lines.append(f"{result['waited']}/{result['waits']} moves the app made by itself "
+                     "followed by waiting")
     return "\n".join(lines)

@@ -9,6 +9,8 @@ or call `shop_spec()` where they build a variant of it.
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import strategies as st
 
 from phoneworld.runtime import Machine
@@ -199,3 +201,14 @@ ACTION = st.one_of(
     st.fixed_dictionaries({"action_type": st.just("answer"), "text": st.text(max_size=8)}),
     st.just({"action_type": "open_app", "app_name": "Shop"}),
 )
+
+
+def splash_shop_spec() -> AppSpec:
+    """The shop behind an ad that gives way by itself (`on splash wait -> home`)."""
+    spec = shop_spec()
+    ad = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(
+        View(cls="android.widget.TextView", bounds=(40, 100, 400, 200), text=Const("Ad")),))
+    return dataclasses.replace(
+        spec, start="splash",
+        screens=(*spec.screens, Screen("splash", "P0", ad, package="com.shop")),
+        transitions=(*spec.transitions, Transition("splash", "", "wait", "home")))

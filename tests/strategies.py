@@ -187,12 +187,14 @@ def specs(draw) -> AppSpec:
         s = draw(st.sampled_from(screens))
         named = sorted(widgets[s.name])
         widget = draw(st.sampled_from(named)) if named else ""
-        action = draw(st.sampled_from(ACTIONS if named else ["back", "home"]))
+        action = draw(st.sampled_from(ACTIONS if named else ["back", "home", "wait"]))
         item = widgets[s.name].get(widget)
         refs = flag_refs + [Ref(("input", w)) for w in named] + (
             [Ref(("param",))] + [Ref(("param", c)) for c in cols[s.param]] if s.param else []) \
             + ([Ref(("item",))] + [Ref(("item", c)) for c in cols[item]] if item else [])
         target = draw(st.sampled_from([*by_name, "stay", "back"]))
+        if action == "wait" and target == "stay":  # a timed screen goes somewhere
+            target = "back"
         passes = [None]
         if target in by_name:
             tp = by_name[target].param

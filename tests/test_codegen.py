@@ -24,7 +24,8 @@ def _bundle(spec, **kw) -> AppBundle:
     values = dict(
         spec=spec,
         screens=(ScreenIndexEntry("home", "com.shop", ".Main", False,
-                                  ("FrameLayout", "FrameLayout/TextView"), ("Tab=Home",)),),
+                                  ("FrameLayout", "FrameLayout/TextView"), ("Tab=Home",),
+                                  ("Home",)),),
         initial_state='INSERT INTO "cart" VALUES (1, 2);',
         previews=(("home", "<main>home</main>"), ("cart", "<main>cart</main>")),
         checker_cases=({"id": "shop/add_bread#1", "template": "add_bread"},),
@@ -43,7 +44,7 @@ def test_the_files_of_an_app(shop):
     assert index["screens"] == [{"name": "home", "package": "com.shop", "activity": ".Main",
                                  "foreign": False, "skeleton": ["FrameLayout",
                                                                 "FrameLayout/TextView"],
-                                 "tabs": ["Tab=Home"]}]
+                                 "tabs": ["Tab=Home"], "texts": ["Home"]}]
     assert files["initial_state.sql"].decode().splitlines()[1] == \
         'INSERT INTO "cart" VALUES (1, 2);'
     assert files["screens/cart.html"].endswith(b"<main>cart</main>\n")

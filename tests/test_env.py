@@ -499,3 +499,18 @@ def test_importing_phoneworld_env_registers_the_ids(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=120, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_waiting_in_the_env_lets_an_ad_give_way():
+    """AndroidWorld's `wait`, and PhoneBuddy's `wait` tool call, fire a timed screen's
+    transition through the env as through the machine."""
+    from tests.shop import splash_shop_spec
+
+    env = PhoneworldEnv(splash_shop_spec())
+    _, info = env.reset(seed=0)
+    assert info["screen"] == "splash"
+    _, _, _, _, info = env.step({"action_type": "wait"})
+    assert (info["screen"], info["event"]) == ("home", "wait splash -> home")
+    env.reset(seed=0)
+    _, _, _, _, info = env.step('{"name": "wait", "arguments": {}}')
+    assert info["screen"] == "home"

@@ -121,6 +121,25 @@ def test_the_pitch_fits_as_many_items_as_the_recording_showed(heights):
     assert abs(pitch * (len(kids) - 1) - tops[-1]) <= len(kids) / 2
 
 
+def test_a_narrow_header_centred_over_the_rows_does_not_turn_the_list_sideways():
+    """A chat's date header, centred above full-width message rows: the items advance
+    down the list, and the row template keeps its own column, moved down only."""
+    from phoneworld.infer.templates import template_item
+
+    header = Node(class_name="android.widget.TextView", text="Today",
+                  bounds=(494, 1129, 586, 1176))
+    msgs = tuple(Node(class_name="android.widget.LinearLayout", bounds=(0, t, 1080, t + 189),
+                      children=(Node(class_name="android.widget.TextView", text=f"m{t}",
+                                     bounds=(47, t + 16, 847, t + 170)),))
+                 for t in (1203, 1392, 1581, 1770))
+    lst = Node(class_name="androidx.recyclerview.widget.RecyclerView",
+               bounds=(0, 210, 1080, 2148), children=(header, *msgs))
+    pitch, axis, _, _ = C.layout_pitch(lst)
+    assert axis == "vertical" and 150 < pitch < 200
+    base, _ = template_item(C.ListContent(key="k", table="t"), lst)
+    assert base.bounds == (0, 1129, 1080, 1318)
+
+
 def test_a_description_only_some_row_types_have_joins_the_template_bound():
     """Songs, and the one song with an "expand" arrow: the template is a plain song row,
     and gains the arrow as an image whose description is the arrow's column."""

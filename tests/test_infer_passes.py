@@ -10,7 +10,7 @@ import pytest
 from phoneworld.infer.app import PASSES
 from phoneworld.infer.lists import drill_downs
 from phoneworld.ir.model import ObsRef
-from phoneworld.spec.ast import BoolOp, Compare, Ref
+from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
     button,
@@ -249,6 +249,35 @@ def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():
                      "FrameLayout/TextView#price": Ref(("param", "f2"))}  # "Add" stays
 
 
+def test_a_bound_text_shows_what_the_screen_always_showed_without_a_row():
+    # A folder dialog: opened on its root (no row) it says "Files", in a folder its name.
+    def folder(name, items):
+        return screen(title(name), rows("list", items))
+    top = [("Music",), ("Photos",)]
+    tr = (App().show(folder("Files", top)).tap(1, 0)
+          .show(folder("Music", [("a.mp3",), ("b.mp3",)])).trace())
+    again = App().show(folder("Files", top)).tap(1, 1).show(folder("Photos", [
+        ("c.jpg",), ("d.jpg",)])).trace()
+    f = facts(tr, again, until="details")
+    (bound,) = f.details.values()
+    assert bound["FrameLayout/TextView#title"] == Call(
+        "otherwise", args=(Ref(("param", "f1")), Const("Files")))
+
+
+def test_a_screen_is_laid_out_as_most_visits_saw_it_not_as_a_tap_on_it_left_it():
+    # The form is first seen with an error under it, then three times as it mostly
+    # looks; and a submit on it once left the error again.
+    def form(error=""):
+        return screen(title("Checkout"), button("pay", "Pay", 300), label("err", error, 500))
+    home = screen(title("Shop"), button("go", "Checkout", 300))
+    tr = (App().show(home).tap(1).show(form("Required")).back().show(home).tap(1)
+          .show(form()).back().show(home).tap(1).show(form()).back().show(home).tap(1)
+          .show(form()).tap(1).show(form("Required")).trace())
+    f = facts(tr, until="representatives")
+    info = f.screens[screen_of(f, 0, 1)]
+    assert "Required" not in {n.text for _, n in info.root.walk()}
+
+
 def _settings():
     on = screen(title("Settings"), switch("wifi", True, 300))
     off = screen(title("Settings"), switch("wifi", False, 300))
@@ -331,6 +360,20 @@ def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
     (view,) = f.views
     (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
     assert field.text == _const("Add a note")
+
+
+def test_a_search_box_quoting_a_query_typed_on_the_screen_before_shows_its_hint():
+    def results(text, place):
+        return screen(title("Places"), edit("q", 300, text), button("pick", place, 500))
+    home = screen(title("Home"), edit("where", 300, "Where to?"))
+    # Typed on home; the results screen quotes it, and is laid out from that recording.
+    tr = (App().show(home).type("Humanoid", 1).show(results('"Humanoid"', "Humanoid Store"))
+          .tap(2).show(home).trace())
+    again = App().show(results("Search for places", "Home")).back().show(home).trace()
+    f = facts(tr, again, until="layouts")
+    view = next(v for v in f.views if v.name == screen_of(f, 0, 1))
+    (field,) = [v for v in _walk(view.root) if "editable" in v.flags]
+    assert field.text == _const("Search for places")
 
 
 def _walk(v):
@@ -434,3 +477,52 @@ def test_a_choice_that_loads_its_item_into_the_screen_below_parameterises_it():
     f = facts(_chooser(loads=True), until="details")
     assert f.details[editor]  # the editor's text follows the chosen file
     assert not facts(_chooser(loads=False), until="parameters").params
+
+
+def test_a_screen_left_only_by_itself_gets_a_timed_transition():
+    """An ad shown after the launch moves on to home with no event between the two
+    observations (the tap on it changed nothing): `on ad wait -> home`. Home, left by a
+    tap, is no timed screen, nor is a screen also left by an action elsewhere."""
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    tr = (App().show(ad).tap(1).show(ad).show(_home()).tap(1, 0)
+          .show(_detail("Milk", "$2")).trace())
+    f = facts(tr, until="timed")
+    ad_name, home = screen_of(f, 0, 0), screen_of(f, 0, 2)
+    (timed,) = [t for t in f.transitions if t.action == "wait"]
+    assert (timed.screen, timed.widget, timed.target, timed.count) == (ad_name, "", home, 1)
+    assert f"{ad_name} wait" in f.provenance.effects
+    # The same ad, once left by a tap that opened home: a late screen, not a timer.
+    again = (App().show(ad).tap(1).show(_home()).trace())
+    assert not [t for t in facts(tr, again, until="timed").transitions if t.action == "wait"]
+
+
+def test_a_gap_to_two_different_screens_is_no_timer():
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    one = App().show(ad).tap(1).show(ad).show(_home()).trace()
+    other = App().show(ad).tap(1).show(ad).show(_detail("Milk", "$2")).trace()
+    assert not [t for t in facts(one, other, until="timed").transitions
+                if t.action == "wait"]
+
+
+def test_a_recorded_wait_that_changed_the_screen_is_a_timer_too():
+    from phoneworld.traces.model import Action
+
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    app = App().show(ad)
+    tr = app._act(Action(kind="wait")).show(_home()).tap(1, 0).show(_detail("Milk", "$2"))
+    f = facts(tr.trace(), until="timed")
+    (timed,) = [t for t in f.transitions if t.action == "wait"]
+    assert (timed.screen, timed.target) == (screen_of(f, 0, 0), screen_of(f, 0, 1))
+
+
+def test_a_back_key_on_the_first_screen_that_shows_a_new_one_is_the_app_moving_on():
+    """Back on the first screen leaves the app; where a new screen of the app came instead,
+    the splash had moved on by itself (qqmusic): `on splash wait -> ad`. A back from a
+    detail screen to the list below it is a back, and times nothing."""
+    splash = screen(title("Loading"))
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    tr = (App().show(splash).back().show(ad).tap(1).show(_home()).tap(1, 0)
+          .show(_detail("Milk", "$2")).back().show(_home()).trace())
+    f = facts(tr, until="timed")
+    timed = {t.screen: t.target for t in f.transitions if t.action == "wait"}
+    assert timed == {screen_of(f, 0, 0): screen_of(f, 0, 1)}

@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from phoneworld.apps import load_app
-from phoneworld.replay import f1, format_replay, node_bag, replay, to_agent_action
+from phoneworld.replay import (
+    _place,
+    f1,
+    format_replay,
+    node_bag,
+    replay,
+    shown_texts,
+    to_agent_action,
+)
 from phoneworld.traces import read_traces
 from phoneworld.traces.model import Action, Observation
 from phoneworld.ui.node import Node
@@ -98,3 +106,88 @@ def test_replay_skips_traces_of_other_apps(traces):
     other = [t.model_copy(update={"app": "com.someone.else"}) for t in traces]
     result = replay(other, load_app(APP))
     assert result["steps"] == 0 and result["traces"] == [] and result["fidelity"] is None
+
+
+def test_a_gap_between_steps_is_replayed_as_a_wait(tmp_path):
+    """An ad that gives way with no event: replay puts the mock on the ad and waits, and
+    the mock moves on as the app did (`waited`); a mock without the timer stays."""
+    from phoneworld.compiler import compile_app
+    from tests.infer_fixtures import App, button, rows, screen, title
+
+    ad = screen(title("Advertisement"), button("skip", "5", 400))
+    home = screen(title("Shop"), rows("list", [("Milk", "$2"), ("Eggs", "$3")]))
+    detail = screen(title("Milk"), button("add", "Add", 400))
+    trace = App().show(ad).tap(1).show(ad).show(home).tap(1, 0).show(detail).trace()
+    for name, data in compile_app("shop", [trace], "t").files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    app = load_app(tmp_path)
+    result = replay([trace], app)
+    assert (result["waits"], result["waited"]) == (1, 1)
+    assert result["traces"][0]["waits"] == 1
+    untimed = dataclasses.replace(app, spec=dataclasses.replace(app.spec, transitions=tuple(
+        t for t in app.spec.transitions if t.action != "wait")))
+    assert (replay([trace], untimed)["waits"], replay([trace], untimed)["waited"]) == (1, 0)
+
+
+def _scrolled_screen(machine, app):
+    """A screen of `app` whose list scrolls, and its rendering scrolled once."""
+    for s in app.spec.screens:
+        if s.param is not None or s.foreign:
+            continue
+        machine.reset()
+        machine.jump(s.name)
+        top = machine.observe("node")
+        machine.step({"action_type": "scroll", "direction": "down"})
+        lower = machine.observe("node")
+        if shown_texts(lower) - shown_texts(top):
+            return s.name, lower
+    raise AssertionError("no screen of the app scrolls")
+
+
+def test_replay_places_a_screen_and_the_ones_below_it_as_the_recording_had_them_scrolled():
+    from phoneworld.runtime import Machine
+
+    app = load_app(ROOT / "generated" / "shopping")
+    machine = Machine(app.spec)
+    name, lower = _scrolled_screen(machine, app)
+    obs = Observation(root=lower, width=app.spec.width, height=app.spec.height)
+    machine.reset()
+    row, scroll = _place(machine, app, name, obs, [])
+    assert row is None and scroll and shown_texts(machine.observe("node")) == shown_texts(lower)
+    # Below another screen, as the trace left it: back shows it scrolled.
+    other = next(s.name for s in app.spec.screens if s.name != name and s.param is None
+                 and not s.foreign)
+    machine.reset()
+    _place(machine, app, other, obs, [(name, None, scroll)])
+    machine.step({"action_type": "navigate_back"})
+    assert machine.screen == name
+    assert shown_texts(machine.observe("node")) == shown_texts(lower)
+
+
+def test_replay_places_a_screen_with_what_its_recorded_text_fields_held():
+    from phoneworld.runtime import Machine
+
+    app = load_app(ROOT / "generated" / "shopping")
+    machine = Machine(app.spec)
+    for s in app.spec.screens:
+        machine.reset()
+        machine.jump(s.name)
+        root = machine.observe("node")
+        fields = [p for p, n in root.walk() if n.editable]
+        if len(fields) == 1 and not s.param:
+            break
+    else:
+        raise AssertionError("no screen of the app has one text field")
+    (path,) = fields
+
+    def typed(node, at):
+        if not at:
+            return node.model_copy(update={"text": "oat milk"})
+        kids = list(node.children)
+        kids[at[0]] = typed(kids[at[0]], at[1:])
+        return node.model_copy(update={"children": tuple(kids)})
+    obs = Observation(root=typed(root, path), width=app.spec.width, height=app.spec.height)
+    machine.reset()
+    _place(machine, app, s.name, obs, [])
+    assert machine.screen == s.name and "oat milk" in shown_texts(machine.observe("node"))

@@ -39,6 +39,7 @@ from tests.shop import (
     R,
     index_of,
     shop_spec,
+    splash_shop_spec,
     tap,
 )
 
@@ -438,6 +439,12 @@ def test_expressions(m: Machine):
     assert compare("==", None, None) and not compare("<", None, 1)
     assert evaluate(Call("lower", args=(R("item", "name"),)), scope) == "oat milk"
     assert evaluate(Call("len", args=(R("item", "name"),)), scope) == 8
+    # what a screen shows when opened without a row
+    assert evaluate(Call("otherwise", args=(R("item", "name"), Const("Files"))), scope) \
+        == "Oat milk"
+    for empty in (None, ""):
+        assert evaluate(Call("otherwise", args=(R("item", "x"), Const("Files"))),
+                        Scope(m.state, item={"x": empty})) == "Files"
     assert evaluate(BoolOp("or", (Const(False), Not(Const("")))), scope) is True
     assert evaluate(Call("count", table="product",
                          where=Compare("==", R("category"), Const("fruit"))), scope) == 2
@@ -633,3 +640,26 @@ def test_going_to_a_screen_already_open_returns_to_it(m: Machine):
     m.reset()
     tap(m, "Settings")  # not open yet: opened on top, as before
     assert (m.screen, m.depth) == ("settings", 2)
+
+
+def test_a_timed_screen_gives_way_on_wait_and_is_gone_from_the_stack():
+    """`on splash wait -> home`: an ad or splash that advances with no event. Waiting
+    fires it, and so does a tap that does nothing; the next screen takes its place, so
+    back from there leaves the app instead of showing the ad again; elsewhere waiting
+    changes nothing."""
+    spec = splash_shop_spec()
+    m = Machine(spec)
+    m.reset()
+    out = m.step({"action_type": "wait"})
+    assert (out.screen, out.event, m.depth) == ("home", "wait splash -> home", 1)
+    assert m.step({"action_type": "wait"}).event == "wait"
+    tap(m, "Settings")
+    assert m.step({"action_type": "wait"}).screen == "settings"
+    m.step({"action_type": "navigate_back"})
+    assert m.step({"action_type": "navigate_back"}).event == "back -> left_app"
+    m.reset()
+    assert m.screen == "splash"
+    # Time passes whatever is done: a tap that does nothing lets the ad give way too.
+    out = m.step({"action_type": "click", "x": 100, "y": 100})
+    assert (out.screen, m.depth) == ("home", 1) and out.event.startswith("wait splash")
+    assert m.step({"action_type": "click", "x": 5, "y": 5}).screen == "home"

@@ -133,6 +133,19 @@ def test_a_screen_met_again_is_not_rendered_again():
     assert again.node == first.node  # made afresh each time, never kept
 
 
+def test_a_screen_met_again_is_not_rendered_again_in_an_app_with_a_recorded_look():
+    """A look (#22) is part of the key, and the data version is still found in it: apps
+    compiled from screenshots were rendered afresh at every step before."""
+    from phoneworld.runtime.look import Look
+
+    m = own_cache(replace(shop_spec(), look=Look(screens={})))
+    first = m.reset()
+    first.xml  # noqa: B018 - rendered
+    tap(m, "Rye bread")
+    hits = m.cache.hits
+    assert m.reset().rendering is first.rendering and m.cache.hits == hits + 1
+
+
 def test_data_changed_by_an_action_shows_on_screens_seen_before():
     m = Machine(shop_spec())
     m.reset()

@@ -189,3 +189,21 @@ def test_a_form_whose_helper_line_became_an_error_line_is_one_screen():
                              label("error_icon", "!", 1300))).trace())
     screens, _ = group_observations([tr])
     assert len(screens) == 1
+
+
+def test_a_page_that_swapped_its_buttons_in_place_is_another_screen():
+    """Same layout, other labels on what can be tapped (a web page that swapped its
+    panel, an app switched to another language): two screens. A detail page of another
+    item (other texts, the same buttons) and a clock or a price (digits): one."""
+    from tests.infer_fixtures import App, button, label, screen, title
+
+    def page(heading, *buttons, price="$8.62"):
+        return screen(title(heading), label("price", price, 200),
+                      *(button(f"b{i}", b, 400 + 150 * i) for i, b in enumerate(buttons)))
+    tr = (App().show(page("Book", "Confirm", "Cancel", "Map"))
+          .show(page("Book", "Request ride", "Close", "Payment"))
+          .show(page("Book", "Confirm", "Cancel", "Map", price="$11.30"))
+          .show(page("Milk", "Confirm", "Cancel", "Map")).trace())
+    _, where = group_observations([tr])
+    names = [where[r] for r in sorted(where, key=lambda r: r.index)]
+    assert names[0] != names[1] and names[0] == names[2] == names[3]

@@ -13,7 +13,7 @@ pytest.importorskip("flask")
 
 from phoneworld.serve.app import create_app  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
-from tests.shop import SCRIPT, TEMPLATE, shop_spec  # noqa: E402
+from tests.shop import SCRIPT, TEMPLATE, shop_spec, splash_shop_spec  # noqa: E402
 
 GEN = ROOT / "generated"
 ELEMENT_KEYS = {"index", "text", "class", "resource_id", "content_desc", "bounds", "clickable",
@@ -477,3 +477,14 @@ def test_info_lists_apps_and_limits(phone_app):
     info = phone_app.test_client().get("/api").json
     assert info["phone"] is True and info["max_sessions"] == 1000
     assert {a["name"] for a in info["apps"]} >= {"shopping", "messages", "settings"}
+
+
+def test_a_wait_step_lets_an_ad_give_way():
+    app = create_app([splash_shop_spec()], chromium="/nonexistent/chromium")
+    try:
+        client = app.test_client()
+        sid = new(client)["session"]
+        assert client.get(f"/api/sessions/{sid}/observation").json["screen"] == "splash"
+        assert step(client, sid, {"action_type": "wait"})["screen"] == "home"
+    finally:
+        app.extensions["phoneworld"].close()

@@ -406,6 +406,20 @@ def test_what_the_runtime_runs_checks():
         check(parse(RUNS.replace(" with input.q", "")))
 
 
+def test_a_timed_transition_parses_round_trips_and_belongs_to_its_screen():
+    """`on splash wait -> home`: a screen that gives way by itself (an ad, a splash)."""
+    text = RUNS.replace("on home.line tap", "on detail wait -> home x2\non home.line tap")
+    spec = parse(text)
+    check(spec)
+    (timed,) = [t for t in spec.transitions if t.action == "wait"]
+    assert (timed.screen, timed.widget, timed.target, timed.count) == ("detail", "", "home", 2)
+    assert "on detail wait -> home x2" in assert_round_trip(spec)
+    with pytest.raises(SpecError, match="a timed transition belongs to its screen"):
+        check(parse(text.replace("on detail wait", "on home.line wait")))
+    with pytest.raises(SpecError, match="a timed transition goes somewhere"):
+        check(parse(text.replace("wait -> home", "wait -> stay")))
+
+
 @pytest.mark.parametrize("old, new, message", [
     ("state cart(", "state flags(", "table name 'flags' is reserved"),
     ("state cart(", "state sqlite_cart(", "table name 'sqlite_cart' is reserved"),

@@ -225,3 +225,22 @@ def test_a_machine_for_one_app():
     assert isinstance(new_target([spec], t), Machine)
     with pytest.raises(ValueError, match="needs app"):
         make_demo([example("settings")], t)
+
+
+def test_a_plan_waits_on_a_screen_that_gives_way_by_itself():
+    """An app that opens on an ad (`on splash wait -> <start>`): everything is behind the
+    ad, and the planner waits there, where a tap does nothing; the demo replays."""
+    from phoneworld.spec.ast import Screen, Transition, View
+
+    spec = tiny_shop()
+    ad = View("android.widget.FrameLayout", (0, 0, spec.width, spec.height), children=(
+        View("android.widget.TextView", (40, 40, 400, 160), text=Const("Ad"),
+             flags=("clickable",), name="ad"),))
+    spec = dataclasses.replace(
+        spec, start="splash", screens=(*spec.screens, Screen("splash", "P0", ad)),
+        transitions=(*spec.transitions, Transition("splash", "ad", "tap", "stay"),
+                     Transition("splash", "", "wait", spec.start)))
+    t = next(t for t in sample_tasks([spec], 100, 0) if t.template == "add_to_cart")
+    d = make_demo([spec], t)
+    assert d is not None and d.verified
+    assert [a["action_type"] for a in d.actions] == ["wait", "click", "click", "status"]

@@ -122,3 +122,37 @@ def test_ambiguous_rows_are_not_drawn(twin_on):
 
 def _template(spec, name):
     return next(t for t in spec.tasks if t.name == name)
+
+
+@pytest.mark.parametrize("app", ["shopping", "messages", "settings"])
+def test_composites_do_not_swamp_the_other_kinds(app):
+    """At most as many composite instances as all the others, and each composite
+    template keeps some before any keeps a second row."""
+    from phoneworld.tasks.sample import instances
+
+    spec = example(app)
+    found = instances(spec)
+    kinds = Counter(i.kind for i in found)
+    others = sum(n for k, n in kinds.items() if k != "composite")
+    assert 0 < kinds["composite"] <= others
+    composite = [t for t in spec.tasks if t.kind == "composite" and draw(spec, t)]
+    kept = Counter(i.template for i in found if i.kind == "composite")
+    if kinds["composite"] >= len(composite):
+        assert set(kept) == {t.name for t in composite}
+    cut = [t.name for t in composite if kept[t.name] < len(draw(spec, t))]
+    assert all(kept[n] >= max(kept.values()) - 1 for n in cut)  # a row at a time
+    assert {i.id for i in found} <= {i.id for t in spec.tasks for i in draw(spec, t)}
+
+
+def test_a_label_that_starts_with_a_verb_is_not_said_after_the_same_verb():
+    """A switch called "Enable privileged mode" is never "Disable Enable privileged mode";
+    a phrasing that does not stutter is used, the same one for the same id."""
+    from phoneworld.tasks import phrases as P
+
+    said = {P.pick_filled(P.join(P.TURN_OFF), str(k), {"n": "Enable privileged mode"})
+            for k in range(40)}
+    assert said and not any(s.startswith("Disable") for s in said)
+    assert "Disable Wi-Fi." in {P.pick_filled(P.join(P.TURN_OFF), str(k), {"n": "Wi-Fi"})
+                                for k in range(40)}
+    assert P.pick_filled(P.join(P.TURN_OFF), "7", {"n": "Enable x"}) == P.pick_filled(
+        P.join(P.TURN_OFF), "7", {"n": "Enable x"})

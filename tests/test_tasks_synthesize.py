@@ -169,3 +169,51 @@ def test_what_was_typed_is_searched_for_and_filled_in():
         "ZIP code “{m4}” and tap “Place order”.")
     (inst,) = draw(example("shopping"), form)
     assert make_demo([example("shopping")], inst).verified
+
+
+def test_a_screen_that_gives_way_by_itself_is_no_place_to_go():
+    """An ad titled "Ad" is a screen with a title, until it is timed (`wait`): then no
+    task names it (no "Navigate to the 广告 screen")."""
+    from tests.shop import splash_shop_spec
+
+    spec = splash_shop_spec()
+    untimed = dataclasses.replace(spec, transitions=tuple(
+        t for t in spec.transitions if t.action != "wait"))
+    assert screen_labels(untimed).get("splash") == ("Ad", "title")
+    assert "splash" not in screen_labels(spec)
+    assert not any("splash" in str(t.condition) for t in synthesize_tasks(spec))
+
+
+def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressing_it():
+    """Duolingo's "START +10 XP" opens a lesson: the task presses it, it does not call
+    the lesson "the START +10 XP screen"; a button that says where it goes ("Search")
+    still names its screen."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    start = View(cls="android.widget.TextView", bounds=(40, 2200, 1040, 2300),
+                 id="com.shop:id/learnButton", name="learn", text=Const("START +10 XP"),
+                 flags=("clickable",))
+    lesson = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, start))) if s.name == "home" else s
+        for s in spec.screens) + (Screen("session", "P1", lesson, package="com.shop"),)
+    spec = dataclasses.replace(spec, screens=screens, transitions=(
+        *spec.transitions, Transition("home", "learn", "tap", "session", count=1)))
+    assert screen_labels(spec)["session"] == ("START +10 XP", "button")
+    (task,) = [t for t in synthesize_tasks(spec) if t.name == "open_session"]
+    assert variants(task.instruction)[0] == "Tap “START +10 XP”."
+    assert "screen" not in task.instruction
+
+
+def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
+    """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
+    “Image dimming (in Dark theme)”, never “... ON”."""
+    from tests.conftest import DATA
+
+    text = (DATA / "specs" / "tasks_shop.pw").read_text(encoding="utf-8").replace(
+        'as dark_switch desc "Dark theme"', 'as dark_switch text "Dark theme ON"')
+    spec = with_tasks(dataclasses.replace(parse(text), tasks=()))
+    said = [t.instruction for t in spec.tasks if t.name.startswith("turn_on_dark_mode")]
+    assert said and all("“Dark theme”" in s and " ON”" not in s for s in said)

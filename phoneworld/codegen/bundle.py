@@ -27,6 +27,8 @@ class ScreenIndexEntry:
     """The structural skeleton of the screen's rendering, sorted."""
     tabs: tuple[str, ...] = ()
     """The selected tabs it shows, sorted."""
+    texts: tuple[str, ...] = ()
+    """The labels it shows (`ui.skeleton.content_texts`), sorted."""
 
 
 @dataclass(frozen=True)

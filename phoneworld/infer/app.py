@@ -29,6 +29,7 @@ from phoneworld.infer.lists import (
 )
 from phoneworld.infer.rules import choose_transitions
 from phoneworld.infer.tables import build_tables
+from phoneworld.infer.timed import find_timed
 from phoneworld.infer.toggles import find_flags, find_toggles
 from phoneworld.infer.views import build_screens
 from phoneworld.ir.model import ScreenGraph
@@ -50,6 +51,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("tables", build_tables),                      # -> content and state tables
     ("row effects", row_effects),                  # -> insert / delete / update effects
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
+    ("timed", find_timed),                         # -> screens that give way by themselves
     ("cross effects", coherent.cross_effects),     # -> their inserts (#21)
     ("derived", coherent.derive_numbers),          # -> numbers that follow state (#21)
     ("typed", coherent.keep_typed),                # -> typed values, submits (#21)

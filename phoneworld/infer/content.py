@@ -342,10 +342,11 @@ def layout_pitch(lst: Node) -> tuple[int, str, int, int]:
             if cross > 0 and pitch > 0:
                 return pitch, "vertical", len(same_row), cross
     if len(kids) >= 2:
-        first = kids[0].bounds
-        dx = kids[1].bounds[0] - first[0]
-        dy = kids[1].bounds[1] - first[1]
-        axis = 0 if abs(dx) > abs(dy) else 1
+        # The axis the items advance along, over all of them: a narrow header centred
+        # over full-width rows (a chat's date) steps sideways to the first row.
+        dx = sum(abs(b.bounds[0] - a.bounds[0]) for a, b in zip(kids, kids[1:], strict=False))
+        dy = sum(abs(b.bounds[1] - a.bounds[1]) for a, b in zip(kids, kids[1:], strict=False))
+        axis = 0 if dx > dy else 1
         # Items of different heights (chat bubbles, category headers over taller
         # rows): the mean step between consecutive items, so the mock's one template
         # fits as many items in the list as the recording showed (the median would fit

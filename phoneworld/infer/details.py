@@ -7,13 +7,13 @@
 from __future__ import annotations
 
 import copy
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import last_part, texts_by_key
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.spec.ast import Ref
+from phoneworld.spec.ast import Call, Const, Expr, Ref
 
 
 def bind_details(f: Facts) -> Facts:
@@ -22,7 +22,7 @@ def bind_details(f: Facts) -> Facts:
     parameter's table (`d_<id>`) filled with what each row showed; a text seen with one
     row only is bound where it is that row's text, else stays a literal."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
-    out: dict[str, dict[str, Ref]] = {}
+    out: dict[str, dict[str, Expr]] = {}
     for name, info in f.screens.items():
         param = f.params.get(name)
         if param is None or info.root is None:
@@ -31,16 +31,23 @@ def bind_details(f: Facts) -> Facts:
     return f.with_(lists=lists, details=out)
 
 
-def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Ref]:
+def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Expr]:
     per_key: dict[str, dict[int, str]] = defaultdict(dict)
+    rowless: dict[str, Counter] = defaultdict(Counter)
+    n_rowless = 0
     for ref in observations:
         o = f.obs[ref]
-        if o.root is None or not f.ctx_of.get(ref):
+        if o.root is None:
+            continue
+        if not f.ctx_of.get(ref):
+            n_rowless += 1
+            for key, text in texts_by_key(o.root).items():
+                rowless[key][text] += 1
             continue
         for key, text in texts_by_key(o.root).items():
             per_key[key].setdefault(f.ctx_of[ref], text)
     rows = {r[0]: r for r in plc.rows}
-    out: dict[str, Ref] = {}
+    out: dict[str, Expr] = {}
     for key, values in sorted(per_key.items()):
         if len(set(values.values())) <= 1 and len(values) > 1:
             continue  # the same on every row: a literal label
@@ -59,4 +66,8 @@ def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Ref]:
             for r in plc.rows:
                 r.append(values.get(r[0], ""))
         out[key] = Ref(("param", col))
+        seen = rowless[key]
+        if n_rowless >= 2 and len(seen) == 1 and sum(seen.values()) == n_rowless:
+            # what the screen always showed without a row (not a passing snackbar)
+            out[key] = Call("otherwise", args=(out[key], Const(next(iter(seen)))))
     return out

@@ -32,6 +32,8 @@ from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
     chrome,
+    content_texts,
+    same_texts,
     selected_tabs,
     short_id,
     signature,
@@ -43,21 +45,26 @@ P0_SHARE, P1_SHARE = 0.6, 0.9
 
 
 class _Group:
-    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "members")
+    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "members")
 
-    def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef) -> None:
+    def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef,
+                 texts: frozenset[str] = frozenset()) -> None:
         self.package = obs.package
         self.activity = obs.activity
         self.foreign = obs.foreign
         self.skel = skel
         self.tabs = selected_tabs(obs.root)
+        self.texts = texts
         self.members = [ref]
 
     def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str],
-                chrome: frozenset[str] = frozenset()) -> bool:
+                chrome: frozenset[str] = frozenset(),
+                texts: frozenset[str] = frozenset()) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
             return False
         if tabs != self.tabs:
+            return False
+        if not self.foreign and not same_texts(texts, self.texts):
             return False
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
@@ -85,12 +92,13 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             ref = ObsRef(trace=t, index=i)
             skel = skeleton(obs.root)
             tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
+            texts = content_texts(obs.root)
             for g in groups:
-                if g.accepts(obs, skel, tabs, chrome):
+                if g.accepts(obs, skel, tabs, chrome, texts):
                     g.members.append(ref)
                     break
             else:
-                groups.append(_Group(obs, skel, ref))
+                groups.append(_Group(obs, skel, ref, texts))
     names = _names(groups, traces)
     screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
                               foreign=g.foreign, signature=signature(g.skel),

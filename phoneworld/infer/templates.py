@@ -40,8 +40,8 @@ def template_index(lst: Node) -> int:
 def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, str]]:
     """The item template's recorded view tree, and the fields of the views added to it.
 
-    The template is the typical row (`template_index`) moved to where the list's first
-    item starts; each field it lacks that other row types show in a text view of its own
+    The template is the typical row (`template_index`) moved along the list to where
+    its first item starts; each field it lacks that other row types show in a text view of its own
     (a category header among preferences, a comment under some items) joins it as that
     text view, a label at its place in its own row, bound to the field, so every row
     shows its texts (a label bound to an empty value is not shown); so does a view whose
@@ -50,7 +50,12 @@ def template_item(lc: C.ListContent, lst: Node) -> tuple[Node, dict[NodePath, st
     row alone."""
     base = lst.children[template_index(lst)]
     first = lst.children[0].bounds
-    base = shifted(base, first[0] - base.bounds[0], first[1] - base.bounds[1])
+    _, axis, per_line, _ = C.layout_pitch(lst)
+    # Along the list's axis only (both in a grid): a narrow header centred over the
+    # rows (a chat's date) starts the list, but the rows keep their own column.
+    dx = first[0] - base.bounds[0] if axis == "horizontal" or per_line > 1 else 0
+    dy = first[1] - base.bounds[1] if axis == "vertical" or per_line > 1 else 0
+    base = shifted(base, dx, dy)
     have = {k for k, _, _ in C.item_fields(base)} | {
         C.DESC + k for k, _, _ in C.item_fields(base, described=True)}
     extra: list[Node] = []

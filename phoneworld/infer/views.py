@@ -132,9 +132,11 @@ def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
     """Text field key -> how often each text showed in it across the screen's
     observations: the one seen most is its hint, not what was typed into it once."""
     out: dict[str, Counter] = {}
-    # (#21) a text typed in the recordings is what was entered, never the field's hint
-    typed = {sf.step.action.text for sf in f.steps if sf.step.action.kind == "type"
-             and f.where.get(sf.before) == info.screen.name and sf.step.action.text}
+    # (#21) a text typed in the recordings is what was entered, never the field's hint;
+    # so is a field's text that holds one (a search box quoting its query), wherever it
+    # was typed (the query box of the screen before the results).
+    typed = {sf.step.action.text.strip() for sf in f.steps if sf.step.action.kind == "type"
+             and sf.step.action.text and sf.step.action.text.strip()}
     for ref in info.screen.observations:
         root = f.obs[ref].root
         if root is None:
@@ -143,7 +145,8 @@ def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:
             if node.editable:
                 key = widget_ref(root, path).key
                 seen = out.setdefault(key, Counter())
-                if node.text not in typed:
+                if node.text.strip() not in typed and not any(
+                        len(t) >= 3 and t in node.text for t in typed):
                     seen[node.text] += 1
     return out
 

@@ -16,7 +16,9 @@
                     else pop the back stack
     navigate_home   the screen's `home` transition, else leave the app (recorded)
     open_app        come back to this app (by name, title or package)
-    answer, status  record the answer / end the episode; wait, unknown: nothing
+    wait            the screen's timed transition (a splash or an ad gives way), if any;
+                    the machine fires it too after an action that did nothing there
+    answer, status  record the answer / end the episode; unknown: nothing
 
 Each returns an event line for the outcome and the transition it fired. This module is
 the machine's other half; it uses the machine's public surface (`frame`, `rendered`,
@@ -242,6 +244,15 @@ def status(m: Machine, a: Action) -> Event:
     return f"status {a.goal_status}", None
 
 
+def wait(m: Machine, a: Action) -> Event:
+    # The only event a timed screen waits for is time: the next observation shows where
+    # it went (`on splash wait -> home`); elsewhere waiting changes nothing.
+    t = m.transition_on("wait")
+    if t is not None:
+        return m.fire(t, None), t
+    return "wait", None
+
+
 def nothing(m: Machine, a: Action) -> Event:
     return a.action_type, None
 
@@ -250,5 +261,5 @@ HANDLERS: dict[str, Callable[[Machine, Action], Event]] = {
     "click": click, "double_tap": click, "long_press": long_press, "input_text": input_text,
     "keyboard_enter": keyboard_enter, "scroll": scroll, "swipe": swipe,
     "navigate_back": navigate_back, "navigate_home": navigate_home, "open_app": open_app,
-    "wait": nothing, "answer": answer, "status": status, "unknown": nothing,
+    "wait": wait, "answer": answer, "status": status, "unknown": nothing,
 }

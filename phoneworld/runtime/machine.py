@@ -7,12 +7,15 @@
     m.check(task.condition)                              # -> bool
 
 An action (see `gestures` for each type) fires at most one transition: the first of
-(screen, widget, action) whose `when` holds. Its effects run in order, then
-`with_param` is evaluated, then the machine navigates: `target` pushes a frame (a
-screen with its parameter, typed texts, scroll offsets and focus), `back` pops, `stay`
-stays. Where no transition matches nothing changes, as when a label is tapped on a real
-phone. Leaving the app (back on the last screen, home) is recorded in `left_app`; the
-screen stays (the phone shell, not the machine, owns the launcher).
+(screen, widget, action) whose `when` holds; `wait` fires the screen's timed transition
+(`on splash wait -> home`), whose target takes the timed screen's place on the stack, and
+so does an action that does nothing there (time passes).
+Its effects run in order, then `with_param` is evaluated, then the machine navigates:
+`target` pushes a frame (a screen with its parameter, typed texts, scroll offsets and
+focus), `back` pops, `stay` stays. Where no transition matches nothing changes, as when
+a label is tapped on a real phone. Leaving the app (back on the last screen, home) is
+recorded in `left_app`; the screen stays (the phone shell, not the machine, owns the
+launcher).
 
 Rendering is lazy: an outcome renders on first access; a step that finds an earlier
 outcome still unread but held renders it first, from the state it describes. Rendered
@@ -175,6 +178,12 @@ class Machine:
                                 field="action_type")
         self._freeze()
         event, fired = HANDLERS[a.action_type](self, a)
+        if fired is None and event.startswith("no-op"):
+            # Time passes on a timed screen whatever is tapped: a press that does nothing
+            # there lets it give way, as the ad in the recording did after a dead tap.
+            timed = self.transition_on("wait")
+            if timed is not None:
+                event, fired = f"{self.fire(timed, None)} ({event})", timed
         return self._outcome(event, fired)
 
     def observe(self, format: ObserveFormat = "elements") -> Any:
@@ -282,8 +291,9 @@ class Machine:
             state = self.state
             self._key = key = screen_key(state.versions.app, state.version, frame,
                                          self._answer)
-            if self.spec.look is not None:  # equal specs may differ in their look (#22)
-                self._key = key = (key, self.spec.look.token)
+            if self.spec.look is not None:  # equal specs may differ in their look (#22);
+                # appended, so that `_keep` still finds the data version at key[1]
+                self._key = key = (*key, self.spec.look.token)
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept
@@ -418,12 +428,22 @@ class Machine:
         for eff in t.effects:
             apply_effect(self.state, eff, self._scope(item))
         param = evaluate(t.with_param, self._scope(item)) if t.with_param is not None else None
-        where = f"{t.action} {t.screen}.{t.widget}"
+        where = f"{t.action} {t.screen}" + (f".{t.widget}" if t.widget else "")
         if t.target == "stay":
             return f"{where} -> stay"
         if t.target == "back":
             return f"{where} -> {self.go_back()}"
         value, table = self._param_for(t.target, param)
+        if t.action == "wait":
+            # A timed screen (a splash, an ad) gives way: the next screen takes its place,
+            # so back does not return to it, as a splash activity finishes itself.
+            gone = self._stack.pop()
+            if not self._stack:
+                self._stack.append(Frame(t.target, value, table))
+                self.left_app = False
+                return f"{where} -> {t.target}"
+            if self._stack[-1].screen == t.target and t.with_param is None:
+                return f"{where} -> {t.target} (back to it, {gone.screen} gone)"
         top = self._stack[-1]
         if top.screen == t.target and top.param == value:
             return f"{where} -> {t.target} (already there)"  # like singleTop: no duplicate

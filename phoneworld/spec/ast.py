@@ -114,10 +114,13 @@ TABLE_FUNCS = frozenset({"count", "exists", "sum"})
 their `Call` has `table` (and maybe `where`) and no `args`; `sum(cart, qty)` adds up one
 expression over the rows (its one arg, where bare names are the row's columns)."""
 
-SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2})
+SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2,
+                                 "otherwise": 2})
 """The other functions, by how many `args` they take: `lower(input.query)`;
 `number("$1.49 each")` is 1.49 (the first number in a text), `times(a, b)` multiplies,
-`fixed(8.5, 2)` is the text "8.50" (what derived values show)."""
+`fixed(8.5, 2)` is the text "8.50" (what derived values show), `otherwise(param.title,
+"Files")` is its first value unless that is empty or none, else its second (what a screen
+shows when it was opened without a row)."""
 
 
 # -- screens ------------------------------------------------------------------------------
@@ -183,7 +186,9 @@ class Screen:
 # -- behaviour ------------------------------------------------------------------------------
 
 ActionName = Literal["tap", "long_press", "type", "submit", "scroll", "swipe", "back", "home",
-                     "enter"]
+                     "enter", "wait"]
+"""`wait` is a timed transition: `on splash wait -> home` fires by itself, with no event,
+when the agent waits (an ad or splash screen that gives way to the next one)."""
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from phoneworld.spec.transform import Positions
 
 NAME = re.compile(r"[a-z_][a-z0-9_]*")
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")  # `{p}` a hole, `{{` a brace
-_KEYS = ("back", "home")  # actions that need no widget: `on detail back -> back`
+_KEYS = ("back", "home", "wait")  # actions with no widget: `on detail back -> back`
 _TARGETS = ("stay", "back")
 _SQLITE_COLUMNS = ("rowid", "_rowid_", "oid")  # names SQLite gives every row
 _SHAPES = {  # effect: (may set columns, must set some, may have `where`)
@@ -297,6 +297,12 @@ class _Checker:
                     "screen")
             return
         widgets = {v.name: table for v, table in _walk(source.root, None) if v.name}
+        if t.action == "wait" and t.widget not in ("", "wait"):
+            self.at(t, "a timed transition belongs to its screen: write "
+                       f"`on {t.screen} wait -> ...`, with no widget", "widget")
+        if t.action == "wait" and t.target == "stay":
+            self.at(t, "a timed transition goes somewhere: 'stay' is waiting for nothing",
+                    "target")
         if t.widget not in widgets and not (t.action in _KEYS and t.widget in ("", t.action)):
             what = f"no widget '{t.widget}'" if t.widget else "a widget is needed"
             self.at(t, f"{what} on screen '{t.screen}'{did_you_mean(t.widget, widgets)}",

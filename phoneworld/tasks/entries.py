@@ -21,7 +21,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
@@ -82,6 +82,10 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         view = views.get((screen, field))
         typed = {r[2] for r in tables[flag + SUFFIX].rows}
         hint = label_of(view, fallback=False) if view is not None else ""
+        if len(fields) == 1 and view is not None and hint == _own_text(view):
+            # A lone field's own text is what it held ("default", a file name to save
+            # as), or a hint: no name to call it by, and one field needs none.
+            hint = ""
         labels.append(hint if hint and hint not in typed and is_name(hint) else "")
         conds.append(Compare("==", Ref((flag,)), Ref((m,))))
         params.append(TaskParam(m, flag + SUFFIX, "text"))
@@ -110,6 +114,11 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
     task = Task(name=name, kind="state", instruction=P.join(texts), condition=cond,
                 params=tuple(params))
     yield Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
+
+
+def _own_text(view: View) -> str:
+    e = view.text
+    return e.value.strip() if isinstance(e, Const) and isinstance(e.value, str) else ""
 
 
 def _typed_table(screen: str, field: str, tables) -> str | None:

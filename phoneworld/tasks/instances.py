@@ -256,7 +256,7 @@ def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
               tables: dict[str, str]) -> TaskInstance:
     digest = hashlib.sha1(_canon(b).encode()).hexdigest()[:8]
     iid = f"{spec.name}/{task.name}#{digest}"
-    text = P.fill(P.pick(task.instruction, iid), {k: display(v) for k, v in b.items()})
+    text = P.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
     answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
                for p in reads(c) if p in b}
     show = tuple(b[p] for p in _subject(answers, visible, tables))

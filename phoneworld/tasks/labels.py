@@ -4,7 +4,10 @@
                             "main_activity_launcher_2": ("Menu", "opener"), ...}
 
 A screen is called by its title (a fixed label in its top bar, or a dialog's title), else
-by the label of the widget that opens it (the button or tab a person taps to get there).
+by the label of the widget that opens it (the button or tab a person taps to get there):
+"opener", or "button" where that label says what a button does, not where it goes
+("START +10 XP": a task taps it rather than naming a screen after it). A screen that gives
+way by itself (`on splash wait -> home`: a splash, an ad) is no place to go: no label.
 A name is never an identifier: a screen the app gives no words for has no label, and no
 task names it. Labels that are not names are left out: texts with no letters ("21"), long
 sentences, a detail screen's title that is its row's own name, buttons that close or go
@@ -39,6 +42,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     start = next((s for s in spec.screens if s.name == spec.start), None)
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
+    timed = {t.screen for t in spec.transitions if t.action == "wait"}
     out: dict[str, tuple[str, str]] = {}
     for s in spec.screens:
         if s.foreign:
@@ -46,12 +50,16 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         title = title_of(s, spec)
         if title and s.param in tables and any(title in r for r in tables[s.param].rows):
             title = ""  # a detail screen's title that is its row's, not its own
-        if title and (title != app_title or s.name == spec.start) and is_name(title):
+        if title and (title != app_title or s.name == spec.start) and is_name(title) and \
+                s.name not in timed:
             out[s.name] = (title, "title")
             continue
         if s.param is not None and "tabs" not in s.modules and "dialog" not in s.modules:
             continue  # a detail screen is named by its row
+        if s.name in timed:
+            continue  # a splash or an ad gives way by itself: no place to go to
         votes: Counter[str] = Counter()
+        buttons: set[str] = set()
         for t in spec.transitions:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
                     t.with_param is not None or (t.screen, t.widget) not in named:
@@ -60,9 +68,19 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
             if label and is_name(label) and not _NOT_A_NAME.match(label) and \
                     label != app_title:
                 votes[label] += t.count
+                if _is_button(named[(t.screen, t.widget)], label):
+                    buttons.add(label)
         if votes:
-            out[s.name] = (min(votes, key=lambda k: (-votes[k], k)), "opener")
+            label = min(votes, key=lambda k: (-votes[k], k))
+            out[s.name] = (label, "button" if label in buttons else "opener")
     return out
+
+
+def _is_button(view: View, label: str) -> bool:
+    """Whether `label` says what a button does ("START +10 XP", "Add 2 items") rather than
+    where it goes ("Search"): a button (by class or id) whose label holds a number."""
+    said = f"{view.cls} {view.id or ''} {view.name}".lower()
+    return ("button" in said or "btn" in said) and any(ch.isdigit() for ch in label)
 
 
 def is_name(text: str) -> bool:

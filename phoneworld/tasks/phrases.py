@@ -84,6 +84,8 @@ REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
           "Delete {n} from {where}.")
 OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
         "Navigate to the {screen} screen.")
+PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
+"""Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")
@@ -154,6 +156,22 @@ def pick(instruction: str, key: str) -> str:
     vs = variants(instruction)
     h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:4], "big")
     return vs[h % len(vs)]
+
+
+_STUTTER = re.compile(r"\b((enable|disable)\s+[“\"]?(enable|disable|turn|switch|show|hide|"
+                      r"allow|use)|turn (on|off)\s+[“\"]?turn|show me\s+[“\"]?show|"
+                      r"open\s+[“\"]?open)\b", re.I)
+"""A verb of ours on a label that starts with one ("Disable Enable privileged mode")."""
+
+
+def pick_filled(instruction: str, key: str, values: dict[str, object]) -> str:
+    """`pick`, filled with `values`, among the phrasings that do not stutter when filled
+    ("Disable Enable privileged mode" gives way to "Turn off Enable privileged mode");
+    the same for the same id."""
+    texts = [fill(v, values) for v in variants(instruction)]
+    readable = [t for t in texts if not _STUTTER.search(t)] or texts
+    h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:4], "big")
+    return readable[h % len(readable)]
 
 
 def fill(template: str, values: dict[str, object]) -> str:

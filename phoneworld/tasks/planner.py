@@ -4,15 +4,15 @@
       -> [{"action_type": "click", "index": 4}, {"action_type": "click", "index": 2}]
 
 The search runs the app itself: from each state it tries every action a person could
-take on the screen (tap what is clickable, long-press what is long-clickable, type a
-task's text into a field, press enter, scroll a list either way, go back; on a phone,
-open the task's app), with `snapshot`/`restore` between tries. States are told apart by
-a key: the top screen with its parameter, typed text, scroll offsets and focus, the
-screen and parameter below it (so `back` is not confused), and the tables and flags that
-matter (those the goal reads and those that steer transitions); everything else is
-left out so that toggling an unrelated switch is not a new state. The key is an
-abstraction, so a plan is only a candidate until `demos.make_demo` replays it on a fresh
-machine and the checker agrees.
+take on the screen (wait where the screen gives way by itself, tap what is clickable,
+long-press what is long-clickable, type a task's text into a field, press enter, scroll
+a list either way, go back; on a phone, open the task's app), with `snapshot`/`restore`
+between tries. States are told apart by a key: the top screen with its parameter, typed
+text, scroll offsets and focus, the screen and parameter below it (so `back` is not
+confused), and the tables and flags that matter (those the goal reads and those that
+steer transitions); everything else is left out so that toggling an unrelated switch is
+not a new state. The key is an abstraction, so a plan is only a candidate until
+`demos.make_demo` replays it on a fresh machine and the checker agrees.
 
 A task is planned in stages: first look at each fact the task asks for (its subject and
 the expected answer on one screen), then reach each state goal (a composite's in the
@@ -72,6 +72,8 @@ class World:
         self.facts = list(facts)
         """What the goal is made of: a state is keyed by their truth, not by its data."""
         self.long_press = any(t.action == "long_press" for s in specs for t in s.transitions)
+        self._timed = {(s.name, t.screen) for s in specs for t in s.transitions
+                       if t.action == "wait"}
 
     def machines(self) -> dict[str, Machine]:
         if self.phone is not None:
@@ -92,6 +94,13 @@ class World:
         if self.phone is not None:
             return self.phone.foreground
         return self.target.spec.name  # type: ignore[union-attr]
+
+    def timed(self) -> bool:
+        """Whether the current screen gives way by itself (`on splash wait -> home`)."""
+        app = self.foreground
+        if not self._timed or app is None:
+            return False
+        return (app, self.machines()[app].screen) in self._timed
 
     def elements(self) -> list[dict[str, Any]]:
         return self.target.observe("elements")
@@ -189,7 +198,8 @@ def candidate_actions(world: World, typed: Sequence[str] = (),
     if apps and world.foreground not in apps:
         return [{"action_type": "open_app", "app_name": app} for app in apps]
     els = world.elements()
-    acts: list[Action] = []
+    # A splash or an ad is left by waiting, first: what a person does there.
+    acts: list[Action] = [{"action_type": "wait"}] if world.timed() else []
     for e in els:
         if e["clickable"] or e["checkable"]:
             acts.append({"action_type": "click", "index": e["index"]})
@@ -233,15 +243,17 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
             if moved:
                 world.restore(snap)
             try:
-                out = world.step(action)
+                # Only the event is kept: an outcome still held when the machine moves on
+                # is rendered first (`Machine._freeze`), and most tries are never looked at.
+                event = world.step(action).event
             except Exception:  # noqa: BLE001 - an action the screen refuses is no move
                 moved = True
                 continue
             # A press that fires nothing leaves the state as it was (a text field it
             # focuses aside), so the next try needs no restore.
-            moved = not out.event.startswith("no-op") or action.get("action_type") in (
+            moved = not event.startswith("no-op") or action.get("action_type") in (
                 "long_press", "input_text", "keyboard_enter") or _focuses(world, action)
-            if out.event.startswith("no-op") or (world.phone is None and world.target.left_app) \
+            if event.startswith("no-op") or (world.phone is None and world.target.left_app) \
                     or (world.phone is not None and world.phone.foreground is None):
                 continue
             key = world.key()

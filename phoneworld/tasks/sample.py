@@ -34,8 +34,23 @@ def templates(spec: AppSpec) -> tuple[Task, ...]:
 
 
 def instances(spec: AppSpec) -> list[TaskInstance]:
-    """Every instance of every template of `spec`."""
-    return [i for t in templates(spec) for i in draw(spec, t)]
+    """Every instance of every template of `spec`, but composites no more than the other
+    kinds together: each pairs two goals from rows of its own, so they would swamp the
+    rest (377 to 45 on one real app). They are taken a row at a time from each composite
+    template in turn, so that every template keeps some."""
+    drawn = [(t, draw(spec, t)) for t in templates(spec)]
+    room = sum(len(items) for t, items in drawn if t.kind != "composite")
+    kept: dict[str, int] = {}
+    composites = [(t.name, items) for t, items in drawn if t.kind == "composite"]
+    depth = 0
+    while room > 0 and any(depth < len(items) for _, items in composites):
+        for name, items in composites:
+            if room > 0 and depth < len(items):
+                kept[name] = depth + 1
+                room -= 1
+        depth += 1
+    return [i for t, items in drawn
+            for i in (items if t.kind != "composite" else items[:kept.get(t.name, 0)])]
 
 
 # -- phones: naming the app, and tasks across apps ------------------------------------------------

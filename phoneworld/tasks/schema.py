@@ -307,6 +307,11 @@ def _row_toggles(spec: AppSpec) -> Iterator[RowToggle]:
                 yield RowToggle(e.target, col, t.screen)
 
 
+_SWITCH_STATE = re.compile(r"\s+(ON|OFF)$")
+"""A switch's own text ends with the state it showed ("Image dimming (in Dark theme) ON"):
+not part of its name."""
+
+
 def _flag_toggles(spec: AppSpec) -> Iterator[FlagToggle]:
     named = named_views(spec)
     seen = set()
@@ -317,6 +322,8 @@ def _flag_toggles(spec: AppSpec) -> Iterator[FlagToggle]:
                 view = named.get((t.screen, t.widget))
                 # Only the app's own words name a switch: no label, no task.
                 label = view_label(view[0], fallback=False) if view else ""
+                if view and "checkable" in view[0].flags:
+                    label = _SWITCH_STATE.sub("", label)
                 yield FlagToggle(e.target, label, t.screen)
 
 

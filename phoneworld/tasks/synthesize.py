@@ -44,7 +44,7 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import is_name, title_of
+from phoneworld.tasks.labels import is_name, screen_labels, title_of
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -84,8 +84,8 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
 
     bare = replace(spec, tasks=())
     bases = [b for b in _unique(_bases(bare)) if draw(bare, b.task)]
-    pairs = itertools.islice((t for t in _composites(bases, _Names(bare)) if draw(bare, t)),
-                             MAX_COMPOSITE)
+    pairs = itertools.islice((t for t in _composites(bases, _Names(bare), screen_labels(bare))
+                              if draw(bare, t)), MAX_COMPOSITE)
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
@@ -300,6 +300,7 @@ def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
 def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
     forms = {s.name for s in spec.screens if "form" in s.modules}
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
+    kinds = screen_labels(spec)
     seen_labels = set()
     for s in spec.screens:
         label = schema.screen_label(s.name)
@@ -329,18 +330,23 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         if label in seen_labels:
             continue
         seen_labels.add(label)
-        fill = {"screen": label}
+        # A label that says what a button does ("START +10 XP") names no screen: press it.
+        pressed = kinds.get(s.name, ("", ""))[1] == "button"
+        fill = {"button": label} if pressed else {"screen": label}
+        phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
-                    instruction=P.join([_words(p, fill) for p in P.OPEN]), condition=cond)
-        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in P.OPEN),
+                    instruction=P.join([_words(p, fill) for p in phrases]), condition=cond)
+        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
 
 
 # -- composite ---------------------------------------------------------------------------------
 
-def _composites(bases: list[_Base], names: _Names) -> Iterator[Task]:
+def _composites(bases: list[_Base], names: _Names,
+                labels: dict[str, tuple[str, str]]) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, screen and
-    question; taken round-robin from each sort so that different templates appear."""
+    question (not one asked on that screen: opening it is then no second goal); taken
+    round-robin from each sort so that different templates appear."""
     state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
@@ -348,11 +354,22 @@ def _composites(bases: list[_Base], names: _Names) -> Iterator[Task]:
     sorts = [_diagonal(state, info), away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
-             _diagonal(nav, info)]
+             [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
             if i < len(pairs):
                 yield _pair(*pairs[i], names)
+
+
+def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
+    """Whether a question is about the screen a navigation opens: a row of the same
+    table (parameters from one table are one row: "Open X, then tell me what else the X
+    row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
+    tables = {p.table for p in nav.task.params}
+    if tables & {p.table for p in info.task.params}:
+        return True
+    label = labels.get(nav.screen, ("",))[0]
+    return bool(label) and f"on {P.literal(label)}" in info.task.instruction
 
 
 def _diagonal(xs: list[_Base], ys: list[_Base]) -> list[tuple[_Base, _Base]]:

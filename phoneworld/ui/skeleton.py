@@ -165,3 +165,41 @@ def selected_tabs(root: Node | None) -> frozenset[str]:
                 out.add(f"{node_key(node)}={label}")
             stack.extend((c, tappable) for c in node.children)
     return frozenset(out)
+
+
+SAME_TEXTS, TEXTS_LEAST = 0.3, 3
+"""Two observations whose labels (see `content_texts`) share less than `SAME_TEXTS` of
+them (Jaccard), each showing at least `TEXTS_LEAST`, show different content even where
+their layouts agree."""
+
+
+def content_texts(root: Node | None) -> frozenset[str]:
+    """The labels of what a screen lets one do: texts and descriptions of visible views
+    that are, or sit in, something tappable, in the app windows, outside lists and text
+    fields (rows and typed text are data, not identity), digits masked (a clock, a count
+    or a price is not what the screen is). A detail page shows another item's texts but
+    the same buttons; a web page that swapped its panel, or an app that switched its
+    language, shows other buttons."""
+    if root is None:
+        return frozenset()
+    out: set[str] = set()
+    for _, win in app_windows(root):
+        stack: list[tuple[Node, bool]] = [(win, False)]
+        while stack:
+            node, tappable = stack.pop()
+            if not node.visible or is_list(node):
+                continue
+            tappable = tappable or node.clickable or node.long_clickable
+            if tappable and not node.editable:
+                for t in (node.text, node.content_desc):
+                    if t.strip():
+                        out.add(_DIGITS.sub("#", " ".join(t.split())))
+            stack.extend((c, tappable) for c in node.children)
+    return frozenset(out)
+
+
+def same_texts(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two observations' content texts are alike enough to be one screen's."""
+    if len(a) < TEXTS_LEAST or len(b) < TEXTS_LEAST:
+        return True
+    return len(a & b) >= SAME_TEXTS * len(a | b)
