@@ -88,12 +88,30 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
            "shop_alone": shop["success_rate"], "shop_alone_episodes": shop["episodes"],
            "shop_alone_per_kind": {k: v["success_rate"] for k, v in shop["per_kind"].items()},
            "rollouts": [{"iteration": r["iteration"], **r["success"]} for r in curve["rl"]],
+           "probe": _probe(Path(cfg.out)),
            "holdout_apps": {a: r["success_rate"] for a, r in result["eval_apps"].items()},
            "seconds": result["seconds"], "wall": round(time.time() - t0, 1),
            "cpu": round(time.process_time() - c0, 1), "load": os.getloadavg()[0]}
     if sft_shop is not None:
         out["shop_alone_after_sft"] = sft_shop["success_rate"]
     return out
+
+
+def _probe(run: Path) -> dict:
+    """What the probe before RL found: tasks probed, their mean success, half-solved."""
+    path = run / "rl" / "probe.json"
+    if not path.is_file():
+        return {}
+    p = json.loads(path.read_text())["success"]
+    return {"tasks": len(p), "success": round(sum(p.values()) / max(1, len(p)), 3),
+            "half_solved": sum(0 < v < 1 for v in p.values())}
+
+
+def rollout_line(r: dict) -> str:
+    """The RL rollouts' success per iteration, mock apps and devices apart."""
+    srcs = sorted({k for x in r["rollouts"] for k in x if k != "iteration"})
+    return "  ".join(f"{src}: " + " ".join(f"{x[src]:.0%}" if src in x else "-"
+                                          for x in r["rollouts"]) for src in srcs)
 
 
 def leave_one_out(a: argparse.Namespace, root: Path) -> int:
@@ -155,6 +173,10 @@ def main(argv: list[str] | None = None) -> int:
               "".join(f" | app {k} (never seen) {v:.1%}" for k, v in
                       r["holdout_apps"].items()) +
               f" | {r['wall']:.0f} s wall, {r['cpu']:.0f} s CPU, load {r['load']:.1f}",
+              flush=True)
+        print(f"seed {seed}: RL rollout success per iteration  {rollout_line(r)}"
+              + (f"  (probe: {r['probe']['half_solved']} of {r['probe']['tasks']} tasks "
+                 f"half-solved, mean {r['probe']['success']:.0%})" if r["probe"] else ""),
               flush=True)
         print(json.dumps(r, sort_keys=True), flush=True)
     mean = {k: round(sum(r[k] for r in runs) / len(runs), 4)

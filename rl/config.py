@@ -66,13 +66,20 @@ class TrainConfig:
                            flag_default=None)
     predicates: str | None = _f(None, "JSON file of device tasks: [{id, instruction, app, "
                                       "predicate}] judged on the final screen")
-    rl_lr: float = _f(1e-4, "RL learning rate")
-    beta: float = _f(0.0, "KL weight to the SFT reference (0: no reference kept)")
+    rl_lr: float = _f(3e-4, "RL learning rate (the tiny model's; with the probe and "
+                            "--beta 0.04 its rollouts rose from 47% to 81% in 10 "
+                            "iterations, where 1e-4 from every task showed no trend)")
+    beta: float = _f(0.04, "KL weight to the SFT reference, the anchor that keeps RL near "
+                           "what SFT taught (0: no reference kept)")
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
     curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
                                 "solves (rl.grpo.Curriculum); off: uniformly")
+    probe: int = _f(48, "before RL, play this many training tasks (a template at a time) "
+                        "--probe-samples times each and draw mock groups from those the SFT "
+                        "policy half-solves (rl.probe; 0: from every training task)")
+    probe_samples: int = _f(4, "episodes per probed task")
     grounded: bool = _f(True, "ground replies in what the agent saw: reasons in the "
                         "screen's lines, actions in their reasons, text in the task, "
                         "notes and screen (rl.ground)")

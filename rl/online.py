@@ -48,6 +48,7 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
 
     from rl.grpo import Curriculum, log_line, plan_groups, summarize, update
     from rl.model import load_policy
+    from rl.probe import balanced
     from rl.rollout import Job, Slot, play, policy_dir, run_groups, split
 
     rl_dir = Path(cfg.out) / "rl"
@@ -90,13 +91,15 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
                 "max_new_tokens": cfg.max_new_tokens, "temperature": cfg.temperature,
                 "grounded": cfg.grounded}
     pol = policy_dir(rl_dir)
+    pool = _pool(cfg, tasks, rl_dir, resumed, model, tok, pol, settings, curriculum)
+    weight = balanced(curriculum.weight if cfg.curriculum else None, pool)
     log: list[dict[str, Any]] = []
     bar = progress(range(first, cfg.rl_steps), "RL")
     for it in bar:
         t0 = time.time()
         torch.manual_seed(cfg.seed * 1_000_003 + it)
-        plan = plan_groups(tasks, dev_tasks if devices else [], cfg.groups, cfg.mix,
-                           cfg.seed, it, weight=curriculum.weight if cfg.curriculum else None)
+        plan = plan_groups(pool, dev_tasks if devices else [], cfg.groups, cfg.mix,
+                           cfg.seed, it, weight=weight)
         mock = [(t, g) for g, (t, s) in enumerate(plan.groups) if s == "mock"]
         episodes = []
         if mock:
@@ -128,6 +131,42 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
                 and it + 1 < cfg.rl_steps:  # the last one is the final evaluation
             probe(it, model, tok)
     return state_dir, log
+
+
+def _pool(cfg: TrainConfig, tasks: list[Any], rl_dir: Path, resumed: bool, model: Any,
+          tok: Any, pol: Path, settings: dict[str, Any], curriculum: Any) -> list[Any]:
+    """The training tasks RL's mock groups come from: with `--probe N`, those of N probed
+    tasks the SFT policy half-solves (`rl.probe`; a resumed run reads `rl/probe.json`)."""
+    from rl import probe
+    from rl.rollout import Job, run_groups, split
+
+    path = rl_dir / "probe.json"
+    if cfg.probe <= 0 or cfg.probe_samples <= 0 or not tasks or cfg.mix <= 0:
+        return tasks
+    if resumed:
+        return probe.load(path, tasks) or tasks
+    model.save_pretrained(pol)
+    tok.save_pretrained(pol)
+
+    def play(groups: list[tuple[Any, int]], size: int, seed: int) -> list[Any]:
+        jobs = [Job(str(pol), cfg.apps, part, size, seed * 1_000_003 + 7 * j, settings,
+                    cfg.alone) for j, part in enumerate(split(groups, max(1, cfg.workers)))]
+        return run_groups(jobs, workers=cfg.workers, ray=cfg.ray)
+
+    t0 = time.time()
+    found = probe.probe(tasks, n=cfg.probe, samples=cfg.probe_samples, seed=cfg.seed,
+                        play=play, least=max(1, cfg.groups))
+    if cfg.curriculum:  # the measured templates start where the probe found them
+        curriculum.record(found.chosen, found.episodes)
+    probe.save(path, found.pool, found.success)
+    from rl.report import say
+
+    p = found.success
+    half = sum(0 < v < 1 for v in p.values())
+    say(f"probe: {len(p)} tasks x {cfg.probe_samples}: {sum(p.values()) / max(1, len(p)):.0%} "
+        f"solved, {half} half-solved; RL draws from {len(found.pool)} "
+        f"({time.time() - t0:.0f} s)")
+    return found.pool
 
 
 def _save(state_dir: Path, model: Any, tok: Any, opt: Any, sched: Any, it: int,

@@ -177,6 +177,10 @@ def test_resume_loses_and_repeats_no_iteration(micro, tmp_path) -> None:
     assert [r["iteration"] for r in log_rest] == [1]
     lines = [json.loads(x) for x in (tmp_path / "b/rl/log.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in lines] == [0, 1]
+    probed = [json.loads((tmp_path / r / "rl" / "probe.json").read_text()) for r in "ab"]
+    assert probed[0] == probed[1]  # the resumed run draws from the pool its probe chose
+    assert len(probed[0]["success"]) == len(tasks)  # fewer tasks than --probe: all probed
+    assert set(probed[0]["pool"]) <= {t.id for t in tasks}
     for a, b in zip(log_whole, lines, strict=True):
         assert a["success"] == b["success"] and a["steps"] == b["steps"]
     m1, _ = load_policy(whole)
