@@ -150,20 +150,11 @@ def selected_tabs(root: Node | None) -> frozenset[str]:
     outside lists that are, or sit in, something tappable; labels without digits, so a
     badge count ("Cart, 3 new") does not matter. Two observations with different selected
     tabs show different screens even where their chrome is the same."""
-    if root is None:
-        return frozenset()
     out: set[str] = set()
-    for _, win in app_windows(root):
-        stack: list[tuple[Node, bool]] = [(win, False)]
-        while stack:
-            node, tappable = stack.pop()
-            if not node.visible or is_list(node):
-                continue
-            tappable = tappable or node.clickable
-            if node.selected and tappable:
-                label = _DIGITS.sub("#", " ".join((node.text or node.content_desc).split()))
-                out.add(f"{node_key(node)}={label}")
-            stack.extend((c, tappable) for c in node.children)
+    for node, tappable in _tapped_views(root, long=False):
+        if node.selected and tappable:
+            label = _DIGITS.sub("#", " ".join((node.text or node.content_desc).split()))
+            out.add(f"{node_key(node)}={label}")
     return frozenset(out)
 
 
@@ -180,22 +171,29 @@ def content_texts(root: Node | None) -> frozenset[str]:
     or a price is not what the screen is). A detail page shows another item's texts but
     the same buttons; a web page that swapped its panel, or an app that switched its
     language, shows other buttons."""
-    if root is None:
-        return frozenset()
     out: set[str] = set()
+    for node, tappable in _tapped_views(root, long=True):
+        if tappable and not node.editable:
+            for t in (node.text, node.content_desc):
+                if t.strip():
+                    out.add(_DIGITS.sub("#", " ".join(t.split())))
+    return frozenset(out)
+
+
+def _tapped_views(root: Node | None, *, long: bool) -> Iterator[tuple[Node, bool]]:
+    """Each visible view of the app windows outside lists, with whether it is, or sits
+    in, something tappable (clickable; with `long`, long-clickable too)."""
+    if root is None:
+        return
     for _, win in app_windows(root):
         stack: list[tuple[Node, bool]] = [(win, False)]
         while stack:
             node, tappable = stack.pop()
             if not node.visible or is_list(node):
                 continue
-            tappable = tappable or node.clickable or node.long_clickable
-            if tappable and not node.editable:
-                for t in (node.text, node.content_desc):
-                    if t.strip():
-                        out.add(_DIGITS.sub("#", " ".join(t.split())))
+            tappable = tappable or node.clickable or (long and node.long_clickable)
+            yield node, tappable
             stack.extend((c, tappable) for c in node.children)
-    return frozenset(out)
 
 
 def same_texts(a: frozenset[str], b: frozenset[str]) -> bool:
