@@ -449,6 +449,13 @@ def test_graph_svg_is_well_formed_for_every_generated_app(phone_app):
     assert c.get("/graph?app=nothing").status_code == 404
 
 
+def test_graph_names_a_timed_transition_wait_alone():
+    from phoneworld.serve.graph import screen_graph_svg
+
+    svg = screen_graph_svg(splash_shop_spec())
+    assert "splash \u2192 home: wait</title>" in svg  # no widget, no trailing space
+
+
 def test_trace_text_is_escaped_everywhere():
     spec = replace(shop_spec(), title=SCRIPT)
     app = create_app([spec])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 
-from phoneworld.spec.ast import AppSpec
+from phoneworld.spec.ast import AppSpec, Transition
 
 _W, _H = 190, 50          # box size
 _COL, _ROW = 300, 78      # column and row pitch
@@ -47,7 +47,7 @@ def screen_graph_svg(spec: AppSpec, current: str | None = None) -> str:
     backs: dict[str, int] = defaultdict(int)
     for t in spec.transitions:
         if t.target == "stay":
-            stays[t.screen].append(f"{t.action} {t.widget}")
+            stays[t.screen].append(_label(t))
         elif t.target == "back":
             backs[t.screen] += 1
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="screen-graph" '
@@ -127,6 +127,11 @@ def _cubic(t: float, a: float, b: float, c: float, d: float) -> int:
     return round(u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d)
 
 
+def _label(t: Transition) -> str:
+    """"tap add_button"; a timed transition has no widget: "wait"."""
+    return f"{t.action} {t.widget}".rstrip()
+
+
 @lru_cache(maxsize=32)
 def _layout(spec: AppSpec) -> _Layout:
     names = [s.name for s in spec.screens]
@@ -134,7 +139,7 @@ def _layout(spec: AppSpec) -> _Layout:
     for t in spec.transitions:
         if t.target not in ("stay", "back") and t.target in names and t.screen in names \
                 and t.target != t.screen:
-            labels[(t.screen, t.target)].append(f"{t.action} {t.widget}")
+            labels[(t.screen, t.target)].append(_label(t))
     succ: dict[str, list[str]] = defaultdict(list)
     pred: dict[str, list[str]] = defaultdict(list)
     for a, b in labels:
