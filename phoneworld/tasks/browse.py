@@ -70,7 +70,7 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         view, table = views[(t.screen, t.widget)]
         if e is None or table != target.param:
             continue
-        button = label_of(view, fallback=False)
+        button = label_of(view)
         button = button if button and is_name(button) else ""
         if (target.name, button) in done:
             continue

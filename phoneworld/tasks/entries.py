@@ -81,7 +81,7 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         names.append(m)
         view = views.get((screen, field))
         typed = {r[2] for r in tables[flag + SUFFIX].rows}
-        hint = label_of(view, fallback=False) if view is not None else ""
+        hint = label_of(view) if view is not None else ""
         if len(fields) == 1 and view is not None and hint == _own_text(view):
             # A lone field's own text is what it held ("default", a file name to save
             # as), or a hint: no name to call it by, and one field needs none.
@@ -91,7 +91,7 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         params.append(TaskParam(m, flag + SUFFIX, "text"))
     if len(fields) > 1 and not all(labels):
         return  # a form whose fields say nothing of what goes where
-    button = "" if action == "submit" else label_of(views[(screen, widget)], fallback=False) \
+    button = "" if action == "submit" else label_of(views[(screen, widget)]) \
         if (screen, widget) in views else ""
     place = schema.screen_label(screen)
     search = len(fields) == 1 and (_SEARCH.search(f"{fields[0][1]} {labels[0]}") or

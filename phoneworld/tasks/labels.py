@@ -64,7 +64,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
                     t.with_param is not None or (t.screen, t.widget) not in named:
                 continue
-            label = label_of(named[(t.screen, t.widget)], fallback=False)
+            label = label_of(named[(t.screen, t.widget)])
             if label and is_name(label) and not _NOT_A_NAME.match(label) and \
                     label != app_title:
                 votes[label] += t.count
@@ -111,21 +111,21 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
     return titled
 
 
-def label_of(view: View, *, fallback: bool = True) -> str:
-    """What a person would call a widget: its text, its description, or a child's text
-    (else, with `fallback`, the words of its name)."""
+def label_of(view: View, *, into_lists: bool = False) -> str:
+    """What a person would call a widget: its text, its description, or the first
+    literal text among its descendants (in order; inside lists only with `into_lists`);
+    "" where it shows none."""
     said = _literal(view.text) or _literal(view.desc)
     if said:
         return said
     stack = list(reversed(view.children))
     while stack:
         child = stack.pop()
-        if child.items is None:
+        if child.items is None or into_lists:
             if _literal(child.text):
                 return _literal(child.text)
             stack.extend(reversed(child.children))
-    return " ".join(p for p in view.name.split("_") if p and not p.isdigit()) \
-        if view.name and fallback else ""
+    return ""
 
 
 def _literal(e: object) -> str:

@@ -23,13 +23,13 @@ from phoneworld.spec.ast import (
     AppSpec,
     Call,
     Compare,
-    Const,
     Expr,
     Not,
     Ref,
     View,
 )
 from phoneworld.spec.walk import walk
+from phoneworld.tasks.labels import label_of as label_of_view
 from phoneworld.tasks.labels import screen_labels
 
 _SYSTEM = re.compile(r"systemui|statusbar|navigationbar|clock|battery", re.I)
@@ -247,20 +247,10 @@ def _first_named(table, visible: list[str]) -> str | None:
 
 
 def view_label(view: View, *, fallback: bool = True) -> str:
-    """What a person would call a widget: its text, its description, or a child's text
-    (else, with `fallback`, the words of its name)."""
-    said = _literal(view.text) or _literal(view.desc)
-    if said:
-        return said
-    for child, _ in _views(view, None):
-        if child is not view and _literal(child.text):
-            return _literal(child.text)
-    return words(view.name) if view.name and fallback else ""
-
-
-def _literal(e: object) -> str:
-    """A literal text, stripped; "" for a binding or none."""
-    return e.value.strip() if isinstance(e, Const) and isinstance(e.value, str) else ""
+    """What a person would call a widget (`labels.label_of`, looking inside lists too),
+    else, with `fallback`, the words of its name."""
+    return label_of_view(view, into_lists=True) or (
+        words(view.name) if view.name and fallback else "")
 
 
 def _views(v: View, table: str | None) -> Iterator[tuple[View, str | None]]:
