@@ -33,7 +33,7 @@ from phoneworld.spec.ast import (
     View,
 )
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import is_name, label_of
+from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of
 from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
@@ -154,7 +154,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str]) -> Iterator[Templa
 def _headed(root: View) -> Iterator[tuple[str, str]]:
     """(heading, text) for each fixed, short text with another fixed text right under it
     (closer than half the heading's height), neither of them an input or a button."""
-    fixed = [v for v in _fixed_texts(root) if "editable" not in v.flags and
+    fixed = [v for v in fixed_texts(root) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
         head, text = _text(a), _text(b)
@@ -166,21 +166,8 @@ def _headed(root: View) -> Iterator[tuple[str, str]]:
             yield head, text
 
 
-def _fixed_texts(root: View) -> list[View]:
-    out, stack = [], [root]
-    while stack:
-        v = stack.pop()
-        if v.items is not None:
-            continue
-        if _text(v):
-            out.append(v)
-        stack.extend(reversed(v.children))
-    return out
-
-
 def _text(v: View) -> str:
-    return v.text.value.strip() if isinstance(v.text, Const) and \
-        isinstance(v.text.value, str) else ""
+    return const_text(v.text)
 
 
 def _row_texts(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, View, View, str]]:

@@ -100,7 +100,7 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
         return ""
     top = spec.height * 0.1
     titled = ""
-    for v in _fixed(s.root):
+    for v in fixed_texts(s.root):
         text = v.text.value.strip()  # type: ignore[union-attr]
         if "editable" in v.flags:
             continue
@@ -115,32 +115,32 @@ def label_of(view: View, *, into_lists: bool = False) -> str:
     """What a person would call a widget: its text, its description, or the first
     literal text among its descendants (in order; inside lists only with `into_lists`);
     "" where it shows none."""
-    said = _literal(view.text) or _literal(view.desc)
+    said = const_text(view.text) or const_text(view.desc)
     if said:
         return said
     stack = list(reversed(view.children))
     while stack:
         child = stack.pop()
         if child.items is None or into_lists:
-            if _literal(child.text):
-                return _literal(child.text)
+            if const_text(child.text):
+                return const_text(child.text)
             stack.extend(reversed(child.children))
     return ""
 
 
-def _literal(e: object) -> str:
+def const_text(e: object) -> str:
     """A literal text, stripped; "" for a binding or none."""
     return e.value.strip() if isinstance(e, Const) and isinstance(e.value, str) else ""
 
 
-def _fixed(root: View) -> list[View]:
+def fixed_texts(root: View) -> list[View]:
     """The views outside lists with a literal, non-blank text, in tree order."""
     out, stack = [], [root]
     while stack:
         v = stack.pop()
         if v.items is not None:
             continue
-        if _literal(v.text):
+        if const_text(v.text):
             out.append(v)
         stack.extend(reversed(v.children))
     return out
