@@ -32,7 +32,6 @@ between screens it knows (`unknown` counts them).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -213,16 +212,11 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     a row wins over none: a screen that takes a row was mostly seen showing one, and
     what it shows without one (`otherwise`) is the same frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
-    pairs = [(s, r) for s, r, _ in under]
     want = node_bag(obs.root)
 
     def put(row_id: int | None) -> None:
-        machine.jump(screen, row_id, under=pairs)
-        snap = machine.snapshot()
         # The screens below as the trace left them: each at its recorded scroll position.
-        stack = tuple(frame[:4] + (scroll,) + frame[5:] if scroll else frame
-                      for frame, (_, _, scroll) in zip(snap.stack, under, strict=False))
-        machine.restore(dataclasses.replace(snap, stack=stack + snap.stack[len(stack):]))
+        machine.jump(screen, row_id, under=under)
         _fill_like(machine, obs)
         _scroll_like(machine, obs)
 
@@ -230,7 +224,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     if spec_screen.param is not None:
         scores = []
         for row_id in [*machine.row_ids(spec_screen.param)[:500], None]:
-            machine.jump(screen, row_id, under=pairs)
+            machine.jump(screen, row_id, under=under)
             scores.append((f1(node_bag(machine.observe("node")), want), row_id))
         # The few likeliest, each as the recording had it scrolled (a list scrolled
         # down shares little with its top, where an empty row's page shares less).
@@ -242,7 +236,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
             if score > best_score:
                 best, best_score = scores[i][1], score
     put(best)
-    return best, machine.snapshot().stack[-1][4]
+    return best, tuple(machine.frame.scroll.items())
 
 
 def _fill_like(machine, obs: Observation) -> None:

@@ -569,6 +569,18 @@ def test_jump_keeps_the_rows_the_screens_under_it_showed(m: Machine):
     assert m.param["id"] == ids[0]
 
 
+def test_jump_keeps_the_scroll_the_screens_under_it_were_left_at(m: Machine):
+    """A (name, row, scroll offsets) triple: going back shows the screen scrolled so."""
+    m.jump("home")
+    top = m.observe("node")
+    m.step({"action_type": "scroll", "direction": "down"})
+    scrolled, offsets = m.observe("node"), tuple(m.frame.scroll.items())
+    assert offsets and scrolled != top
+    m.jump("cart", under=[("home", None, offsets)])
+    m.step({"action_type": "navigate_back"})
+    assert m.screen == "home" and m.observe("node") == scrolled
+
+
 def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
     """Rows of two types share one template: the "expand" arrow only some rows have is
     bound to a description column, and a row without one shows no arrow."""

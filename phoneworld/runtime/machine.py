@@ -235,16 +235,23 @@ class Machine:
         return list(self.state.rowids(table))
 
     def jump(self, screen: str, row_id: int | None = None, *,
-             under: Sequence[str | tuple[str, int | None]] | None = None) -> Outcome:
+             under: Sequence[str | tuple] | None = None) -> Outcome:
         """Show `screen` with the row `row_id` of its param table as parameter, as if
-        reached from the screens `under` (bottom first, each a name or a (name, row id)
-        pair; default: the start screen); data, answer and status are left as they are."""
+        reached from the screens `under` (bottom first, each a name, a (name, row id)
+        pair, or a (name, row id, scroll offsets) triple whose offsets are the
+        ((list, offset), ...) it was left scrolled at; default: the start screen); data,
+        answer and status are left as they are."""
         self._freeze()
         frame = self._frame(screen, row_id)
         if under is None:
             under = [] if screen == self.spec.start else [self.spec.start]
-        self._stack = [self._frame(s, None, first=True) if isinstance(s, str)
-                       else self._frame(s[0], s[1], first=True) for s in under] + [frame]
+        below = []
+        for s in under:
+            name, row, scroll = (s, None, ()) if isinstance(s, str) else \
+                (s[0], s[1], s[2] if len(s) > 2 else ())
+            below.append(self._frame(name, row, first=True))
+            below[-1].scroll = dict(scroll)
+        self._stack = below + [frame]
         self.left_app = False
         self.will_change()
         return self._outcome(f"jump {screen}", None)
