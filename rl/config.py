@@ -71,6 +71,8 @@ class TrainConfig:
                             "iterations, where 1e-4 from every task showed no trend)")
     beta: float = _f(0.04, "KL weight to the SFT reference, the anchor that keeps RL near "
                            "what SFT taught (0: no reference kept)")
+    rl_epochs: int = _f(1, "passes over each iteration's episodes (more than 1: PPO's "
+                           "ratio clip keeps the later passes near the policy that played)")
     clip: float = _f(1.0, "gradient norm clip")
     warmup: int = _f(3, "RL warmup iterations (linear)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")

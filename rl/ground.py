@@ -163,6 +163,9 @@ class Grounded:
         self.start = prompt_len
         self.seen = list(seen)
         self.pieces, self.every, self.ids_of, self.longest = _pieces(tok)
+        # Per row, the reply positions where the allowed tokens all wrote one text (`one_text`):
+        # a forced token is no choice of the policy's, so RL leaves it out of the update.
+        self.forced: list[set[int]] = [set() for _ in self.seen]
 
     def __call__(self, row: int, ids: Any) -> list[int]:
         return self.limit(row, ids) or self.every
@@ -174,10 +177,19 @@ class Grounded:
         for row in range(ids.shape[0]):
             allowed = self.limit(row, ids[row])
             if allowed:
+                if self.one_text(allowed):
+                    self.forced[row].add(ids.shape[1] - self.start)
                 keep = scores[row, allowed]
                 scores[row] = float("-inf")
                 scores[row, allowed] = keep
         return scores
+
+    def one_text(self, allowed: Sequence[int]) -> bool:
+        """Whether `allowed` tokens all write the same text, some of them more of it than
+        others (a forced continuation, however the tokenizer splits it)."""
+        texts = [self.pieces[i] for i in allowed]
+        longest = max(texts, key=len)
+        return all(longest.startswith(t) for t in texts)
 
     def limit(self, row: int, ids: Any) -> list[int] | None:
         """The tokens row `row` may write next, or None (or []) when it is free."""

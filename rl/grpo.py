@@ -5,7 +5,10 @@ same source, mock (probability `mix`) or a real device. The reward is the checke
 0; an episode's advantage is its reward minus its group's mean, over the group's std.
 Every step of an episode shares that advantage and one weight, 1 / (action tokens in the
 episode), so each episode counts once whatever its length (token-level normalisation
-lets long failures erode the output format). Groups whose rewards are all equal carry no
+lets long failures erode the output format). Only the tokens the policy chose count: one
+that grounded decoding forced (the only token allowed, `Episode.free`) was no choice, and
+leaving the many forced ones out (an action its reason names, the end of a quoted label)
+puts the update on the few that decide. Groups whose rewards are all equal carry no
 signal and are skipped. Optional: a k3 KL penalty to the SFT reference (`beta`), a
 PPO-style ratio clip when an iteration makes several passes (`epochs`), gradient norm
 clipping and a linear warmup.
@@ -112,8 +115,10 @@ def advantages(rewards: Sequence[float], group_of: Sequence[int]) -> list[float]
                                                                       strict=True)]
 
 
-def _batch(rows: list[tuple[list[int], list[int]]], pad: int) -> tuple[Any, Any, Any]:
-    """Right-padded ids, attention mask and action-token mask of (prompt, action) rows."""
+def _batch(rows: list[tuple[list[int], list[int]]], pad: int,
+           free: Sequence[Sequence[bool] | None] = ()) -> tuple[Any, Any, Any]:
+    """Right-padded ids, attention mask and action-token mask of (prompt, action) rows;
+    a row's `free` flags leave its forced action tokens out of the mask."""
     import torch
 
     width = max(len(p) + len(a) for p, a in rows)
@@ -124,8 +129,15 @@ def _batch(rows: list[tuple[list[int], list[int]]], pad: int) -> tuple[Any, Any,
         seq = p + a
         ids[i, :len(seq)] = torch.tensor(seq)
         att[i, :len(seq)] = 1
-        act[i, len(p):len(seq)] = True
+        chosen = free[i] if i < len(free) else None
+        act[i, len(p):len(seq)] = (torch.tensor(chosen, dtype=torch.bool)
+                                   if chosen is not None and len(chosen) == len(a) else True)
     return ids, att, act
+
+
+def _chosen(e: Episode) -> list[list[bool] | None]:
+    """Per step of `e`, which action tokens the policy chose (None: all of them)."""
+    return [e.free[i] if i < len(e.free) else None for i in range(len(e.steps))]
 
 
 def token_logps(model: Any, ids: Any, att: Any) -> Any:
@@ -144,12 +156,15 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     import torch
 
     adv = advantages([e.reward for e in episodes], [e.group for e in episodes])
-    rows, weights = [], []
+    rows, weights, free = [], [], []
     for e, a in zip(episodes, adv, strict=True):
         if abs(a) < 1e-6 or not e.steps:
             continue
-        w = a / max(1, sum(len(s[1]) for s in e.steps))
+        chosen = _chosen(e)
+        w = a / max(1, sum(len(s[1]) if c is None else sum(c)
+                           for s, c in zip(e.steps, chosen, strict=True)))
         rows += e.steps
+        free += chosen
         weights += [w] * len(e.steps)
     n_eps = max(1, len(episodes))
     if not rows:
@@ -159,13 +174,13 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     if epochs > 1:
         with torch.no_grad():
             for i in range(0, len(rows), chunk):
-                ids, att, _ = _batch(rows[i:i + chunk], pad)
+                ids, att, _ = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
                 old.append(token_logps(model, ids, att))
     total, kl_sum = 0.0, 0.0
     for _ in range(epochs):
         optimizer.zero_grad()
         for c, i in enumerate(range(0, len(rows), chunk)):
-            ids, att, act = _batch(rows[i:i + chunk], pad)
+            ids, att, act = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
             mask = act[:, 1:].float().to(model.device)
             w = torch.tensor(weights[i:i + chunk], device=model.device)[:, None]
             lp = token_logps(model, ids, att)

@@ -117,7 +117,7 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
         episodes.sort(key=lambda e: e.group)
         curriculum.record([t for t, _ in plan.groups], episodes)
         stats = update(model, ref, opt, sched, episodes, pad=tok.pad_token_id, beta=cfg.beta,
-                       clip=cfg.clip)
+                       clip=cfg.clip, epochs=cfg.rl_epochs)
         rec = {"iteration": it, **summarize(episodes), **stats,
                "groups": {"mock": plan.count("mock"), "device": plan.count("device")},
                "seconds": round(time.time() - t0, 2)}

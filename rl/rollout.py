@@ -52,6 +52,9 @@ class Episode:
     app: str = ""
     kind: str = ""
     steps: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    # Per step, which action tokens the policy chose (False: grounding forced it); no
+    # entry for a step means every token was chosen.
+    free: list[list[bool]] = field(default_factory=list)
     reward: float = 0.0
     valid: int = 0
     reason: str = ""
@@ -63,11 +66,13 @@ class Episode:
 
 def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 64,
              temperature: float = 1.0, greedy: bool = False,
-             sources: list[Any] | None = None) -> list[list[int]]:
+             sources: list[Any] | None = None,
+             free: list[list[bool]] | None = None) -> list[list[int]]:
     """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept).
 
     With `sources` (one `rl.ground.Seen` or list of strings per prompt), a reply is
-    grounded in what its prompt's step saw (`rl.ground`)."""
+    grounded in what its prompt's step saw (`rl.ground`); a `free` list then receives,
+    per reply, which of its tokens the model chose (False where grounding allowed one)."""
     import torch
 
     enc = tok.pad({"input_ids": prompts}, return_tensors="pt", padding_side="left")
@@ -77,8 +82,8 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
     if sources is not None:
         from transformers import LogitsProcessorList
 
-        kw["logits_processor"] = LogitsProcessorList(
-            [Grounded(tok, enc["input_ids"].shape[1], sources).mask])
+        grounded = Grounded(tok, enc["input_ids"].shape[1], sources)
+        kw["logits_processor"] = LogitsProcessorList([grounded.mask])
     with torch.no_grad():
         out = model.generate(**enc, max_new_tokens=max_new_tokens, pad_token_id=tok.pad_token_id,
                              eos_token_id=tok.eos_token_id, **kw)
@@ -86,6 +91,10 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
     for row in out[:, enc["input_ids"].shape[1]:].tolist():
         cut = row.index(tok.eos_token_id) + 1 if tok.eos_token_id in row else len(row)
         replies.append(row[:cut])
+    if free is not None:
+        forced = grounded.forced if sources is not None else [set() for _ in replies]
+        free += [[j not in f for j in range(len(r))] for r, f in zip(replies, forced,
+                                                                      strict=True)]
     return replies
 
 
@@ -116,13 +125,17 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
             if grounded:
                 sources.append(seen_at(slots[i].task.instruction, views[i].elements,
                                        noted[i], apps[i], fmt))
+        chosen: list[list[bool]] = []
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy,
-                        sources=sources if grounded else None)
+                        sources=sources if grounded else None, free=chosen)
+        if len(chosen) != len(outs):  # not grounded: every token was chosen
+            chosen = [[True] * len(o) for o in outs]
         still = []
-        for i, p, ids in zip(live, prompts, outs, strict=True):
+        for i, p, ids, ch in zip(live, prompts, outs, chosen, strict=True):
             b = slots[i].backend
             eps[i].steps.append((p, ids))
+            eps[i].free.append(ch)
             text = tok.decode(ids, skip_special_tokens=True)
             noted[i] += [n for n in notes(text) if n not in noted[i]]
             a = read_action(text, fmt, b.width, b.height)

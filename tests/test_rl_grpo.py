@@ -238,3 +238,45 @@ def test_a_mixed_run_goes_end_to_end_with_the_device_double(tmp_path, capsys) ->
     assert (run / "curve.png").read_bytes().startswith(b"\x89PNG")
     assert result["eval"]["episodes"] == 2 and (run / "final" / "config.json").is_file()
     assert json.loads((run / "result.json").read_text())["final"] == str(run / "final")
+
+
+def test_the_update_counts_only_the_tokens_the_policy_chose(micro) -> None:
+    """Grounded decoding forces most of a reply (the action its reason names); those
+    positions are recorded as not chosen and left out of the update's token mask."""
+    torch = pytest.importorskip("torch")
+    from rl.data import target
+    from rl.ground import Grounded, seen_at
+    from rl.grpo import _batch, update
+    from rl.model import load_policy, prompt_ids
+    from rl.rollout import Slot, play
+
+    folder, specs, tasks, _ = micro
+    model, tok = load_policy(folder)
+    screen = [{"index": 0, "text": "Bakery", "clickable": True, "bounds": [0, 0, 9, 9]},
+              {"index": 1, "text": "Drinks", "clickable": True, "bounds": [0, 9, 9, 19]}]
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: x"}])
+
+    def forced(head: str) -> bool:
+        g = Grounded(tok, len(prompt), [seen_at("Open Drinks.", screen)])
+        ids = prompt + tok.encode(head, add_special_tokens=False)
+        g.mask(torch.tensor([ids]), torch.zeros((1, len(tok))))
+        return len(ids) - len(prompt) in g.forced[0]
+
+    assert forced('Reason: click "Drinks" [1]\nAction: ')  # the action its reason names
+    assert not forced("Reason: ")  # which line to act on is a choice
+    torch.manual_seed(0)
+    eps = play(model, tok, [Slot(target(specs), tasks[0], "mock", 0) for _ in range(2)],
+               max_steps=2, max_new_tokens=8)
+    for e in eps:
+        assert [len(f) for f in e.free] == [len(a) for _, a in e.steps]
+    flags = [[j % 2 == 0 for j in range(len(a))] for e in eps for _, a in e.steps]
+    rows = [s for e in eps for s in e.steps]
+    _, _, act = _batch(rows, tok.pad_token_id, flags)
+    _, _, every = _batch(rows, tok.pad_token_id)
+    assert int(act.sum()) == sum(map(sum, flags)) < int(every.sum())
+    eps[0].reward = 1.0
+    before = [p.detach().clone() for p in model.parameters()]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    update(model, None, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0), eps,
+           pad=tok.pad_token_id)
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
