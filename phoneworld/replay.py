@@ -38,6 +38,7 @@ from collections.abc import Sequence
 
 from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
+from phoneworld.spec.ast import Ref
 from phoneworld.traces.model import Action, Observation, Trace
 from phoneworld.ui.node import Node
 from phoneworld.ui.skeleton import app_windows
@@ -206,13 +207,15 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
            under: list[tuple[str, int | None, tuple]]) -> tuple[int | None, tuple]:
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
     scroll offsets) triples), with its text fields holding what `obs`'s held
-    (`_fill_like`), scrolled to where it shows most of `obs`'s texts (`_scroll_like`),
+    (`_fill_like`), its flags as `obs` showed them (`_flags_like`), scrolled to where it
+    shows most of `obs`'s texts (`_scroll_like`),
     and with the parameter row (or none) that then looks most like `obs`, of the
     `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets. On a tie
     a row wins over none: a screen that takes a row was mostly seen showing one, and
     what it shows without one (`otherwise`) is the same frame with less in it."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     want = node_bag(obs.root)
+    _flags_like(machine, spec_screen.root, obs)
 
     def put(row_id: int | None) -> None:
         # The screens below as the trace left them: each at its recorded scroll position.
@@ -237,6 +240,52 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
                 best, best_score = scores[i][1], score
     put(best)
     return best, tuple(machine.frame.scroll.items())
+
+
+def _flags_like(machine, root, obs: Observation) -> None:
+    """Set the flags the screen's views show as the recording showed them, as the app
+    was when the step was taken: a switch bound to a flag (`checked dim`) checked as
+    recorded, a text bound to one number flag (`fixed(size, 0) + "%"`) at the number
+    recorded, where it then reads as recorded. Views outside lists, matched by class and
+    resource id where each is the only one of its kind on both sides."""
+    from phoneworld.runtime.expr import Scope, display, evaluate, first_number
+    from phoneworld.spec.walk import walk
+
+    if obs.root is None:
+        return
+    state = machine.state
+    types = state.flag_types
+    recorded: dict[tuple[str, str], list[Node]] = {}
+    for _, win in app_windows(obs.root):
+        for _, n in win.walk():
+            if n.resource_id:
+                recorded.setdefault((n.class_name, n.resource_id), []).append(n)
+    views, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        if v.items is None:
+            views.append(v)
+            stack.extend(v.children)
+    ids = Counter((v.cls, v.id) for v in views if v.id)
+    for v in views:
+        nodes = recorded.get((v.cls, v.id), [])
+        if not v.id or ids[(v.cls, v.id)] != 1 or len(nodes) != 1:
+            continue
+        node = nodes[0]
+        if isinstance(v.checked, Ref) and types.get(v.checked.path[0]) == "bool" and \
+                len(v.checked.path) == 1 and node.checkable:
+            state.set_flag(v.checked.path[0], node.checked)
+        if v.text is None or not node.text:
+            continue
+        used = {x.path[0] for x in walk(v.text) if isinstance(x, Ref)}
+        numbers = [name for name in used if types.get(name) in ("int", "real")]
+        value = first_number(node.text)
+        if len(numbers) != 1 or value is None:
+            continue
+        was = state.flag(numbers[0])
+        state.set_flag(numbers[0], value)
+        if display(evaluate(v.text, Scope(state))) != node.text:
+            state.set_flag(numbers[0], was)
 
 
 def _fill_like(machine, obs: Observation) -> None:

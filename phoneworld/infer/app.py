@@ -28,9 +28,10 @@ from phoneworld.infer.lists import (
     parameterise_screens,
 )
 from phoneworld.infer.rules import choose_transitions
+from phoneworld.infer.steppers import find_steppers
 from phoneworld.infer.tables import build_tables
 from phoneworld.infer.timed import find_timed
-from phoneworld.infer.toggles import find_flags, find_toggles
+from phoneworld.infer.toggles import find_flags, find_toggles, switch_texts
 from phoneworld.infer.views import build_screens
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.spec.ast import AppSpec
@@ -54,6 +55,8 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("timed", find_timed),                         # -> screens that give way by themselves
     ("cross effects", coherent.cross_effects),     # -> their inserts (#21)
     ("derived", coherent.derive_numbers),          # -> numbers that follow state (#21)
+    ("steppers", find_steppers),                   # -> numbers that taps step
+    ("switch texts", switch_texts),                # -> texts that say a flag's state
     ("typed", coherent.keep_typed),                # -> typed values, submits (#21)
     ("layouts", build_screens),                    # -> screens' view trees and modules
     ("search lists", coherent.search_lists),       # -> results filtered by query (#21)
