@@ -208,11 +208,12 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
     scroll offsets) triples), with its text fields holding what `obs`'s held
     (`_fill_like`), its flags as `obs` showed them (`_flags_like`), scrolled to where it
-    shows most of `obs`'s texts (`_scroll_like`),
-    and with the parameter row (or none) that then looks most like `obs`, of the
-    `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets. On a tie
-    a row wins over none: a screen that takes a row was mostly seen showing one, and
-    what it shows without one (`otherwise`) is the same frame with less in it."""
+    shows most of `obs`'s texts (`_scroll_like`), and with the parameter row (or none)
+    that then looks most like `obs`, of the `_RESCORED` likeliest unscrolled; returns
+    that row and the screen's scroll offsets. On a tie a row wins over none (a screen
+    that takes a row was mostly seen showing one, and what it shows without one
+    (`otherwise`) is the same frame with less in it), then the row that was likelier
+    before the fields were filled (a filled editor looks alike whatever row it had)."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     want = node_bag(obs.root)
     _flags_like(machine, spec_screen.root, obs)
@@ -233,7 +234,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
         # down shares little with its top, where an empty row's page shares less).
         top = sorted(range(len(scores)), key=lambda i: (-scores[i][0], i))[:_RESCORED]
         best_score = -1.0
-        for i in sorted(top):
+        for i in sorted(top, key=lambda i: (scores[i][1] is None, -scores[i][0], i)):
             put(scores[i][1])
             score = f1(node_bag(machine.observe("node")), want)
             if score > best_score:
