@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from phoneworld.infer import coherent
+from phoneworld.infer.choices import find_choices
 from phoneworld.infer.details import bind_details
 from phoneworld.infer.edits import find_row_edits, find_sends, row_effects
 from phoneworld.infer.facts import Facts, Pass, Provenance, StepFacts, initial_facts
@@ -53,6 +54,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("row effects", row_effects),                  # -> insert / delete / update effects
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
     ("timed", find_timed),                         # -> screens that give way by themselves
+    ("choices", find_choices),                     # -> options that set their row's value
     ("cross effects", coherent.cross_effects),     # -> their inserts (#21)
     ("derived", coherent.derive_numbers),          # -> numbers that follow state (#21)
     ("steppers", find_steppers),                   # -> numbers that taps step
