@@ -3,6 +3,9 @@ state: the `steppers` and `switch texts` passes, the spec they give, and replay.
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from phoneworld.apps import load_app
 from phoneworld.compiler import compile_app
 from phoneworld.replay import replay, shown_texts
@@ -60,12 +63,15 @@ def test_a_number_taps_step_by_a_constant_is_a_number_flag_with_its_format():
     assert len(minus) == 1 and minus[0].when is None  # never seen at a bound
 
 
-def test_the_spec_runs_steps_and_holds_at_the_bound_and_reads_back_the_same():
-    f = facts(STEPPED)
-    spec = AppSpec(name="app", package=f.graph.package, start=f.graph.start,
+def _spec(f) -> AppSpec:
+    return AppSpec(name="app", package=f.graph.package, start=f.graph.start,
                    width=f.graph.width, height=f.graph.height, title="app", source="",
                    tables=f.tables, flags=f.flags, screens=f.views,
                    transitions=f.transitions)
+
+
+def test_the_spec_runs_steps_and_holds_at_the_bound_and_reads_back_the_same():
+    spec = _spec(facts(STEPPED))
     text = emit(spec)
     assert emit(parse(text)) == text
     check(parse(text))
@@ -132,3 +138,26 @@ def test_replay_places_flags_as_recorded_before_each_step(tmp_path):
         (tmp_path / name).write_bytes(data)
     result = replay([trace], load_app(tmp_path))
     assert result["fidelity"] == 1.0 and result["text_recall"] == 1.0
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(start=st.integers(0, 50), step=st.sampled_from([1, 2, 5, 10]),
+       top=st.integers(2, 6), taps=st.lists(st.booleans(), min_size=3, max_size=12))
+def test_a_recorded_stepper_plays_back_as_recorded(start, step, top, taps):
+    """Any recording of a counter stepped up (+) and down (-) by one amount, held at its
+    largest value: the inferred app shows, after each tap, the recorded number."""
+    high = start + top * step
+    values, v = [start], start
+    for up in taps:
+        v = min(v + step, high) if up else max(v - step, start)
+        values.append(v)
+    steps = [x - y for x, y in zip(values[1:], values, strict=False)]
+    if sum(d != 0 for d in steps) < 2 or len(set(values)) < 2:
+        return
+    trace = _sizes([f"{x} pt" for x in values], [3 if up else 2 for up in taps])
+    spec = _spec(facts(trace))
+    m = Machine(parse(emit(spec)))
+    m.reset()
+    for up, want in zip(taps, values[1:], strict=True):
+        m.step({"action_type": "click", "index": _index(m, "A+" if up else "A-")})
+        assert f"{want} pt" in shown_texts(m.observe("node"))
