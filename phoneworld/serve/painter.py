@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import html as html_lib
-import io
 import json
 from collections import OrderedDict
 from collections.abc import Callable
@@ -43,7 +42,7 @@ import numpy as np
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve.frame import Frame, decode_png
+from phoneworld.serve.frame import Frame, decode_png, decode_rgb
 from phoneworld.serve.regions import CLIP_COST, Regions, area, changed, cut, join, merge
 
 Rect = tuple[int, int, int, int]
@@ -276,14 +275,12 @@ class Painter:
             data = self.assets(name) if self.assets is not None else None
             if data is None:
                 return None
-            from PIL import Image
+            img = decode_rgb(data)
+            if img.shape[:2] != (h, w):  # as the page stretches it
+                from PIL import Image
 
-            with Image.open(io.BytesIO(data)) as im:
-                # (an RGB picture is not converted: that would copy it once more)
-                pic = im if im.mode == "RGB" else im.convert("RGB")
-                if pic.size != (w, h):  # as the page stretches it
-                    pic = pic.resize((w, h), Image.Resampling.BILINEAR)
-                img = np.asarray(pic)
+                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
+                    (w, h), Image.Resampling.BILINEAR))
             if not keep:  # a plate: `_plates` keeps it
                 return img
             self._images[key] = img
