@@ -32,6 +32,7 @@ from __future__ import annotations
 import base64
 import html as html_lib
 import json
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,7 +44,17 @@ import numpy as np
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
 from phoneworld.serve.frame import Frame, decode_png, decode_rgb
-from phoneworld.serve.regions import CLIP_COST, Regions, area, changed, cut, join, merge
+from phoneworld.serve.regions import (
+    CLIP_COST,
+    Regions,
+    area,
+    changed,
+    cut,
+    ground,
+    join,
+    merge,
+    phone_style,
+)
 
 Rect = tuple[int, int, int, int]
 
@@ -67,6 +78,8 @@ _PATCH = """(() => {
 """Replaces runs of the phone's children, last run first (so indexes stay true)."""
 _RESTYLE = ";document.querySelector('.phone').setAttribute('style', %s)"
 """Sets the phone's own style (the page's zoom style overrides its height)."""
+_TAIL = "</div></body></html>"
+"""What closes a page after the phone's divs (`layers`)."""
 
 
 @dataclass
@@ -84,6 +97,21 @@ class _Page:
     recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
     """The last frames drawn here (newest last): what each was laid on (a plate and its
     paints, or the page's head and recorded pixels), the page it shows, the frame."""
+
+
+def small_pages() -> None:
+    """Stop numpy advising the kernel to back large arrays with huge pages (unless
+    $NUMPY_MADVISE_HUGEPAGE chooses): where Linux's transparent huge pages are "madvise"
+    with defrag "madvise" (its default), each fresh 8 MB frame then waits while the
+    kernel compacts memory, 10-50 ms of CPU a frame here (measured), more than drawing
+    it takes. Process-wide; it changes no result."""
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        return
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # pragma: no cover - numpy < 2 names it numpy.core
+        return
+    _set_madvise_hugepage(False)
 
 
 class Painter:
@@ -105,6 +133,7 @@ class Painter:
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
                  assets: Callable[[str], bytes | None] | None, *, plates: int = 16,
                  packed: int = 64) -> None:
+        small_pages()
         self.browser = browser
         self.route = route
         self.origin = origin
@@ -113,6 +142,7 @@ class Painter:
         self._plates: OrderedDict[tuple[str, int, int], Frame] = OrderedDict()
         self._images: OrderedDict[tuple[str, int, int], np.ndarray] = OrderedDict()
         self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
+        self._blanks: OrderedDict[tuple[str, tuple[int, int]], Frame] = OrderedDict()
         self._keep = plates
         self._packed = packed
         self.regions = Regions()
@@ -200,6 +230,15 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
                 if last is None or _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
+        if pl is not None and not pl.plate and not pl.paints:
+            # Or from the empty phone (captured once for all screens that share it): a
+            # screen never drawn before costs the browser only the divs that draw.
+            blank = self._blank(page, pl, size, need=last is None)
+            if blank is not None:
+                got = self._reuse(pl, [lay.rect for lay in pl.layers if not lay.blank],
+                                  size, clear=False)
+                if last is None or _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = blank, got
         if last is None or len(clips) * CLIP_COST + area(clips) / (width * height) \
                 > CLIP_COST + 1:
             if pl is None:
@@ -228,6 +267,26 @@ class Painter:
             page.recent.clear()
         else:
             _remember(page, under, pl, f)
+        return f
+
+    def _blank(self, page: _Page, pl: PageLayers, size: tuple[int, int],
+               need: bool) -> Frame | None:
+        """The empty phone of `pl`'s page (its head, no divs), captured whole once per
+        `ground` and size where `need`ed (None where not kept and not needed)."""
+        key = (ground(pl.head), size)
+        f = self._blanks.get(key)
+        if f is None and need:
+            html = pl.html[:pl.cut[0]] + _TAIL
+            empty = page_layers(html, size)
+            assert empty is not None and not empty.layers
+            self._show(page, empty, html, size)
+            f = Frame.from_png(self._png(page, (0, 0, *size), size))
+            f.pixels  # noqa: B018 - decoded once, not by each frame drawn on it
+            self._blanks[key] = f
+            while len(self._blanks) > RECENT:
+                self._blanks.popitem(last=False)
+        if f is not None:
+            self._blanks.move_to_end(key)
         return f
 
     @staticmethod
@@ -348,8 +407,8 @@ class Painter:
         new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
         if page.doc == html:
             return
-        shown, style = _phone_style(page.head)
-        head, new_style = _phone_style(pl.head)
+        shown, style = phone_style(page.head)
+        head, new_style = phone_style(pl.head)
         if page.divs is None or shown != head:
             self._set(page, html, size)
             page.head, page.divs = pl.head, pl.layers
@@ -415,12 +474,3 @@ def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
     """Keep `f` (showing `pl`, laid on `base`) as the page's newest recent frame."""
     kept = [r for r in page.recent if r[1].html != pl.html]
     page.recent = [*kept[max(0, len(kept) - RECENT + 1):], (base, pl, f)]
-
-
-def _phone_style(head: str) -> tuple[str, str]:
-    """A page's head less the phone's style attribute, and that attribute's value (the
-    head ends with the phone's opening tag, its style last)."""
-    i = head.rfind(' style="')
-    if i < 0 or not head.endswith('">'):
-        return head, ""
-    return head[:i], head[i + len(' style="'):-len('">')]
