@@ -172,16 +172,18 @@ def test_a_broken_png_is_an_error_that_says_so():
         decode_png(broken)
 
 
-def test_a_packed_frame_keeps_its_png_and_decodes_its_pixels_again():
+def test_a_frame_weighs_its_pixels_and_encoded_bytes():
     img = np.random.default_rng(4).integers(0, 256, (2 * BAND + 5, 9, 3), dtype=np.uint8)
     f = Frame(img.copy())
-    png = f.png()
-    f.pack()
-    assert f._pixels is None and f.png() == png
-    assert (f.pixels == img).all()
-    g = f.copy()
+    assert f.nbytes == img.nbytes and not f.encoded
+    f.encode()
+    assert f.encoded and f.nbytes > img.nbytes
+    g = Frame.from_png(f.png())
+    assert g.encoded and g.nbytes == len(f.png())
+    g.pixels  # noqa: B018
+    assert g.nbytes == len(f.png()) + img.nbytes
     g.fill((0, 0, 1, 1), (1, 2, 3))
-    assert f.png() == png and (decode_png(g.png())[0, 0] == (1, 2, 3)).all()
+    assert not g.encoded and (decode_png(g.png())[0, 0] == (1, 2, 3)).all()
 
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA"])

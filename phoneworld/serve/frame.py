@@ -5,7 +5,6 @@
     f.composite(x, y, rgba)        # alpha over what is there
     f.png()                        # deflates the stale bands only, joins the rest
     g = f.copy()                   # its own pixels; shares f's encoded bands
-    f.pack()                       # PNG bytes alone, decoded again when next read
 
 A PNG's pixels are one zlib stream of filtered rows. Here every band of `BAND` rows is
 its own raw deflate block ending in a full flush (no reference reaches back into an
@@ -147,12 +146,17 @@ class Frame:
         f._png, f.size, f._bands = self._png, self.size, list(self._bands)
         return f
 
-    def pack(self) -> None:
-        """Keep the frame as PNG bytes alone (a tenth of its pixels' memory or less);
-        its pixels are decoded again when next read."""
-        if self._pixels is not None:
-            self._png = self.png()
-            self._pixels = None
+    @property
+    def nbytes(self) -> int:
+        """The memory it holds: its pixels (where decoded), PNG bytes and encoded bands."""
+        return ((0 if self._pixels is None else self._pixels.nbytes)
+                + (0 if self._png is None else len(self._png))
+                + sum(len(b[0]) for b in self._bands if b is not None))
+
+    @property
+    def encoded(self) -> bool:
+        """Whether its PNG costs no deflating (every band encoded, or PNG bytes kept)."""
+        return self._png is not None or all(b is not None for b in self._bands)
 
     def view(self) -> np.ndarray:
         """The pixels, read-only (a frame may be the base of later ones)."""
