@@ -170,7 +170,8 @@ class Painter:
     def _on_plate(self, pl: PageLayers, base: Frame, width: int, height: int,
                   png: bool) -> Frame:
         key = (pl.plate, width, height, pl.paints)
-        painted = self.kept.get(("painted", key))
+        # (frames are never changed once drawn: a plate without paints is its own)
+        painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
             painted = base.copy()
             for p in pl.paints:
@@ -180,7 +181,7 @@ class Painter:
             # Steps that change only texts keep the paints (and their encoded bands).
             self.kept.put(("painted", key), painted)
         assert isinstance(painted, Frame)
-        if png and not painted.encoded:
+        if png and not painted.encoded:  # (a plate is encoded by `_plate`)
             painted.encode()
             self.kept.put(("painted", key), painted)  # weighed again, with its bands
         page = self._page(width, height, transparent=True)
@@ -195,7 +196,9 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
                 if _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
-        f = (last or painted).copy()
+        f = last or painted
+        if hits or clips:
+            f = f.copy()
         self.reused += sum(area([r]) for r, _ in hits)
         if clips:
             self._show(page, pl, pl.overlay(), size)
@@ -253,7 +256,7 @@ class Painter:
                 page.pending = (pl, f)
         else:
             assert pl is not None
-            f = last.copy()
+            f = last.copy() if hits or clips else last
             self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
