@@ -14,10 +14,9 @@ reply is writing
 - its action (`Action: {...}`), only the action that reason names, up to the text it
   types or answers (in the AndroidWorld format; a PhoneBuddy tool call is left free);
 - a noted value (`Note: "`), only a piece of the words on the screen;
-- a typed or opened text (`"text": "`, `"app_name": "`), only a piece of the task or of
-  the notes (those of earlier steps and those of this reply): the agent types what the
-  task says or what it noted where it read it; an answer also a piece of the screen's
-  words, the value it is looking at;
+- a typed, answered or opened text (`"text": "`, `"app_name": "`), only a piece of the
+  task or of the notes (those of earlier steps and those of this reply): the agent types
+  what the task says or what it noted where it read it;
 
 and a free text closes only once it stands there as whole words; an action ends the
 reply. Everywhere else (which line comes next) the model is free. This is decoding with a
@@ -43,7 +42,6 @@ _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$'
 _TARGETED = ("click", "long_press", "input_text")
 _DIRECTIONS = ("down", "up", "right", "left")
 _FREE = "\x01"  # stands for a free text in an action's template
-_ANSWER = '"action_type": "answer"'
 
 
 @dataclass
@@ -217,8 +215,6 @@ class Grounded:
                 sources: Sequence[str] = seen
             elif kind == "Note":
                 sources = seen.screen
-            elif kind == "text" and _ANSWER in line:  # an answer may copy what it sees
-                sources = [seen.task, *seen.notes, *notes(said), *seen.screen]
             else:
                 sources = [seen.task, *seen.notes, *notes(said)]
             tail = '"\n' if kind == "Note" else '"}'

@@ -179,28 +179,3 @@ def test_a_phonebuddy_action_is_left_free_but_its_reason_is_not(micro) -> None:
     assert limits.limit(0, acting) is None
     reasoning = torch.tensor(tok('Reason: click "Bak')["input_ids"])
     assert limits.limit(0, reasoning)  # still one of the screen's reasons
-
-
-def test_an_answer_may_copy_the_screen_but_typed_text_may_not(micro) -> None:
-    """The value an agent reports is often the one it is looking at ("$2.99" on the
-    product page); what it types still comes from the task or its notes."""
-    pytest.importorskip("torch")
-    import torch
-
-    from rl.ground import Grounded, Seen
-    from rl.model import load_policy, prompt_ids
-
-    _, tok = load_policy(micro[0])
-    seen = Seen("Type hello there.", ["$3.49"], ["Oat Milk", "2 items"], [])
-    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: x"}])
-    allowed = Grounded(tok, len(prompt), [seen])
-
-    def starts(head: str) -> set[str]:
-        ids = torch.tensor(prompt + tok.encode(head, add_special_tokens=False))
-        return {allowed.pieces[i][:1] for i in allowed.limit(0, ids) or []}
-
-    answer = starts('Reason: answer\nAction: {"action_type": "answer", "text": "')
-    typed = starts('Reason: input_text "Search" [2]\nAction: {"action_type": '
-                   '"input_text", "index": 2, "text": "')
-    assert {"O", "2", "h", "$"} <= answer
-    assert "O" not in typed and "2" not in typed and {"h", "$"} <= typed
