@@ -5,8 +5,8 @@
                     kind="information", instruction="How much does Oat Milk cost?",
                     apps=("shopping",), params={"n": "Oat Milk", "v": "$4.29"}, ...), ...]
 
-Parameters of a template that come from one table take their values from one row. A
-drawing is kept when every value is there (not empty, not cut short with "…"), when the
+Parameters of a template that come from one table take their values from one row, a row
+some list of the app shows (`reach`) where its table is listed at all. A drawing is kept when every value is there (not empty, not cut short with "…"), when the
 goal does not already hold after a reset (each half of a composite on its own), when no
 other row gives the same instruction a different goal (two "Wi-Fi" rows with different
 keys: neither is drawn), and when a person can see what the task is about (`reach`).
@@ -117,6 +117,7 @@ def _bare(spec: AppSpec) -> AppSpec:
 def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     """`draw`, cached per spec and template."""
     rows = _rows(spec)
+    reach = explore(spec)
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in task.params:
         groups.setdefault(p.table, []).append((p.name, p.column))
@@ -124,6 +125,8 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     for table, cols in groups.items():
         options = []
         for r in rows.get(table, []):
+            if not reach.shown(table, next(iter(r.values()))):
+                continue  # a row no list shows is in no person's app: never drawn
             b = {name: r.get(col) for name, col in cols}
             if all(_usable(v) for v in b.values()):
                 options.append(b)
@@ -131,7 +134,6 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     visible = _holes_of(task)
     tables = {p.name: p.table for p in task.params}
     m = fresh_machine(spec)
-    reach = explore(spec)
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):

@@ -182,8 +182,10 @@ def fill(template: str, values: dict[str, object]) -> str:
         if m.group(0) == "}}":
             return "}"
         v = str(values.get(m.group(1), m.group(0)))
-        if v[-1:] in _ENDS and template[m.start() - 1:m.start()] != "“":
-            return f"“{v}”"  # a sentence of the app's ("Yes! What time?") inside ours
+        if template[m.start() - 1:m.start()] != "“" and (v[-1:] in _ENDS or v[:1].islower()):
+            # A sentence of the app's ("Yes! What time?") inside ours, or a name that
+            # reads as a word of ours ("Open default.", "Tap help to open it"): quoted.
+            return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
 
