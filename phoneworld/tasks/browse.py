@@ -32,6 +32,7 @@ from phoneworld.spec.ast import (
     TaskParam,
     View,
 )
+from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of
 from phoneworld.tasks.schema import Schema
@@ -58,18 +59,19 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
     """One template per screen that a tap on a list row opens for that row: "Open {n}."
     (the row itself) or "Open “Menu” for {n}." (a button on the row)."""
     screens = {s.name: s for s in spec.screens}
-    views = _item_views(spec)
+    in_items = _item_views(spec)
     done: set[tuple[str, str]] = set()
     for t in spec.transitions:
         target = screens.get(t.target)
         if target is None or target.foreign or t.action != "tap" or \
                 t.with_param != Ref(("item",)) or \
-                target.param is None or (t.screen, t.widget) not in views:
+                target.param is None or (t.screen, t.widget) not in in_items:
             continue
         e = schema.entity(target.param)
-        view, table = views[(t.screen, t.widget)]
-        if e is None or table != target.param:
-            continue
+        view, table = in_items[(t.screen, t.widget)]
+        if e is None or table != target.param or \
+                (t.when is None and not _shows_row(target.root)):
+            continue  # (one row that opens a screen of its own names it, as a tab does)
         button = label_of(view)
         button = button if button and is_name(button) else ""
         if (target.name, button) in done:
@@ -85,6 +87,19 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
                     condition=cond, params=(TaskParam(n, e.table, e.name),))
         yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, n=n))
                                            for p in phrases), screen=target.name)
+
+
+def _shows_row(root: View) -> bool:
+    """Whether a screen shows something of the row it was opened for (a text bound to
+    `param`, a list of the row's own rows): a page that looks the same whichever row
+    opened it (each target of a share sheet opening one "Download QQ" page) is no place a
+    person can tell they reached."""
+    for v in views(root):
+        for e in (v.text, v.desc, v.items.where if v.items is not None else None):
+            if e is not None and any(isinstance(x, Ref) and x.path[0] == "param"
+                                     for x in walk(e)):
+                return True
+    return False
 
 
 def _item_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str]]:
@@ -126,6 +141,31 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         questions, obj = P.ROW_TEXT[place]
         n, v = new("n"), new("v")
         task = Task(name=f"read_{column}_{table}", kind="information",
+                    instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Ref((v,))),
+                    params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
+        yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+
+
+def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
+    """A question per list whose rows' switches say their state ("ON", "OFF"): "Is {n}
+    on or off?", answered by that text."""
+    tables = {t.name: t for t in spec.tables}
+    done: set[str] = set()
+    for table, _, other, column in _row_texts(spec, schema):
+        t, e = tables[table], schema.entity(table)
+        if table in done or e is None or "checkable" not in other.flags:
+            continue
+        cols = [c.name for c in t.columns]
+        name, value = cols.index(e.name), cols.index(column)
+        states = {str(r[value]).strip().lower() for r in t.rows
+                  if _usable(r[name]) and _usable(r[value])}
+        if not states or not states <= {"on", "off"}:
+            continue
+        done.add(table)
+        questions, obj = P.SWITCH_STATE
+        n, v = new("n"), new("v")
+        task = Task(name=f"ask_switch_{table}", kind="information",
                     instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Ref((v,))),
                     params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))

@@ -101,6 +101,10 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
              "entry say?"),
             "what else the {n} row shows"),
 }
+SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
+                 "Check whether {n} is switched on or off."),
+                "whether {n} is on or off")
+"""A row's switch whose state its text says ("ON", "OFF")."""
 HEADED = (("What is written under “{head}” on {screen}?",
            "On {screen}, what does it say under “{head}”?",
            "Go to {screen} and read me the text under “{head}”."),

@@ -109,6 +109,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield b
     for t in browse.row_questions(spec, schema, names.new, asked):
         yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.switch_states(spec, schema, names.new):
+        yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.screen_texts(spec, dict(schema.screen_labels)):
         yield _Base(t.task, asks=t.asks, touches="answer")
     yield from _state(spec, schema, names)
@@ -351,7 +353,9 @@ def _composites(bases: list[_Base], names: _Names,
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
-    sorts = [_diagonal(state, info), away,
+    # A change and a question on one table ask about the row just changed (parameters
+    # from one table are one row): "Turn off X, then tell me the summary of X".
+    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
              [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
@@ -361,12 +365,15 @@ def _composites(bases: list[_Base], names: _Names,
                 yield _pair(*pairs[i], names)
 
 
+def _same_table(a: _Base, b: _Base) -> bool:
+    return bool({p.table for p in a.task.params} & {p.table for p in b.task.params})
+
+
 def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
     row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    tables = {p.table for p in nav.task.params}
-    if tables & {p.table for p in info.task.params}:
+    if _same_table(nav, info):
         return True
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {P.literal(label)}" in info.task.instruction
