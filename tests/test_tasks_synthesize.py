@@ -14,7 +14,7 @@ from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, template
 from phoneworld.tasks.instances import draw
 from phoneworld.tasks.labels import is_name, screen_labels
 from phoneworld.tasks.phrases import holes, variants
-from phoneworld.tasks.schema import read_schema
+from phoneworld.tasks.schema import read_schema, reads
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
 
@@ -217,3 +217,85 @@ def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     spec = with_tasks(dataclasses.replace(parse(text), tasks=()))
     said = [t.instruction for t in spec.tasks if t.name.startswith("turn_on_dark_mode")]
     assert said and all("“Dark theme”" in s and " ON”" not in s for s in said)
+
+
+_PAGES = """app pages { package "a.b" start main }
+content main_list(id int, ctx int, title text, mode text) {
+  (1, null, "Alpha", "ON")
+  (2, null, "Beta", "OFF")
+  (3, null, "Gamma", "ON")
+  (4, null, "Ghost", "ON")
+}
+content menu_list(id int, ctx int, label text) {
+  (1, 1, "Share Alpha")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list where item.id != 4 pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+        view Switch [900,210,1040,280] text item.mode checkable
+        view ImageButton [1000,300,1070,390] as more desc "More" clickable
+      }
+    }
+  }
+}
+screen page P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Download the other app"
+  }
+}
+screen menu P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list menu_list where item.ctx == param.id pitch 200 vertical {
+      view TextView [40,210,800,280] text item.label
+    }
+  }
+}
+on main.row tap -> page with item
+on main.more tap -> menu with item
+"""
+
+
+def test_a_page_that_shows_nothing_of_the_row_that_opened_it_is_not_opened_by_it():
+    """qqmusic's share targets each open one "Download QQ" page, and a row's menu was
+    recorded for one row only: "Show me 朋友圈" names no place a person could tell they
+    reached. A page bound to its row (a title `param.title`) is opened by the row."""
+    spec = with_tasks(parse(_PAGES))
+    assert not [t for t in spec.tasks if t.name in ("open_page", "open_menu")]
+    bound = _PAGES.replace('text "Download the other app"', "text param.title")
+    opened = [t for t in with_tasks(parse(bound)).tasks if t.name == "open_page"]
+    assert opened and "Open {n}." in opened[0].instruction
+
+
+def test_a_switch_that_says_its_state_is_asked_about():
+    spec = with_tasks(parse(_PAGES))
+    (ask,) = [t for t in spec.tasks if t.name == "ask_switch_main_list"]
+    assert "Is {n} on or off?" in ask.instruction
+    got = {(i.params["n"], i.params["v"]) for i in draw(spec, ask)}
+    # "Ghost" is in no list a person sees: never drawn
+    assert got == {("Alpha", "ON"), ("Beta", "OFF"), ("Gamma", "ON")}
+
+
+def test_no_composite_changes_a_row_and_asks_about_the_same_row():
+    """Parameters from one table are one row: "Turn off X, then tell me the summary of
+    X" asks about what was just changed."""
+    seen = 0
+    for name in EXAMPLES:
+        for t in example(name).tasks:
+            if t.kind != "composite" or not isinstance(t.condition, BoolOp):
+                continue
+            a, b = t.condition.items[:2]
+            if "answer" in reads(b) and "screen" not in reads(a):
+                tables = [{p.table for p in t.params if p.name in reads(x)} for x in (a, b)]
+                assert not tables[0] & tables[1], t.name
+                seen += 1
+    assert seen
+
+
+def test_a_name_that_reads_as_a_word_is_quoted():
+    from phoneworld.tasks.phrases import fill
+
+    assert fill("Open {n}.", {"n": "default"}) == "Open “default”."
+    assert fill("Open {n}.", {"n": "Downloads"}) == "Open Downloads."
+    assert fill("Enter “{m}”.", {"m": "hello"}) == "Enter “hello”."

@@ -22,12 +22,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from phoneworld.runtime.expr import Scope, filter_rows
+from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
     Compare,
     Const,
+    Effect,
+    Expr,
     Ref,
+    Screen,
     Task,
     TaskParam,
     View,
@@ -70,7 +75,7 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         e = schema.entity(target.param)
         view, table = in_items[(t.screen, t.widget)]
         if e is None or table != target.param or \
-                (t.when is None and not _shows_row(target.root)):
+                (t.when is None and not _shows_row(spec, target)):
             continue  # (one row that opens a screen of its own names it, as a tab does)
         button = label_of(view)
         button = button if button and is_name(button) else ""
@@ -89,17 +94,38 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
                                            for p in phrases), screen=target.name)
 
 
-def _shows_row(root: View) -> bool:
-    """Whether a screen shows something of the row it was opened for (a text bound to
-    `param`, a list of the row's own rows): a page that looks the same whichever row
-    opened it (each target of a share sheet opening one "Download QQ" page) is no place a
-    person can tell they reached."""
-    for v in views(root):
-        for e in (v.text, v.desc, v.items.where if v.items is not None else None):
-            if e is not None and any(isinstance(x, Ref) and x.path[0] == "param"
-                                     for x in walk(e)):
+def _shows_row(spec: AppSpec, target: Screen) -> bool:
+    """Whether a screen shows something of the row it was opened for: a text bound to
+    `param`, or a list of the row's own rows where most rows have some. A page that
+    looks the same whichever row opened it (each target of a share sheet opening one
+    "Download QQ" page; a row's menu recorded for one row only, empty for the others)
+    is no place a person can tell they reached."""
+    filtered = []
+    for v in views(target.root):
+        for e in (v.text, v.desc):
+            if e is not None and _reads_param(e):
                 return True
-    return False
+        if v.items is not None and v.items.where is not None and _reads_param(v.items.where):
+            filtered.append(v.items)
+    if any(t.screen == target.name and any(_reads_param(x) for e in t.effects
+                                           for x in _effect_exprs(e))
+           for t in spec.transitions):
+        return True  # what is done there is done to the row (a message sent to it)
+    if not filtered or target.param is None:
+        return False
+    state = State(spec)
+    rows = state.rows(target.param)
+    shown = sum(any(filter_rows(lst.table, lst.where, Scope(state, param=r), as_item=True)
+                    for lst in filtered) for r in rows)
+    return shown * 2 > len(rows)
+
+
+def _effect_exprs(e: Effect) -> list[Expr]:
+    return [x for x in (e.where, *(v for _, v in e.values)) if x is not None]
+
+
+def _reads_param(e: Expr) -> bool:
+    return any(isinstance(x, Ref) and x.path[0] == "param" for x in walk(e))
 
 
 def _item_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str]]:
