@@ -299,3 +299,59 @@ def test_a_name_that_reads_as_a_word_is_quoted():
     assert fill("Open {n}.", {"n": "default"}) == "Open “default”."
     assert fill("Open {n}.", {"n": "Downloads"}) == "Open Downloads."
     assert fill("Enter “{m}”.", {"m": "hello"}) == "Enter “hello”."
+    assert fill("Open {n}.", {"n": "Click on top right + to add a list"}) == \
+        "Open “Click on top right + to add a list”."
+
+
+_SWIPED = """app swiped { package "a.b" start main }
+content main_list(id int, ctx int, title text) {
+  (1, null, "Milk")
+  (2, null, "Eggs")
+}
+content other_list(id int, ctx int, title text) {
+  (1, null, "Bread")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+      }
+    }
+    view ListView [0,1000,1080,2000] list other_list pitch 200 vertical {
+      view LinearLayout [0,1000,1080,1200] as other clickable {
+        view TextView [40,1010,800,1080] text item.title
+      }
+    }
+  }
+}
+screen edit P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view EditText [40,100,1000,200] as title text param.title editable
+  }
+}
+screen page P1 param other_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,1000,200] text param.title
+  }
+}
+on main.row tap -> stay
+on main.row swipe -> edit with item
+on main.other tap -> page with item
+on main.other swipe -> page with item
+"""
+
+
+def test_a_row_a_recorded_swipe_opens_is_opened_by_swiping_it():
+    """onelist: "Swipe an item right to edit it". A swipe that led where a tap on the
+    same rows leads was a slip of the finger: no gesture of its own to plan with."""
+    spec = with_tasks(parse(_SWIPED))
+    (edit,) = [t for t in spec.tasks if t.name == "open_edit"]
+    assert "Tap" not in edit.instruction and "Open {n}." in edit.instruction
+    inst = next(i for i in draw(spec, edit) if i.params["n"] == "Eggs")
+    demo = make_demo([spec], inst)
+    assert demo.verified
+    assert [a["action_type"] for a in demo.actions[:-1]] == ["swipe"]
+    (page,) = [t for t in spec.tasks if t.name == "open_page"]
+    demo = make_demo([spec], draw(spec, page)[0])
+    assert demo.verified and "swipe" not in [a["action_type"] for a in demo.actions]

@@ -40,6 +40,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of
+from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
@@ -61,14 +62,18 @@ class Template:
 # -- opening a row ---------------------------------------------------------------------------
 
 def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
-    """One template per screen that a tap on a list row opens for that row: "Open {n}."
-    (the row itself) or "Open “Menu” for {n}." (a button on the row)."""
+    """One template per screen that a tap on a list row (or a swipe across it) opens for
+    that row: "Open {n}." (the row itself) or "Open “Menu” for {n}." (a button on the
+    row)."""
     screens = {s.name: s for s in spec.screens}
     in_items = _item_views(spec)
     done: set[tuple[str, str]] = set()
+    slips = slipped(spec)
     for t in spec.transitions:
+        if t.action == "swipe" and (t.screen, t.widget) in slips:
+            continue  # a tap opens it: a swipe that did too was a slip of the finger
         target = screens.get(t.target)
-        if target is None or target.foreign or t.action != "tap" or \
+        if target is None or target.foreign or t.action not in ("tap", "swipe") or \
                 t.with_param != Ref(("item",)) or \
                 target.param is None or (t.screen, t.widget) not in in_items:
             continue
@@ -77,13 +82,15 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if e is None or table != target.param or \
                 (t.when is None and not _shows_row(spec, target)):
             continue  # (one row that opens a screen of its own names it, as a tab does)
-        button = label_of(view)
+        button = label_of(view) if t.action == "tap" else ""
         button = button if button and is_name(button) else ""
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
         n = new("n")
         phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
+        if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
+            phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         fill = {"button": button}
         cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
                               Compare("==", Ref(("param", e.name)), Ref((n,)))))

@@ -186,15 +186,18 @@ def fill(template: str, values: dict[str, object]) -> str:
         if m.group(0) == "}}":
             return "}"
         v = str(values.get(m.group(1), m.group(0)))
-        if template[m.start() - 1:m.start()] != "“" and (v[-1:] in _ENDS or v[:1].islower()):
-            # A sentence of the app's ("Yes! What time?") inside ours, or a name that
-            # reads as a word of ours ("Open default.", "Tap help to open it"): quoted.
+        if template[m.start() - 1:m.start()] != "“" and (
+                v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG):
+            # A sentence of the app's ("Yes! What time?", a to-do item) inside ours, or a
+            # name that reads as words of ours ("Open default."): quoted.
             return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
 
 
 _ENDS = frozenset(".?!…")
+_LONG = 4
+"""Words a value may have and still read as a name inside an instruction."""
 
 
 def rename_holes(template: str, names: dict[str, str]) -> str:

@@ -5,8 +5,9 @@
 
 The search runs the app itself: from each state it tries every action a person could
 take on the screen (wait where the screen gives way by itself, tap what is clickable,
-long-press what is long-clickable, type a task's text into a field, press enter, scroll
-a list either way, go back; on a phone, open the task's app), with `snapshot`/`restore`
+long-press what is long-clickable, swipe a list row sideways where a swipe was recorded
+on it, type a task's text into a field, press enter, scroll a list either way, go back;
+on a phone, open the task's app), with `snapshot`/`restore`
 between tries. States are told apart by a key: the top screen with its parameter, typed
 text, scroll offsets and focus, the screen and parameter below it (so `back` is not
 confused), and the tables and flags that matter (those the goal reads and those that
@@ -72,6 +73,14 @@ class World:
         self.facts = list(facts)
         """What the goal is made of: a state is keyed by their truth, not by its data."""
         self.long_press = any(t.action == "long_press" for s in specs for t in s.transitions)
+        self._swipes: dict[tuple[str, str], set[str]] = {}
+        """(app, screen) -> the widgets a recorded swipe across a list row fires, where
+        it never leads where a tap on them does (else they were slips of the finger)."""
+        for s in specs:
+            slips = slipped(s)
+            for t in s.transitions:
+                if t.action == "swipe" and (t.screen, t.widget) not in slips:
+                    self._swipes.setdefault((s.name, t.screen), set()).add(t.widget)
         self._timed = {(s.name, t.screen) for s in specs for t in s.transitions
                        if t.action == "wait"}
 
@@ -142,6 +151,36 @@ class World:
         return out
 
 
+    def swipeable(self) -> list[int]:
+        """Element indexes, one per list row that a recorded swipe takes (swipe an item
+        to edit or delete it): the first element inside the row."""
+        app = self.foreground
+        names = self._swipes.get((app, self.machines()[app].screen)) if app else None
+        if not names:
+            return []
+        m = self.machines()[app]  # type: ignore[index]
+        rows = [b.bounds for b in m.rendered().boxes if b.row is not None and
+                b.view.name in names]
+        out: list[int] = []
+        for e in self.elements():
+            x0, y0, x1, y1 = e["bounds"]
+            hit = next((b for b in rows if b[0] <= x0 and b[1] <= y0 and
+                        x1 <= b[2] and y1 <= b[3]), None)
+            if hit is not None:
+                rows.remove(hit)
+                out.append(e["index"])
+        return out
+
+
+def slipped(spec: AppSpec) -> set[tuple[str, str]]:
+    """(screen, widget) of the list rows some recorded swipe across which led where a tap
+    on them leads: slips of a finger that meant to tap (or to scroll), not a gesture of
+    their own."""
+    tapped = {(t.screen, t.widget, t.target) for t in spec.transitions if t.action == "tap"}
+    return {(t.screen, t.widget) for t in spec.transitions
+            if t.action == "swipe" and (t.screen, t.widget, t.target) in tapped}
+
+
 def _frames(snap: Snapshot) -> tuple:
     stack = snap.stack
     screen, param, table, inputs, scroll, focus = stack[-1]
@@ -205,6 +244,9 @@ def candidate_actions(world: World, typed: Sequence[str] = (),
             acts.append({"action_type": "click", "index": e["index"]})
     if world.long_press:
         acts += [{"action_type": "long_press", "index": i} for i in world.long_clickable()]
+    # Across a list (a vertical one's rows are swiped sideways): only where it was recorded.
+    acts += [{"action_type": "swipe", "direction": "left", "index": i}
+             for i in world.swipeable()]
     editable = [e["index"] for e in els if e["editable"]]
     for i in editable:
         for text in typed:

@@ -403,10 +403,12 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
         # "please" opens a request, never its second half ("... and please add")
         ca = _unplease(a.clauses[i % len(a.clauses)])
         cb = _unplease(b_clauses[i % len(b_clauses)])
+        if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
+            pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
         texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
                                    .replace("{a}", ca).replace("{b}", cb)))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
-                instruction=P.join(texts),
+                instruction=P.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
 
