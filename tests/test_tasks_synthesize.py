@@ -355,3 +355,45 @@ def test_a_row_a_recorded_swipe_opens_is_opened_by_swiping_it():
     (page,) = [t for t in spec.tasks if t.name == "open_page"]
     demo = make_demo([spec], draw(spec, page)[0])
     assert demo.verified and "swipe" not in [a["action_type"] for a in demo.actions]
+
+
+_ICON = """app icon { package "a.b" start main }
+flag pw: bool = false
+flag pw2: bool = false
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Lists"
+    view ImageView [700,100,800,180] as menu_arrow desc "Show menu"
+    view ImageButton [40,400,140,500] as eye checked pw desc "Show password" clickable checkable
+    view ImageButton [40,600,140,700] as eye2 checked pw2 desc "Show password" clickable checkable
+  }
+}
+screen settings P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Settings"
+  }
+}
+on main.menu_arrow tap -> settings
+on main.eye tap -> stay { toggle pw }
+on main.eye2 tap -> stay { toggle pw2 }
+"""
+
+
+def test_a_view_a_recording_tapped_to_some_effect_is_tapped_though_not_clickable():
+    """onelist's "⌄" is an ImageView inside a clickable bar: the tree does not call it
+    clickable, but a person's tap on it opens Settings."""
+    spec = with_tasks(parse(_ICON))
+    (nav,) = [t for t in spec.tasks if t.name == "open_settings"]
+    demo = make_demo([spec], draw(spec, nav)[0])
+    assert demo.verified and demo.actions[0]["action_type"] == "click"
+
+
+def test_two_switches_that_say_the_same_on_one_screen_are_not_asked_for():
+    """Wikipedia's "Show password" by each password field: no "Turn on Show password"
+    that could mean either."""
+    spec = with_tasks(parse(_ICON))
+    assert not [t for t in spec.tasks if t.kind == "state"]
+    one = _ICON.replace('as eye2 checked pw2 desc "Show password"',
+                        'as eye2 checked pw2 desc "Show PIN"')
+    said = {t.instruction for t in with_tasks(parse(one)).tasks if t.kind == "state"}
+    assert any("“Show password”" in s for s in said) and any("“Show PIN”" in s for s in said)

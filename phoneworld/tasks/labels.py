@@ -62,8 +62,9 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         buttons: set[str] = set()
         for t in spec.transitions:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
-                    t.with_param is not None or (t.screen, t.widget) not in named:
-                continue
+                    t.with_param is not None or (t.screen, t.widget) not in named or \
+                    "editable" in named[(t.screen, t.widget)].flags:
+                continue  # (a text field opens what it suggests, no place of its own)
             label = label_of(named[(t.screen, t.widget)])
             if label and is_name(label) and not _NOT_A_NAME.match(label) and \
                     label != app_title:

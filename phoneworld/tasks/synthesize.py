@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -166,9 +167,12 @@ def _unit(rows: tuple, i: int) -> str:
 
 def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
     flags = {f.name: f for f in spec.flags}
+    # Two switches that say the same on one screen ("Show password" by each password
+    # field) are told apart by nothing a person reads: neither is asked for.
+    said = Counter((ft.label, ft.screen) for ft in schema.flag_toggles)
     for ft in schema.flag_toggles:
         flag = flags.get(ft.flag)
-        if flag is None or flag.type != "bool" or not ft.label:
+        if flag is None or flag.type != "bool" or not ft.label or said[(ft.label, ft.screen)] > 1:
             continue
         screen = schema.screen_label(ft.screen)
         fill = {"label": ft.label, "screen": screen}
@@ -318,7 +322,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         submit = [t for t in into if t.screen in forms]
         if into and len(submit) == len(into):
             view = named_views(spec).get((submit[0].screen, submit[0].widget))
-            button = view_label(view[0], fallback=False) if view else ""
+            button = view_label(view[0], fallback=False) \
+                if view and "editable" not in view[0].flags else ""  # a field is no button
             form = schema.screen_label(submit[0].screen)
             if button and form:
                 fill = {"button": button, "form": form}
