@@ -397,3 +397,24 @@ def test_two_switches_that_say_the_same_on_one_screen_are_not_asked_for():
                         'as eye2 checked pw2 desc "Show PIN"')
     said = {t.instruction for t in with_tasks(parse(one)).tasks if t.kind == "state"}
     assert any("“Show password”" in s for s in said) and any("“Show PIN”" in s for s in said)
+
+
+def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
+    """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
+    under “Arrive by”?" has no one answer."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+
+    def page(name: str, answer: str) -> Screen:
+        texts = (View("TextView", (40, 300, 600, 360), text=Const("Arrive by")),
+                 View("TextView", (40, 362, 600, 420), text=Const(answer)))
+        return Screen(name, "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+
+    spec = parse(_ROWS)
+    one = dataclasses.replace(spec, screens=(*spec.screens, page("a", "ASAP"),
+                                             page("b", "ASAP")))
+    assert len(list(screen_texts(one, {}, frozenset({"a", "b"})))) == 1
+    two = dataclasses.replace(spec, screens=(*spec.screens, page("a", "ASAP"),
+                                             page("b", "3:00 PM")))
+    assert not list(screen_texts(two, {}, frozenset({"a", "b"})))
+    assert len(list(screen_texts(two, {}, frozenset({"a"})))) == 1  # b: nobody gets there

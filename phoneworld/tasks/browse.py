@@ -205,23 +205,35 @@ def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Templ
         yield Template(task, asks=P.rename_holes(obj, {"n": n}))
 
 
-def screen_texts(spec: AppSpec, reach_labels: dict[str, str]) -> Iterator[Template]:
-    """A question per fixed heading of a screen with a fixed text right under it (About:
-    "License", then the licence): "What is written under “License”?". `reach_labels`
-    names the screens (a heading alone may be on several)."""
+def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
+                 reached: frozenset[str]) -> Iterator[Template]:
+    """A question per fixed heading of a screen a person gets to (`reached`) with a fixed
+    text right under it (About: "License", then the licence): "What is written under
+    “License”?". `reach_labels` names the screens (a heading alone may be on several).
+    The same question with two answers (“Arrive by” on two unnamed pages) is asked of
+    neither; with one, once."""
+    found = []
     for s in spec.screens:
-        if s.foreign:
+        if s.foreign or s.name not in reached:
             continue
         where = reach_labels.get(s.name, "")
-        pairs = list(_headed(s.root))
-        for i, (head, text) in enumerate(pairs, 1):
-            fill = {"head": head, "screen": where}
-            questions, obj = P.HEADED if where and where != head else \
-                P.TITLED if where else P.HEADED_ANYWHERE
-            task = Task(name=f"read_{s.name}_{i}", kind="information",
-                        instruction=P.join([_words(q, fill) for q in questions]),
-                        condition=Compare("~", Ref(("answer",)), Const(text)))
-            yield Template(task, asks=_words(obj, fill), screen=s.name)
+        found += [(s.name, i, head, text, where)
+                  for i, (head, text) in enumerate(_headed(s.root), 1)]
+    answers: dict[tuple[str, str], set[str]] = {}
+    for _, _, head, text, where in found:
+        answers.setdefault((head, where), set()).add(text)
+    done: set[tuple[str, str]] = set()
+    for name, i, head, text, where in found:
+        if len(answers[(head, where)]) > 1 or (head, where) in done:
+            continue
+        done.add((head, where))
+        fill = {"head": head, "screen": where}
+        questions, obj = P.HEADED if where and where != head else \
+            P.TITLED if where else P.HEADED_ANYWHERE
+        task = Task(name=f"read_{name}_{i}", kind="information",
+                    instruction=P.join([_words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Const(text)))
+        yield Template(task, asks=_words(obj, fill), screen=name)
 
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:

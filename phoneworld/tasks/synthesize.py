@@ -46,6 +46,7 @@ from phoneworld.spec.walk import map_expr, views
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import is_name, screen_labels, title_of
+from phoneworld.tasks.reach import explore
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -112,7 +113,7 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.switch_states(spec, schema, names.new):
         yield _Base(t.task, asks=t.asks, touches="answer")
-    for t in browse.screen_texts(spec, dict(schema.screen_labels)):
+    for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer")
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
