@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from phoneworld.runtime.machine import Machine
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Not, Ref, Task
 from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit, emit_expr
@@ -418,3 +419,46 @@ def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
                                              page("b", "3:00 PM")))
     assert not list(screen_texts(two, {}, frozenset({"a", "b"})))
     assert len(list(screen_texts(two, {}, frozenset({"a"})))) == 1  # b: nobody gets there
+
+
+_BOXES = """app boxes { package "a.b" start main }
+state main_list(id int, ctx int, title text, checked bool) {
+  (1, null, "Dark theme", true)
+  (2, null, "Use GPS", false)
+  (3, null, "Latitude", null)
+}
+content pick_list(id int, ctx int, text1 text, checked bool) {
+  (1, null, "Light", true)
+  (2, null, "Sepia", false)
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+        view CheckBox [900,210,1040,280] as box checked item.checked checkable
+      }
+    }
+    view ListView [0,1000,1080,2000] list pick_list pitch 200 vertical {
+      view CheckedTextView [0,1000,1080,1200] as t1 text item.text1 checked item.checked checkable
+    }
+  }
+}
+"""
+
+
+def test_a_checkbox_row_is_asked_on_or_off_and_a_choice_is_not():
+    """aeondroid's settings checkboxes show no "ON": the answer is what the box shows.
+    The choices of a single-choice list are no switches ("Is Sepia on or off?")."""
+    spec = with_tasks(parse(_BOXES))
+    asks = {t.name: t for t in spec.tasks if t.kind == "information"}
+    assert set(asks) == {"ask_on_main_list", "ask_off_main_list"}
+    on = draw(spec, asks["ask_on_main_list"])
+    assert {i.params["n"] for i in on} == {"Dark theme"}  # the row whose box is ticked
+    (off,) = draw(spec, asks["ask_off_main_list"])
+    assert off.params["n"] == "Use GPS"  # "Latitude" has no box: never asked
+    assert make_demo([spec], off).verified
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not off.check(m).success

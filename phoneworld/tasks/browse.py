@@ -19,6 +19,7 @@ never with the names of columns or screens, which come from resource ids.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -45,6 +46,8 @@ from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
 """`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
+_SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
+"""A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
 _STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
@@ -203,6 +206,41 @@ def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Templ
                     condition=Compare("~", Ref(("answer",)), Ref((v,))),
                     params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
         yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+
+
+def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
+                  said: set[str]) -> Iterator[Template]:
+    """For a list whose rows' switches say nothing of their state (a checkbox; not the
+    choices of a single-choice list), "Is {n} on or off?", answered "on" or "off" by
+    what the switch shows: one template per answer, for the rows whose switch shows it.
+    `said` holds the tables whose switches say it in words (`switch_states`)."""
+    tables = {t.name: t for t in spec.tables}
+    done = set(said)
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        for v in views(s.root):
+            if v.items is None or not v.children or v.items.table in done:
+                continue
+            table, e = v.items.table, schema.entity(v.items.table)
+            column = next((c.checked.path[1] for c in views(v.children[0])
+                           if "checkable" in c.flags and _SWITCH.search(c.cls) and
+                           isinstance(c.checked, Ref) and
+                           len(c.checked.path) == 2 and c.checked.path[0] == "item"), None)
+            types = {c.name: c.type for c in tables[table].columns}
+            if e is None or column is None or types.get(column) != "bool":
+                continue
+            done.add(table)
+            questions, obj = P.SWITCH_STATE
+            for on in (True, False):
+                n, k = new("n"), new("k")
+                cond = BoolOp("and", (Compare("~", Ref(("answer",)), Const("on" if on else "off")),
+                                      Compare("==", Ref((k,)), Const(on))))
+                task = Task(name=f"ask_{'on' if on else 'off'}_{table}", kind="information",
+                            instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                            condition=cond,
+                            params=(TaskParam(n, table, e.name), TaskParam(k, table, column)))
+                yield Template(task, asks=P.rename_holes(obj, {"n": n}))
 
 
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],

@@ -134,6 +134,9 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         choices.append(list({_canon(b): b for b in options}.values()))
     visible = _holes_of(task)
     tables = {p.name: p.table for p in task.params}
+    # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
+    # says which rows the template is for: it holds or fails whatever is done.
+    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables))]
     m = fresh_machine(spec)
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
@@ -141,6 +144,8 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         b: dict[str, Value] = {}
         for part in combo:
             b.update(part)
+        if not all(goal_holds(m, Goal(spec.name, c, tuple(b.items()))) for c in fixed):
+            continue
         shown = _canon({k: v for k, v in b.items() if k in visible})
         meant.setdefault(shown, set()).add(_canon(b))
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
@@ -155,6 +160,13 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         if len(options) == 1 and len(meant[shown]) == 1:
             out.append(_instance(spec, task, options[0], visible, tables))
     return tuple(out)
+
+
+def _of_params(e: Expr, params: set[str]) -> bool:
+    """Whether `e` reads task parameters and nothing else (no state, screen or answer)."""
+    refs = [x for x in walk(e) if isinstance(x, Ref)]
+    return bool(refs) and not any(isinstance(x, Call) for x in walk(e)) and \
+        all(len(x.path) == 1 and x.path[0] in params for x in refs)
 
 
 def _halves(task: Task) -> list[Expr]:

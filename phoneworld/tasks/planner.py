@@ -120,12 +120,15 @@ class World:
         return self.target.observe("elements")
 
     def texts(self) -> set[object]:
-        """What the screen shows, normalised as `~` compares."""
+        """What the screen shows, normalised as `~` compares; a switch or a checkbox
+        shows "on" or "off"."""
         out: set[object] = set()
         for e in self.elements():
             for v in (e["text"], e["content_desc"]):
                 if v:
                     out.add(normalise(v))
+            if e["checkable"]:
+                out.add("on" if e["checked"] else "off")
         return out
 
     def key(self) -> tuple:

@@ -111,7 +111,11 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield b
     for t in browse.row_questions(spec, schema, names.new, asked):
         yield _Base(t.task, asks=t.asks, touches="answer")
+    said = set()
     for t in browse.switch_states(spec, schema, names.new):
+        said.add(t.task.params[0].table)
+        yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer")
