@@ -38,6 +38,7 @@ from collections.abc import Sequence
 
 from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
+from phoneworld.spec.ast import Ref
 from phoneworld.traces.model import Action, Observation, Trace
 from phoneworld.ui.node import Node
 from phoneworld.ui.skeleton import app_windows
@@ -206,13 +207,18 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
            under: list[tuple[str, int | None, tuple]]) -> tuple[int | None, tuple]:
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
     scroll offsets) triples), with its text fields holding what `obs`'s held
-    (`_fill_like`), scrolled to where it shows most of `obs`'s texts (`_scroll_like`),
-    and with the parameter row (or none) that then looks most like `obs`, of the
-    `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets. On a tie
-    a row wins over none: a screen that takes a row was mostly seen showing one, and
-    what it shows without one (`otherwise`) is the same frame with less in it."""
+    (`_fill_like`), its flags and state lists' rows as `obs` showed them (`_flags_like`,
+    `_rows_like`), scrolled to where it
+    shows most of `obs`'s texts (`_scroll_like`), and with the parameter row (or none)
+    that then looks most like `obs`, of the `_RESCORED` likeliest unscrolled; returns
+    that row and the screen's scroll offsets. On a tie a row wins over none (a screen
+    that takes a row was mostly seen showing one, and what it shows without one
+    (`otherwise`) is the same frame with less in it), then the row that was likelier
+    before the fields were filled (a filled editor looks alike whatever row it had)."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     want = node_bag(obs.root)
+    _flags_like(machine, spec_screen.root, obs)
+    _rows_like(machine, app, spec_screen.root, obs)
 
     def put(row_id: int | None) -> None:
         # The screens below as the trace left them: each at its recorded scroll position.
@@ -230,13 +236,128 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
         # down shares little with its top, where an empty row's page shares less).
         top = sorted(range(len(scores)), key=lambda i: (-scores[i][0], i))[:_RESCORED]
         best_score = -1.0
-        for i in sorted(top):
+        for i in sorted(top, key=lambda i: (scores[i][1] is None, -scores[i][0], i)):
             put(scores[i][1])
             score = f1(node_bag(machine.observe("node")), want)
             if score > best_score:
                 best, best_score = scores[i][1], score
     put(best)
     return best, tuple(machine.frame.scroll.items())
+
+
+def _flags_like(machine, root, obs: Observation) -> None:
+    """Set the flags the screen's views show as the recording showed them, as the app
+    was when the step was taken: a switch bound to a flag (`checked dim`) checked as
+    recorded, a text bound to one number flag (`fixed(size, 0) + "%"`) at the number
+    recorded, where it then reads as recorded. Views outside lists, matched by class and
+    resource id where each is the only one of its kind on both sides."""
+    from phoneworld.runtime.expr import Scope, display, evaluate, first_number
+    from phoneworld.spec.walk import walk
+
+    if obs.root is None:
+        return
+    state = machine.state
+    types = state.flag_types
+    recorded: dict[tuple[str, str], list[Node]] = {}
+    for _, win in app_windows(obs.root):
+        for _, n in win.walk():
+            if n.resource_id:
+                recorded.setdefault((n.class_name, n.resource_id), []).append(n)
+    views, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        if v.items is None:
+            views.append(v)
+            stack.extend(v.children)
+    ids = Counter((v.cls, v.id) for v in views if v.id)
+    for v in views:
+        nodes = recorded.get((v.cls, v.id), [])
+        if not v.id or ids[(v.cls, v.id)] != 1 or len(nodes) != 1:
+            continue
+        node = nodes[0]
+        if isinstance(v.checked, Ref) and types.get(v.checked.path[0]) == "bool" and \
+                len(v.checked.path) == 1 and node.checkable:
+            state.set_flag(v.checked.path[0], node.checked)
+        if v.text is None or not node.text:
+            continue
+        used = {x.path[0] for x in walk(v.text) if isinstance(x, Ref)}
+        numbers = [name for name in used if types.get(name) in ("int", "real")]
+        value = first_number(node.text)
+        if len(numbers) != 1 or value is None:
+            continue
+        was = state.flag(numbers[0])
+        state.set_flag(numbers[0], value)
+        if display(evaluate(v.text, Scope(state))) != node.text:
+            state.set_flag(numbers[0], was)
+
+
+def _rows_like(machine, app: GeneratedApp, root, obs: Observation) -> None:
+    """Put the rows of the screen's state lists as `obs` showed them, as the app was
+    when the step was taken: a recorded item that reads as exactly one row but for one
+    of its bound texts (a settings row whose summary a choice changed) gives that row
+    the recorded text; a row's switch takes its recorded check state. Lists and the
+    views of their items matched by class and resource id."""
+    state = {t.name for t in app.spec.tables if t.kind == "state"}
+    recorded: dict[tuple[str, str], list[Node]] = {}
+    if obs.root is None:
+        return
+    for _, win in app_windows(obs.root):
+        for _, n in win.walk():
+            if n.resource_id:
+                recorded.setdefault((n.class_name, n.resource_id), []).append(n)
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        if v.items is None:
+            stack.extend(v.children)
+            continue
+        lists = recorded.get((v.cls, v.id), [])
+        if v.items.table in state and v.id and len(lists) == 1 and v.children:
+            _items_like(machine.state, v.items.table, _bound(v.children[0]),
+                        lists[0].children)
+
+
+def _bound(template) -> dict[tuple[str, str], tuple[str, str]]:
+    """(class, resource id) -> ("text" or "checked", column) of an item template's views
+    bound to a column of the row."""
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    stack = [template]
+    while stack:
+        v = stack.pop()
+        stack.extend(v.children)
+        for what, e in (("text", v.text), ("checked", v.checked)):
+            if v.id and isinstance(e, Ref) and len(e.path) == 2 and e.path[0] == "item":
+                out.setdefault((v.cls, v.id), (what, e.path[1]))
+    return out
+
+
+def _items_like(state, table: str, bound: dict, items) -> None:
+    from phoneworld.runtime.expr import display
+
+    for item in items:
+        texts: dict[str, str] = {}
+        checks: dict[str, bool] = {}
+        for _, n in item.walk():
+            what, column = bound.get((n.class_name, n.resource_id), ("", ""))
+            if what == "text" and n.text:
+                texts.setdefault(column, n.text)
+            elif what == "checked" and n.checkable:
+                checks.setdefault(column, n.checked)
+        if len(texts) < 2:
+            continue
+        rows, ids = state.rows(table), state.rowids(table)
+        same = [sum(display(r.get(c)) == t for c, t in texts.items()) for r in rows]
+        whole = [i for i, k in enumerate(same) if k == len(texts)]
+        near = [i for i, k in enumerate(same) if k == len(texts) - 1]
+        if whole:
+            at, changes = whole[0], {}
+        elif len(near) == 1:
+            at = near[0]
+            changes = {c: t for c, t in texts.items() if display(rows[at].get(c)) != t}
+        else:
+            continue
+        changes.update((c, v) for c, v in checks.items() if rows[at].get(c) != v)
+        state.update(table, ids[at], changes)
 
 
 def _fill_like(machine, obs: Observation) -> None:

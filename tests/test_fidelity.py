@@ -49,7 +49,7 @@ def test_each_real_app_replays_on_its_mock(measured, folder):
     r = measured[folder]["whole"]
     assert r["steps"] >= 3
     assert r["fidelity"] >= 0.85, (folder, r["mismatches"])
-    assert r["text_recall"] >= 0.75 and r["screen_similarity"] >= 0.75, folder  # 0.795, 0.783
+    assert r["text_recall"] >= 0.8 and r["screen_similarity"] >= 0.75, folder  # 0.819, 0.783
     # Not gamed by one screen for everything: the screens are there, with layouts.
     assert measured[folder]["screens"] >= 3
 
@@ -58,8 +58,8 @@ def test_pooled_fidelity_similarity_and_text_recall(measured):
     results = [m["whole"] for m in measured.values()]
     steps = sum(r["steps"] for r in results)
     assert sum(r["reproduced"] for r in results) / steps >= 0.95
-    assert sum(r["text_recall"] for r in results) / len(results) >= 0.89  # 0.899
-    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.86  # 0.870
+    assert sum(r["text_recall"] for r in results) / len(results) >= 0.905  # 0.909
+    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.87  # 0.876
 
 
 def test_a_mock_of_the_first_70_percent_predicts_the_rest(measured):

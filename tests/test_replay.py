@@ -191,3 +191,30 @@ def test_replay_places_a_screen_with_what_its_recorded_text_fields_held():
     machine.reset()
     _place(machine, app, s.name, obs, [])
     assert machine.screen == s.name and "oat milk" in shown_texts(machine.observe("node"))
+
+
+def test_replay_places_an_editor_on_the_row_whose_text_it_shows(tmp_path):
+    """A filled editor looks alike whatever row it had: of rows that tie once the fields
+    are filled, the one likelier before (whose text the editor shows) is placed."""
+    from phoneworld.compiler import compile_app
+    from phoneworld.runtime import Machine
+    from tests.infer_fixtures import App, button, edit, rows, screen, title
+
+    files = screen(title("Files"), rows("list", [("calc",), ("func",), ("loop",)]))
+
+    def editor(code):
+        return screen(title("Editor"), edit("code", 300, code), button("run", "Run", 500))
+    trace = (App().show(files).tap(1, 0).show(editor("1+1")).back().show(files)
+             .tap(1, 1).show(editor("foo()")).back().show(files)
+             .tap(1, 2).show(editor("for")).trace())
+    for name, data in compile_app("shell", [trace], "t").files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    app = load_app(tmp_path)
+    (ed,) = [s for s in app.spec.screens if s.param is not None]
+    machine = Machine(app.spec)
+    for k, code in enumerate(["1+1", "foo()", "for"]):
+        machine.reset()
+        row, _ = _place(machine, app, ed.name, trace.observations[2 * k + 1], [])
+        assert row == machine.row_ids(ed.param)[k]
+        assert code in shown_texts(machine.observe("node"))

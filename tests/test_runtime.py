@@ -445,6 +445,11 @@ def test_expressions(m: Machine):
     for empty in (None, ""):
         assert evaluate(Call("otherwise", args=(R("item", "x"), Const("Files"))),
                         Scope(m.state, item={"x": empty})) == "Files"
+    # a text that says a state: its second value where the first holds, else its third
+    for cond, want in ((Const(True), "Dim ON"), (Const("off"), "Dim OFF"),
+                       (Compare("==", Const(100), Const(100)), "Dim ON")):
+        assert evaluate(Call("choose", args=(cond, Const("Dim ON"), Const("Dim OFF"))),
+                        scope) == want
     assert evaluate(BoolOp("or", (Const(False), Not(Const("")))), scope) is True
     assert evaluate(Call("count", table="product",
                          where=Compare("==", R("category"), Const("fruit"))), scope) == 2

@@ -144,6 +144,33 @@ def test_derived_value_expressions_round_trip_and_check():
         check(parse(bad))
 
 
+def test_a_number_flag_stepped_with_a_bound_and_a_chosen_text_round_trip_and_check():
+    """What `steppers` and `switch texts` write: a number flag, `set` with a bound, and
+    `choose` (three arguments, no fewer)."""
+    text = SHOP.read_text(encoding="utf-8").replace(
+        'flag wifi: bool = true',
+        'flag wifi: bool = true\nflag size: int = 100', 1)
+    spec = parse(text)
+    shown = Call("choose", args=(Compare("==", Ref(("size",)), Const(100)),
+                                 Const("100% (Default)"), BinOp("+", Call(
+                                     "fixed", args=(Ref(("size",)), Const(0))), Const("%"))))
+    t = next(t for t in spec.transitions if t.effects)
+    step = BinOp("+", Ref(("size",)), Const(10))
+    spec = dataclasses.replace(spec, transitions=(
+        dataclasses.replace(t, when=Compare("<=", step, Const(180)), effects=(
+            Effect("set", "size", values=(("size", step),)),)),
+        *spec.transitions))
+    written = emit(spec)
+    assert "when size + 10 <= 180" in written and "set size = size + 10" in written
+    assert parse(written) == spec
+    check(spec)
+    probe = written.replace("set size = size + 10", "set size = " + emit_expr(shown), 1)
+    check(parse(probe))
+    bad = probe.replace('"100% (Default)", ', "", 1)
+    with pytest.raises(SpecError, match=r"choose\(\) takes 3 argument"):
+        check(parse(bad))
+
+
 def test_emit_is_deterministic():
     spec = load(SHOP)
     copy = parse(SHOP.read_text(encoding="utf-8"))

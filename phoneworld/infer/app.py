@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from phoneworld.infer import coherent
+from phoneworld.infer.choices import find_choices
 from phoneworld.infer.details import bind_details
 from phoneworld.infer.edits import find_row_edits, find_sends, row_effects
 from phoneworld.infer.facts import Facts, Pass, Provenance, StepFacts, initial_facts
@@ -28,9 +29,10 @@ from phoneworld.infer.lists import (
     parameterise_screens,
 )
 from phoneworld.infer.rules import choose_transitions
+from phoneworld.infer.steppers import find_steppers
 from phoneworld.infer.tables import build_tables
 from phoneworld.infer.timed import find_timed
-from phoneworld.infer.toggles import find_flags, find_toggles
+from phoneworld.infer.toggles import find_flags, find_toggles, switch_texts
 from phoneworld.infer.views import build_screens
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.spec.ast import AppSpec
@@ -52,8 +54,11 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("row effects", row_effects),                  # -> insert / delete / update effects
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
     ("timed", find_timed),                         # -> screens that give way by themselves
+    ("choices", find_choices),                     # -> options that set their row's value
     ("cross effects", coherent.cross_effects),     # -> their inserts (#21)
     ("derived", coherent.derive_numbers),          # -> numbers that follow state (#21)
+    ("steppers", find_steppers),                   # -> numbers that taps step
+    ("switch texts", switch_texts),                # -> texts that say a flag's state
     ("typed", coherent.keep_typed),                # -> typed values, submits (#21)
     ("layouts", build_screens),                    # -> screens' view trees and modules
     ("search lists", coherent.search_lists),       # -> results filtered by query (#21)

@@ -3,6 +3,8 @@
     Switch#wifi (checked in the first observation)  ->  flag settings_wifi = true
     tap on the row, after which wifi is unchecked     ->  toggles{(settings, row, tap):
                                                             (("flag", "settings_wifi"),)}
+    Switch "Dimming ON" when checked, "Dimming OFF"   ->  text choose(settings_dim,
+      when not, in every recording                          "Dimming ON", "Dimming OFF")
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import last_part
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.spec.ast import Flag
+from phoneworld.spec.ast import Call, Const, Flag, Ref
 from phoneworld.ui.node import Node
 from phoneworld.ui.widgets import widget_ref
 
@@ -82,3 +84,30 @@ def find_toggles(f: Facts) -> Facts:
 
 def _checked_states(root: Node) -> dict[str, bool]:
     return {widget_ref(root, p).key: n.checked for p, n in root.walk() if n.checkable}
+
+
+def switch_texts(f: Facts) -> Facts:
+    """A flag's switch whose text says its state ("Dimming ON" / "Dimming OFF": one text
+    whenever it was checked, another whenever not, both recorded) shows the text of the
+    flag's state: `choose(flag, on, off)`."""
+    kept = {x.name for x in f.flags} - set(f.member)
+    texts: dict[tuple[str, str], dict[bool, set[str]]] = {}
+    for ref in sorted(f.where, key=lambda r: (r.trace, r.index)):
+        screen, root = f.where[ref], f.obs[ref].root
+        if root is None:
+            continue
+        for path, node in root.walk():
+            if node.checkable:
+                key = (screen, widget_ref(root, path).key)
+                if f.flag_of.get(key) in kept:
+                    texts.setdefault(key, {}).setdefault(node.checked, set()).add(node.text)
+    details = {k: dict(v) for k, v in f.details.items()}
+    notes = {}
+    for (screen, key), by in sorted(texts.items()):
+        on, off = by.get(True, set()), by.get(False, set())
+        if len(on) == 1 and len(off) == 1 and on != off and "" not in on | off:
+            flag = f.flag_of[(screen, key)]
+            details.setdefault(screen, {})[key] = Call(
+                "choose", args=(Ref((flag,)), Const(on.pop()), Const(off.pop())))
+            notes[f"{screen}: {key}"] = (f"a text that says the state of {flag}",)
+    return f.with_(details=details).noted(effects=notes)

@@ -195,6 +195,8 @@ def _call(e: Call, scope: Scope) -> Value:
         if e.table is not None or e.where is not None or len(e.args) != SCALAR_FUNCS[f]:
             raise ExprError(f"{f}() takes {SCALAR_FUNCS[f]} argument(s) and no table")
         v = evaluate(e.args[0], scope)
+        if f == "choose":
+            return evaluate(e.args[1] if truthy(v) else e.args[2], scope)
         if f == "otherwise":
             return v if v is not None and v != "" else evaluate(e.args[1], scope)
         if f == "number":

@@ -115,12 +115,13 @@ their `Call` has `table` (and maybe `where`) and no `args`; `sum(cart, qty)` add
 expression over the rows (its one arg, where bare names are the row's columns)."""
 
 SCALAR_FUNCS = MappingProxyType({"lower": 1, "len": 1, "number": 1, "times": 2, "fixed": 2,
-                                 "otherwise": 2})
+                                 "otherwise": 2, "choose": 3})
 """The other functions, by how many `args` they take: `lower(input.query)`;
 `number("$1.49 each")` is 1.49 (the first number in a text), `times(a, b)` multiplies,
 `fixed(8.5, 2)` is the text "8.50" (what derived values show), `otherwise(param.title,
 "Files")` is its first value unless that is empty or none, else its second (what a screen
-shows when it was opened without a row)."""
+shows when it was opened without a row), `choose(dim, "Dimming ON", "Dimming OFF")` is its
+second value where its first holds, else its third (a text that says a switch's state)."""
 
 
 # -- screens ------------------------------------------------------------------------------

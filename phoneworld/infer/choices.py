@@ -1,0 +1,93 @@
+"""Choices: a dialog's option that, tapped, becomes what the row it was opened on shows.
+
+    settings: row "Theme" / "System Default" -> dialog (param: that row) listing
+    "System Default", "Light Theme", "Dark Theme"; tapping "Dark Theme" goes back to
+    settings, whose "Theme" row then shows "Dark Theme"
+      ->  on settings_theme.text1 tap -> settings {
+            update settings_list set summary = item.text1 where id == param.id }
+
+A transition from a screen opened on a list row (its parameter) to that row's screen,
+on a tap of the screen's own list, is a choice where, at every recorded such tap after
+which the row is in view, the row showed the tapped option's text in one column, always
+the same column (of the row) and field (of the option), and at least two different
+options were chosen or the row showed another value before: the tap writes the option
+into the row. The row's list becomes state (it changes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from phoneworld.infer.facts import Facts
+from phoneworld.infer.keys import list_key
+from phoneworld.spec.ast import Compare, Effect, Ref
+
+
+def find_choices(f: Facts) -> Facts:
+    """`update` effects for the dialog options that set their row's value (see above)."""
+    found: dict[tuple[str, str], tuple[str, str, str]] = {}  # (dialog, widget) -> write
+    for dialog, (owner, okey) in sorted(f.params.items()):
+        for lkey, lc in sorted(f.lists.get(dialog, {}).items()):
+            write = _choice(f, dialog, owner, okey, lkey, lc)
+            if write is not None:
+                found[(dialog, lkey)] = write
+    out, states, notes = [], set(), {}
+    for t in f.transitions:
+        widget = _list_of(f, t)
+        write = found.get((t.screen, widget)) if widget is not None else None
+        if write is None or t.action != "tap":
+            out.append(t)
+            continue
+        table, column, field = write
+        eff = Effect(op="update", target=table, values=((column, Ref(("item", field))),),
+                     where=Compare("==", Ref(("id",)), Ref(("param", "id"))))
+        out.append(dataclasses.replace(t, effects=(*t.effects, eff)))
+        states.add(table)
+        notes[f"{t.screen}.{t.widget}"] = (f"a choice: writes {field} into {table}.{column}",)
+    tables = tuple(dataclasses.replace(x, kind="state") if x.name in states else x
+                   for x in f.tables)
+    return f.with_(transitions=tuple(out), tables=tables).noted(effects=notes)
+
+
+def _list_of(f: Facts, t) -> str | None:
+    """The key of the list whose rows transition `t` taps, or None."""
+    info = f.screens.get(t.screen)
+    if info is None:
+        return None
+    for key, path in info.keys.items():
+        if info.names.get(path) == t.widget and "[item]" in key:
+            return list_key(key)
+    return None
+
+
+def _choice(f: Facts, dialog: str, owner: str, okey: str, lkey: str,
+            lc) -> tuple[str, str, str] | None:
+    owner_lc = f.lists.get(owner, {}).get(okey)
+    if owner_lc is None or owner_lc.table == lc.table:
+        return None
+    pairs: set[tuple[int, int]] | None = None
+    chosen, changed, seen = set(), False, 0
+    for sf in f.steps:
+        if sf.after is None or f.where.get(sf.before) != dialog or \
+                f.where.get(sf.after) != owner or sf.action != "tap" or not sf.item or \
+                sf.ref is None or sf.ref.list_key != lkey:
+            continue
+        row, option = f.ctx_of.get(sf.before), f.tapped.get((sf.trace, sf.index))
+        ids = f.row_ids.get(sf.after, {}).get(okey, ())
+        if row is None or option is None or row not in ids:
+            continue  # the row is not in view (or now reads otherwise): nothing to judge
+        shown = f.shown[sf.after][okey][ids.index(row)]
+        values = lc.rows[option - 1][2:]
+        here = {(i, j) for i, v in enumerate(shown) for j, w in enumerate(values)
+                if v and v == w}
+        pairs = here if pairs is None else pairs & here
+        if not pairs:
+            return None
+        seen += 1
+        chosen.add(values[min(pairs)[1]])
+        before = owner_lc.rows[row - 1][2:]
+        changed |= any(before[i] != values[j] for i, j in pairs)
+    if pairs is None or seen < 2 or (len(chosen) < 2 and not changed):
+        return None
+    i, j = min(pairs)
+    return owner_lc.table, owner_lc.columns[i], lc.columns[j]

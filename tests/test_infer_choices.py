@@ -1,0 +1,89 @@
+"""A dialog's option that becomes what its row shows (a settings row's summary): the
+`choices` pass and the spec it gives."""
+
+from __future__ import annotations
+
+from phoneworld.replay import shown_texts
+from phoneworld.runtime import Machine
+from phoneworld.spec.ast import AppSpec, Compare, Ref
+from phoneworld.spec.check import check
+from phoneworld.spec.emit import emit
+from phoneworld.spec.parse import parse
+from tests.infer_fixtures import App, facts, rows, screen, title
+
+OPTIONS = [("System",), ("Light",), ("Dark",)]
+
+
+def _settings(theme: str, size: str = "Small"):
+    return screen(title("Settings"), rows("list", [("Theme", theme), ("Size", size)]))
+
+
+def _dialog(options=OPTIONS):
+    return screen(title("Choose"), rows("options", options, y=600, pitch=150))
+
+
+def _trace(picks: list[int]):
+    app = App().show(_settings("System"))
+    theme = "System"
+    for pick in picks:
+        app = app.tap(1, 0).show(_dialog()).tap(1, pick)
+        theme = OPTIONS[pick][0]
+        app = app.show(_settings(theme))
+    return app.trace()
+
+
+def _spec(f) -> AppSpec:
+    return AppSpec(name="app", package=f.graph.package, start=f.graph.start,
+                   width=f.graph.width, height=f.graph.height, title="app", source="",
+                   tables=f.tables, flags=f.flags, screens=f.views, transitions=f.transitions)
+
+
+def test_an_option_that_the_row_then_shows_is_written_into_the_row():
+    f = facts(_trace([2, 1, 2]))
+    (pick,) = [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+    (eff,) = [e for e in pick.effects if e.op == "update"]
+    (table,) = [t for t in f.tables if t.name == eff.target]
+    assert table.kind == "state" and eff.where == Compare("==", Ref(("id",)),
+                                                          Ref(("param", "id")))
+    ((column, value),) = eff.values
+    assert value.path[0] == "item" and column != "title"
+    text = emit(_spec(f))
+    check(parse(text))
+    m = Machine(parse(text))
+    m.reset()
+    assert "System" in shown_texts(m.observe("node"))
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    m.step({"action_type": "click", "index": _index(m, "Light")})
+    shown = shown_texts(m.observe("node"))
+    assert "Settings" in shown and "Light" in shown and "System" not in shown
+
+
+def test_an_option_the_row_never_showed_is_no_choice():
+    """Tapping an option leads back, but the row kept its value: a plain way back."""
+    app = App().show(_settings("System"))
+    for pick in (1, 2):
+        app = app.tap(1, 0).show(_dialog()).tap(1, pick).show(_settings("System"))
+    f = facts(app.trace())
+    assert not [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+
+
+def _index(m: Machine, text: str) -> int:
+    return next(e["index"] for e in m.observe("elements") if e.get("text") == text)
+
+
+def test_replay_places_state_rows_as_recorded_before_each_step(tmp_path):
+    """After a choice, the row shows it on every later step: replay starts each step
+    with the rows of state lists as the recording showed them."""
+    from phoneworld.apps import load_app
+    from phoneworld.compiler import compile_app
+    from phoneworld.replay import replay
+
+    app = App().show(_settings("System"))
+    for pick in (2, 1):
+        app = app.tap(1, 0).show(_dialog()).tap(1, pick).show(_settings(OPTIONS[pick][0]))
+    trace = app.tap(0).show(_settings("Light")).tap(0).show(_settings("Light")).trace()
+    for name, data in compile_app("prefs", [trace], "t").files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    result = replay([trace], load_app(tmp_path))
+    assert result["fidelity"] == 1.0 and result["text_recall"] == 1.0
