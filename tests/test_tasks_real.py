@@ -16,6 +16,7 @@ import pytest
 
 from phoneworld.compiler import compile_traces
 from phoneworld.spec.ast import AppSpec, Const, View
+from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
@@ -32,9 +33,10 @@ def _app_words(spec: AppSpec) -> set[str]:
     stack: list[View] = [s.root for s in spec.screens]
     while stack:
         v = stack.pop()
-        for e in (v.text, v.desc):
-            if isinstance(e, Const) and isinstance(e.value, str):
-                out.add(e.value)
+        for e in (v.text, v.desc):  # literal texts, and those a `choose` shows
+            for x in walk(e) if e is not None else ():
+                if isinstance(x, Const) and isinstance(x.value, str):
+                    out.add(x.value)
         stack.extend(v.children)
     return {" ".join(w.split()) for w in out}
 

@@ -462,3 +462,35 @@ def test_a_checkbox_row_is_asked_on_or_off_and_a_choice_is_not():
     m.reset()
     m.step({"action_type": "status", "goal_status": "complete"})
     assert not off.check(m).success
+
+
+_STEPS = """app steps { package "a.b" start main }
+flag size: int = 100
+flag dim: bool = true
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Font size"
+    view TextView [40,185,600,240] text choose(size == 100, "100% (Default)", fixed(size, 0) + "%")
+    view TextView [40,300,140,400] as up desc "Increase text size" clickable
+    view Switch [40,500,1040,600] as dm text choose(dim, "Dim ON", "Dim OFF") checked dim checkable
+  }
+}
+on main.up tap -> stay when size + 10 <= 130 { set size = size + 10 }
+on main.up tap -> stay
+on main.dm tap -> stay { toggle dim }
+"""
+
+
+def test_a_stepped_number_is_brought_to_each_value_it_can_take():
+    """Wikipedia's font size: A+ adds 10 up to 180%: "Set “Font size” to 120%.", in the
+    words the screen shows the value with; a switch whose text says its state by
+    `choose` is named by the words both states share."""
+    spec = with_tasks(parse(_STEPS))
+    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_")}
+    assert sorted(steps) == ["set_size_110", "set_size_120", "set_size_130"]
+    assert "Set “Font size” to 120%." in steps["set_size_120"].instruction
+    (inst,) = draw(spec, steps["set_size_130"])
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 4  # three taps on A+, then done
+    (dim,) = [t for t in spec.tasks if t.name == "turn_off_dim"]
+    assert "“Dim”" in dim.instruction and "ON" not in dim.instruction

@@ -73,6 +73,9 @@ FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Switch “{label}�
            "Go to {screen} and enable “{label}”.")
 FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}” off ({screen}).",
             "Go to {screen} and disable “{label}”.")
+STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
+           "Make “{label}” {value}.")
+"""A number the app steps (a font size) brought to one of its values."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from phoneworld.spec.ast import (
     AppSpec,
+    BinOp,
     BoolOp,
     Call,
     Compare,
@@ -42,10 +43,10 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
-from phoneworld.spec.walk import map_expr, views
+from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import is_name, screen_labels, title_of
+from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore
 from phoneworld.tasks.schema import (
     Entity,
@@ -191,6 +192,7 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
+    yield from _steps(spec, schema)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
         if e is None:
@@ -255,6 +257,83 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
         yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
                                         for p in P.REMOVE), touches=de.table,
                         screen=de.screen)
+
+
+def _steps(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
+    """A number flag the app steps by a constant toward a recorded bound (`when f + 10
+    <= 180`: wikipedia's font size), brought to each value on the way: "Set “Font size”
+    to 120%.", in the words the screen shows it with, named by the heading above it."""
+    flags = {f.name: f for f in spec.flags if f.type == "int" and isinstance(f.initial, int)}
+    for name, flag in flags.items():
+        for t in spec.transitions:
+            step = next((_step_of(e, name) for e in t.effects if e.op == "set" and
+                         e.target == name and _step_of(e, name)), 0)
+            bound = _bound_of(t.when, name, step) if step else None
+            if bound is None:
+                continue
+            shown = _shown_by(spec, t.screen, name)
+            if shown is None:
+                continue
+            view, label = shown
+            value = flag.initial + step
+            while (value - bound) * step <= 0:
+                words = _show(spec, view.text, name, value)
+                fill = {"label": label, "value": words}
+                task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
+                            instruction=P.join([_words(p, fill) for p in P.STEP_TO]),
+                            condition=Compare("==", Ref((name,)), Const(value)))
+                yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill))
+                                                for p in P.STEP_TO),
+                            touches=name, screen=t.screen, label=label)
+                value += step
+            break  # one direction with a bound is enough
+
+
+def _step_of(e, name: str) -> int:
+    """`set f = f + 10` -> 10 (`- 10` -> -10); 0 for any other effect."""
+    v = e.values[0][1] if e.values else None
+    if isinstance(v, BinOp) and v.left == Ref((name,)) and isinstance(v.right, Const) and \
+            isinstance(v.right.value, int) and not isinstance(v.right.value, bool):
+        return v.right.value if v.op == "+" else -v.right.value
+    return 0
+
+
+def _bound_of(when: Expr | None, name: str, step: int) -> int | None:
+    """`f + 10 <= 180` -> 180 (`f - 10 >= 50` -> 50): the last value a step reaches."""
+    if not isinstance(when, Compare) or when.op not in ("<=", ">=") or \
+            not isinstance(when.right, Const) or not isinstance(when.right.value, int):
+        return None
+    if (when.op == "<=") != (step > 0) or not isinstance(when.left, BinOp) or \
+            when.left.left != Ref((name,)):
+        return None
+    return when.right.value
+
+
+def _shown_by(spec: AppSpec, screen: str, name: str):
+    """The view of `screen` whose text shows flag `name`, with the fixed heading right
+    above it; None where there is none."""
+    s = next((x for x in spec.screens if x.name == screen), None)
+    if s is None:
+        return None
+    shown = [v for v in views(s.root) if v.text is not None and
+             Ref((name,)) in list(walk(v.text))]
+    if len(shown) != 1:
+        return None
+    v = shown[0]
+    heads = [h for h in fixed_texts(s.root) if is_name(const_text(h.text)) and
+             0 <= v.bounds[1] - h.bounds[3] <= (h.bounds[3] - h.bounds[1]) // 2 + 8 and
+             min(h.bounds[2], v.bounds[2]) > max(h.bounds[0], v.bounds[0])]
+    return (v, const_text(heads[-1].text)) if heads else None
+
+
+def _show(spec: AppSpec, text: Expr | None, name: str, value: int) -> str:
+    """What the view shows when the flag holds `value` ("120%")."""
+    from phoneworld.runtime.expr import Scope, display, evaluate
+    from phoneworld.runtime.state import State
+
+    bound = map_expr(text, lambda x: Const(value) if x == Ref((name,)) else x) \
+        if text is not None else Const(str(value))
+    return display(evaluate(bound, Scope(State(spec))))  # type: ignore[arg-type]
 
 
 def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator[_Base]:
