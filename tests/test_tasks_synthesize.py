@@ -494,3 +494,16 @@ def test_a_stepped_number_is_brought_to_each_value_it_can_take():
     assert demo.verified and len(demo.actions) == 4  # three taps on A+, then done
     (dim,) = [t for t in spec.tasks if t.name == "turn_off_dim"]
     assert "“Dim”" in dim.instruction and "ON" not in dim.instruction
+
+
+def test_a_popup_one_row_opens_that_shows_nothing_of_it_is_no_place_either():
+    """qqmusic's 朋友圈 opens a "Download WeChat" popup: no "Show me 朋友圈". A full page
+    only one row opens (wikipedia's App theme) is that row's place."""
+    one_row = _PAGES.replace("on main.row tap -> page with item",
+                             "on main.row tap -> page with item when item.id == 2")
+    assert [t for t in with_tasks(parse(one_row)).tasks if t.name == "open_page"]
+    page = 'view FrameLayout [0,0,1080,2400] {\n    view TextView [40,100,800,180] text "Download'
+    assert page in one_row
+    popup = one_row.replace(page, 'view FrameLayout [150,900,930,1400] {\n    '
+                                  'view TextView [200,1000,800,1080] text "Download')
+    assert not [t for t in with_tasks(parse(popup)).tasks if t.name == "open_page"]

@@ -40,7 +40,7 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of
+from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of, screen_labels
 from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
@@ -82,9 +82,9 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             continue
         e = schema.entity(target.param)
         view, table = in_items[(t.screen, t.widget)]
-        if e is None or table != target.param or \
-                (t.when is None and not _shows_row(spec, target)):
-            continue  # (one row that opens a screen of its own names it, as a tab does)
+        if e is None or table != target.param or (not _shows_row(spec, target) and (
+                t.when is None or not _a_place(spec, target))):
+            continue  # (one row that opens a page of its own names it, as a tab does)
         button = label_of(view) if t.action == "tap" else ""
         button = button if button and is_name(button) else ""
         if (target.name, button) in done:
@@ -132,6 +132,14 @@ def _shows_row(spec: AppSpec, target: Screen) -> bool:
 
 def _effect_exprs(e: Effect) -> list[Expr]:
     return [x for x in (e.where, *(v for _, v in e.values)) if x is not None]
+
+
+def _a_place(spec: AppSpec, target: Screen) -> bool:
+    """Whether a screen is a place of its own: named (a title), or filling the display
+    (not a popup such as qqmusic's "Download WeChat" over a share sheet)."""
+    b = target.root.bounds
+    return target.name in screen_labels(spec) or \
+        (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height
 
 
 def _reads_param(e: Expr) -> bool:
