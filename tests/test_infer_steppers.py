@@ -118,6 +118,9 @@ def test_a_switch_whose_text_says_its_state_shows_the_text_of_its_flag():
     (sw,) = [v for v in s.root.children if v.id.endswith("dim")]
     assert sw.text == Call("choose", args=(Ref((flag.name,)), Const("Dimming ON"),
                                            Const("Dimming OFF")))
+    # tasks still call the switch by its words (its state word is taken off there)
+    from phoneworld.tasks.labels import label_of
+    assert label_of(sw) == "Dimming ON"
     # one text whatever the state: a plain literal
     plain = App().show(_dim(True)).trace()
     (s,) = facts(plain).views
