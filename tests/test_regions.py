@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from phoneworld.runtime.layers import Layer, PageLayers
-from phoneworld.serve.regions import Regions, cut, meets
+from phoneworld.serve.regions import Regions, cut, ground, meets, phone_style
 
 
 def _page(*layers: Layer, head: str = "h") -> PageLayers:
@@ -41,3 +41,17 @@ def test_cut_and_meets():
     assert cut([(-5, -5, 10, 10), (0, 0, 10, 10), (200, 0, 300, 5), (5, 5, 5, 9)],
                (100, 100)) == [(0, 0, 10, 10)]
     assert meets((0, 0, 10, 10), (9, 9, 20, 20)) and not meets((0, 0, 10, 10), (10, 0, 20, 5))
+
+
+def test_the_empty_phone_is_the_same_in_any_accent_unless_the_page_reads_it():
+    head = ("<style>\nbody { margin: 0; }\n.phone { background: #fff; }\n"
+            ".btn { background: var(--accent); }\n</style></head>\n<body>"
+            '<div class="phone" \n style="width:412px;height:916px;--accent:#1a73e8">')
+    other = head.replace("#1a73e8", "#d81b60")
+    assert phone_style(head)[1] == "width:412px;height:916px;--accent:#1a73e8"
+    assert ground(head) == ground(other) and "#1a73e8" not in ground(head)
+    assert ground(head) != ground(head.replace("412px", "400px"))
+    for reads in (".phone { background: var(--accent); }", "body{color:var(--accent)}",
+                  "* { outline-color: var(--accent) }", ".phone::after { color: var(--a) }"):
+        h = head.replace("</style>", reads + "</style>")
+        assert ground(h) == h and ground(h) != ground(h.replace("#1a73e8", "#d81b60"))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime import Machine
-from phoneworld.runtime.cache import RenderCache, frozen, screen_key
+from phoneworld.runtime.cache import LRU, RenderCache, frozen, screen_key
 from phoneworld.runtime.render import Frame
 from phoneworld.runtime.state import State
 from tests.shop import ACTION, shop_spec, tap
@@ -116,6 +116,31 @@ def test_the_least_recently_used_goes_first():
         cache.put(k, k)  # type: ignore[arg-type]
         cache.get("a")
     assert cache.get("a") == "a" and cache.get("b") is None and cache.get("c") == "c"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 12), st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(0, 8)),
+                                    max_size=40))
+def test_an_lru_holds_the_most_recently_used_values_within_its_weight(limit, ops):
+    """Against a model: weight 0 reads a key, any other puts a value of that weight; the
+    store keeps the most recently used values whose weights fit the limit together."""
+    lru: LRU[tuple[str, int]] = LRU(limit, weigh=lambda v: v[1])
+    model: list[tuple[str, int]] = []  # least recently used first
+    for key, w in ops:
+        if w == 0:
+            got = lru.get(key)
+            held = [v for v in model if v[0] == key]
+            assert got == (held[0] if held else None)
+            if held:
+                model.remove(held[0])
+                model.append(held[0])
+            continue
+        lru.put(key, (key, w))
+        model = [v for v in model if v[0] != key] + ([(key, w)] if w <= limit else [])
+        while sum(v[1] for v in model) > limit:
+            model.pop(0)
+        assert lru.weight == sum(v[1] for v in model) <= limit and len(lru) == len(model)
+    assert lru.hits + lru.misses == sum(1 for _, w in ops if w == 0)
 
 
 # -- the machine -------------------------------------------------------------------------------

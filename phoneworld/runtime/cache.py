@@ -14,16 +14,21 @@ machine in the process, so its memory is bounded however many machines there are
 server's sessions, a vector env's copies), and machines of one app share their screens.
 A rendering in the cache is shared by every outcome that shows that screen: its forms
 must not be mutated (like `State.rows`).
+
+`LRU`, the store under `RenderCache`, bounds by entries or by bytes; the screenshot
+painter keeps its pixels in it too (`serve.regions`, `serve.painter`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from phoneworld.runtime.render import Frame, Rendering
+
+V = TypeVar("V")
 
 SIZE = 512
 """Renderings kept in all (each holds 50-100 KB once its element list, XML and HTML are
@@ -52,49 +57,77 @@ def screen_key(app: int, version: int, frame: Frame, answer: str | None) -> Hash
             None if answer is None else (type(answer), answer))
 
 
-class RenderCache:
-    """The `size` renderings used last, by `screen_key` (least recently used goes first);
-    safe to share between threads."""
+class LRU(Generic[V]):
+    """A least-recently-used store of at most `limit` units, each value weighing what
+    `weigh` says (1 by default: `limit` entries; `nbytes`: a byte budget); safe to share
+    between threads. A value heavier than the whole limit is not kept, and a key that
+    cannot be hashed (an unhashable parameter) is neither found nor kept."""
 
-    __slots__ = ("size", "_items", "_lock", "hits", "misses")
+    __slots__ = ("limit", "weigh", "_items", "_lock", "weight", "hits", "misses")
 
-    def __init__(self, size: int = SIZE) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, Rendering] = OrderedDict()
+    def __init__(self, limit: int, weigh: Callable[[V], int] | None = None) -> None:
+        self.limit = limit
+        self.weigh = weigh
+        self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+        self.weight = 0
+        """What the values kept weigh together."""
         self.hits = self.misses = 0
 
-    def get(self, key: Hashable) -> Rendering | None:
+    def get(self, key: Hashable) -> V | None:
+        """The value kept under `key` (now the most recently used), or None."""
         with self._lock:
             try:
-                r = self._items.get(key)
-            except TypeError:  # an unhashable value in a parameter: not cached
-                r = None
-            if r is None:
+                got = self._items.get(key)
+            except TypeError:
+                got = None
+            if got is None:
                 self.misses += 1
                 return None
             self.hits += 1
             self._items.move_to_end(key)
-            return r
+            return got[0]
 
-    def put(self, key: Hashable, r: Rendering) -> None:
-        """Keep `r` (its boxes computed) under `key`."""
-        items = self._items
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep `value` under `key` (weighed now: put it again when it grew), dropping
+        the least recently used values past the limit."""
+        w = 1 if self.weigh is None else self.weigh(value)
+        gone: list[tuple[V, int]] = []
         with self._lock:
             try:
-                items[key] = r
+                old = self._items.pop(key, None)
             except TypeError:
                 return
-            items.move_to_end(key)
-            old = items.popitem(last=False) if len(items) > self.size else None
-        del old  # freed outside the lock
+            if old is not None:
+                self.weight -= old[1]
+            if w > self.limit:
+                return
+            self._items[key] = (value, w)
+            self.weight += w
+            while self.weight > self.limit:
+                gone.append(self._items.popitem(last=False)[1])
+                self.weight -= gone[-1][1]
+        del gone  # freed outside the lock
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self.weight = 0
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+class RenderCache(LRU[Rendering]):
+    """The `size` renderings used last, by `screen_key` (least recently used goes first);
+    safe to share between threads."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        super().__init__(size)
+
+    @property
+    def size(self) -> int:
+        return self.limit
 
 
 SHARED = RenderCache()

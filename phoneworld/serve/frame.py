@@ -5,7 +5,6 @@
     f.composite(x, y, rgba)        # alpha over what is there
     f.png()                        # deflates the stale bands only, joins the rest
     g = f.copy()                   # its own pixels; shares f's encoded bands
-    f.pack()                       # PNG bytes alone, decoded again when next read
 
 A PNG's pixels are one zlib stream of filtered rows. Here every band of `BAND` rows is
 its own raw deflate block ending in a full flush (no reference reaches back into an
@@ -16,8 +15,7 @@ changed row re-deflates its band (32 rows: about 0.1 MB of pixels), not the whol
 image (7 MB at 1080x2280, about 12 ms of zlib; 4 ms with ISA-L's deflate, used where the
 `isal` package is installed: the `browser` extra has it).
 
-`decode_png` reads a PNG back to an array; Chromium's fast PNGs (every row filtered "Up")
-and this module's own (rows "None" or "Up") are inflated and summed here, without Pillow.
+`decode_png` reads a PNG back to an array (libspng where `imagecodecs` is installed).
 """
 
 from __future__ import annotations
@@ -32,6 +30,10 @@ try:  # ISA-L: the same deflate format, about 4 times faster than zlib at level 
     from isal import isal_zlib as _deflate
 except ImportError:  # pragma: no cover - the browser extra installs it
     _deflate = zlib  # type: ignore[assignment]
+try:  # libspng and libwebp: decode PNGs and WebPs 2 to 5 times faster than Pillow
+    import imagecodecs as _codecs
+except ImportError:  # pragma: no cover - the browser extra installs it
+    _codecs = None
 
 BAND = 32
 """Rows per deflate block."""
@@ -58,62 +60,44 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
             + struct.pack(">I", zlib.crc32(data, zlib.crc32(tag))))
 
 
-def _running_sum(rows: np.ndarray, block: int = 64) -> None:
-    """Replace each of `rows` (n x m uint8, C-contiguous) by its sum with all rows above
-    it, mod 256. `np.cumsum(axis=0)` does it element by element (60 ms for a 1080x2400
-    screen); this adds whole rows: inside blocks of `block` rows, all blocks at once,
-    then each block's last row down into the next block (1-2 ms)."""
-    n = len(rows)
-    m = n // block * block
-    if m:
-        blocks = rows[:m].reshape(-1, block, rows.shape[1])
-        for i in range(1, block):
-            blocks[:, i] += blocks[:, i - 1]
-        for j in range(1, len(blocks)):
-            blocks[j] += blocks[j - 1, -1]
-    for i in range(max(m, 1), n):
-        rows[i] += rows[i - 1]
-
-
 def decode_png(data: bytes) -> np.ndarray:
     """A PNG's pixels as a (height, width, 3 or 4) uint8 array (RGB, or RGBA where it has
-    alpha). 8-bit RGB(A) PNGs whose rows are filtered "None" or "Up" (Chromium's fast
-    PNGs, `Frame.png`) are decoded here, in a few ms; any other PNG by Pillow."""
+    alpha). 8-bit RGB(A) PNGs, as Chromium and `Frame.png` write them, are decoded by
+    libspng (`imagecodecs`, in the `browser` extra: 4 ms for a 1080x2400 capture, where
+    Pillow takes 15-35 ms); any other PNG, or any PNG without `imagecodecs`, by Pillow."""
     if data[:8] != _SIGNATURE or data[12:16] != b"IHDR":
         raise ValueError("not a PNG image")
-    w, h, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", data[16:29])
-    channels = {2: 3, 6: 4}.get(color)
-    if depth == 8 and channels and not interlace:
-        idat, pos = [], 8
-        while pos + 8 <= len(data):
-            n, tag = struct.unpack(">I4s", data[pos:pos + 8])
-            if tag == b"IDAT":
-                idat.append(data[pos + 8:pos + 8 + n])
-            pos += 12 + n
+    depth, color, interlace = data[24], data[25], data[28]
+    if _codecs is not None and depth == 8 and color in (2, 6) and not interlace:
         try:
-            raw = _deflate.decompress(b"".join(idat))
+            return _codecs.spng_decode(data)
         except Exception:  # a broken stream: Pillow says what is wrong
-            raw = b""
-        stride = w * channels + 1
-        if len(raw) == stride * h:
-            rows = np.frombuffer(raw, np.uint8).reshape(h, stride)
-            filters = rows[:, 0]
-            if not (filters & 0xFD).any():  # every row "None" (0) or "Up" (2)
-                px = rows[:, 1:]
-                if not filters.any():
-                    return px.reshape(h, w, channels).copy()
-                # A run of "Up" rows is the running sum (mod 256) from the row before it
-                # ("Up" on the first row adds a row of zeros).
-                out = px.copy()
-                starts = sorted({0, *np.flatnonzero(filters == 0).tolist()}) + [h]
-                for a, b in zip(starts, starts[1:], strict=False):
-                    _running_sum(out[a:b])
-                return out.reshape(h, w, channels)
+            pass
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as im:
         return np.array(im.convert("RGBA" if im.mode in ("RGBA", "LA", "PA") or
                                    "transparency" in im.info else "RGB"))
+
+
+def decode_rgb(data: bytes) -> np.ndarray:
+    """An image file's pixels as a (height, width, 3) uint8 RGB array, any alpha dropped:
+    WebP by libwebp through `imagecodecs` (a recorded 1080x2280 plate in 7-21 ms, where
+    Pillow takes 12-45), PNG by `decode_png`, anything else by Pillow."""
+    px: np.ndarray | None = None
+    if data[:8] == _SIGNATURE:
+        px = decode_png(data)
+    elif _codecs is not None and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        try:
+            px = _codecs.webp_decode(data)
+        except Exception:  # unreadable: Pillow says why
+            px = None
+    if px is None:
+        from PIL import Image
+
+        with Image.open(io.BytesIO(data)) as im:
+            return np.asarray(im if im.mode == "RGB" else im.convert("RGB"))
+    return px if px.ndim == 3 and px.shape[2] == 3 else px[..., :3]
 
 
 class Frame:
@@ -162,12 +146,17 @@ class Frame:
         f._png, f.size, f._bands = self._png, self.size, list(self._bands)
         return f
 
-    def pack(self) -> None:
-        """Keep the frame as PNG bytes alone (a tenth of its pixels' memory or less);
-        its pixels are decoded again when next read."""
-        if self._pixels is not None:
-            self._png = self.png()
-            self._pixels = None
+    @property
+    def nbytes(self) -> int:
+        """The memory it holds: its pixels (where decoded), PNG bytes and encoded bands."""
+        return ((0 if self._pixels is None else self._pixels.nbytes)
+                + (0 if self._png is None else len(self._png))
+                + sum(len(b[0]) for b in self._bands if b is not None))
+
+    @property
+    def encoded(self) -> bool:
+        """Whether its PNG costs no deflating (every band encoded, or PNG bytes kept)."""
+        return self._png is not None or all(b is not None for b in self._bands)
 
     def view(self) -> np.ndarray:
         """The pixels, read-only (a frame may be the base of later ones)."""

@@ -31,9 +31,8 @@ from __future__ import annotations
 
 import base64
 import html as html_lib
-import io
 import json
-from collections import OrderedDict
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -41,19 +40,33 @@ from typing import Any
 
 import numpy as np
 
+from phoneworld.errors import PhoneworldError
+from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve.frame import Frame, decode_png
-from phoneworld.serve.regions import CLIP_COST, Regions, area, changed, cut, join, merge
+from phoneworld.serve.frame import Frame, decode_png, decode_rgb
+from phoneworld.serve.regions import (
+    CLIP_COST,
+    Regions,
+    area,
+    changed,
+    cut,
+    ground,
+    join,
+    merge,
+    phone_style,
+)
 
 Rect = tuple[int, int, int, int]
 
 RECENT = 4
-"""Frames kept per page size as bases for the next ones (8 MB each)."""
-PAINTED = 8
-"""Plates with their paints laid, kept for the next frames on them (8 MB each)."""
-IMAGES = 16
-"""Recorded images other than plates (cuts of them are painted), kept decoded."""
+"""Frames kept per page size as bases for the next ones (8 MB each at 1080x2400)."""
+MEMORY = 256
+"""Megabytes of pixels a painter keeps by default ($PHONEWORLD_PAINTER_MB sets it): a
+quarter for `regions`, the rest for decoded recorded images, plates with their paints
+laid and empty phones (8 MB each at 1080x2400), least recently used dropped first. The
+`RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
+MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -68,6 +81,8 @@ _PATCH = """(() => {
 """Replaces runs of the phone's children, last run first (so indexes stay true)."""
 _RESTYLE = ";document.querySelector('.phone').setAttribute('style', %s)"
 """Sets the phone's own style (the page's zoom style overrides its height)."""
+_TAIL = "</div></body></html>"
+"""What closes a page after the phone's divs (`layers`)."""
 
 
 @dataclass
@@ -87,37 +102,53 @@ class _Page:
     paints, or the page's head and recorded pixels), the page it shows, the frame."""
 
 
+def small_pages() -> None:
+    """Stop numpy advising the kernel to back large arrays with huge pages (unless
+    $NUMPY_MADVISE_HUGEPAGE chooses): where Linux's transparent huge pages are "madvise"
+    with defrag "madvise" (its default), each fresh 8 MB frame then waits while the
+    kernel compacts memory, 10-50 ms of CPU a frame here (measured), more than drawing
+    it takes. Process-wide; it changes no result."""
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        return
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # pragma: no cover - numpy < 2 names it numpy.core
+        return
+    _set_madvise_hugepage(False)
+
+
 class Painter:
     """Draws pages of one browser at the device's size (see the module docstring).
 
-    Recorded screenshots are decoded once (a WebP plate costs 10-15 ms): the `plates`
-    last used are kept as pixels (8 MB each at 1080x2400), `packed` more as PNG bytes
-    (0.3-1 MB, decoded again in about 5 ms). At 1080x2400 what it keeps is bounded by
-    about 450 MB (plates 130, other images 130, painted plates 60, recent frames 60,
-    regions 64), reached only on apps with many recorded screens.
+    What it draws on (recorded images decoded, 7-21 ms a plate; plates with their paints
+    laid; empty phones) and what the browser drew (`regions`) is kept within `memory`
+    bytes (`MEMORY`): an app with more recorded screens than that holds decodes them
+    again when it comes back to them.
 
     Args:
         browser: a Playwright `Browser`.
         route: answers the pages' requests (`Screenshotter._answer`).
         origin: the URL the pages lie at.
         assets: asset bytes by name (or None: pages without a look only).
+        memory: bytes of pixels kept (default: $PHONEWORLD_PAINTER_MB, else `MEMORY` MB).
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
-                 assets: Callable[[str], bytes | None] | None, *, plates: int = 16,
-                 packed: int = 64) -> None:
+                 assets: Callable[[str], bytes | None] | None, *,
+                 memory: int | None = None) -> None:
+        small_pages()
         self.browser = browser
         self.route = route
         self.origin = origin
         self.assets = assets
         self._pages: dict[tuple[int, int, bool], _Page] = {}
-        self._plates: OrderedDict[tuple[str, int, int], Frame] = OrderedDict()
-        self._images: OrderedDict[tuple[str, int, int], np.ndarray] = OrderedDict()
-        self._painted: OrderedDict[tuple[Any, ...], Frame] = OrderedDict()
-        self._keep = plates
-        self._packed = packed
-        self.regions = Regions()
+        if memory is None:
+            memory = memory_budget()
+        self.regions = Regions(memory // 4)
         """What the browser drew in rectangles before (`regions`)."""
+        self.kept: LRU[Frame | np.ndarray] = LRU(memory - memory // 4, weigh=_nbytes)
+        """Decoded recorded images, plates (laid with their paints) and empty phones,
+        by ("image" | "plate" | "painted" | "blank", ...)."""
         self.captured = 0
         """App pixels captured from the browser so far (a measure of its work)."""
         self.reused = 0
@@ -139,21 +170,20 @@ class Painter:
     def _on_plate(self, pl: PageLayers, base: Frame, width: int, height: int,
                   png: bool) -> Frame:
         key = (pl.plate, width, height, pl.paints)
-        painted = self._painted.get(key)
+        # (frames are never changed once drawn: a plate without paints is its own)
+        painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
-            base.pixels  # noqa: B018 - a packed plate decoded once, not by each copy
             painted = base.copy()
             for p in pl.paints:
                 if not self._lay(painted, p):
                     # An image that cannot be read: the browser draws the page whole.
                     return self._changed(None, pl.html, width, height)
             # Steps that change only texts keep the paints (and their encoded bands).
-            self._painted[key] = painted
-            while len(self._painted) > PAINTED:
-                self._painted.popitem(last=False)
-        self._painted.move_to_end(key)
-        if png:
+            self.kept.put(("painted", key), painted)
+        assert isinstance(painted, Frame)
+        if png and not painted.encoded:  # (a plate is encoded by `_plate`)
             painted.encode()
+            self.kept.put(("painted", key), painted)  # weighed again, with its bands
         page = self._page(width, height, transparent=True)
         size = (width, height)
         # From the recent frame on these paints that needs the fewest pixels drawn, or
@@ -166,7 +196,9 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
                 if _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
-        f = (last or painted).copy()
+        f = last or painted
+        if hits or clips:
+            f = f.copy()
         self.reused += sum(area([r]) for r, _ in hits)
         if clips:
             self._show(page, pl, pl.overlay(), size)
@@ -201,6 +233,15 @@ class Painter:
                 got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=False)
                 if last is None or _cost(got) < _cost((hits, clips)):
                     last, (hits, clips, misses) = frame, got
+        if pl is not None and not pl.plate and not pl.paints:
+            # Or from the empty phone (captured once for all screens that share it): a
+            # screen never drawn before costs the browser only the divs that draw.
+            blank = self._blank(page, pl, size, need=last is None)
+            if blank is not None:
+                got = self._reuse(pl, [lay.rect for lay in pl.layers if not lay.blank],
+                                  size, clear=False)
+                if last is None or _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = blank, got
         if last is None or len(clips) * CLIP_COST + area(clips) / (width * height) \
                 > CLIP_COST + 1:
             if pl is None:
@@ -215,7 +256,7 @@ class Painter:
                 page.pending = (pl, f)
         else:
             assert pl is not None
-            f = last.copy()
+            f = last.copy() if hits or clips else last
             self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
@@ -229,6 +270,23 @@ class Painter:
             page.recent.clear()
         else:
             _remember(page, under, pl, f)
+        return f
+
+    def _blank(self, page: _Page, pl: PageLayers, size: tuple[int, int],
+               need: bool) -> Frame | None:
+        """The empty phone of `pl`'s page (its head, no divs), captured whole once per
+        `ground` and size where `need`ed (None where not kept and not needed)."""
+        key = ("blank", ground(pl.head), size)
+        f = self.kept.get(key)
+        if f is None and need:
+            html = pl.html[:pl.cut[0]] + _TAIL
+            empty = page_layers(html, size)
+            assert empty is not None and not empty.layers
+            self._show(page, empty, html, size)
+            f = Frame.from_png(self._png(page, (0, 0, *size), size))
+            f.pixels  # noqa: B018 - decoded once, not by each frame drawn on it
+            self.kept.put(key, f)
+        assert f is None or isinstance(f, Frame)
         return f
 
     @staticmethod
@@ -270,43 +328,38 @@ class Painter:
     # -- recorded pixels ---------------------------------------------------------------------
 
     def _decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
-        key = (name, w, h)
-        img = self._images.get(key)
+        """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
+        kept unless not to `keep` (a plate: kept as a frame)."""
+        key = ("image", name, w, h)
+        img = self.kept.get(key) if keep else None
         if img is None:
             data = self.assets(name) if self.assets is not None else None
             if data is None:
                 return None
-            from PIL import Image
+            img = decode_rgb(data)
+            if img.shape[:2] != (h, w):  # as the page stretches it
+                from PIL import Image
 
-            with Image.open(io.BytesIO(data)) as im:
-                # (an RGB picture is not converted: that would copy it once more)
-                pic = im if im.mode == "RGB" else im.convert("RGB")
-                if pic.size != (w, h):  # as the page stretches it
-                    pic = pic.resize((w, h), Image.Resampling.BILINEAR)
-                img = np.asarray(pic)
-            if not keep:  # a plate: `_plates` keeps it
-                return img
-            self._images[key] = img
-            while len(self._images) > IMAGES:
-                self._images.popitem(last=False)
-        self._images.move_to_end(key)
+                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
+                    (w, h), Image.Resampling.BILINEAR))
+            if keep:
+                self.kept.put(key, img)
+        assert isinstance(img, np.ndarray)
         return img
 
     def _plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
-        key = (name, w, h)
-        f = self._plates.get(key)
+        key = ("plate", name, w, h)
+        f = self.kept.get(key)
         if f is None:
             img = self._decode(name, w, h, keep=False)
             if img is None:
                 return None
-            f = self._plates[key] = Frame(img)  # never changed: frames are drawn on copies
-        self._plates.move_to_end(key)
-        if png:
+            f = Frame(img)  # never changed: frames are drawn on copies
+            self.kept.put(key, f)
+        assert isinstance(f, Frame)
+        if png and not f.encoded:
             f.encode()
-        for old in list(self._plates)[-self._packed - self._keep:-self._keep]:
-            self._plates[old].pack()
-        while len(self._plates) > self._keep + self._packed:
-            self._plates.popitem(last=False)
+            self.kept.put(key, f)  # weighed again, with its bands
         return f
 
     def _lay(self, f: Frame, p: Paint) -> bool:
@@ -351,8 +404,8 @@ class Painter:
         new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
         if page.doc == html:
             return
-        shown, style = _phone_style(page.head)
-        head, new_style = _phone_style(pl.head)
+        shown, style = phone_style(page.head)
+        head, new_style = phone_style(pl.head)
         if page.divs is None or shown != head:
             self._set(page, html, size)
             page.head, page.divs = pl.head, pl.layers
@@ -408,6 +461,23 @@ class Painter:
         return decode_png(self._png(page, clip, size))
 
 
+def memory_budget() -> int:
+    """The painter's byte budget: $PHONEWORLD_PAINTER_MB megabytes, else `MEMORY`."""
+    got = os.environ.get(MEMORY_ENV, "").strip()
+    try:
+        mb = float(got) if got else MEMORY
+    except ValueError:
+        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: give the painter's memory in "
+                              "megabytes, e.g. 256") from None
+    if mb < 0:
+        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: megabytes cannot be negative")
+    return int(mb * (1 << 20))
+
+
+def _nbytes(v: Frame | np.ndarray) -> int:
+    return v.nbytes
+
+
 def _cost(got: tuple[Any, ...]) -> int:
     """What drawing a frame costs: pixels captured, and (far cheaper) pixels reused."""
     hits, clips = got[0], got[1]
@@ -418,12 +488,3 @@ def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
     """Keep `f` (showing `pl`, laid on `base`) as the page's newest recent frame."""
     kept = [r for r in page.recent if r[1].html != pl.html]
     page.recent = [*kept[max(0, len(kept) - RECENT + 1):], (base, pl, f)]
-
-
-def _phone_style(head: str) -> tuple[str, str]:
-    """A page's head less the phone's style attribute, and that attribute's value (the
-    head ends with the phone's opening tag, its style last)."""
-    i = head.rfind(' style="')
-    if i < 0 or not head.endswith('">'):
-        return head, ""
-    return head[:i], head[i + len(' style="'):-len('">')]

@@ -16,17 +16,19 @@ only for rectangles it has not seen drawn so:
     regions.put(key, pixels)          # what a capture showed there (a copy is kept)
     regions.get(key)                  # those pixels again, or None
 
-The pixels are kept in a least-recently-used store of at most `limit` bytes.
+The pixels are kept in a least-recently-used store (`runtime.cache.LRU`) of at most
+`limit` bytes.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import re
 from collections.abc import Hashable
 from difflib import SequenceMatcher
 
 import numpy as np
 
+from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.layers import Layer, PageLayers
 
 Rect = tuple[int, int, int, int]
@@ -42,6 +44,34 @@ MAX_CLIPS = 12
 """The most clips one page is captured in."""
 LIMIT = 64 << 20
 """Bytes of pixels kept (about six 1080x2400 RGBA screens)."""
+
+
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CUSTOM = re.compile(r"--[\w-]+\s*:[^;]*;?")
+_GROUND = re.compile(r"\bhtml\b|\bbody\b|\.phone\b|:root|\*")
+"""Selectors that reach the page itself, not only the divs on the phone."""
+
+
+def phone_style(head: str) -> tuple[str, str]:
+    """A page's head less the phone's style attribute, and that attribute's value (the
+    head ends with the phone's opening tag, its style last)."""
+    i = head.rfind(' style="')
+    if i < 0 or not head.endswith('">'):
+        return head, ""
+    return head[:i], head[i + len(' style="'):-len('">')]
+
+
+def ground(head: str) -> str:
+    """What an empty phone's pixels depend on, of a page's `head`: the head less the
+    custom properties (`--accent`) set on the phone, where no rule for the page itself
+    (html, body, the phone) reads one. A custom property paints nothing by itself, only
+    through a `var()` that reads it, so screens of one app in different accents have one
+    empty phone."""
+    bare, style = phone_style(head)
+    if "var(" in style or any("var(" in body and _GROUND.search(sel)
+                              for sel, body in _RULE.findall(bare)):
+        return head
+    return f"{bare} {_CUSTOM.sub('', style)}"
 
 
 def meets(a: Rect, b: Rect) -> bool:
@@ -61,15 +91,12 @@ def cut(rects: list[Rect], size: tuple[int, int]) -> list[Rect]:
     return list(out)
 
 
-class Regions:
-    """A bounded store of captured pixels by (page head, rectangle, divs that meet it)."""
+class Regions(LRU[np.ndarray]):
+    """A store of captured pixels by (page head, rectangle, divs that meet it), of at
+    most `limit` bytes, least recently used dropped first."""
 
     def __init__(self, limit: int = LIMIT) -> None:
-        self.limit = limit
-        self._store: OrderedDict[Hashable, np.ndarray] = OrderedDict()
-        self._bytes = 0
-        self.hits = 0
-        self.misses = 0
+        super().__init__(limit, weigh=lambda px: px.nbytes)
 
     @staticmethod
     def key(pl: PageLayers, rect: Rect, clear: bool) -> Hashable:
@@ -81,34 +108,12 @@ class Regions:
         return (pl.head, clear, under, rect,
                 tuple(lay.key for lay in pl.layers if not lay.blank and meets(lay.rect, rect)))
 
-    def get(self, key: Hashable) -> np.ndarray | None:
-        """The pixels kept for `key` (read-only), or None."""
-        got = self._store.get(key)
-        if got is None:
-            self.misses += 1
-            return None
-        self.hits += 1
-        self._store.move_to_end(key)
-        return got
-
-    def put(self, key: Hashable, pixels: np.ndarray) -> None:
-        """Keep a copy of `pixels` for `key`, dropping the least recently used past
-        the limit."""
-        if pixels.nbytes > self.limit:
-            return
-        old = self._store.pop(key, None)
-        if old is not None:
-            self._bytes -= old.nbytes
-        kept = pixels.copy()
-        kept.flags.writeable = False
-        self._store[key] = kept
-        self._bytes += kept.nbytes
-        while self._bytes > self.limit:
-            _, gone = self._store.popitem(last=False)
-            self._bytes -= gone.nbytes
-
-    def __len__(self) -> int:
-        return len(self._store)
+    def put(self, key: Hashable, value: np.ndarray) -> None:
+        """Keep a read-only copy of `value` (pixels) for `key`."""
+        if value.nbytes <= self.limit:
+            kept = value.copy()
+            kept.flags.writeable = False
+            super().put(key, kept)
 
 
 def area(rects: list[Rect]) -> int:

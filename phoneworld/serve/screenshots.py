@@ -98,8 +98,11 @@ class Screenshotter:
 
     def __init__(self, executable: str | None = None, *, timeout: float = 10.0,
                  queue_size: int = 64, cache_size: int = 128,
-                 assets: Callable[[str], bytes | None] | None = None) -> None:
+                 assets: Callable[[str], bytes | None] | None = None,
+                 memory: int | None = None) -> None:
         self.executable = chromium_path(executable)
+        self.memory = memory
+        """Bytes of pixels the painter keeps (None: `painter.memory_budget()`)."""
         self.assets = assets
         """Asset bytes by name (`runtime.look.asset_source`), for pages with a look."""
         self.timeout = timeout
@@ -210,7 +213,8 @@ class Screenshotter:
                 from phoneworld.serve.painter import Painter
 
                 pages: dict[tuple[int, int], tuple[Any, Any, str]] = {}
-                self.painter = Painter(browser, self._answer, ORIGIN, self._asset)
+                self.painter = Painter(browser, self._answer, ORIGIN, self._asset,
+                                       memory=self.memory)
                 while True:
                     job = self._queue.get()
                     if job is _STOP:
