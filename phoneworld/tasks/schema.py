@@ -23,7 +23,6 @@ from phoneworld.spec.ast import (
     AppSpec,
     Call,
     Compare,
-    Const,
     Expr,
     Not,
     Ref,
@@ -313,24 +312,9 @@ def _flag_toggles(spec: AppSpec) -> Iterator[FlagToggle]:
                 view = named.get((t.screen, t.widget))
                 # Only the app's own words name a switch: no label, no task.
                 label = view_label(view[0], fallback=False) if view else ""
-                if view and not label:
-                    label = _chosen_label(view[0].text)
                 if view and "checkable" in view[0].flags:
                     label = _SWITCH_STATE.sub("", label)
                 yield FlagToggle(e.target, label, t.screen)
-
-
-def _chosen_label(e: Expr | None) -> str:
-    """The words a switch's state-bound text (`choose(dim, "Dimming ON", "Dimming
-    OFF")`) says whatever its state: the first one, where both say the same bar the
-    state; "" otherwise."""
-    if not (isinstance(e, Call) and e.func == "choose" and len(e.args) == 3):
-        return ""
-    texts = [a.value.strip() for a in e.args[1:] if isinstance(a, Const)
-             and isinstance(a.value, str)]
-    if len(texts) != 2 or _SWITCH_STATE.sub("", texts[0]) != _SWITCH_STATE.sub("", texts[1]):
-        return ""
-    return texts[0]
 
 
 def _source_of(e: Expr, item: str | None, param: str | None) -> tuple[str, str] | None:
