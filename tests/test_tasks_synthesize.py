@@ -507,3 +507,23 @@ def test_a_popup_one_row_opens_that_shows_nothing_of_it_is_no_place_either():
     popup = one_row.replace(page, 'view FrameLayout [150,900,930,1400] {\n    '
                                   'view TextView [200,1000,800,1080] text "Download')
     assert not [t for t in with_tasks(parse(popup)).tasks if t.name == "open_page"]
+
+
+def test_a_row_switch_whose_text_turns_with_it_is_still_a_switch():
+    """#20's switch texts: `update ... set checked = not item.checked, switch_widget =
+    choose(...)`: still "Turn on X" for the row (activitylauncher's settings)."""
+    text = _BOXES.replace(
+        "        view CheckBox [900,210,1040,280] as box checked item.checked checkable",
+        "        view CheckBox [900,210,1040,280] as box checked item.checked checkable\n"
+        "        view TextView [600,210,700,280] text item.word")
+    text = text.replace("state main_list(id int, ctx int, title text, checked bool) {\n"
+                        '  (1, null, "Dark theme", true)\n  (2, null, "Use GPS", false)\n'
+                        '  (3, null, "Latitude", null)',
+                        "state main_list(id int, ctx int, title text, checked bool, word text) {\n"
+                        '  (1, null, "Dark theme", true, "ON")\n'
+                        '  (2, null, "Use GPS", false, "OFF")\n  (3, null, "Latitude", null, "")')
+    text += ('on main.box tap -> stay {\n  update main_list set checked = not item.checked, '
+             'word = choose(item.checked, "OFF", "ON") where id == item.id\n}\n')
+    spec = with_tasks(parse(text))
+    turns = {t.name for t in spec.tasks if t.kind == "state"}
+    assert {"turn_on_main_list", "turn_off_main_list"} <= turns
