@@ -293,14 +293,18 @@ def _flags_like(machine, root, obs: Observation) -> None:
 
 def _rows_like(machine, app: GeneratedApp, root, obs: Observation) -> None:
     """Put the rows of the screen's state lists as `obs` showed them, as the app was
-    when the step was taken: a recorded item that reads as exactly one row but for one
-    of its bound texts (a settings row whose summary a choice changed) gives that row
-    the recorded text; a row's switch takes its recorded check state. Lists and the
-    views of their items matched by class and resource id."""
-    state = {t.name for t in app.spec.tables if t.kind == "state"}
-    recorded: dict[tuple[str, str], list[Node]] = {}
+    when the step was taken: the columns the app's effects change (a summary a choice
+    writes, a switch and its "ON"/"OFF") of the one row that a recorded item shows the
+    other texts of take what the item showed. Lists and the views of their items are
+    matched by class and resource id."""
     if obs.root is None:
         return
+    changed: dict[str, set[str]] = {}
+    for t in app.spec.transitions:
+        for e in t.effects:
+            if e.op == "update":
+                changed.setdefault(e.target, set()).update(c for c, _ in e.values)
+    recorded: dict[tuple[str, str], list[Node]] = {}
     for _, win in app_windows(obs.root):
         for _, n in win.walk():
             if n.resource_id:
@@ -312,52 +316,50 @@ def _rows_like(machine, app: GeneratedApp, root, obs: Observation) -> None:
             stack.extend(v.children)
             continue
         lists = recorded.get((v.cls, v.id), [])
-        if v.items.table in state and v.id and len(lists) == 1 and v.children:
+        if v.items.table in changed and v.id and len(lists) == 1 and v.children:
             _items_like(machine.state, v.items.table, _bound(v.children[0]),
-                        lists[0].children)
+                        changed[v.items.table], lists[0].children)
 
 
-def _bound(template) -> dict[tuple[str, str], tuple[str, str]]:
-    """(class, resource id) -> ("text" or "checked", column) of an item template's views
-    bound to a column of the row."""
-    out: dict[tuple[str, str], tuple[str, str]] = {}
+def _bound(template) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(class, resource id) -> ("text" or "checked", column) of each binding of an item
+    template's views to a column of the row (a switch may have both)."""
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
     stack = [template]
     while stack:
         v = stack.pop()
         stack.extend(v.children)
         for what, e in (("text", v.text), ("checked", v.checked)):
             if v.id and isinstance(e, Ref) and len(e.path) == 2 and e.path[0] == "item":
-                out.setdefault((v.cls, v.id), (what, e.path[1]))
-    return out
+                out.setdefault((v.cls, v.id), []).append((what, e.path[1]))
+    # Views of one class and id bound to different columns (a header's title and a
+    # row's, in rows of two types) do not say which column a recorded text is.
+    return {k: [b for b in v if b[0] != "text" or [w for w, _ in v].count("text") == 1]
+            for k, v in out.items()}
 
 
-def _items_like(state, table: str, bound: dict, items) -> None:
+def _items_like(state, table: str, bound: dict, changed: set[str], items) -> None:
     from phoneworld.runtime.expr import display
 
     for item in items:
-        texts: dict[str, str] = {}
-        checks: dict[str, bool] = {}
+        values: dict[str, object] = {}
         for _, n in item.walk():
-            what, column = bound.get((n.class_name, n.resource_id), ("", ""))
-            if what == "text" and n.text:
-                texts.setdefault(column, n.text)
-            elif what == "checked" and n.checkable:
-                checks.setdefault(column, n.checked)
-        if len(texts) < 2:
+            for what, column in bound.get((n.class_name, n.resource_id), ()):
+                if what == "text" and n.text:
+                    values.setdefault(column, n.text)
+                elif what == "checked" and n.checkable:
+                    values.setdefault(column, n.checked)
+        names = {c: v for c, v in values.items() if c not in changed}
+        if not names or not changed & set(values):
             continue
         rows, ids = state.rows(table), state.rowids(table)
-        same = [sum(display(r.get(c)) == t for c, t in texts.items()) for r in rows]
-        whole = [i for i, k in enumerate(same) if k == len(texts)]
-        near = [i for i, k in enumerate(same) if k == len(texts) - 1]
-        if whole:
-            at, changes = whole[0], {}
-        elif len(near) == 1:
-            at = near[0]
-            changes = {c: t for c, t in texts.items() if display(rows[at].get(c)) != t}
-        else:
-            continue
-        changes.update((c, v) for c, v in checks.items() if rows[at].get(c) != v)
-        state.update(table, ids[at], changes)
+        found = [i for i, r in enumerate(rows)
+                 if all((r.get(c) if isinstance(v, bool) else display(r.get(c))) == v
+                        for c, v in names.items())]
+        if len(found) == 1:
+            row = rows[found[0]]
+            state.update(table, ids[found[0]], {c: v for c, v in values.items()
+                                                if c in changed and row.get(c) != v})
 
 
 def _fill_like(machine, obs: Observation) -> None:

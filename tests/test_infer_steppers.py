@@ -118,6 +118,9 @@ def test_a_switch_whose_text_says_its_state_shows_the_text_of_its_flag():
     (sw,) = [v for v in s.root.children if v.id.endswith("dim")]
     assert sw.text == Call("choose", args=(Ref((flag.name,)), Const("Dimming ON"),
                                            Const("Dimming OFF")))
+    # tasks still call the switch by its words (its state word is taken off there)
+    from phoneworld.tasks.labels import label_of
+    assert label_of(sw) == "Dimming ON"
     # one text whatever the state: a plain literal
     plain = App().show(_dim(True)).trace()
     (s,) = facts(plain).views
@@ -161,3 +164,45 @@ def test_a_recorded_stepper_plays_back_as_recorded(start, step, top, taps):
     for up, want in zip(taps, values[1:], strict=True):
         m.step({"action_type": "click", "index": _index(m, "A+" if up else "A-")})
         assert f"{want} pt" in shown_texts(m.observe("node"))
+
+
+def _switch_rows(states: list[bool]):
+    kids = []
+    for i, on in enumerate(states):
+        top = 400 + i * 200
+        cells = [_n("TextView", "title", f"Option {i}", (0, top, 600, top + 200)),
+                 _n("Switch", "switch_widget", "ON" if on else "OFF", (800, top, 1080, top + 200),
+                    checkable=True, checked=on)]
+        kids.append(_n("LinearLayout", "row", "", (0, top, 1080, top + 200), cells,
+                       clickable=True))
+    return screen(title("Prefs"), _n("RecyclerView", "list", "", (0, 400, 1080, 2400), kids,
+                                     scrollable=True))
+
+
+def test_a_list_switch_whose_text_says_its_state_turns_its_text_with_it():
+    trace = (App().show(_switch_rows([True, False])).tap(1, 0)
+             .show(_switch_rows([False, False])).tap(1, 1).show(_switch_rows([False, True]))
+             .trace())
+    m = Machine(parse(emit(_spec(facts(trace)))))
+    m.reset()
+    texts = [e.get("text") for e in m.observe("elements")]
+    assert texts.count("ON") == 1 and texts.count("OFF") == 1
+    m.step({"action_type": "click", "index": _index(m, "Option 0")})
+    assert [e.get("text") for e in m.observe("elements")].count("OFF") == 2
+    m.step({"action_type": "click", "index": _index(m, "Option 1")})
+    m.step({"action_type": "click", "index": _index(m, "Option 0")})
+    assert [e.get("text") for e in m.observe("elements")].count("ON") == 2
+
+
+def test_replay_places_list_switches_as_recorded(tmp_path):
+    """Each step starts with the rows' switches checked as recorded: a tap then turns
+    the one it hits, text and all, as the recording shows."""
+    trace = (App().show(_switch_rows([True, False])).tap(1, 0)
+             .show(_switch_rows([False, False])).tap(1, 1).show(_switch_rows([False, True]))
+             .tap(1, 0).show(_switch_rows([True, True])).tap(1, 1)
+             .show(_switch_rows([True, False])).trace())
+    for name, data in compile_app("prefs", [trace], "t").files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    result = replay([trace], load_app(tmp_path))
+    assert result["fidelity"] == 1.0 and result["text_recall"] == 1.0

@@ -207,3 +207,23 @@ def test_a_page_that_swapped_its_buttons_in_place_is_another_screen():
     _, where = group_observations([tr])
     names = [where[r] for r in sorted(where, key=lambda r: r.index)]
     assert names[0] != names[1] and names[0] == names[2] == names[3]
+
+
+def test_a_bottom_navigation_item_that_takes_no_tap_is_still_the_selected_tab():
+    """Android's bottom navigation makes its current item unclickable: it is the selected
+    tab all the same (its siblings of its class are the tappable ones), so two tabs of
+    one activity are two screens; a selected view alone among untappable ones is not."""
+    from phoneworld.ui.node import Node
+
+    def nav(current: int, clickable: bool = True):
+        items = tuple(Node(class_name="android.widget.FrameLayout", content_desc=label,
+                           bounds=(i * 200, 2000, i * 200 + 200, 2150), selected=i == current,
+                           clickable=clickable and i != current)
+                      for i, label in enumerate(["Explore", "History", "Edits"]))
+        bar = Node(class_name="android.widget.LinearLayout", bounds=(0, 2000, 1080, 2150),
+                   children=items)
+        return Node(class_name="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
+                    children=(bar,))
+    assert selected_tabs(nav(0)) != selected_tabs(nav(2))
+    assert any("Edits" in t for t in selected_tabs(nav(2)))
+    assert selected_tabs(nav(2, clickable=False)) == frozenset()

@@ -16,6 +16,7 @@ import pytest
 
 from phoneworld.compiler import compile_traces
 from phoneworld.spec.ast import AppSpec, Const, View
+from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
@@ -27,14 +28,16 @@ _IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 
 
 def _app_words(spec: AppSpec) -> set[str]:
-    """Every text the app holds: its tables' cells and its views' fixed texts."""
+    """Every text the app holds: its tables' cells and its views' fixed texts (also the
+    ones a view chooses between: a switch's "Dimming ON" / "Dimming OFF")."""
     out = {str(v) for t in spec.tables for r in t.rows for v in r if isinstance(v, str)}
     stack: list[View] = [s.root for s in spec.screens]
     while stack:
         v = stack.pop()
         for e in (v.text, v.desc):
-            if isinstance(e, Const) and isinstance(e.value, str):
-                out.add(e.value)
+            for x in walk(e) if e is not None else ():
+                if isinstance(x, Const) and isinstance(x.value, str):
+                    out.add(x.value)
         stack.extend(v.children)
     return {" ".join(w.split()) for w in out}
 

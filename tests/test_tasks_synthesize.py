@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from phoneworld.runtime.machine import Machine
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Not, Ref, Task
 from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit, emit_expr
@@ -14,7 +15,7 @@ from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, template
 from phoneworld.tasks.instances import draw
 from phoneworld.tasks.labels import is_name, screen_labels
 from phoneworld.tasks.phrases import holes, variants
-from phoneworld.tasks.schema import read_schema
+from phoneworld.tasks.schema import read_schema, reads
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
 
@@ -217,3 +218,312 @@ def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     spec = with_tasks(dataclasses.replace(parse(text), tasks=()))
     said = [t.instruction for t in spec.tasks if t.name.startswith("turn_on_dark_mode")]
     assert said and all("“Dark theme”" in s and " ON”" not in s for s in said)
+
+
+_PAGES = """app pages { package "a.b" start main }
+content main_list(id int, ctx int, title text, mode text) {
+  (1, null, "Alpha", "ON")
+  (2, null, "Beta", "OFF")
+  (3, null, "Gamma", "ON")
+  (4, null, "Ghost", "ON")
+}
+content menu_list(id int, ctx int, label text) {
+  (1, 1, "Share Alpha")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list where item.id != 4 pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+        view Switch [900,210,1040,280] text item.mode checkable
+        view ImageButton [1000,300,1070,390] as more desc "More" clickable
+      }
+    }
+  }
+}
+screen page P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Download the other app"
+  }
+}
+screen menu P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list menu_list where item.ctx == param.id pitch 200 vertical {
+      view TextView [40,210,800,280] text item.label
+    }
+  }
+}
+on main.row tap -> page with item
+on main.more tap -> menu with item
+"""
+
+
+def test_a_page_that_shows_nothing_of_the_row_that_opened_it_is_not_opened_by_it():
+    """qqmusic's share targets each open one "Download QQ" page, and a row's menu was
+    recorded for one row only: "Show me 朋友圈" names no place a person could tell they
+    reached. A page bound to its row (a title `param.title`) is opened by the row."""
+    spec = with_tasks(parse(_PAGES))
+    assert not [t for t in spec.tasks if t.name in ("open_page", "open_menu")]
+    bound = _PAGES.replace('text "Download the other app"', "text param.title")
+    opened = [t for t in with_tasks(parse(bound)).tasks if t.name == "open_page"]
+    assert opened and "Open {n}." in opened[0].instruction
+
+
+def test_a_switch_that_says_its_state_is_asked_about():
+    spec = with_tasks(parse(_PAGES))
+    (ask,) = [t for t in spec.tasks if t.name == "ask_switch_main_list"]
+    assert "Is {n} on or off?" in ask.instruction
+    got = {(i.params["n"], i.params["v"]) for i in draw(spec, ask)}
+    # "Ghost" is in no list a person sees: never drawn
+    assert got == {("Alpha", "ON"), ("Beta", "OFF"), ("Gamma", "ON")}
+
+
+def test_no_composite_changes_a_row_and_asks_about_the_same_row():
+    """Parameters from one table are one row: "Turn off X, then tell me the summary of
+    X" asks about what was just changed."""
+    seen = 0
+    for name in EXAMPLES:
+        for t in example(name).tasks:
+            if t.kind != "composite" or not isinstance(t.condition, BoolOp):
+                continue
+            a, b = t.condition.items[:2]
+            if "answer" in reads(b) and "screen" not in reads(a):
+                tables = [{p.table for p in t.params if p.name in reads(x)} for x in (a, b)]
+                assert not tables[0] & tables[1], t.name
+                seen += 1
+    assert seen
+
+
+def test_a_name_that_reads_as_a_word_is_quoted():
+    from phoneworld.tasks.phrases import fill
+
+    assert fill("Open {n}.", {"n": "default"}) == "Open “default”."
+    assert fill("Open {n}.", {"n": "Downloads"}) == "Open Downloads."
+    assert fill("Enter “{m}”.", {"m": "hello"}) == "Enter “hello”."
+    assert fill("Open {n}.", {"n": "Click on top right + to add a list"}) == \
+        "Open “Click on top right + to add a list”."
+
+
+_SWIPED = """app swiped { package "a.b" start main }
+content main_list(id int, ctx int, title text) {
+  (1, null, "Milk")
+  (2, null, "Eggs")
+}
+content other_list(id int, ctx int, title text) {
+  (1, null, "Bread")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+      }
+    }
+    view ListView [0,1000,1080,2000] list other_list pitch 200 vertical {
+      view LinearLayout [0,1000,1080,1200] as other clickable {
+        view TextView [40,1010,800,1080] text item.title
+      }
+    }
+  }
+}
+screen edit P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view EditText [40,100,1000,200] as title text param.title editable
+  }
+}
+screen page P1 param other_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,1000,200] text param.title
+  }
+}
+on main.row tap -> stay
+on main.row swipe -> edit with item
+on main.other tap -> page with item
+on main.other swipe -> page with item
+"""
+
+
+def test_a_row_a_recorded_swipe_opens_is_opened_by_swiping_it():
+    """onelist: "Swipe an item right to edit it". A swipe that led where a tap on the
+    same rows leads was a slip of the finger: no gesture of its own to plan with."""
+    spec = with_tasks(parse(_SWIPED))
+    (edit,) = [t for t in spec.tasks if t.name == "open_edit"]
+    assert "Tap" not in edit.instruction and "Open {n}." in edit.instruction
+    inst = next(i for i in draw(spec, edit) if i.params["n"] == "Eggs")
+    demo = make_demo([spec], inst)
+    assert demo.verified
+    assert [a["action_type"] for a in demo.actions[:-1]] == ["swipe"]
+    (page,) = [t for t in spec.tasks if t.name == "open_page"]
+    demo = make_demo([spec], draw(spec, page)[0])
+    assert demo.verified and "swipe" not in [a["action_type"] for a in demo.actions]
+
+
+_ICON = """app icon { package "a.b" start main }
+flag pw: bool = false
+flag pw2: bool = false
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Lists"
+    view ImageView [700,100,800,180] as menu_arrow desc "Show menu"
+    view ImageButton [40,400,140,500] as eye checked pw desc "Show password" clickable checkable
+    view ImageButton [40,600,140,700] as eye2 checked pw2 desc "Show password" clickable checkable
+  }
+}
+screen settings P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Settings"
+  }
+}
+on main.menu_arrow tap -> settings
+on main.eye tap -> stay { toggle pw }
+on main.eye2 tap -> stay { toggle pw2 }
+"""
+
+
+def test_a_view_a_recording_tapped_to_some_effect_is_tapped_though_not_clickable():
+    """onelist's "⌄" is an ImageView inside a clickable bar: the tree does not call it
+    clickable, but a person's tap on it opens Settings."""
+    spec = with_tasks(parse(_ICON))
+    (nav,) = [t for t in spec.tasks if t.name == "open_settings"]
+    demo = make_demo([spec], draw(spec, nav)[0])
+    assert demo.verified and demo.actions[0]["action_type"] == "click"
+
+
+def test_two_switches_that_say_the_same_on_one_screen_are_not_asked_for():
+    """Wikipedia's "Show password" by each password field: no "Turn on Show password"
+    that could mean either."""
+    spec = with_tasks(parse(_ICON))
+    assert not [t for t in spec.tasks if t.kind == "state"]
+    one = _ICON.replace('as eye2 checked pw2 desc "Show password"',
+                        'as eye2 checked pw2 desc "Show PIN"')
+    said = {t.instruction for t in with_tasks(parse(one)).tasks if t.kind == "state"}
+    assert any("“Show password”" in s for s in said) and any("“Show PIN”" in s for s in said)
+
+
+def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
+    """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
+    under “Arrive by”?" has no one answer."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+
+    def page(name: str, answer: str) -> Screen:
+        texts = (View("TextView", (40, 300, 600, 360), text=Const("Arrive by")),
+                 View("TextView", (40, 362, 600, 420), text=Const(answer)))
+        return Screen(name, "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+
+    spec = parse(_ROWS)
+    one = dataclasses.replace(spec, screens=(*spec.screens, page("a", "ASAP"),
+                                             page("b", "ASAP")))
+    assert len(list(screen_texts(one, {}, frozenset({"a", "b"})))) == 1
+    two = dataclasses.replace(spec, screens=(*spec.screens, page("a", "ASAP"),
+                                             page("b", "3:00 PM")))
+    assert not list(screen_texts(two, {}, frozenset({"a", "b"})))
+    assert len(list(screen_texts(two, {}, frozenset({"a"})))) == 1  # b: nobody gets there
+
+
+_BOXES = """app boxes { package "a.b" start main }
+state main_list(id int, ctx int, title text, checked bool) {
+  (1, null, "Dark theme", true)
+  (2, null, "Use GPS", false)
+  (3, null, "Latitude", null)
+}
+content pick_list(id int, ctx int, text1 text, checked bool) {
+  (1, null, "Light", true)
+  (2, null, "Sepia", false)
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.title
+        view CheckBox [900,210,1040,280] as box checked item.checked checkable
+      }
+    }
+    view ListView [0,1000,1080,2000] list pick_list pitch 200 vertical {
+      view CheckedTextView [0,1000,1080,1200] as t1 text item.text1 checked item.checked checkable
+    }
+  }
+}
+"""
+
+
+def test_a_checkbox_row_is_asked_on_or_off_and_a_choice_is_not():
+    """aeondroid's settings checkboxes show no "ON": the answer is what the box shows.
+    The choices of a single-choice list are no switches ("Is Sepia on or off?")."""
+    spec = with_tasks(parse(_BOXES))
+    asks = {t.name: t for t in spec.tasks if t.kind == "information"}
+    assert set(asks) == {"ask_on_main_list", "ask_off_main_list"}
+    on = draw(spec, asks["ask_on_main_list"])
+    assert {i.params["n"] for i in on} == {"Dark theme"}  # the row whose box is ticked
+    (off,) = draw(spec, asks["ask_off_main_list"])
+    assert off.params["n"] == "Use GPS"  # "Latitude" has no box: never asked
+    assert make_demo([spec], off).verified
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not off.check(m).success
+
+
+_STEPS = """app steps { package "a.b" start main }
+flag size: int = 100
+flag dim: bool = true
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Font size"
+    view TextView [40,185,600,240] text choose(size == 100, "100% (Default)", fixed(size, 0) + "%")
+    view TextView [40,300,140,400] as up desc "Increase text size" clickable
+    view Switch [40,500,1040,600] as dm text choose(dim, "Dim ON", "Dim OFF") checked dim checkable
+  }
+}
+on main.up tap -> stay when size + 10 <= 130 { set size = size + 10 }
+on main.up tap -> stay
+on main.dm tap -> stay { toggle dim }
+"""
+
+
+def test_a_stepped_number_is_brought_to_each_value_it_can_take():
+    """Wikipedia's font size: A+ adds 10 up to 180%: "Set “Font size” to 120%.", in the
+    words the screen shows the value with; a switch whose text says its state by
+    `choose` is named by the words both states share."""
+    spec = with_tasks(parse(_STEPS))
+    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_")}
+    assert sorted(steps) == ["set_size_110", "set_size_120", "set_size_130"]
+    assert "Set “Font size” to 120%." in steps["set_size_120"].instruction
+    (inst,) = draw(spec, steps["set_size_130"])
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 4  # three taps on A+, then done
+    (dim,) = [t for t in spec.tasks if t.name == "turn_off_dim"]
+    assert "“Dim”" in dim.instruction and "ON" not in dim.instruction
+
+
+def test_a_popup_one_row_opens_that_shows_nothing_of_it_is_no_place_either():
+    """qqmusic's 朋友圈 opens a "Download WeChat" popup: no "Show me 朋友圈". A full page
+    only one row opens (wikipedia's App theme) is that row's place."""
+    one_row = _PAGES.replace("on main.row tap -> page with item",
+                             "on main.row tap -> page with item when item.id == 2")
+    assert [t for t in with_tasks(parse(one_row)).tasks if t.name == "open_page"]
+    page = 'view FrameLayout [0,0,1080,2400] {\n    view TextView [40,100,800,180] text "Download'
+    assert page in one_row
+    popup = one_row.replace(page, 'view FrameLayout [150,900,930,1400] {\n    '
+                                  'view TextView [200,1000,800,1080] text "Download')
+    assert not [t for t in with_tasks(parse(popup)).tasks if t.name == "open_page"]
+
+
+def test_a_row_switch_whose_text_turns_with_it_is_still_a_switch():
+    """#20's switch texts: `update ... set checked = not item.checked, switch_widget =
+    choose(...)`: still "Turn on X" for the row (activitylauncher's settings)."""
+    text = _BOXES.replace(
+        "        view CheckBox [900,210,1040,280] as box checked item.checked checkable",
+        "        view CheckBox [900,210,1040,280] as box checked item.checked checkable\n"
+        "        view TextView [600,210,700,280] text item.word")
+    text = text.replace("state main_list(id int, ctx int, title text, checked bool) {\n"
+                        '  (1, null, "Dark theme", true)\n  (2, null, "Use GPS", false)\n'
+                        '  (3, null, "Latitude", null)',
+                        "state main_list(id int, ctx int, title text, checked bool, word text) {\n"
+                        '  (1, null, "Dark theme", true, "ON")\n'
+                        '  (2, null, "Use GPS", false, "OFF")\n  (3, null, "Latitude", null, "")')
+    text += ('on main.box tap -> stay {\n  update main_list set checked = not item.checked, '
+             'word = choose(item.checked, "OFF", "ON") where id == item.id\n}\n')
+    spec = with_tasks(parse(text))
+    turns = {t.name for t in spec.tasks if t.kind == "state"}
+    assert {"turn_on_main_list", "turn_off_main_list"} <= turns

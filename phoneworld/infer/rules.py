@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from phoneworld.infer.edits import id_is_item
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import list_key, resolve_key
-from phoneworld.spec.ast import BoolOp, Compare, Const, Effect, Not, Ref, Transition
+from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Effect, Not, Ref, Transition
 
 _SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "swipe", "back"}
 
@@ -121,7 +121,33 @@ def _effects(f: Facts, src: str, widget: str, toggles) -> list[Effect]:
         if lc is not None and lc.checkable is not None:
             # (#21) only a row that has a switch: the others have no state to flip
             has_switch = Compare("!=", Ref(("checked",)), Const(None))
+            # a switch's "ON"/"OFF" text turns with it (the other one of the pair)
+            said = tuple((col, Call("choose", args=(Ref(("item", "checked")), Const(off),
+                                                    Const(on))))
+                         for col, (on, off) in state_texts(lc).items())
             out.append(Effect(op="update", target=lc.table,
-                              values=(("checked", Not(Ref(("item", "checked")))),),
+                              values=(("checked", Not(Ref(("item", "checked")))), *said),
                               where=BoolOp("and", (id_is_item(), has_switch))))
+    return out
+
+
+def state_texts(lc) -> dict[str, tuple[str, str]]:
+    """Column -> (text when checked, text when not) of a list's switch texts ("ON" /
+    "OFF") where every row first recorded with a switch showed one text per state, and
+    both states were recorded."""
+    if lc.checkable is None:
+        return {}
+    out = {}
+    for k in sorted(lc.states):
+        if k not in lc.fields:
+            continue
+        i = lc.fields.index(k)
+        by: dict[bool, set[str]] = {}
+        for r in lc.rows:
+            checked = lc.checks.get(r[0])
+            if checked is not None and r[2 + i]:
+                by.setdefault(checked, set()).add(r[2 + i])
+        on, off = by.get(True, set()), by.get(False, set())
+        if len(on) == 1 and len(off) == 1 and on != off:
+            out[lc.columns[i]] = (next(iter(on)), next(iter(off)))
     return out

@@ -16,10 +16,12 @@ screens (the launcher, a browser) neither time out nor are the target.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 
 from phoneworld.infer.facts import Facts, StepFacts
+from phoneworld.infer.keys import resolve_key
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Transition
 
@@ -82,17 +84,81 @@ def timed_targets(steps: Sequence[StepFacts], where: Mapping[ObsRef, str],
 
 
 def find_timed(f: Facts) -> Facts:
-    """Add `on <screen> wait -> <next>` for every timed screen (see the module docstring).
+    """Add `on <screen> wait -> <next>` for every timed screen, and make each late tap
+    open its screen (see the module docstring).
 
         ad: left only by a gap to home (x1)  ->  on ad wait -> home x1
     """
     foreign = frozenset(s.name for s in f.graph.screens if s.foreign)
+    transitions, notes = _with_late(f, foreign)
     timed = timed_targets(f.steps, f.where, foreign)
-    if not timed:
-        return f.with_()
-    have = {(t.screen, t.action) for t in f.transitions}
+    have = {(t.screen, t.action) for t in transitions}
     added = tuple(Transition(screen=src, widget="", action="wait", target=dst, count=count)
                   for src, (dst, count) in timed.items() if (src, "wait") not in have)
-    notes = {f"{t.screen} wait": (f"left by itself for {t.target} ({t.count} times, no "
-                                  "event between the observations)",) for t in added}
-    return f.with_(transitions=f.transitions + added).noted(effects=notes)
+    notes.update({f"{t.screen} wait": (f"left by itself for {t.target} ({t.count} times, no "
+                                       "event between the observations)",) for t in added})
+    if not added and not notes:
+        return f.with_()
+    return f.with_(transitions=transitions + added).noted(effects=notes)
+
+
+def late_targets(steps: Sequence[StepFacts], where: Mapping[ObsRef, str],
+                 foreign: frozenset[str] = frozenset()) -> dict[tuple[str, str], tuple[str, int]]:
+    """(screen, widget key) of each late tap -> (the screen it opened, how many times the
+    next tap was credited with it); see the module docstring."""
+    taps: Counter = Counter()
+    moved: set[tuple[str, str]] = set()
+    late: Counter = Counter()  # (screen, late widget, next widget, target)
+    after_late: Counter = Counter()  # (screen, next widget): taps right after a stay
+    reached: Counter = Counter()  # (screen, widget, target) by a tap of its own
+    prev: StepFacts | None = None
+    for sf in steps:
+        src = where.get(sf.before)
+        dst = where.get(sf.after) if sf.after is not None else None
+        if sf.action == "tap" and src is not None:
+            taps[(src, sf.widget)] += 1
+            if dst is not None and dst != src:
+                moved.add((src, sf.widget))
+            stay_before = prev is not None and prev.trace == sf.trace and \
+                prev.action == "tap" and prev.after == sf.before and \
+                prev.widget != sf.widget and where.get(prev.before) == src
+            if stay_before:
+                after_late[(src, sf.widget)] += 1
+            if dst is not None and dst != src and dst not in foreign:
+                if stay_before:
+                    late[(src, prev.widget, sf.widget, dst)] += 1  # type: ignore[union-attr]
+                else:
+                    reached[(src, sf.widget, dst)] += 1
+        prev = sf
+    out: dict[tuple[str, str], tuple[str, int]] = {}
+    for (src, a, b, dst), n in sorted(late.items()):
+        if (src, a) in moved or n < 2 or 2 * n < taps[(src, a)] or \
+                reached[(src, b, dst)] or taps[(src, b)] <= after_late[(src, b)]:
+            continue
+        if (src, a) not in out or out[(src, a)][1] < n:
+            out[(src, a)] = (dst, n)
+    return out
+
+
+def _with_late(f: Facts, foreign: frozenset[str]) -> tuple[tuple[Transition, ...], dict]:
+    """`f`'s transitions with each late tap's `-> stay` made to open its screen."""
+    late = late_targets(f.steps, f.where, foreign)
+    named = {}
+    for (src, key), target in late.items():
+        info = f.screens.get(src)
+        path = resolve_key(key, info.keys) if info is not None else None
+        name = info.names.get(path, "") if info is not None and path is not None else ""
+        if name:
+            named[(src, name)] = target
+    out, notes = [], {}
+    for t in f.transitions:
+        hit = named.get((t.screen, t.widget)) if t.action == "tap" else None
+        if hit is not None and t.target == "stay" and t.when is None and not t.effects and \
+                t.with_param is None:
+            out.append(dataclasses.replace(t, target=hit[0], count=hit[1]))
+            notes[f"{t.screen}.{t.widget} tap"] = (
+                f"opened {hit[0]} too late for the recorder ({hit[1]} times the next tap "
+                "was credited with it)",)
+        else:
+            out.append(t)
+    return tuple(out), notes

@@ -12,7 +12,9 @@ Chromium only for what they cannot give:
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
-  that frame. A page of another shape, or one whose clips would cost more than a
+  that frame; a screen no recent frame shows is laid on the empty phone (captured
+  once for all screens of one `regions.ground`: accents differ), only its divs that
+  draw captured. A page of another shape, or one whose clips would cost more than a
   whole capture (`CLIP_COST`), is captured whole.
 
 Either way a frame starts from whichever of the last few frames (`RECENT`) needs the

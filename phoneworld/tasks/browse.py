@@ -19,25 +19,35 @@ never with the names of columns or screens, which come from resource ids.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from phoneworld.runtime.expr import Scope, filter_rows
+from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
     Compare,
     Const,
+    Effect,
+    Expr,
     Ref,
+    Screen,
     Task,
     TaskParam,
     View,
 )
+from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of
+from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of, screen_labels
+from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
 """`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
+_SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
+"""A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
 _STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
@@ -55,28 +65,35 @@ class Template:
 # -- opening a row ---------------------------------------------------------------------------
 
 def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
-    """One template per screen that a tap on a list row opens for that row: "Open {n}."
-    (the row itself) or "Open “Menu” for {n}." (a button on the row)."""
+    """One template per screen that a tap on a list row (or a swipe across it) opens for
+    that row: "Open {n}." (the row itself) or "Open “Menu” for {n}." (a button on the
+    row)."""
     screens = {s.name: s for s in spec.screens}
-    views = _item_views(spec)
+    in_items = _item_views(spec)
     done: set[tuple[str, str]] = set()
+    slips = slipped(spec)
     for t in spec.transitions:
+        if t.action == "swipe" and (t.screen, t.widget) in slips:
+            continue  # a tap opens it: a swipe that did too was a slip of the finger
         target = screens.get(t.target)
-        if target is None or target.foreign or t.action != "tap" or \
+        if target is None or target.foreign or t.action not in ("tap", "swipe") or \
                 t.with_param != Ref(("item",)) or \
-                target.param is None or (t.screen, t.widget) not in views:
+                target.param is None or (t.screen, t.widget) not in in_items:
             continue
         e = schema.entity(target.param)
-        view, table = views[(t.screen, t.widget)]
-        if e is None or table != target.param:
-            continue
-        button = label_of(view)
+        view, table = in_items[(t.screen, t.widget)]
+        if e is None or table != target.param or (not _shows_row(spec, target) and (
+                t.when is None or not _a_place(spec, target))):
+            continue  # (one row that opens a page of its own names it, as a tab does)
+        button = label_of(view) if t.action == "tap" else ""
         button = button if button and is_name(button) else ""
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
         n = new("n")
         phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
+        if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
+            phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         fill = {"button": button}
         cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
                               Compare("==", Ref(("param", e.name)), Ref((n,)))))
@@ -85,6 +102,48 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
                     condition=cond, params=(TaskParam(n, e.table, e.name),))
         yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, n=n))
                                            for p in phrases), screen=target.name)
+
+
+def _shows_row(spec: AppSpec, target: Screen) -> bool:
+    """Whether a screen shows something of the row it was opened for: a text bound to
+    `param`, or a list of the row's own rows where most rows have some. A page that
+    looks the same whichever row opened it (each target of a share sheet opening one
+    "Download QQ" page; a row's menu recorded for one row only, empty for the others)
+    is no place a person can tell they reached."""
+    filtered = []
+    for v in views(target.root):
+        for e in (v.text, v.desc):
+            if e is not None and _reads_param(e):
+                return True
+        if v.items is not None and v.items.where is not None and _reads_param(v.items.where):
+            filtered.append(v.items)
+    if any(t.screen == target.name and any(_reads_param(x) for e in t.effects
+                                           for x in _effect_exprs(e))
+           for t in spec.transitions):
+        return True  # what is done there is done to the row (a message sent to it)
+    if not filtered or target.param is None:
+        return False
+    state = State(spec)
+    rows = state.rows(target.param)
+    shown = sum(any(filter_rows(lst.table, lst.where, Scope(state, param=r), as_item=True)
+                    for lst in filtered) for r in rows)
+    return shown * 2 > len(rows)
+
+
+def _effect_exprs(e: Effect) -> list[Expr]:
+    return [x for x in (e.where, *(v for _, v in e.values)) if x is not None]
+
+
+def _a_place(spec: AppSpec, target: Screen) -> bool:
+    """Whether a screen is a place of its own: named (a title), or filling the display
+    (not a popup such as qqmusic's "Download WeChat" over a share sheet)."""
+    b = target.root.bounds
+    return target.name in screen_labels(spec) or \
+        (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height
+
+
+def _reads_param(e: Expr) -> bool:
+    return any(isinstance(x, Ref) and x.path[0] == "param" for x in walk(e))
 
 
 def _item_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str]]:
@@ -132,23 +191,95 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         yield Template(task, asks=P.rename_holes(obj, {"n": n}))
 
 
-def screen_texts(spec: AppSpec, reach_labels: dict[str, str]) -> Iterator[Template]:
-    """A question per fixed heading of a screen with a fixed text right under it (About:
-    "License", then the licence): "What is written under “License”?". `reach_labels`
-    names the screens (a heading alone may be on several)."""
+def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
+    """A question per list whose rows' switches say their state ("ON", "OFF"): "Is {n}
+    on or off?", answered by that text."""
+    tables = {t.name: t for t in spec.tables}
+    done: set[str] = set()
+    for table, _, other, column in _row_texts(spec, schema):
+        t, e = tables[table], schema.entity(table)
+        if table in done or e is None or "checkable" not in other.flags:
+            continue
+        cols = [c.name for c in t.columns]
+        name, value = cols.index(e.name), cols.index(column)
+        states = {str(r[value]).strip().lower() for r in t.rows
+                  if _usable(r[name]) and _usable(r[value])}
+        if not states or not states <= {"on", "off"}:
+            continue
+        done.add(table)
+        questions, obj = P.SWITCH_STATE
+        n, v = new("n"), new("v")
+        task = Task(name=f"ask_switch_{table}", kind="information",
+                    instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Ref((v,))),
+                    params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
+        yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+
+
+def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
+                  said: set[str]) -> Iterator[Template]:
+    """For a list whose rows' switches say nothing of their state (a checkbox; not the
+    choices of a single-choice list), "Is {n} on or off?", answered "on" or "off" by
+    what the switch shows: one template per answer, for the rows whose switch shows it.
+    `said` holds the tables whose switches say it in words (`switch_states`)."""
+    tables = {t.name: t for t in spec.tables}
+    done = set(said)
     for s in spec.screens:
         if s.foreign:
             continue
+        for v in views(s.root):
+            if v.items is None or not v.children or v.items.table in done:
+                continue
+            table, e = v.items.table, schema.entity(v.items.table)
+            column = next((c.checked.path[1] for c in views(v.children[0])
+                           if "checkable" in c.flags and _SWITCH.search(c.cls) and
+                           isinstance(c.checked, Ref) and
+                           len(c.checked.path) == 2 and c.checked.path[0] == "item"), None)
+            types = {c.name: c.type for c in tables[table].columns}
+            if e is None or column is None or types.get(column) != "bool":
+                continue
+            done.add(table)
+            questions, obj = P.SWITCH_STATE
+            for on in (True, False):
+                n, k = new("n"), new("k")
+                cond = BoolOp("and", (Compare("~", Ref(("answer",)), Const("on" if on else "off")),
+                                      Compare("==", Ref((k,)), Const(on))))
+                task = Task(name=f"ask_{'on' if on else 'off'}_{table}", kind="information",
+                            instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                            condition=cond,
+                            params=(TaskParam(n, table, e.name), TaskParam(k, table, column)))
+                yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+
+
+def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
+                 reached: frozenset[str]) -> Iterator[Template]:
+    """A question per fixed heading of a screen a person gets to (`reached`) with a fixed
+    text right under it (About: "License", then the licence): "What is written under
+    “License”?". `reach_labels` names the screens (a heading alone may be on several).
+    The same question with two answers (“Arrive by” on two unnamed pages) is asked of
+    neither; with one, once."""
+    found = []
+    for s in spec.screens:
+        if s.foreign or s.name not in reached:
+            continue
         where = reach_labels.get(s.name, "")
-        pairs = list(_headed(s.root))
-        for i, (head, text) in enumerate(pairs, 1):
-            fill = {"head": head, "screen": where}
-            questions, obj = P.HEADED if where and where != head else \
-                P.TITLED if where else P.HEADED_ANYWHERE
-            task = Task(name=f"read_{s.name}_{i}", kind="information",
-                        instruction=P.join([_words(q, fill) for q in questions]),
-                        condition=Compare("~", Ref(("answer",)), Const(text)))
-            yield Template(task, asks=_words(obj, fill), screen=s.name)
+        found += [(s.name, i, head, text, where)
+                  for i, (head, text) in enumerate(_headed(s.root), 1)]
+    answers: dict[tuple[str, str], set[str]] = {}
+    for _, _, head, text, where in found:
+        answers.setdefault((head, where), set()).add(text)
+    done: set[tuple[str, str]] = set()
+    for name, i, head, text, where in found:
+        if len(answers[(head, where)]) > 1 or (head, where) in done:
+            continue
+        done.add((head, where))
+        fill = {"head": head, "screen": where}
+        questions, obj = P.HEADED if where and where != head else \
+            P.TITLED if where else P.HEADED_ANYWHERE
+        task = Task(name=f"read_{name}_{i}", kind="information",
+                    instruction=P.join([_words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Const(text)))
+        yield Template(task, asks=_words(obj, fill), screen=name)
 
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:

@@ -18,7 +18,7 @@ from phoneworld.tasks.instances import KINDS, TaskInstance, draw
 from phoneworld.tasks.properties import record_case
 from phoneworld.tasks.sample import templates
 
-MAX_CASES = 16
+MAX_CASES = 18
 COMPOSITES = 4
 
 

@@ -5,11 +5,12 @@
                     kind="information", instruction="How much does Oat Milk cost?",
                     apps=("shopping",), params={"n": "Oat Milk", "v": "$4.29"}, ...), ...]
 
-Parameters of a template that come from one table take their values from one row. A
-drawing is kept when every value is there (not empty, not cut short with "…"), when the
-goal does not already hold after a reset (each half of a composite on its own), when no
-other row gives the same instruction a different goal (two "Wi-Fi" rows with different
-keys: neither is drawn), and when a person can see what the task is about (`reach`).
+Parameters of a template that come from one table take their values from one row, a row
+some list of the app shows (`reach`) where its table is listed at all. A drawing is kept
+when every value is there (not empty, not cut short with "…"), when the goal does not
+already hold after a reset (each half of a composite on its own), when no other row gives
+the same instruction a different goal (two "Wi-Fi" rows with different keys: neither is
+drawn), and when a person can see what the task is about (`reach`).
 
 An id is `app/template#hash` (the hash of the drawn values), so it names the same
 instance for the same spec whatever the seed.
@@ -117,6 +118,7 @@ def _bare(spec: AppSpec) -> AppSpec:
 def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     """`draw`, cached per spec and template."""
     rows = _rows(spec)
+    reach = explore(spec)
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in task.params:
         groups.setdefault(p.table, []).append((p.name, p.column))
@@ -124,20 +126,26 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     for table, cols in groups.items():
         options = []
         for r in rows.get(table, []):
+            if not reach.shown(table, next(iter(r.values()))):
+                continue  # a row no list shows is in no person's app: never drawn
             b = {name: r.get(col) for name, col in cols}
             if all(_usable(v) for v in b.values()):
                 options.append(b)
         choices.append(list({_canon(b): b for b in options}.values()))
     visible = _holes_of(task)
     tables = {p.name: p.table for p in task.params}
+    # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
+    # says which rows the template is for: it holds or fails whatever is done.
+    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables))]
     m = fresh_machine(spec)
-    reach = explore(spec)
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
         b: dict[str, Value] = {}
         for part in combo:
             b.update(part)
+        if not all(goal_holds(m, Goal(spec.name, c, tuple(b.items()))) for c in fixed):
+            continue
         shown = _canon({k: v for k, v in b.items() if k in visible})
         meant.setdefault(shown, set()).add(_canon(b))
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
@@ -152,6 +160,13 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         if len(options) == 1 and len(meant[shown]) == 1:
             out.append(_instance(spec, task, options[0], visible, tables))
     return tuple(out)
+
+
+def _of_params(e: Expr, params: set[str]) -> bool:
+    """Whether `e` reads task parameters and nothing else (no state, screen or answer)."""
+    refs = [x for x in walk(e) if isinstance(x, Ref)]
+    return bool(refs) and not any(isinstance(x, Call) for x in walk(e)) and \
+        all(len(x.path) == 1 and x.path[0] in params for x in refs)
 
 
 def _halves(task: Task) -> list[Expr]:

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from phoneworld.spec.ast import AppSpec, Const, Screen, View
+from phoneworld.spec.ast import AppSpec, Call, Const, Ref, Screen, View
 
 _NOT_A_NAME = re.compile(
     r"^(navigate up|up|back|go back|collapse|expand|cancel|ok|okay|close|done|dismiss|yes|no|"
@@ -62,8 +62,9 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         buttons: set[str] = set()
         for t in spec.transitions:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
-                    t.with_param is not None or (t.screen, t.widget) not in named:
-                continue
+                    t.with_param is not None or (t.screen, t.widget) not in named or \
+                    "editable" in named[(t.screen, t.widget)].flags:
+                continue  # (a text field opens what it suggests, no place of its own)
             label = label_of(named[(t.screen, t.widget)])
             if label and is_name(label) and not _NOT_A_NAME.match(label) and \
                     label != app_title:
@@ -115,7 +116,7 @@ def label_of(view: View, *, into_lists: bool = False) -> str:
     """What a person would call a widget: its text, its description, or the first
     literal text among its descendants (in order; inside lists only with `into_lists`);
     "" where it shows none."""
-    said = const_text(view.text) or const_text(view.desc)
+    said = const_text(view.text) or _switch_text(view.text) or const_text(view.desc)
     if said:
         return said
     stack = list(reversed(view.children))
@@ -125,6 +126,15 @@ def label_of(view: View, *, into_lists: bool = False) -> str:
             if const_text(child.text):
                 return const_text(child.text)
             stack.extend(reversed(child.children))
+    return ""
+
+
+def _switch_text(e: object) -> str:
+    """A switch's text that says its state (`choose(flag, "Dimming ON", "Dimming OFF")`)
+    as it reads when on: what names the switch (its state words are taken off later)."""
+    if isinstance(e, Call) and e.func == "choose" and len(e.args) == 3 and \
+            isinstance(e.args[0], Ref) and len(e.args[0].path) == 1:
+        return const_text(e.args[1])
     return ""
 
 

@@ -73,6 +73,9 @@ FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Switch “{label}�
            "Go to {screen} and enable “{label}”.")
 FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}” off ({screen}).",
             "Go to {screen} and disable “{label}”.")
+STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
+           "Make “{label}” {value}.")
+"""A number the app steps (a font size) brought to one of its values."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -101,6 +104,10 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
              "entry say?"),
             "what else the {n} row shows"),
 }
+SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
+                 "Check whether {n} is switched on or off."),
+                "whether {n} is on or off")
+"""A row's switch whose state its text says ("ON", "OFF")."""
 HEADED = (("What is written under “{head}” on {screen}?",
            "On {screen}, what does it say under “{head}”?",
            "Go to {screen} and read me the text under “{head}”."),
@@ -182,13 +189,18 @@ def fill(template: str, values: dict[str, object]) -> str:
         if m.group(0) == "}}":
             return "}"
         v = str(values.get(m.group(1), m.group(0)))
-        if v[-1:] in _ENDS and template[m.start() - 1:m.start()] != "“":
-            return f"“{v}”"  # a sentence of the app's ("Yes! What time?") inside ours
+        if template[m.start() - 1:m.start()] != "“" and (
+                v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG):
+            # A sentence of the app's ("Yes! What time?", a to-do item) inside ours, or a
+            # name that reads as words of ours ("Open default."): quoted.
+            return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
 
 
 _ENDS = frozenset(".?!…")
+_LONG = 4
+"""Words a value may have and still read as a name inside an instruction."""
 
 
 def rename_holes(template: str, names: dict[str, str]) -> str:

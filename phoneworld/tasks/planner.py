@@ -4,14 +4,15 @@
       -> [{"action_type": "click", "index": 4}, {"action_type": "click", "index": 2}]
 
 The search runs the app itself: from each state it tries every action a person could
-take on the screen (wait where the screen gives way by itself, tap what is clickable,
-long-press what is long-clickable, type a task's text into a field, press enter, scroll
-a list either way, go back; on a phone, open the task's app), with `snapshot`/`restore`
-between tries. States are told apart by a key: the top screen with its parameter, typed
-text, scroll offsets and focus, the screen and parameter below it (so `back` is not
-confused), and the tables and flags that matter (those the goal reads and those that
-steer transitions); everything else is left out so that toggling an unrelated switch is
-not a new state. The key is an abstraction, so a plan is only a candidate until
+take on the screen (wait where the screen gives way by itself, tap what is clickable or
+what a recording tapped to some effect, long-press what is long-clickable, swipe a list
+row sideways where a swipe was recorded on it, type a task's text into a field, press
+enter, scroll a list either way, go back; on a phone, open the task's app), with
+`snapshot`/`restore` between tries. States are told apart by a key: the top screen
+with its parameter, typed text, scroll offsets and focus, the screen and parameter below
+it (so `back` is not confused), and the tables and flags that matter (those the goal
+reads and those that steer transitions); everything else is left out so that toggling an
+unrelated switch is not a new state. The key is an abstraction, so a plan is only a candidate until
 `demos.make_demo` replays it on a fresh machine and the checker agrees.
 
 A task is planned in stages: first look at each fact the task asks for (its subject and
@@ -72,6 +73,19 @@ class World:
         self.facts = list(facts)
         """What the goal is made of: a state is keyed by their truth, not by its data."""
         self.long_press = any(t.action == "long_press" for s in specs for t in s.transitions)
+        self._swipes: dict[tuple[str, str], set[str]] = {}
+        """(app, screen) -> the widgets a recorded swipe across a list row fires, where
+        it never leads where a tap on them does (else they were slips of the finger)."""
+        self._presses: dict[tuple[str, str], set[str]] = {}
+        """(app, screen) -> the widgets a recorded tap made do something."""
+        for s in specs:
+            for t in s.transitions:
+                if t.action == "tap" and (t.target != "stay" or t.effects):
+                    self._presses.setdefault((s.name, t.screen), set()).add(t.widget)
+            slips = slipped(s)
+            for t in s.transitions:
+                if t.action == "swipe" and (t.screen, t.widget) not in slips:
+                    self._swipes.setdefault((s.name, t.screen), set()).add(t.widget)
         self._timed = {(s.name, t.screen) for s in specs for t in s.transitions
                        if t.action == "wait"}
 
@@ -106,12 +120,15 @@ class World:
         return self.target.observe("elements")
 
     def texts(self) -> set[object]:
-        """What the screen shows, normalised as `~` compares."""
+        """What the screen shows, normalised as `~` compares; a switch or a checkbox
+        shows "on" or "off"."""
         out: set[object] = set()
         for e in self.elements():
             for v in (e["text"], e["content_desc"]):
                 if v:
                     out.add(normalise(v))
+            if e["checkable"]:
+                out.add("on" if e["checked"] else "off")
         return out
 
     def key(self) -> tuple:
@@ -140,6 +157,58 @@ class World:
                 index += 1
             stack.extend(reversed(n.children))
         return out
+
+
+    def pressable(self) -> list[int]:
+        """Element indexes of views the view tree does not call clickable whose nearest
+        named view a recording tapped to some effect (an icon inside a clickable bar:
+        the tap reaches it all the same), one per such view."""
+        app = self.foreground
+        names = self._presses.get((app, self.machines()[app].screen)) if app else None
+        if not names:
+            return []
+        r = self.machines()[app].rendered()  # type: ignore[index]
+        boxes, taken, out = r.boxes, set(), []
+        for e in self.elements():
+            if e["clickable"] or e["checkable"]:
+                continue
+            named = next((i for i in r.ancestors(r.element_boxes[e["index"]])
+                          if boxes[i].view.name), None)
+            if named is None or named in taken or boxes[named].clickable or \
+                    boxes[named].view.name not in names:
+                continue
+            taken.add(named)
+            out.append(e["index"])
+        return out
+
+    def swipeable(self) -> list[int]:
+        """Element indexes, one per list row that a recorded swipe takes (swipe an item
+        to edit or delete it): the first element inside the row."""
+        app = self.foreground
+        names = self._swipes.get((app, self.machines()[app].screen)) if app else None
+        if not names:
+            return []
+        m = self.machines()[app]  # type: ignore[index]
+        rows = [b.bounds for b in m.rendered().boxes if b.row is not None and
+                b.view.name in names]
+        out: list[int] = []
+        for e in self.elements():
+            x0, y0, x1, y1 = e["bounds"]
+            hit = next((b for b in rows if b[0] <= x0 and b[1] <= y0 and
+                        x1 <= b[2] and y1 <= b[3]), None)
+            if hit is not None:
+                rows.remove(hit)
+                out.append(e["index"])
+        return out
+
+
+def slipped(spec: AppSpec) -> set[tuple[str, str]]:
+    """(screen, widget) of the list rows some recorded swipe across which led where a tap
+    on them leads: slips of a finger that meant to tap (or to scroll), not a gesture of
+    their own."""
+    tapped = {(t.screen, t.widget, t.target) for t in spec.transitions if t.action == "tap"}
+    return {(t.screen, t.widget) for t in spec.transitions
+            if t.action == "swipe" and (t.screen, t.widget, t.target) in tapped}
 
 
 def _frames(snap: Snapshot) -> tuple:
@@ -203,8 +272,12 @@ def candidate_actions(world: World, typed: Sequence[str] = (),
     for e in els:
         if e["clickable"] or e["checkable"]:
             acts.append({"action_type": "click", "index": e["index"]})
+    acts += [{"action_type": "click", "index": i} for i in world.pressable()]
     if world.long_press:
         acts += [{"action_type": "long_press", "index": i} for i in world.long_clickable()]
+    # Across a list (a vertical one's rows are swiped sideways): only where it was recorded.
+    acts += [{"action_type": "swipe", "direction": "left", "index": i}
+             for i in world.swipeable()]
     editable = [e["index"] for e in els if e["editable"]]
     for i in editable:
         for text in typed:

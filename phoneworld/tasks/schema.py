@@ -287,14 +287,15 @@ def _row_toggles(spec: AppSpec) -> Iterator[RowToggle]:
              if c.type == "bool"}
     for t in spec.transitions:
         for e in t.effects:
-            if e.op != "update" or len(e.values) != 1:
+            if e.op != "update":
                 continue
-            col, value = e.values[0]
-            if (e.target, col) in bools and isinstance(value, Not) and \
-                    isinstance(value.item, Ref) and value.item.path[-1] == col and \
-                    (e.target, col) not in seen:
-                seen.add((e.target, col))
-                yield RowToggle(e.target, col, t.screen)
+            # (the switch's own ON/OFF text may turn with it: `switch_widget = choose(...)`)
+            for col, value in e.values:
+                if (e.target, col) in bools and isinstance(value, Not) and \
+                        isinstance(value.item, Ref) and value.item.path[-1] == col and \
+                        (e.target, col) not in seen:
+                    seen.add((e.target, col))
+                    yield RowToggle(e.target, col, t.screen)
 
 
 _SWITCH_STATE = re.compile(r"\s+(ON|OFF)$")

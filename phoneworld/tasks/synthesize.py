@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from phoneworld.spec.ast import (
     AppSpec,
+    BinOp,
     BoolOp,
     Call,
     Compare,
@@ -41,10 +43,11 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
-from phoneworld.spec.walk import map_expr, views
+from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import is_name, screen_labels, title_of
+from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
+from phoneworld.tasks.reach import explore
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -109,7 +112,13 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield b
     for t in browse.row_questions(spec, schema, names.new, asked):
         yield _Base(t.task, asks=t.asks, touches="answer")
-    for t in browse.screen_texts(spec, dict(schema.screen_labels)):
+    said = set()
+    for t in browse.switch_states(spec, schema, names.new):
+        said.add(t.task.params[0].table)
+        yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.switch_checks(spec, schema, names.new, said):
+        yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer")
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
@@ -164,9 +173,12 @@ def _unit(rows: tuple, i: int) -> str:
 
 def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
     flags = {f.name: f for f in spec.flags}
+    # Two switches that say the same on one screen ("Show password" by each password
+    # field) are told apart by nothing a person reads: neither is asked for.
+    said = Counter((ft.label, ft.screen) for ft in schema.flag_toggles)
     for ft in schema.flag_toggles:
         flag = flags.get(ft.flag)
-        if flag is None or flag.type != "bool" or not ft.label:
+        if flag is None or flag.type != "bool" or not ft.label or said[(ft.label, ft.screen)] > 1:
             continue
         screen = schema.screen_label(ft.screen)
         fill = {"label": ft.label, "screen": screen}
@@ -180,6 +192,7 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
+    yield from _steps(spec, schema)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
         if e is None:
@@ -244,6 +257,83 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
         yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
                                         for p in P.REMOVE), touches=de.table,
                         screen=de.screen)
+
+
+def _steps(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
+    """A number flag the app steps by a constant toward a recorded bound (`when f + 10
+    <= 180`: wikipedia's font size), brought to each value on the way: "Set “Font size”
+    to 120%.", in the words the screen shows it with, named by the heading above it."""
+    flags = {f.name: f for f in spec.flags if f.type == "int" and isinstance(f.initial, int)}
+    for name, flag in flags.items():
+        for t in spec.transitions:
+            step = next((_step_of(e, name) for e in t.effects if e.op == "set" and
+                         e.target == name and _step_of(e, name)), 0)
+            bound = _bound_of(t.when, name, step) if step else None
+            if bound is None:
+                continue
+            shown = _shown_by(spec, t.screen, name)
+            if shown is None:
+                continue
+            view, label = shown
+            value = flag.initial + step
+            while (value - bound) * step <= 0:
+                words = _show(spec, view.text, name, value)
+                fill = {"label": label, "value": words}
+                task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
+                            instruction=P.join([_words(p, fill) for p in P.STEP_TO]),
+                            condition=Compare("==", Ref((name,)), Const(value)))
+                yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill))
+                                                for p in P.STEP_TO),
+                            touches=name, screen=t.screen, label=label)
+                value += step
+            break  # one direction with a bound is enough
+
+
+def _step_of(e, name: str) -> int:
+    """`set f = f + 10` -> 10 (`- 10` -> -10); 0 for any other effect."""
+    v = e.values[0][1] if e.values else None
+    if isinstance(v, BinOp) and v.left == Ref((name,)) and isinstance(v.right, Const) and \
+            isinstance(v.right.value, int) and not isinstance(v.right.value, bool):
+        return v.right.value if v.op == "+" else -v.right.value
+    return 0
+
+
+def _bound_of(when: Expr | None, name: str, step: int) -> int | None:
+    """`f + 10 <= 180` -> 180 (`f - 10 >= 50` -> 50): the last value a step reaches."""
+    if not isinstance(when, Compare) or when.op not in ("<=", ">=") or \
+            not isinstance(when.right, Const) or not isinstance(when.right.value, int):
+        return None
+    if (when.op == "<=") != (step > 0) or not isinstance(when.left, BinOp) or \
+            when.left.left != Ref((name,)):
+        return None
+    return when.right.value
+
+
+def _shown_by(spec: AppSpec, screen: str, name: str):
+    """The view of `screen` whose text shows flag `name`, with the fixed heading right
+    above it; None where there is none."""
+    s = next((x for x in spec.screens if x.name == screen), None)
+    if s is None:
+        return None
+    shown = [v for v in views(s.root) if v.text is not None and
+             Ref((name,)) in list(walk(v.text))]
+    if len(shown) != 1:
+        return None
+    v = shown[0]
+    heads = [h for h in fixed_texts(s.root) if is_name(const_text(h.text)) and
+             0 <= v.bounds[1] - h.bounds[3] <= (h.bounds[3] - h.bounds[1]) // 2 + 8 and
+             min(h.bounds[2], v.bounds[2]) > max(h.bounds[0], v.bounds[0])]
+    return (v, const_text(heads[-1].text)) if heads else None
+
+
+def _show(spec: AppSpec, text: Expr | None, name: str, value: int) -> str:
+    """What the view shows when the flag holds `value` ("120%")."""
+    from phoneworld.runtime.expr import Scope, display, evaluate
+    from phoneworld.runtime.state import State
+
+    bound = map_expr(text, lambda x: Const(value) if x == Ref((name,)) else x) \
+        if text is not None else Const(str(value))
+    return display(evaluate(bound, Scope(State(spec))))  # type: ignore[arg-type]
 
 
 def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator[_Base]:
@@ -316,7 +406,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         submit = [t for t in into if t.screen in forms]
         if into and len(submit) == len(into):
             view = named_views(spec).get((submit[0].screen, submit[0].widget))
-            button = view_label(view[0], fallback=False) if view else ""
+            button = view_label(view[0], fallback=False) \
+                if view and "editable" not in view[0].flags else ""  # a field is no button
             form = schema.screen_label(submit[0].screen)
             if button and form:
                 fill = {"button": button, "form": form}
@@ -351,7 +442,9 @@ def _composites(bases: list[_Base], names: _Names,
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
-    sorts = [_diagonal(state, info), away,
+    # A change and a question on one table ask about the row just changed (parameters
+    # from one table are one row): "Turn off X, then tell me the summary of X".
+    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
              [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
@@ -361,12 +454,15 @@ def _composites(bases: list[_Base], names: _Names,
                 yield _pair(*pairs[i], names)
 
 
+def _same_table(a: _Base, b: _Base) -> bool:
+    return bool({p.table for p in a.task.params} & {p.table for p in b.task.params})
+
+
 def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
     row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    tables = {p.table for p in nav.task.params}
-    if tables & {p.table for p in info.task.params}:
+    if _same_table(nav, info):
         return True
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {P.literal(label)}" in info.task.instruction
@@ -396,10 +492,12 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
         # "please" opens a request, never its second half ("... and please add")
         ca = _unplease(a.clauses[i % len(a.clauses)])
         cb = _unplease(b_clauses[i % len(b_clauses)])
+        if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
+            pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
         texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
                                    .replace("{a}", ca).replace("{b}", cb)))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
-                instruction=P.join(texts),
+                instruction=P.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
 

@@ -147,15 +147,37 @@ _DIGITS = re.compile(r"\d+")
 
 def selected_tabs(root: Node | None) -> frozenset[str]:
     """The selected tabs of an observation (bottom navigation, tab bars): selected views
-    outside lists that are, or sit in, something tappable; labels without digits, so a
-    badge count ("Cart, 3 new") does not matter. Two observations with different selected
-    tabs show different screens even where their chrome is the same."""
+    outside lists that are, or sit in, something tappable, or sit among tappable
+    siblings of their class (a bottom navigation's current item takes no tap); labels
+    without digits, so a badge count ("Cart, 3 new") does not matter. Two observations
+    with different selected tabs show different screens even where their chrome is the
+    same."""
     out: set[str] = set()
+    current: set[int] | None = None
     for node, tappable in _tapped_views(root, long=False):
-        if node.selected and tappable:
+        if node.selected and not tappable and current is None:
+            current = {id(n) for n in _untappable_tabs(root)}
+        if node.selected and (tappable or id(node) in (current or ())):
             label = _DIGITS.sub("#", " ".join((node.text or node.content_desc).split()))
             out.add(f"{node_key(node)}={label}")
     return frozenset(out)
+
+
+def _untappable_tabs(root: Node | None) -> list[Node]:
+    """Selected views that are not tappable themselves but sit among tappable siblings
+    of their class: the current item of a bottom navigation, which takes no tap."""
+    out: list[Node] = []
+    if root is None:
+        return out
+    for _, win in app_windows(root):
+        for _, node in win.walk():
+            kids = node.children
+            for c in kids:
+                if c.selected and not c.clickable and any(
+                        o is not c and o.clickable and o.class_name == c.class_name
+                        for o in kids):
+                    out.append(c)
+    return out
 
 
 SAME_TEXTS, TEXTS_LEAST = 0.3, 3
