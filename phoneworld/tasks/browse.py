@@ -182,13 +182,10 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
             continue
         done.add((table, column))
         place = _place(name_view.bounds, other.bounds)
-        questions, obj = P.ROW_TEXT[place]
         n, v = new("n"), new("v")
-        task = Task(name=f"read_{column}_{table}", kind="information",
-                    instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
-                    condition=Compare("~", Ref(("answer",)), Ref((v,))),
-                    params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
-        yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
+                       Compare("~", Ref(("answer",)), Ref((v,))),
+                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
 
 
 def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
@@ -207,13 +204,10 @@ def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Templ
         if not states or not states <= {"on", "off"}:
             continue
         done.add(table)
-        questions, obj = P.SWITCH_STATE
         n, v = new("n"), new("v")
-        task = Task(name=f"ask_switch_{table}", kind="information",
-                    instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
-                    condition=Compare("~", Ref(("answer",)), Ref((v,))),
-                    params=(TaskParam(n, table, e.name), TaskParam(v, table, column)))
-        yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+        yield _ask_row(P.SWITCH_STATE, f"ask_switch_{table}", n,
+                       Compare("~", Ref(("answer",)), Ref((v,))),
+                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
 
 
 def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
@@ -239,16 +233,22 @@ def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
             if e is None or column is None or types.get(column) != "bool":
                 continue
             done.add(table)
-            questions, obj = P.SWITCH_STATE
             for on in (True, False):
                 n, k = new("n"), new("k")
                 cond = BoolOp("and", (Compare("~", Ref(("answer",)), Const("on" if on else "off")),
                                       Compare("==", Ref((k,)), Const(on))))
-                task = Task(name=f"ask_{'on' if on else 'off'}_{table}", kind="information",
-                            instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
-                            condition=cond,
-                            params=(TaskParam(n, table, e.name), TaskParam(k, table, column)))
-                yield Template(task, asks=P.rename_holes(obj, {"n": n}))
+                yield _ask_row(P.SWITCH_STATE, f"ask_{'on' if on else 'off'}_{table}", n, cond,
+                               (TaskParam(n, table, e.name), TaskParam(k, table, column)))
+
+
+def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
+             params: tuple[TaskParam, ...]) -> Template:
+    """An information question about the row named by hole `n`: `phrases` is (questions,
+    what the question asks), as in `phrases.ROW_TEXT`."""
+    questions, obj = phrases
+    task = Task(name=name, kind="information", condition=condition, params=params,
+                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]))
+    return Template(task, asks=P.rename_holes(obj, {"n": n}))
 
 
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
