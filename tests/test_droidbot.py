@@ -197,6 +197,23 @@ def test_other_event_types(tmp_path):
                for w in trace.warnings)
 
 
+def test_text_set_on_a_view_that_takes_none_is_the_tap_droidbot_made_first(tmp_path):
+    """DroidBot touches a view, then types: on a field that is typing; on a button (no
+    editable view in it) the touch is all the app saw (uber typed into a tracker card)."""
+    shutil.copytree(QUIRKS, tmp_path / "t")
+    events = tmp_path / "t" / "events"
+    for f in events.iterdir():
+        f.unlink()
+    for i, (x, y) in enumerate([(540, 200), (540, 450)]):  # s_main: EditText, then Button
+        (events / f"event_{i}.json").write_text(json.dumps(
+            {"tag": str(i), "start_state": "s_main", "stop_state": "s_main",
+             "event": {"event_type": "set_text", "x": x, "y": y, "text": "Hello"}}))
+    (trace,) = droidbot.read(tmp_path / "t")
+    acts = [s.action for s in trace.steps]
+    assert [(a.kind, a.text) for a in acts] == [("type", "Hello"), ("tap", None)]
+    assert (acts[1].x, acts[1].y) == (540, 450) and acts[1].target is not None
+
+
 def _mini_qqmusic(dst: Path) -> None:
     """utg.js, three states and four events of the real qqmusic run."""
     src = SHARED_TRACES / "droidbot" / "qqmusic"

@@ -257,6 +257,14 @@ def _pick(files: list[tuple[str, int]] | None, upto: str | None) -> int | None:
     return files[k - 1][1] if k else files[0][1]
 
 
+def _takes_text(screen: _Screen | None, target: NodePath | None) -> bool:
+    """Whether text typed at `target` can land: an editable view, or a view holding one
+    (unknown screen or target: assume it can)."""
+    if screen is None or target is None:
+        return True
+    return any(n.editable for _, n in screen.tree.root.at(target).walk())
+
+
 def _action(record: dict, screen: _Screen | None, app: str | None, rel: str,
             notes: list[str], moved: list[str]) -> Action | None:
     ev: dict = record["event"]
@@ -280,6 +288,10 @@ def _action(record: dict, screen: _Screen | None, app: str | None, rel: str,
         if target is None and screen is not None and x is not None and y is not None:
             target = hit_test(screen.tree.root, x, y)
         if kind == "set_text":
+            if x is not None and y is not None and not _takes_text(screen, target):
+                # DroidBot touches the view before it types: into a view that takes no
+                # text, that touch is all the app saw.
+                return Action(kind="tap", x=x, y=y, target=target, raw=raw)
             return Action(kind="type", x=x, y=y, text=as_str(ev.get("text")), target=target,
                           raw=raw)
         direction = as_str(ev.get("direction")).lower()
