@@ -208,17 +208,19 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     """Put the machine on `screen` above the recorded back stack `under` ((screen, row,
     scroll offsets) triples), with its text fields holding what `obs`'s held
     (`_fill_like`), its flags and state lists' rows as `obs` showed them (`_flags_like`,
-    `_rows_like`), scrolled to where it
-    shows most of `obs`'s texts (`_scroll_like`), and with the parameter row (or none)
-    that then looks most like `obs`, of the `_RESCORED` likeliest unscrolled; returns
-    that row and the screen's scroll offsets. On a tie a row wins over none (a screen
-    that takes a row was mostly seen showing one, and what it shows without one
-    (`otherwise`) is the same frame with less in it), then the row that was likelier
-    before the fields were filled (a filled editor looks alike whatever row it had)."""
+    `_rows_like`), scrolled to where it shows most of `obs`'s texts (`_scroll_like`),
+    and with the parameter row (or none) that then looks most like `obs`, of the
+    `_RESCORED` likeliest unscrolled; returns that row and the screen's scroll offsets.
+    On a tie a row wins over none (a screen that takes a row was mostly seen showing one,
+    and what it shows without one (`otherwise`) is the same frame with less in it), then
+    the row that was likelier before the fields were filled (a filled editor looks alike
+    whatever row it had)."""
     spec_screen = next(s for s in app.spec.screens if s.name == screen)
     want = node_bag(obs.root)
-    _flags_like(machine, spec_screen.root, obs)
-    _rows_like(machine, app, spec_screen.root, obs)
+    if obs.root is not None:
+        recorded = _by_id(obs.root)
+        _flags_like(machine, spec_screen.root, recorded)
+        _rows_like(machine, app, spec_screen.root, recorded)
 
     def put(row_id: int | None) -> None:
         # The screens below as the trace left them: each at its recorded scroll position.
@@ -245,7 +247,7 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     return best, tuple(machine.frame.scroll.items())
 
 
-def _flags_like(machine, root, obs: Observation) -> None:
+def _flags_like(machine, root, recorded: dict[tuple[str, str], list[Node]]) -> None:
     """Set the flags the screen's views show as the recording showed them, as the app
     was when the step was taken: a switch bound to a flag (`checked dim`) checked as
     recorded, a text bound to one number flag (`fixed(size, 0) + "%"`) at the number
@@ -254,15 +256,8 @@ def _flags_like(machine, root, obs: Observation) -> None:
     from phoneworld.runtime.expr import Scope, display, evaluate, first_number
     from phoneworld.spec.walk import walk
 
-    if obs.root is None:
-        return
     state = machine.state
     types = state.flag_types
-    recorded: dict[tuple[str, str], list[Node]] = {}
-    for _, win in app_windows(obs.root):
-        for _, n in win.walk():
-            if n.resource_id:
-                recorded.setdefault((n.class_name, n.resource_id), []).append(n)
     views, stack = [], [root]
     while stack:
         v = stack.pop()
@@ -291,24 +286,18 @@ def _flags_like(machine, root, obs: Observation) -> None:
             state.set_flag(numbers[0], was)
 
 
-def _rows_like(machine, app: GeneratedApp, root, obs: Observation) -> None:
+def _rows_like(machine, app: GeneratedApp, root,
+               recorded: dict[tuple[str, str], list[Node]]) -> None:
     """Put the rows of the screen's state lists as `obs` showed them, as the app was
     when the step was taken: the columns the app's effects change (a summary a choice
     writes, a switch and its "ON"/"OFF") of the one row that a recorded item shows the
     other texts of take what the item showed. Lists and the views of their items are
     matched by class and resource id."""
-    if obs.root is None:
-        return
     changed: dict[str, set[str]] = {}
     for t in app.spec.transitions:
         for e in t.effects:
             if e.op == "update":
                 changed.setdefault(e.target, set()).update(c for c, _ in e.values)
-    recorded: dict[tuple[str, str], list[Node]] = {}
-    for _, win in app_windows(obs.root):
-        for _, n in win.walk():
-            if n.resource_id:
-                recorded.setdefault((n.class_name, n.resource_id), []).append(n)
     stack = [root]
     while stack:
         v = stack.pop()
@@ -319,6 +308,16 @@ def _rows_like(machine, app: GeneratedApp, root, obs: Observation) -> None:
         if v.items.table in changed and v.id and len(lists) == 1 and v.children:
             _items_like(machine.state, v.items.table, _bound(v.children[0]),
                         changed[v.items.table], lists[0].children)
+
+
+def _by_id(root: Node) -> dict[tuple[str, str], list[Node]]:
+    """(class, resource id) -> the app windows' nodes that have them, in tree order."""
+    out: dict[tuple[str, str], list[Node]] = {}
+    for _, win in app_windows(root):
+        for _, n in win.walk():
+            if n.resource_id:
+                out.setdefault((n.class_name, n.resource_id), []).append(n)
+    return out
 
 
 def _bound(template) -> dict[tuple[str, str], list[tuple[str, str]]]:
