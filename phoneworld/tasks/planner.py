@@ -12,8 +12,8 @@ enter, scroll a list either way, go back; on a phone, open the task's app), with
 with its parameter, typed text, scroll offsets and focus, the screen and parameter below
 it (so `back` is not confused), and the tables and flags that matter (those the goal
 reads and those that steer transitions); everything else is left out so that toggling an
-unrelated switch is not a new state. The key is an abstraction, so a plan is only a candidate until
-`demos.make_demo` replays it on a fresh machine and the checker agrees.
+unrelated switch is not a new state. The key is an abstraction, so a plan is only a
+candidate until `demos.make_demo` replays it on a fresh machine and the checker agrees.
 
 A task is planned in stages: first look at each fact the task asks for (its subject and
 the expected answer on one screen), then reach each state goal (a composite's in the
@@ -157,7 +157,6 @@ class World:
                 index += 1
             stack.extend(reversed(n.children))
         return out
-
 
     def pressable(self) -> list[int]:
         """Element indexes of views the view tree does not call clickable whose nearest

@@ -37,7 +37,6 @@ from phoneworld.spec.ast import (
     Expr,
     Not,
     Ref,
-    Screen,
     Task,
     TaskParam,
 )
@@ -47,7 +46,7 @@ from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
-from phoneworld.tasks.reach import explore
+from phoneworld.tasks.reach import explore, tables_of
 from phoneworld.tasks.schema import (
     Entity,
     RowInsert,
@@ -366,17 +365,12 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     """How a person names a collection: the label of a screen that lists it, else "the
     list" (never a table's name: it comes from resource ids)."""
     for s in spec.screens:
-        if table in _lists(s) and schema.screen_label(s.name):
+        if table in tables_of(s.root) and schema.screen_label(s.name):
             return f"the {schema.screen_label(s.name)}"
     for s in spec.screens:  # a title that is also the name of the row that opens it
-        if table in _lists(s) and is_name(title_of(s, spec)):
+        if table in tables_of(s.root) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"
     return "the list"
-
-
-def _lists(screen: Screen) -> set[str]:
-    """The tables a screen's lists show."""
-    return {v.items.table for v in views(screen.root) if v.items is not None}
 
 
 def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
