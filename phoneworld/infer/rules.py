@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from phoneworld.infer.edits import id_is_item
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import list_key, resolve_key
+from phoneworld.infer.toggles import state_pair
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Effect, Not, Ref, Transition
 
 _SPEC_ACTIONS = {"tap", "long_press", "type", "submit", "scroll", "swipe", "back"}
@@ -147,7 +148,7 @@ def state_texts(lc) -> dict[str, tuple[str, str]]:
             checked = lc.checks.get(r[0])
             if checked is not None and r[2 + i]:
                 by.setdefault(checked, set()).add(r[2 + i])
-        on, off = by.get(True, set()), by.get(False, set())
-        if len(on) == 1 and len(off) == 1 and on != off:
-            out[lc.columns[i]] = (next(iter(on)), next(iter(off)))
+        pair = state_pair(by)
+        if pair is not None:
+            out[lc.columns[i]] = pair
     return out

@@ -104,10 +104,19 @@ def switch_texts(f: Facts) -> Facts:
     details = {k: dict(v) for k, v in f.details.items()}
     notes = {}
     for (screen, key), by in sorted(texts.items()):
-        on, off = by.get(True, set()), by.get(False, set())
-        if len(on) == 1 and len(off) == 1 and on != off and "" not in on | off:
+        pair = state_pair(by)
+        if pair is not None:
             flag = f.flag_of[(screen, key)]
             details.setdefault(screen, {})[key] = Call(
-                "choose", args=(Ref((flag,)), Const(on.pop()), Const(off.pop())))
+                "choose", args=(Ref((flag,)), Const(pair[0]), Const(pair[1])))
             notes[f"{screen}: {key}"] = (f"a text that says the state of {flag}",)
     return f.with_(details=details).noted(effects=notes)
+
+
+def state_pair(by: dict[bool, set[str]]) -> tuple[str, str] | None:
+    """(text when checked, text when not) where a switch showed one text whenever it was
+    checked and another whenever not, both recorded and neither empty; else None."""
+    on, off = by.get(True, set()), by.get(False, set())
+    if len(on) == 1 and len(off) == 1 and on != off and "" not in on | off:
+        return next(iter(on)), next(iter(off))
+    return None
