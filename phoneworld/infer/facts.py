@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from phoneworld.infer.content import layout_pitch
+from phoneworld.infer.keys import resolve_key
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.ir.model import AbstractScreen, ObsRef, ScreenGraph
 from phoneworld.spec.ast import Effect, Flag, Ref, Screen, Table, Transition
@@ -64,6 +65,11 @@ class ScreenFacts:
     """Widget key -> path in the representative."""
     names: Mapping[NodePath, str] = field(default_factory=_empty)
     """Path in the representative -> widget name (unique in the screen)."""
+
+    def name_of(self, key: str) -> str:
+        """The name of the widget with key `key` (see `keys.resolve_key`); "" for none."""
+        path = resolve_key(key, self.keys)
+        return self.names.get(path, "") if path is not None else ""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from phoneworld.infer.edits import id_is_item
 from phoneworld.infer.facts import Facts
-from phoneworld.infer.keys import list_key, resolve_key
+from phoneworld.infer.keys import list_key
 from phoneworld.infer.toggles import state_pair
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Effect, Not, Ref, Transition
 
@@ -43,8 +43,7 @@ def choose_transitions(f: Facts) -> Facts:
         if action == "back":
             name = "back"
         else:
-            path = resolve_key(widget, info.keys)
-            name = info.names.get(path, "") if path is not None else ""
+            name = info.name_of(widget)
             if not name:
                 dropped.append(f"{src}: {action} on {widget} (not in the layout)")
                 continue

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from phoneworld.infer.derived import Shown, shown
 from phoneworld.infer.facts import Facts, ObsRef
-from phoneworld.infer.keys import last_part, resolve_key, texts_by_key
+from phoneworld.infer.keys import last_part, texts_by_key
 from phoneworld.infer.layout import identifier, unique
 from phoneworld.spec.ast import BinOp, Call, Compare, Const, Effect, Expr, Flag, Ref, Transition
 
@@ -188,8 +188,7 @@ def _named_steps(f: Facts, st: Stepper) -> list[tuple[str, str, float]]:
     info = f.screens[st.screen]
     out = []
     for widget, action, d in st.steps:
-        path = resolve_key(widget, info.keys)
-        name = info.names.get(path, "") if path is not None else ""
+        name = info.name_of(widget)
         if not name:
             return []
         out.append((name, action, d))

@@ -21,7 +21,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 
 from phoneworld.infer.facts import Facts, StepFacts
-from phoneworld.infer.keys import resolve_key
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Transition
 
@@ -146,8 +145,7 @@ def _with_late(f: Facts, foreign: frozenset[str]) -> tuple[tuple[Transition, ...
     named = {}
     for (src, key), target in late.items():
         info = f.screens.get(src)
-        path = resolve_key(key, info.keys) if info is not None else None
-        name = info.names.get(path, "") if info is not None and path is not None else ""
+        name = info.name_of(key) if info is not None else ""
         if name:
             named[(src, name)] = target
     out, notes = [], {}
