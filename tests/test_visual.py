@@ -180,6 +180,19 @@ def test_extract_screen_marks_texts_and_lists_with_a_blank_sprite():
     assert m.bounds == (110, 30, 1040, 120) and m.style.size > 30
 
 
+def test_a_text_under_a_full_screen_scrim_keeps_its_ink():
+    """A leaf that covers a whole text (a bottom sheet's touch-outside scrim, recorded
+    as one empty view over the screen) is not drawn over it: the text's mark still finds
+    its ink, so a changed text wipes the recorded one (wikipedia's "100% (Default)")."""
+    root, px = _recorded(["Milk"])
+    scrim = Node(class_name="android.view.View", bounds=(0, 0, 1080, 1920), clickable=True)
+    root = Node(class_name=root.class_name, bounds=root.bounds,
+                children=(scrim, *root.children))
+    (m,) = extract_screen(_spec_root(), root, px, "t/0.xml").marks
+    assert m.text == "Groceries" and m.ink != (0, 0, 0, 0)
+    assert m.ink[0] >= 40 and m.ink[2] <= 600 and m.style.size > 30
+
+
 def test_a_list_recorded_empty_borrows_its_sprite_from_another_recording():
     from phoneworld.visual.extract import borrow_sprites
 

@@ -105,12 +105,14 @@ def node_signature(node: Node) -> tuple[str, ...]:
 
 def _over(n: Node, leaves: Sequence[Rect]) -> list[Rect]:
     """Leaf views that overlap `n` without being inside it (drawn over it: its ink is
-    not theirs)."""
+    not theirs). A leaf that covers all of `n` is none of them: `n` is drawn over it (a
+    caption on a picture) or shows through it (a bottom sheet's full-screen scrim, a
+    touch interceptor), since the recording shows `n`: the ink there is `n`'s."""
     x1, y1, x2, y2 = n.bounds
     out = []
     for b in leaves:
-        if b == n.bounds or (b[0] >= x1 and b[1] >= y1 and b[2] <= x2 and b[3] <= y2
-                             and n.children):
+        if (b[0] <= x1 and b[1] <= y1 and b[2] >= x2 and b[3] >= y2) or \
+                (b[0] >= x1 and b[1] >= y1 and b[2] <= x2 and b[3] <= y2 and n.children):
             continue
         if b[0] < x2 and b[2] > x1 and b[1] < y2 and b[3] > y1:
             out.append(b)
