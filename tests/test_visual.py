@@ -373,3 +373,57 @@ def test_pictures_that_differ_between_entities_are_varying():
     assert varying_pictures(cut, root, px, other, opx).varying == ((100, 300, 900, 800),)
     same, spx = _detail("Milk again", 1)  # the same photo: not the entity's
     assert varying_pictures(cut, root, px, same, spx).varying == ()
+
+
+# -- pictures that follow a text ----------------------------------------------------------------
+
+def _stepper_view():
+    from phoneworld.spec.ast import Const, Ref
+
+    row = View(cls="android.widget.LinearLayout", bounds=(0, 300, 1080, 400), children=(
+        View(cls="android.widget.TextView", bounds=(0, 300, 100, 400), text=Const("T")),
+        View(cls="android.widget.SeekBar", bounds=(100, 320, 900, 380))))
+    return View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920), children=(
+        View(cls="android.widget.LinearLayout", bounds=(0, 100, 1080, 400), children=(
+            View(cls="android.widget.TextView", bounds=(40, 120, 1040, 200),
+                 text=Ref(("size",))), row)),
+        View(cls="android.widget.TextView", bounds=(40, 1500, 1040, 1600),
+             text=Ref(("other",)))))
+
+
+def _thumb_at(x: int) -> np.ndarray:
+    px = np.full((1920, 1080, 3), 255, np.uint8)
+    px[345:355, 100:x] = (26, 115, 232)  # the filled track
+    px[330:370, x - 20:x + 20] = (26, 115, 232)  # the thumb
+    return px
+
+
+def test_a_bar_beside_a_bound_text_is_cut_once_per_text_it_followed():
+    from phoneworld.visual.gauges import gauge_cut, gauge_views
+
+    (bar, text), = gauge_views(_stepper_view())
+    assert bar.cls.endswith("SeekBar") and text.bounds == (40, 120, 1040, 200)
+    cut = gauge_cut(bar, text, [("100%", lambda: _thumb_at(300)),
+                                ("130%", lambda: _thumb_at(540)), ("x", lambda: None)])
+    assert cut is not None and [t for t, _ in cut.variants] == ["100%", "130%"]
+    assert cut.variants[1][1].shape == (60, 800, 3) and cut.bg == "#ffffff"
+    assert cut.variants[1][1][30, 440 - 100].tolist() == [26, 115, 232]
+    # A bar that looks the same beside every text does not follow it.
+    assert gauge_cut(bar, text, [("100%", lambda: _thumb_at(300)),
+                                 ("130%", lambda: _thumb_at(300))]) is None
+    assert gauge_cut(bar, text, [("100%", lambda: _thumb_at(300))]) is None
+
+
+def test_gauges_round_trip_and_only_hashed_assets_are_taken():
+    from phoneworld.runtime.look import Gauge
+
+    g = Gauge(bounds=(100, 320, 900, 380), follows=(40, 120, 1040, 200), bg="#ffffff",
+              variants=(("100% <b>", "ef" * 8 + ".webp"),))
+    look = Look(screens={"main": ScreenLook(plate="cd" * 8 + ".webp", gauges=(g,))})
+    data = json.loads(json.dumps(look_to_json(look)))
+    assert look_from_json(data).screens == look.screens
+    assert "ef" * 8 + ".webp" in look.names()
+    assert "gauges" not in look_to_json(_look())["screens"]["main"]  # none: as before
+    data["screens"]["main"]["gauges"][0]["variants"][0][1] = "../x.webp"
+    with pytest.raises(ValueError, match="bad asset name"):
+        look_from_json(data)

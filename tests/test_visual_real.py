@@ -244,3 +244,47 @@ def test_material_pages_draw_each_text_once_and_fit_it(tmp_path_factory, folder)
         assert not (texts - drawn) - switches, s.name
         sizes = [float(x) for x in re.findall(r"font-size:([\d.]+)px", page)]
         assert all(x >= 4.0 for x in sizes), (s.name, min(sizes))
+
+
+def test_a_bar_beside_a_stepped_number_is_drawn_as_recorded_at_the_new_number(compiled):
+    """A seek bar whose number a tap steps (wikipedia's font size): once the number
+    differs from the plate's, the bar is painted as a recording showed it beside the
+    new number (its thumb moved), or covered where none did: never the plate's thumb."""
+    from phoneworld.serve.frame import decode_rgb
+
+    found = 0
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name, sl in sorted(spec.look.screens.items()):
+            for g in sl.gauges:
+                m = Machine(spec)
+                m.reset()
+                m.jump(name)
+                taps = [e["index"] for e in m.observe() if e["clickable"]]
+                for index in taps:
+                    m = Machine(spec)
+                    m.reset()
+                    m.jump(name)
+                    m.step({"action_type": "click", "index": index})
+                    r = m.outcome().rendering
+                    text = next((b.text for b in r.boxes if b.bounds == g.follows), None)
+                    plate = next((x.text for x in sl.marks_at.get(g.follows, ()) if x.text), None)
+                    if m.screen != name or text in (None, plate):
+                        continue
+                    found += 1
+                    c = compose(r.look, r.boxes, (r.width, r.height))
+                    (p,) = [p for p in c.paints if p.rect == g.bounds]
+                    want = dict(g.variants).get(text)
+                    if want is None:
+                        assert p.color == g.bg and not p.image
+                        continue
+                    assert p.image == want and p.origin == g.bounds[:2]
+                    # The variant is the recording's bar beside that number, and it is
+                    # not the plate's (whose thumb sits at the plate's number).
+                    x1, y1, x2, y2 = g.bounds
+                    plate_bar = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
+                    bar = decode_rgb(spec.look.asset(want))
+                    assert bar.shape == plate_bar.shape
+                    assert (abs(bar.astype(int) - plate_bar).max(axis=2) > 40).mean() > 0.005
+    if not found:
+        pytest.skip("no shared app has a bar beside a number a tap steps")

@@ -18,7 +18,10 @@ list scrolled, a row above removed, a row that shows fewer texts), with what dif
 wiped and drawn as in a text outside lists; a row sharing no text with any is drawn on
 the list's sprite (a recorded row with its texts wiped) with its texts on top. Recorded
 rows no row covers any more are wiped. Where a screen shows other texts than its plate,
-its varying pictures (an entity's photo) are covered too.
+its varying pictures (an entity's photo) are covered too. A bar that follows a text
+(`look.Gauge`: a seek bar beside the number it sets) whose text no longer reads as on
+the plate is painted as a recording showed it beside the new text, or covered where no
+recording did.
 """
 
 from __future__ import annotations
@@ -119,8 +122,29 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
                 wipes.append(p)
     if stale:  # other texts than the plate's: its pictures of an entity may be stale too
         wipes.extend(Paint(r, color=PICTURE) for r in look.varying)
+    wipes.extend(_gauges(look, boxes, in_lists))
     c.paints = wipes + rows + fixes
     return c
+
+
+def _gauges(look: ScreenLook, boxes: list[Box], in_lists: set[int]) -> list[Paint]:
+    """Each gauge whose text no longer reads as on the plate: drawn as recorded beside
+    that text (a seek bar's thumb where the recording had it at that number), or
+    covered where no recording showed the text (never a picture the state contradicts)."""
+    out: list[Paint] = []
+    for g in look.gauges:
+        box = next((b for i, b in enumerate(boxes) if b.bounds == g.follows
+                    and i not in in_lists and b.text), None)
+        if box is None:
+            continue
+        plate = next((m.text for m in look.marks_at.get(g.follows, ()) if m.text), None)
+        if box.text == plate:
+            continue
+        name = next((n for t, n in g.variants if t == box.text), None)
+        x1, y1, x2, y2 = g.bounds
+        out.append(Paint(g.bounds, image=name, image_size=(x2 - x1, y2 - y1),
+                         origin=(x1, y1)) if name else Paint(g.bounds, color=g.bg))
+    return out
 
 
 def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],

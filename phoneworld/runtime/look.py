@@ -105,6 +105,18 @@ class ListLook:
 
 
 @dataclass(frozen=True)
+class Gauge:
+    """A picture that follows a text (a seek bar beside the number it sets): what the
+    recordings showed at `bounds` while the text at `follows` read each of `variants`'
+    texts (text, asset), and the colour that covers it for a text none showed."""
+
+    bounds: Rect
+    follows: Rect
+    bg: str = "#ffffff"
+    variants: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class ScreenLook:
     """One screen's recorded look (see the module docstring)."""
 
@@ -118,6 +130,8 @@ class ScreenLook:
     varying: tuple[Rect, ...] = ()
     """Pictures of the plate that other recordings show otherwise (an entity's photo):
     covered when the screen shows other texts than the plate."""
+    gauges: tuple[Gauge, ...] = ()
+    """Pictures that follow a text the state changes (`Gauge`)."""
     marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False)
     lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False)
 
@@ -157,6 +171,7 @@ class Look:
         for s in self.screens.values():
             out.add(s.plate)
             out.update(lst.sprite for lst in s.lists if lst.sprite)
+            out.update(name for g in s.gauges for _, name in g.variants)
         return out
 
 
@@ -189,7 +204,8 @@ def look_from_json(data: dict[str, Any], folder: Path | None = None) -> Look:
             plate=plate, marks=tuple(_mark(m) for m in s.get("marks", ())),
             lists=tuple(_list(lst) for lst in s.get("lists", ())), source=s.get("source", ""),
             accent=_color(s["accent"]) if s.get("accent") else "",
-            varying=tuple(_rect(r) for r in s.get("varying", ())))
+            varying=tuple(_rect(r) for r in s.get("varying", ())),
+            gauges=tuple(_gauge(g) for g in s.get("gauges", ())))
     return Look(screens=screens, folder=folder)
 
 
@@ -198,6 +214,9 @@ def look_to_json(look: Look) -> dict[str, Any]:
     return {"version": 1, "screens": {
         name: {"plate": s.plate, "source": s.source, "accent": s.accent,
                "varying": [list(r) for r in s.varying],
+               **({"gauges": [{"bounds": list(g.bounds), "follows": list(g.follows),
+                               "bg": g.bg, "variants": [list(v) for v in g.variants]}
+                              for g in s.gauges]} if s.gauges else {}),
                "marks": [_mark_json(m) for m in s.marks],
                "lists": [{"bounds": list(lst.bounds), "bg": lst.bg, "sprite": lst.sprite,
                           "sprite_size": list(lst.sprite_size),
@@ -246,6 +265,16 @@ def _mark_json(m: Mark) -> dict[str, Any]:
             "style": {"size": m.style.size, "color": m.style.color,
                       "weight": m.style.weight, "align": m.style.align,
                       "indent": m.style.indent}}
+
+
+def _gauge(d: dict[str, Any]) -> Gauge:
+    variants = []
+    for text, name in d.get("variants", ()):
+        if not ASSET_NAME.match(name):
+            raise ValueError(f"bad asset name {name!r}")
+        variants.append((str(text), str(name)))
+    return Gauge(bounds=_rect(d["bounds"]), follows=_rect(d["follows"]), bg=_color(d["bg"]),
+                 variants=tuple(variants))
 
 
 def _list(d: dict[str, Any]) -> ListLook:

@@ -5,7 +5,8 @@
 
 Per screen with recorded screenshots, the recording most like the mock's first rendering
 of it (`extract.pick_recording`) gives the plate, marks and lists (`extract`); the
-images become deduplicated assets within the byte cap (`assets`). A screenshot that
+images become deduplicated assets within the byte cap (`assets`); a bar that follows a
+text (`gauges`) is cut from one recording per text it was recorded beside. A screenshot that
 cannot be read is left out with a warning; a screen with none keeps the Material-like
 look. Which recordings show which screen is the compiler's provenance (see
 `recordings_by_screen`).
@@ -18,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from phoneworld.codegen.files import stable_json
-from phoneworld.runtime.look import LOOK_FILE, ListLook, Look, ScreenLook, look_to_json
+from phoneworld.runtime.look import LOOK_FILE, Gauge, ListLook, Look, ScreenLook, look_to_json
 from phoneworld.runtime.page import FRAME_WIDTH
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation, Trace
@@ -31,6 +32,7 @@ from phoneworld.visual.extract import (
     texts_at,
     varying_pictures,
 )
+from phoneworld.visual.gauges import GaugeCut, gauge_cut, gauge_views, recorded_texts
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
     machine.reset()
     warnings: list[str] = []
     cuts = {}
+    gauges: dict[str, list[GaugeCut]] = {}
     for screen in spec.screens:
         recs = [r for r in recordings.get(screen.name, ()) if r.observation.root is not None]
         if not recs:
@@ -110,6 +113,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             # assets are encoded one at a time.
             src = next(r for r in recs if r.source == cut.source)
             cuts[screen.name] = replace(cut, plate=_reader(src, spec))
+            gauges[screen.name] = _gauges(screen.root, recs, spec)
     report: dict = {"screens": len(cuts), "of": len(spec.screens), "warnings": warnings}
     if not cuts:
         report["assets"] = {"files": 0, "bytes": 0, "cap": cap}
@@ -120,6 +124,9 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
         for k, (_, sprite) in enumerate(cut.lists):
             if sprite is not None and sprite.size:
                 images[f"sprite:{name}:{k}"] = sprite
+        for k, g in enumerate(gauges.get(name, ())):
+            for j, (_, px) in enumerate(g.variants):
+                images[f"gauge:{name}:{k}:{j}"] = px
     store = encode_assets(images, cap)
     screens = {}
     for name, cut in sorted(cuts.items()):
@@ -130,14 +137,40 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
         for k, (lst, _) in enumerate(cut.lists):
             sprite = store.names.get(f"sprite:{name}:{k}")
             lists.append(replace(lst, sprite=sprite) if sprite else lst)
+        kept = []
+        for k, g in enumerate(gauges.get(name, ())):
+            variants = tuple((t, store.names[f"gauge:{name}:{k}:{j}"])
+                             for j, (t, _) in enumerate(g.variants)
+                             if f"gauge:{name}:{k}:{j}" in store.names)
+            kept.append(Gauge(bounds=g.bounds, follows=g.follows, bg=g.bg, variants=variants))
         screens[name] = ScreenLook(plate=plate, marks=cut.marks, lists=tuple(lists),
-                                   source=cut.source, accent=cut.accent, varying=cut.varying)
+                                   source=cut.source, accent=cut.accent, varying=cut.varying,
+                                   gauges=tuple(kept))
     look = Look(screens=screens, data={k.split("/", 1)[1]: v for k, v in store.files.items()})
     origin = origin or spec.source or spec.name
     files = {LOOK_FILE: stable_json(look_to_json(look), origin), **store.files,
              COMPARISON: comparison_page(spec, look, origin).encode()}
     report.update(screens=len(screens), assets=store.report, comparison=COMPARISON)
     return look, files, report
+
+
+def _gauges(root, recs: Sequence[Recording], spec: AppSpec) -> list[GaugeCut]:
+    """The screen's bars that follow a text (`gauges`), each cut from the first
+    recording (in provenance order) that showed each text beside it."""
+    out = []
+    for bar, text in gauge_views(root):
+        first: dict[str, Recording] = {}
+        for rec, t in zip(recs, recorded_texts(bar, text, [r.observation.root for r in recs]),
+                          strict=True):
+            if t is not None:
+                first.setdefault(t, rec)
+        if len(first) < 2:
+            continue
+        got = gauge_cut(bar, text, [(t, lambda rec=rec: _pixels(rec, spec, []))
+                                    for t, rec in first.items()])
+        if got is not None:
+            out.append(got)
+    return out
 
 
 def _reader(rec: Recording, spec: AppSpec):
