@@ -427,3 +427,29 @@ def test_gauges_round_trip_and_only_hashed_assets_are_taken():
     data["screens"]["main"]["gauges"][0]["variants"][0][1] = "../x.webp"
     with pytest.raises(ValueError, match="bad asset name"):
         look_from_json(data)
+
+
+def test_an_icon_toggle_follows_its_own_check_state():
+    from phoneworld.spec.ast import Const, Ref
+    from phoneworld.visual.gauges import gauge_cut, gauge_views, recorded_texts
+
+    eye = View(cls="android.widget.ImageButton", bounds=(900, 500, 1000, 600),
+               checked=Ref(("show",)), flags=("clickable", "checkable"))
+    fixed = View(cls="android.widget.CheckBox", bounds=(900, 700, 1000, 800),
+                 checked=Const(True), flags=("checkable",))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920),
+                children=(eye, fixed))
+    assert gauge_views(root) == [(eye, eye)]  # a literal check state never changes
+
+    def rec(checked: bool) -> Node:
+        return Node(class_name="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920),
+                    children=(Node(class_name="android.widget.ImageButton", checkable=True,
+                                   checked=checked, bounds=(900, 500, 1000, 600)),))
+
+    assert recorded_texts(eye, eye, [rec(False), rec(True), Node()]) == \
+        ["\u2610", "\u2611", None]
+    off = np.full((1920, 1080, 3), 255, np.uint8)
+    on = off.copy()
+    on[540:560, 900:1000] = 90  # the eye struck through
+    cut = gauge_cut(eye, eye, [("\u2610", lambda: off), ("\u2611", lambda: on)])
+    assert cut is not None and cut.follows == cut.bounds == eye.bounds

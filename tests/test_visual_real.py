@@ -165,7 +165,8 @@ def test_a_flipped_switch_is_drawn_in_its_new_state(compiled):
                     break
                 r = m.outcome().rendering
                 flipped = [i for i, b in enumerate(r.boxes) if b.checkable
-                           and b.bounds == tuple(e["bounds"]) and b.checked != before]
+                           and b.bounds == tuple(e["bounds"]) and b.checked != before
+                           and not any(g.bounds == b.bounds for g in r.look.gauges)]
                 if not flipped:
                     continue
                 c = compose(r.look, r.boxes, (r.width, r.height))
@@ -246,13 +247,17 @@ def test_material_pages_draw_each_text_once_and_fit_it(tmp_path_factory, folder)
         assert all(x >= 4.0 for x in sizes), (s.name, min(sizes))
 
 
-def test_a_bar_beside_a_stepped_number_is_drawn_as_recorded_at_the_new_number(compiled):
-    """A seek bar whose number a tap steps (wikipedia's font size): once the number
-    differs from the plate's, the bar is painted as a recording showed it beside the
-    new number (its thumb moved), or covered where none did: never the plate's thumb."""
+def test_a_bar_beside_a_stepped_number_or_a_flipped_icon_toggle_is_drawn_as_recorded(
+        compiled):
+    """A seek bar whose number a tap steps (wikipedia's font size), an icon toggle a tap
+    flips (its password eye): once the number or state differs from the plate's, the
+    picture is painted as a recording showed it beside the new number or in the new
+    state (the thumb moved, the eye struck through), or a bar covered where no recording
+    did: never the plate's picture."""
+    from phoneworld.runtime.compose import _value
     from phoneworld.serve.frame import decode_rgb
 
-    found = 0
+    found = set()
     for folder in FOLDERS:
         spec = load_app(compiled[folder][0]).spec
         for name, sl in sorted(spec.look.screens.items()):
@@ -260,31 +265,34 @@ def test_a_bar_beside_a_stepped_number_is_drawn_as_recorded_at_the_new_number(co
                 m = Machine(spec)
                 m.reset()
                 m.jump(name)
-                taps = [e["index"] for e in m.observe() if e["clickable"]]
-                for index in taps:
+                for index in [e["index"] for e in m.observe() if e["clickable"]]:
                     m = Machine(spec)
                     m.reset()
                     m.jump(name)
                     m.step({"action_type": "click", "index": index})
                     r = m.outcome().rendering
-                    text = next((b.text for b in r.boxes if b.bounds == g.follows), None)
-                    plate = next((x.text for x in sl.marks_at.get(g.follows, ()) if x.text), None)
-                    if m.screen != name or text in (None, plate):
+                    value = next((_value(b) for b in r.boxes if b.bounds == g.follows), None)
+                    plate = next((x.text or ("\u2611" if x.checked else "\u2610")
+                                  for x in sl.marks_at.get(g.follows, ())), None)
+                    if m.screen != name or value in (None, plate):
                         continue
-                    found += 1
+                    found.add("toggle" if g.follows == g.bounds else "bar")
                     c = compose(r.look, r.boxes, (r.width, r.height))
-                    (p,) = [p for p in c.paints if p.rect == g.bounds]
-                    want = dict(g.variants).get(text)
+                    (p,) = [p for p in c.paints if p.rect == g.bounds and (p.image or
+                                                                           p.color == g.bg)]
+                    want = dict(g.variants).get(value)
                     if want is None:
-                        assert p.color == g.bg and not p.image
+                        assert p.color == g.bg and not p.image and g.follows != g.bounds
                         continue
                     assert p.image == want and p.origin == g.bounds[:2]
-                    # The variant is the recording's bar beside that number, and it is
-                    # not the plate's (whose thumb sits at the plate's number).
+                    if g.follows == g.bounds:  # not drawn again as a check box
+                        (i,) = [i for i, b in enumerate(r.boxes) if b.bounds == g.bounds]
+                        assert i in c.quiet
+                    # The variant is a recording's picture there, and not the plate's.
                     x1, y1, x2, y2 = g.bounds
-                    plate_bar = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
-                    bar = decode_rgb(spec.look.asset(want))
-                    assert bar.shape == plate_bar.shape
-                    assert (abs(bar.astype(int) - plate_bar).max(axis=2) > 40).mean() > 0.005
+                    plate_px = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
+                    px = decode_rgb(spec.look.asset(want))
+                    assert px.shape == plate_px.shape
+                    assert (abs(px.astype(int) - plate_px).max(axis=2) > 40).mean() > 0.005
     if not found:
-        pytest.skip("no shared app has a bar beside a number a tap steps")
+        pytest.skip("no shared app has a bar beside a stepped number or an icon toggle")

@@ -21,7 +21,8 @@ rows no row covers any more are wiped. Where a screen shows other texts than its
 its varying pictures (an entity's photo) are covered too. A bar that follows a text
 (`look.Gauge`: a seek bar beside the number it sets) whose text no longer reads as on
 the plate is painted as a recording showed it beside the new text, or covered where no
-recording did.
+recording did; a toggle with no text (a password field's eye) whose state flipped is
+painted as a recording showed it in that state, where one did.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from phoneworld.runtime.look import Item, ListLook, Mark, Rect, ScreenLook, Style, signature
+from phoneworld.runtime.look import (
+    CHECKED,
+    UNCHECKED,
+    Item,
+    ListLook,
+    Mark,
+    Rect,
+    ScreenLook,
+    Style,
+    signature,
+)
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
@@ -112,6 +123,9 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             shown.add(id(hit))
             c.quiet.add(i)
             continue
+        if _pictured(look, b):  # a toggle drawn as the app drew its new state
+            c.quiet.add(i)
+            continue
         c.styles[i] = _typed(marks[0], b) if marks else None
     stale = False
     for m in look.marks:
@@ -127,23 +141,49 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
     return c
 
 
+def _value(b: Box) -> str | None:
+    """What a gauge reads of the box it follows: its text, else its check state."""
+    if b.text:
+        return b.text
+    return (CHECKED if b.checked else UNCHECKED) if b.checkable else None
+
+
+def _recorded(m: Mark) -> str | None:
+    """What the plate's mark shows, as `_value` reads a box."""
+    if m.text:
+        return m.text
+    return None if m.checked is None else CHECKED if m.checked else UNCHECKED
+
+
+def _pictured(look: ScreenLook, b: Box) -> bool:
+    """Whether `b` is a toggle that follows itself with a recorded picture of its state."""
+    return any(g.follows == g.bounds == b.bounds and _value(b) in dict(g.variants)
+               for g in look.gauges)
+
+
 def _gauges(look: ScreenLook, boxes: list[Box], in_lists: set[int]) -> list[Paint]:
-    """Each gauge whose text no longer reads as on the plate: drawn as recorded beside
-    that text (a seek bar's thumb where the recording had it at that number), or
-    covered where no recording showed the text (never a picture the state contradicts)."""
+    """Each gauge whose text (or check state) no longer reads as on the plate: drawn as
+    recorded beside that text (a seek bar's thumb where the recording had it at that
+    number), or, for a bar, covered where no recording showed the text (never a picture
+    the state contradicts; a toggle with no picture of its state is drawn as one)."""
     out: list[Paint] = []
     for g in look.gauges:
         box = next((b for i, b in enumerate(boxes) if b.bounds == g.follows
-                    and i not in in_lists and b.text), None)
+                    and i not in in_lists and _value(b) is not None), None)
         if box is None:
             continue
-        plate = next((m.text for m in look.marks_at.get(g.follows, ()) if m.text), None)
-        if box.text == plate:
+        value = _value(box)
+        plate = next((v for m in look.marks_at.get(g.follows, ())
+                      if (v := _recorded(m)) is not None), None)
+        if value == plate:
             continue
-        name = next((n for t, n in g.variants if t == box.text), None)
+        name = dict(g.variants).get(value or "")
         x1, y1, x2, y2 = g.bounds
-        out.append(Paint(g.bounds, image=name, image_size=(x2 - x1, y2 - y1),
-                         origin=(x1, y1)) if name else Paint(g.bounds, color=g.bg))
+        if name:
+            out.append(Paint(g.bounds, image=name, image_size=(x2 - x1, y2 - y1),
+                             origin=(x1, y1)))
+        elif g.follows != g.bounds:
+            out.append(Paint(g.bounds, color=g.bg))
     return out
 
 

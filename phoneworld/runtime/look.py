@@ -108,7 +108,9 @@ class ListLook:
 class Gauge:
     """A picture that follows a text (a seek bar beside the number it sets): what the
     recordings showed at `bounds` while the text at `follows` read each of `variants`'
-    texts (text, asset), and the colour that covers it for a text none showed."""
+    texts (text, asset), and the colour that covers it for a text none showed. A toggle
+    with no text follows itself (`follows == bounds`), its variants by check state
+    (`CHECKED`, `UNCHECKED`)."""
 
     bounds: Rect
     follows: Rect

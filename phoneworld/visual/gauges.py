@@ -1,4 +1,5 @@
-"""Pictures that follow a text: a seek bar beside the number it sets (compile time, pure).
+"""Pictures that follow state: a seek bar beside the number it sets, an icon toggle's
+picture of its check state (compile time, pure).
 
     pairs = gauge_views(screen.root)                  # [(picture view, text view)]
     cut = gauge_cut(picture, text, recordings)        # recordings: [(root, pixels)]
@@ -13,6 +14,10 @@ text of its own, whose nearest state-bound text (`text` not a literal) shares it
 parent or grandparent, is cut from one recording per text it was seen beside; where
 the cuts differ (the bar follows the text), the runtime paints the cut recorded with
 the text the screen shows (`runtime.compose`), or covers the bar where none was.
+
+A toggle with no text (a password field's eye) shows its check state by its picture
+alone: it follows itself, cut once per state it was recorded in (`CHECKED`,
+`UNCHECKED`), so the flipped state is drawn as the app drew it, not as a check box.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from phoneworld.runtime.look import Rect
+from phoneworld.runtime.look import CHECKED, UNCHECKED, Rect
 from phoneworld.spec.ast import Const, View
 from phoneworld.ui.node import Node
 from phoneworld.visual.sample import clip, dominant, hex_color
@@ -63,10 +68,15 @@ def _walk(v: View, path: tuple[View, ...] = ()) -> Iterator[tuple[View, tuple[Vi
 
 def gauge_views(root: View) -> list[tuple[View, View]]:
     """(bar, text) pairs of a screen's spec: each bar outside lists with no text, and
-    the state-bound text nearest it under its parent or grandparent."""
+    the state-bound text nearest it under its parent or grandparent; and (toggle,
+    toggle) for each toggle outside lists with no text whose check state is bound."""
     views = list(_walk(root))
     out = []
     for v, path in views:
+        if v.text is None and "checkable" in v.flags and v.checked is not None \
+                and not isinstance(v.checked, Const):
+            out.append((v, v))
+            continue
         if v.text is not None or not any(b in _short(v.cls) for b in BARS) or not path:
             continue
         near = path[-2] if len(path) >= 2 else path[-1]
@@ -88,9 +98,15 @@ def _at(root: Node, bounds: Rect, text: bool) -> Node | None:
 
 def recorded_texts(bar: View, text: View, roots: Sequence[Node]) -> list[str | None]:
     """For each recorded hierarchy, the text shown at `text`'s place while `bar` was
-    there too (None where either is missing)."""
+    there too, or a toggle's check state (`CHECKED`, `UNCHECKED`) where the toggle
+    follows itself; None where either is missing."""
     out: list[str | None] = []
     for root in roots:
+        if text is bar:
+            n = _at(root, bar.bounds, text=False)
+            out.append(None if n is None or not n.checkable
+                       else CHECKED if n.checked else UNCHECKED)
+            continue
         t = _at(root, text.bounds, text=True)
         out.append(t.text if t is not None and _at(root, bar.bounds, text=False) else None)
     return out
