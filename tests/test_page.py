@@ -157,6 +157,39 @@ def test_a_row_like_a_recorded_one_is_cut_from_it_with_its_new_text_drawn():
     assert {r.boxes[i].text for i in c.styles} == {"6"}
 
 
+@pytest.mark.parametrize("dy,kept", [(6, True), (120, False)])
+def test_a_recorded_text_elsewhere_in_the_row_is_kept_only_under_its_box(dy, kept):
+    """A row cut from a recorded one whose "1" the recording showed elsewhere in the row:
+    its glyphs stand for the box where the box lies over them (moved a few pixels), else
+    they are wiped and the text drawn at the box (never two texts, one where none is)."""
+    m = looked("cart", _fill_cart)
+    sl = m.spec.look.screens["cart"]
+    (lst,) = sl.lists
+
+    def moved(mk: Mark) -> Mark:
+        if mk.text != "1":
+            return mk
+        b, k = mk.bounds, mk.ink
+        return dataclasses.replace(mk, bounds=(b[0], b[1] + dy, b[2], b[3] + dy),
+                                   ink=(k[0], k[1] + dy, k[2], k[3] + dy))
+
+    items = tuple(dataclasses.replace(it, marks=tuple(moved(mk) for mk in it.marks))
+                  for it in lst.items)
+    look = dataclasses.replace(sl, lists=(dataclasses.replace(lst, items=items),))
+    m2 = Machine(with_look(shop_spec(), {"cart": look}))
+    m2.reset()
+    _fill_cart(m2)
+    _add(m2, 5)  # product 6, quantity 1: cut from a recorded row that shows a "1"
+    m2.jump("cart")
+    c, r = _composition(m2)
+    ones = [i for i, b in enumerate(r.boxes) if b.text == "1" and b.bounds[1] >= 900]
+    assert ones and all((i in c.quiet) == kept for i in ones)
+    if not kept:
+        for mk in items[0].marks:  # the recorded glyphs where the row has no "1": wiped
+            assert any(p.color and p.rect[:2] == (mk.ink[0], 900 + mk.ink[1])
+                       for p in c.paints)
+
+
 def test_a_row_sharing_nothing_recorded_is_drawn_on_the_sprite():
     m = looked("cart", _fill_cart)
     _add(m, 6)

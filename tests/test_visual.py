@@ -453,3 +453,14 @@ def test_an_icon_toggle_follows_its_own_check_state():
     on[540:560, 900:1000] = 90  # the eye struck through
     cut = gauge_cut(eye, eye, [("\u2610", lambda: off), ("\u2611", lambda: on)])
     assert cut is not None and cut.follows == cut.bounds == eye.bounds
+
+
+def test_a_replaced_screen_look_indexes_its_own_marks_and_lists():
+    from dataclasses import replace
+
+    sl = _look().screens["main"]
+    mark = Mark(bounds=(5, 5, 50, 50), text="new")
+    lst = ListLook(bounds=(0, 400, 100, 500), bg="#ffffff")
+    got = replace(sl, marks=(mark,), lists=(lst,))
+    assert list(got.marks_at) == [(5, 5, 50, 50)] and list(got.lists_at) == [lst.bounds]
+    assert list(sl.marks_at) == [(0, 0, 10, 10)]  # the original keeps its own

@@ -296,3 +296,45 @@ def test_a_bar_beside_a_stepped_number_or_a_flipped_icon_toggle_is_drawn_as_reco
                     assert (abs(px.astype(int) - plate_px).max(axis=2) > 40).mean() > 0.005
     if not found:
         pytest.skip("no shared app has a bar beside a stepped number or an icon toggle")
+
+
+def test_a_list_row_whose_switch_flips_keeps_its_recorded_texts(compiled):
+    """A settings row whose switch a tap flips is cut from its own recording (its title
+    and summary as recorded, quiet), not from another row recorded in the new state
+    with this row's texts redrawn in that row's styles."""
+    from phoneworld.runtime.compose import _subtree
+
+    found = 0
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name in sorted(spec.look.screens):
+            m = Machine(spec)
+            m.reset()
+            m.jump(name)
+            for index in [e["index"] for e in m.observe() if e["clickable"]]:
+                m = Machine(spec)
+                m.reset()
+                m.jump(name)
+                was = {b.bounds: (b.text, b.checked) for b in m.outcome().rendering.boxes}
+                m.step({"action_type": "click", "index": index})
+                r = m.outcome().rendering
+                if m.screen != name:
+                    continue
+                c = None
+                for lst in [b for b in r.boxes if b.list_key is not None
+                            and b.bounds in r.look.lists_at]:
+                    for row in lst.children:
+                        sub = _subtree(r.boxes, row)
+                        if not any(r.boxes[j].checkable and r.boxes[j].bounds in was
+                                   and was[r.boxes[j].bounds][1] != r.boxes[j].checked
+                                   for j in sub):
+                            continue
+                        c = c or compose(r.look, r.boxes, (r.width, r.height))
+                        same = [j for j in sub if r.boxes[j].text.strip()
+                                and not r.boxes[j].checkable
+                                and was.get(r.boxes[j].bounds, ("",))[0] == r.boxes[j].text]
+                        found += bool(same)
+                        assert all(j in c.quiet for j in same), \
+                            (folder, name, [r.boxes[j].text for j in same if j not in c.quiet])
+    if not found:
+        pytest.skip("no list row of a recorded screen has a switch a tap flips")

@@ -247,20 +247,27 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
 
 def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
     """The recorded row to show a row with signature `sig` from: one with the same
-    signature, else the one sharing most of its texts (then nearest in height, then
-    first); None where none shares any."""
+    signature, else the one sharing most of its texts, check states aside (a row whose
+    switch flipped is cut from itself, not from another row recorded in the state it has
+    now), then most of its check states, then with fewest texts of its own, then nearest
+    in height, then first; None where none shares any."""
     want = set(sig)
     best, key = None, None
     for n, it in enumerate(lst.items):
-        shared = len(want & set(it.texts))
+        shared = want & set(it.texts)
         if it.texts == sig:
-            shared = len(sig) + 1  # the same row (also one with no text at all)
-        elif shared == 0:
+            k: tuple[int, ...] = (0, n)  # the same row (also one with no text at all)
+        elif not shared:
             continue
-        k = (-shared, len(set(it.texts) - want), abs(it.bounds[3] - it.bounds[1] - height), n)
+        else:
+            k = (1, -len(shared - _CHECKS), -len(shared), len(set(it.texts) - want),
+                 abs(it.bounds[3] - it.bounds[1] - height), n)
         if key is None or k < key:
             best, key = it, k
     return best
+
+
+_CHECKS = {CHECKED, UNCHECKED}
 
 
 def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
@@ -284,9 +291,11 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
         hit = next((m for m in here if _shows(m, b) and id(m) not in shown), None)
         if hit is None and b.text:
             # The same text elsewhere in the recorded row (the mock's item template came
-            # from another row): its recorded glyphs are truer than a redrawing.
+            # from another row): its recorded glyphs are truer than a redrawing, where
+            # the box lies over them (else they would show where the row has none).
+            rel = (bx1 - ox, by1 - oy, bx2 - ox, by2 - oy)
             hit = next((m for m in marks if m.text == b.text and _shows(m, b)
-                        and id(m) not in shown), None)
+                        and id(m) not in shown and _covers(rel, m.bounds)), None)
         if hit is not None:
             shown.add(id(hit))
             c.quiet.add(j)
@@ -300,6 +309,13 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
         rect = (max(cx1, x1 + ox), max(cy1, y1 + oy), min(cx2, x2 + ox), min(cy2, y2 + oy))
         if x2 > x1 and y2 > y1 and rect[0] < rect[2] and rect[1] < rect[3]:
             fixes.append(Paint(rect, color=m.bg))
+
+
+def _covers(box: Rect, mark: Rect) -> bool:
+    """Whether `box` covers at least half of `mark`."""
+    w = min(box[2], mark[2]) - max(box[0], mark[0])
+    h = min(box[3], mark[3]) - max(box[1], mark[1])
+    return w > 0 and h > 0 and 2 * w * h >= (mark[2] - mark[0]) * (mark[3] - mark[1])
 
 
 def _typed(m: Mark, b: Box) -> Style:

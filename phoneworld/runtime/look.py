@@ -134,8 +134,10 @@ class ScreenLook:
     covered when the screen shows other texts than the plate."""
     gauges: tuple[Gauge, ...] = ()
     """Pictures that follow a text the state changes (`Gauge`)."""
-    marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False)
-    lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False)
+    # Indexes of the fields above, made anew by every constructor and `replace` (not
+    # init fields: a replaced look must not keep its original's).
+    marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False, init=False)
+    lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False, init=False)
 
     def __post_init__(self) -> None:
         for m in self.marks:
