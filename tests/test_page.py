@@ -160,7 +160,7 @@ def test_a_row_like_a_recorded_one_is_cut_from_it_with_its_new_text_drawn():
 @pytest.mark.parametrize("dy,kept", [(6, True), (120, False)])
 def test_a_recorded_text_elsewhere_in_the_row_is_kept_only_under_its_box(dy, kept):
     """A row cut from a recorded one whose "1" the recording showed elsewhere in the row:
-    its glyphs stand for the box where the box lies over them (moved a few pixels), else
+    its glyphs stand for the box where the box lies over them (a few pixels off), else
     they are wiped and the text drawn at the box (never two texts, one where none is)."""
     m = looked("cart", _fill_cart)
     sl = m.spec.look.screens["cart"]

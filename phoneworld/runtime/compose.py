@@ -312,10 +312,12 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
 
 
 def _covers(box: Rect, mark: Rect) -> bool:
-    """Whether `box` covers at least half of `mark`."""
+    """Whether `box` lies over `mark`: they meet across, and share at least half the
+    height of the lower of the two (a text on the same line, a few pixels off, not one
+    a line above or below)."""
     w = min(box[2], mark[2]) - max(box[0], mark[0])
     h = min(box[3], mark[3]) - max(box[1], mark[1])
-    return w > 0 and h > 0 and 2 * w * h >= (mark[2] - mark[0]) * (mark[3] - mark[1])
+    return w > 0 and 2 * h >= min(box[3] - box[1], mark[3] - mark[1])
 
 
 def _typed(m: Mark, b: Box) -> Style:
