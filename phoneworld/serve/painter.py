@@ -22,6 +22,11 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
+A capture waits for Chromium's next frames (one or two at 60 Hz after a change to the
+page, however small the clip): so the page is changed first, and the pixels this side
+lays (recorded ones, a copy of the base frame, rectangles drawn before) are laid while
+Chromium draws it, before the capture is asked for.
+
 Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
 (not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
 whole capture has there (a clip scaled by the page scale re-lays the page out). Every
@@ -172,6 +177,23 @@ class Painter:
     def _on_plate(self, pl: PageLayers, base: Frame, width: int, height: int,
                   png: bool) -> Frame:
         key = (pl.plate, width, height, pl.paints)
+        page = self._page(width, height, transparent=True)
+        size = (width, height)
+        # From the recent frame on these paints that needs the fewest pixels drawn, or
+        # from the paints alone: the divs that changed laid anew, each rectangle first
+        # restored to the paints.
+        fresh = [lay.rect for lay in pl.layers if not lay.blank]
+        last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
+        for laid, was, frame in reversed(page.recent):
+            if laid == key:
+                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
+                if _cost(got) < _cost((hits, clips)):
+                    last, (hits, clips, misses) = frame, got
+        if clips:
+            # The page first: Chromium lays out and rasters the new divs in its own
+            # processes while the recorded pixels are laid here, so that its capture
+            # waits for fewer frames (a capture right after a change waits about two).
+            self._show(page, pl, pl.overlay(), size)
         # (frames are never changed once drawn: a plate without paints is its own)
         painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
@@ -186,24 +208,10 @@ class Painter:
         if png and not painted.encoded:  # (a plate is encoded by `_plate`)
             painted.encode()
             self.kept.put(("painted", key), painted)  # weighed again, with its bands
-        page = self._page(width, height, transparent=True)
-        size = (width, height)
-        # From the recent frame on these paints that needs the fewest pixels drawn, or
-        # from the paints alone: the divs that changed laid anew, each rectangle first
-        # restored to the paints.
-        fresh = [lay.rect for lay in pl.layers if not lay.blank]
-        last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
-        for laid, was, frame in reversed(page.recent):
-            if laid == key:
-                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
-                if _cost(got) < _cost((hits, clips)):
-                    last, (hits, clips, misses) = frame, got
         f = last or painted
         if hits or clips:
             f = f.copy()
         self.reused += sum(area([r]) for r, _ in hits)
-        if clips:
-            self._show(page, pl, pl.overlay(), size)
         for r, img in hits:
             self._lay_over(f, painted if last is not None else None, r, img)
         for c in clips:
@@ -258,12 +266,12 @@ class Painter:
                 page.pending = (pl, f)
         else:
             assert pl is not None
+            if clips:  # first: Chromium draws while the frame is copied here
+                self._show(page, pl, html, size)
             f = last.copy() if hits or clips else last
             self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
-            if clips:
-                self._show(page, pl, html, size)
             for c in clips:
                 img = self._capture(page, c, size)
                 f.paste(c[0], c[1], img)
