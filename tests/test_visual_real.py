@@ -338,3 +338,49 @@ def test_a_list_row_whose_switch_flips_keeps_its_recorded_texts(compiled):
                             (folder, name, [r.boxes[j].text for j in same if j not in c.quiet])
     if not found:
         pytest.skip("no list row of a recorded screen has a switch a tap flips")
+
+
+def test_the_screenshot_shows_the_bar_recorded_beside_the_new_number(compiled):
+    """End to end, through the browser's painter: after a tap steps the number a bar
+    follows, the screenshot shows at the bar the pixels recorded beside the new number,
+    not the plate's (and the array equals Chromium's whole capture there)."""
+    from phoneworld.serve.frame import decode_rgb
+    from phoneworld.serve.screenshots import Screenshotter, browser_missing, chromium_path
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name, sl in sorted(spec.look.screens.items()):
+            for g in [g for g in sl.gauges if g.follows != g.bounds]:
+                m = Machine(spec)
+                m.reset()
+                m.jump(name)
+                for index in [e["index"] for e in m.observe() if e["clickable"]]:
+                    m = Machine(spec)
+                    m.reset()
+                    m.jump(name)
+                    m.step({"action_type": "click", "index": index})
+                    r = m.outcome().rendering
+                    text = next((b.text for b in r.boxes if b.bounds == g.follows), None)
+                    want = dict(g.variants).get(text or "")
+                    plate = next((x.text for x in sl.marks_at.get(g.follows, ())), None)
+                    if m.screen != name or want is None or text == plate:
+                        continue
+                    shots = Screenshotter(assets=spec.look.asset)
+                    try:
+                        px = shots.pixels(m.observe("html"), width=spec.width,
+                                          height=spec.height)
+                        whole = shots.pixels(m.observe("html") + "<!-- whole -->",
+                                             width=spec.width, height=spec.height)
+                    finally:
+                        shots.close()
+                    x1, y1, x2, y2 = g.bounds
+                    bar = px[y1:y2, x1:x2].astype(int)
+                    assert (bar == decode_rgb(spec.look.asset(want))).all()
+                    plate_bar = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
+                    assert (abs(bar - plate_bar).max(axis=2) > 40).mean() > 0.005
+                    assert abs(bar - whole[y1:y2, x1:x2]).max() <= 2
+                    return
+    pytest.skip("no shared app has a bar beside a number a tap steps")
