@@ -3,6 +3,7 @@ drawn on its pixels, within the byte cap, that show state changes and look like 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -384,3 +385,52 @@ def test_the_screenshot_shows_the_bar_recorded_beside_the_new_number(compiled):
                     assert abs(bar - whole[y1:y2, x1:x2]).max() <= 2
                     return
     pytest.skip("no shared app has a bar beside a number a tap steps")
+
+
+def test_a_flipped_switch_the_plate_shows_elsewhere_in_its_new_state_is_cut_from_there(
+        compiled):
+    """activitylauncher's settings: a row's switch turned off is drawn as the plate
+    draws the other row's switch that was recorded off (same size and text), not
+    redrawn in the Material look, and never left in its recorded state."""
+    found = 0
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name in sorted(spec.look.screens):
+            m = Machine(spec)
+            m.reset()
+            m.jump(name)
+            for index in [e["index"] for e in m.observe() if e["clickable"]]:
+                m = Machine(spec)
+                m.reset()
+                m.jump(name)
+                was = {b.bounds: b.checked for b in m.outcome().rendering.boxes
+                       if b.checkable}
+                m.step({"action_type": "click", "index": index})
+                if m.screen != name:
+                    continue
+                r = m.outcome().rendering
+                c = compose(r.look, r.boxes, (r.width, r.height))
+                marks = [*r.look.marks, *(
+                    dataclasses.replace(mk, bounds=(it.bounds[0] + mk.bounds[0],
+                                                    it.bounds[1] + mk.bounds[1],
+                                                    it.bounds[0] + mk.bounds[2],
+                                                    it.bounds[1] + mk.bounds[3]))
+                    for lst in r.look.lists for it in lst.items for mk in it.marks)]
+                for i, b in enumerate(r.boxes):
+                    if not b.checkable or was.get(b.bounds, b.checked) == b.checked \
+                            or any(g.bounds == b.bounds for g in r.look.gauges):
+                        continue
+                    w, h = b.bounds[2] - b.bounds[0], b.bounds[3] - b.bounds[1]
+                    donors = {mk.bounds[:2] for mk in marks if mk.checked == b.checked
+                              and mk.text == b.text and mk.bounds[2] - mk.bounds[0] == w
+                              and mk.bounds[3] - mk.bounds[1] == h}
+                    if not donors:
+                        assert i in c.styles  # drawn anew in its new state
+                        continue
+                    found += 1
+                    assert i in c.quiet and i not in c.styles
+                    (cut,) = [p for p in c.paints
+                              if p.rect == b.bounds and p.image == r.look.plate]
+                    assert (b.bounds[0] - cut.origin[0], b.bounds[1] - cut.origin[1]) in donors
+    if not found:
+        pytest.skip("no recorded screen shows a flipped switch's new state elsewhere")

@@ -22,7 +22,9 @@ its varying pictures (an entity's photo) are covered too. A bar that follows a t
 (`look.Gauge`: a seek bar beside the number it sets) whose text no longer reads as on
 the plate is painted as a recording showed it beside the new text, or covered where no
 recording did; a toggle with no text (a password field's eye) whose state flipped is
-painted as a recording showed it in that state, where one did.
+painted as a recording showed it in that state, where one did. A check widget to draw
+anew that the plate shows elsewhere in its new state (another row's switch, of the same
+size and text) is cut from there instead of drawn in the Material look.
 """
 
 from __future__ import annotations
@@ -138,7 +140,38 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
         wipes.extend(Paint(r, color=PICTURE) for r in look.varying)
     wipes.extend(_gauges(look, boxes, in_lists))
     c.paints = wipes + rows + fixes
+    _donated(look, boxes, size, c)
     return c
+
+
+def _donated(look: ScreenLook, boxes: list[Box], size: tuple[int, int],
+             c: Composition) -> None:
+    """Check widgets to draw anew that the plate shows elsewhere in their new state (a
+    settings row's switch turned off, beside another row's switch recorded off, of the
+    same size and text): cut from there instead, as the app draws that state."""
+    donors: dict[tuple[int, int, str, bool], tuple[int, int]] = {}
+    for m in look.marks:
+        if m.checked is not None:
+            donors.setdefault(_donor_key(m.bounds, m.text, m.checked), m.bounds[:2])
+    for lst in look.lists:
+        for it in lst.items:
+            for m in it.marks:
+                if m.checked is not None:
+                    donors.setdefault(_donor_key(m.bounds, m.text, m.checked),
+                                      (it.bounds[0] + m.bounds[0], it.bounds[1] + m.bounds[1]))
+    for i in sorted(c.styles):
+        b = boxes[i]
+        at = donors.get(_donor_key(b.bounds, b.text, b.checked)) if b.checkable else None
+        if at is None:
+            continue
+        del c.styles[i]
+        c.quiet.add(i)
+        c.paints.append(Paint(b.bounds, image=look.plate, image_size=size,
+                              origin=(b.bounds[0] - at[0], b.bounds[1] - at[1])))
+
+
+def _donor_key(r: Rect, text: str, checked: bool) -> tuple[int, int, str, bool]:
+    return (r[2] - r[0], r[3] - r[1], text, checked)
 
 
 def _value(b: Box) -> str | None:
