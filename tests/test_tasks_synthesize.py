@@ -527,3 +527,83 @@ def test_a_row_switch_whose_text_turns_with_it_is_still_a_switch():
     spec = with_tasks(parse(text))
     turns = {t.name for t in spec.tasks if t.kind == "state"}
     assert {"turn_on_main_list", "turn_off_main_list"} <= turns
+
+
+_CHOICES = """app choices { package "a.b" start settings }
+state settings_list(id int, ctx int, title text, summary text) {
+  (1, null, "Theme", "System")
+  (2, null, "Size", "Small")
+  (3, null, "About", "")
+}
+content options(id int, ctx int, text1 text) {
+  (1, 1, "System")
+  (2, 1, "Light")
+  (3, 1, "Dark")
+  (4, 2, "Small")
+  (5, 2, "Large")
+}
+screen settings P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Settings"
+    view ListView [0,200,1080,1000] list settings_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title
+        view TextView [40,290,800,360] as summary text item.summary
+      }
+    }
+  }
+}
+screen pick P1 param settings_list {
+  modules dialog
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,600,1080,1400] list options where item.ctx == param.id pitch 150 vertical {
+      view CheckedTextView [0,600,1080,750] as text1 text item.text1 clickable
+    }
+  }
+}
+on settings.row tap -> pick with item when item.id == 1 or item.id == 2
+on pick.text1 tap -> settings { update settings_list set summary = item.text1 where id == param.id }
+"""
+
+
+def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
+    """activitylauncher's Theme and Language dialogs: "Set Theme to Dark.", one instance
+    per (row, option the dialog lists for that row), none for the option the row already
+    shows, none pairing a row with another row's option; the demo taps the row, then the
+    option."""
+    spec = with_tasks(parse(_CHOICES))
+    (choose,) = [t for t in spec.tasks if t.name.startswith("choose_") and
+                 t.kind == "state"]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, choose)}
+    assert drawn == {("Theme", "Light"), ("Theme", "Dark"), ("Size", "Large")}
+    inst = next(i for i in draw(spec, choose) if i.params["o"] == "Dark")
+    assert inst.instruction in {"Set Theme to Dark.", "Change Theme to Dark.",
+                                "Choose Dark for Theme."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 3  # the row, the option, then done
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not inst.check(m).success
+    # A composite that sets a row never asks about that row's summary afterwards.
+    for t in spec.tasks:
+        if t.kind == "composite" and t.name.startswith("choose_"):
+            assert "summary" not in t.instruction
+
+
+def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
+    """uber's Profile page: "What does “Profile” say?" asks the page's title for its
+    subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+
+    def page(name: str, modules: tuple[str, ...]) -> Screen:
+        texts = (View("TextView", (40, 300, 600, 360), text=Const("Profile")),
+                 View("TextView", (40, 362, 600, 420), text=Const("Customers can see it")))
+        return Screen(name, "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts),
+                      modules=modules)
+
+    spec = parse(_ROWS)
+    for modules, asked in (((), 0), (("dialog",), 1)):
+        one = dataclasses.replace(spec, screens=(*spec.screens, page("p", modules)))
+        assert len(list(screen_texts(one, {"p": "Profile"}, frozenset({"p"})))) == asked

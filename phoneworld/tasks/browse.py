@@ -257,14 +257,18 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     text right under it (About: "License", then the licence): "What is written under
     “License”?". `reach_labels` names the screens (a heading alone may be on several).
     The same question with two answers (“Arrive by” on two unnamed pages) is asked of
-    neither; with one, once."""
+    neither; with one, once. A page's own title is no heading to ask about (a dialog's
+    is: its message is what the dialog says)."""
     found = []
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
         where = reach_labels.get(s.name, "")
+        # A page's own heading is asked of nothing ("What does “Profile” say?" on the
+        # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where)
-                  for i, (head, text) in enumerate(_headed(s.root), 1)]
+                  for i, (head, text) in enumerate(_headed(s.root), 1)
+                  if head != where or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where in found:
         answers.setdefault((head, where), set()).add(text)

@@ -76,6 +76,8 @@ FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}
 STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
            "Make “{label}” {value}.")
 """A number the app steps (a font size) brought to one of its values."""
+CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
+"""A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -145,7 +147,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on"})
+                    "create", "on", "set", "change", "choose"})
 
 
 def variants(instruction: str) -> list[str]:

@@ -43,7 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, entries
+from phoneworld.tasks import browse, choose, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
@@ -192,6 +192,9 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
     yield from _steps(spec, schema)
+    for t in choose.choice_templates(spec, schema, names.new):
+        yield _Base(t.task, clauses=t.clauses, touches=t.task.params[0].table,
+                    screen=t.screen)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
         if e is None:
