@@ -631,3 +631,49 @@ def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():
                                   frozenset({("settings", "about")})))
     assert first.name == "gps__toasts"
 
+
+_CELLS = """app cells { package "a.b" start main }
+content blocks(id int, ctx int, title text, a text, b text, c text, d text) {
+  (1, null, "Mine", "Activity centre", "22 tasks to do", "", "")
+  (2, null, "Mine", "", "", "Members", "Custom sound")
+  (3, null, "Mine", "Starts at: 2023-10-18", "Ends at: 2023-10-19", "", "")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1400] list blocks pitch 400 vertical {
+      view LinearLayout [0,200,1080,600] {
+        view TextView [40,200,800,240] text item.title
+        view TextView [40,250,800,320] text item.a
+        view TextView [40,325,800,390] text item.b
+        view TextView [40,400,800,470] text item.c
+        view TextView [40,475,800,540] text item.d
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_heading_inside_a_one_off_row_is_asked_what_is_under_it():
+    """qqmusic's "my music" blocks: "活动中心" over "22个任务待完成", in a list whose rows
+    are each a different block; a heading with digits is a value, never asked; a column
+    that more than two rows fill is a column of like things (activitylauncher's activity
+    titles), asked of no row."""
+    from phoneworld.tasks.cells import cell_texts
+    from phoneworld.tasks.reach import explore
+
+    def asked(spec) -> dict[str, str]:
+        return {t.task.instruction.split("“")[1].split("”")[0]: t.task.condition.right.value
+                for t in cell_texts(spec, read_schema(spec), explore(spec))}
+
+    spec = parse(_CELLS)
+    assert asked(spec) == {"Activity centre": "22 tasks to do", "Members": "Custom sound"}
+    table = spec.tables[0]
+    more = dataclasses.replace(table, rows=(*table.rows, (4, None, "Mine", "Shop", "Deals",
+                                                          "", "")))
+    assert asked(dataclasses.replace(spec, tables=(more,))) == {"Members": "Custom sound"}
+    spec = with_tasks(spec)
+    (task,) = [t for t in spec.tasks if t.kind == "information" and
+               "Activity centre" in t.instruction]
+    (inst,) = draw(spec, task)
+    assert make_demo([spec], inst).verified

@@ -43,7 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, choose, entries
+from phoneworld.tasks import browse, cells, choose, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
@@ -119,6 +119,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in cells.cell_texts(spec, schema, explore(spec)):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
