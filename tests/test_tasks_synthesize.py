@@ -633,10 +633,10 @@ def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():
 
 
 _CELLS = """app cells { package "a.b" start main }
-content blocks(id int, ctx int, title text, a text, b text, c text, d text) {
-  (1, null, "Mine", "Activity centre", "22 tasks to do", "", "")
-  (2, null, "Mine", "", "", "Members", "Custom sound")
-  (3, null, "Mine", "Starts at: 2023-10-18", "Ends at: 2023-10-19", "", "")
+content blocks(id int, ctx int, title text, a text, b text, c text, d text, e text, f text) {
+  (1, null, "Mine", "Activity centre", "22 tasks to do", "", "", "", "")
+  (2, null, "Mine", "", "", "Members", "Custom sound", "Play all", "(15)")
+  (3, null, "Mine", "Starts at: 2023-10-18", "Ends at: 2023-10-19", "", "", "", "")
 }
 screen main P0 {
   view FrameLayout [0,0,1080,2400] {
@@ -647,6 +647,8 @@ screen main P0 {
         view TextView [40,325,800,390] text item.b
         view TextView [40,400,800,470] text item.c
         view TextView [40,475,800,540] text item.d
+        view TextView [40,580,200,625] text item.e
+        view TextView [200,580,300,625] text item.f
       }
     }
   }
@@ -655,10 +657,10 @@ screen main P0 {
 
 
 def test_a_heading_inside_a_one_off_row_is_asked_what_is_under_it():
-    """qqmusic's "my music" blocks: "活动中心" over "22个任务待完成", in a list whose rows
-    are each a different block; a heading with digits is a value, never asked; a column
-    that more than two rows fill is a column of like things (activitylauncher's activity
-    titles), asked of no row."""
+    """qqmusic's "my music" blocks: "活动中心" over "22个任务待完成" (and a playlist's
+    "全部播放" with "(15)" beside it), in a list whose rows are each a different block;
+    a heading with digits is a value, never asked; a column that more than two rows fill
+    is a column of like things (activitylauncher's activity titles), asked of no row."""
     from phoneworld.tasks.cells import cell_texts
     from phoneworld.tasks.reach import explore
 
@@ -667,11 +669,17 @@ def test_a_heading_inside_a_one_off_row_is_asked_what_is_under_it():
                 for t in cell_texts(spec, read_schema(spec), explore(spec))}
 
     spec = parse(_CELLS)
-    assert asked(spec) == {"Activity centre": "22 tasks to do", "Members": "Custom sound"}
+    assert asked(spec) == {"Activity centre": "22 tasks to do", "Members": "Custom sound",
+                           "Play all": "(15)"}
     table = spec.tables[0]
     more = dataclasses.replace(table, rows=(*table.rows, (4, None, "Mine", "Shop", "Deals",
-                                                          "", "")))
-    assert asked(dataclasses.replace(spec, tables=(more,))) == {"Members": "Custom sound"}
+                                                          "", "", "", "")))
+    assert asked(dataclasses.replace(spec, tables=(more,))) == {"Members": "Custom sound",
+                                                                "Play all": "(15)"}
+    beside = [t.task.instruction for t in cell_texts(spec, read_schema(spec), explore(spec))
+              if "Play all" in t.task.instruction]
+    assert beside == ["What is shown next to “Play all”? | What does it say beside “Play "
+                      "all”? | Read me what is next to “Play all”."]
     spec = with_tasks(spec)
     (task,) = [t for t in spec.tasks if t.kind == "information" and
                "Activity centre" in t.instruction]

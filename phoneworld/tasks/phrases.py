@@ -117,6 +117,13 @@ HEADED = (("What is written under “{head}” on {screen}?",
 TITLED = (("What does “{head}” say?", "Read me what “{head}” says.",
            "Tell me the text of “{head}”."),
           "what “{head}” says")
+BESIDE = (("What is shown next to “{head}” on {screen}?",
+           "On {screen}, what does it say beside “{head}”?",
+           "Go to {screen} and read me what is next to “{head}”."),
+          "what is shown next to “{head}” on {screen}")
+BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say beside “{head}”?",
+                    "Read me what is next to “{head}”."),
+                   "what is shown next to “{head}”")
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
