@@ -685,3 +685,23 @@ def test_a_heading_inside_a_one_off_row_is_asked_what_is_under_it():
                "Activity centre" in t.instruction]
     (inst,) = draw(spec, task)
     assert make_demo([spec], inst).verified
+
+
+def test_a_value_heads_nothing():
+    """aeondroid's About lists "Version 1.0.3", its web address and an e-mail address, one
+    under the other: none of them is a heading to ask what is under it."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.labels import is_heading
+
+    lines = ["License", "GPLv3", "Version 1.0.3", "https://github.com/a/b", "a@b.org",
+             "Released under the GPLv3"]
+    texts = tuple(View("TextView", (40, 300 + 62 * i, 600, 360 + 62 * i), text=Const(t))
+                  for i, t in enumerate(lines))
+    about = Screen("about", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+    spec = parse(_ROWS)
+    spec = dataclasses.replace(spec, screens=(*spec.screens, about))
+    heads = [t.task.instruction.split("“")[1].split("”")[0]
+             for t in screen_texts(spec, {}, frozenset({"about"}))]
+    assert heads == ["License"]
+    assert is_heading("Arrive by") and not is_heading("Destination • 0 remaining")

@@ -40,7 +40,14 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of, screen_labels
+from phoneworld.tasks.labels import (
+    const_text,
+    fixed_texts,
+    is_heading,
+    is_name,
+    label_of,
+    screen_labels,
+)
 from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
@@ -288,14 +295,16 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:
     """(heading, text) for each fixed, short text with another fixed text right under it
-    (closer than half the heading's height), neither of them an input or a button."""
+    (closer than half the heading's height), neither of them an input or a button, the
+    heading no value (`labels.is_heading`: About's "Version 1.0.3" over its web address
+    heads nothing)."""
     fixed = [v for v in fixed_texts(root) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
         head, text = _text(a), _text(b)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
-        if is_name(head) and head != text and _usable(head) and _usable(text) and \
+        if is_heading(head) and head != text and _usable(head) and _usable(text) and \
                 overlap > 0 and \
                 -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
             yield head, text

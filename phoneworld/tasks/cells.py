@@ -24,7 +24,7 @@ from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
-from phoneworld.tasks.labels import is_name
+from phoneworld.tasks.labels import is_heading
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
 
@@ -53,7 +53,8 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
                 for r in t.rows:
                     head, text = r[cols.index(a)], r[cols.index(b)]
                     if reach.shown(t.name, r[0]) and _usable(head) and _usable(text) and \
-                            _heading(head) and head != text and reach.together([head, text]):
+                            is_heading(head) and head != text and \
+                            reach.together([head, text]):
                         found.append((s.name, t.name, head.strip(), text.strip(), place))
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, place in found:
@@ -94,11 +95,6 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
             yield ca, cb, "under"
         elif over_y > height // 2 and -4 <= gap_x <= height:
             yield ca, cb, "next"
-
-
-def _heading(text: str) -> bool:
-    """A label, not a value ("Starts at: 2023-10-18 23:47:32" is one: no digits)."""
-    return is_name(text) and not any(ch.isdigit() for ch in text)
 
 
 def _usable(v: object) -> bool:

@@ -443,7 +443,10 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
     state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
-    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
+    # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
+    # Theme": the dialog the choice was just made in).
+    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
+            not _same_table(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X"; two
     # changes on one table change one row twice ("Add X to the Cart, then add X to the
