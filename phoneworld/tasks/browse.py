@@ -40,7 +40,14 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of, screen_labels
+from phoneworld.tasks.labels import (
+    const_text,
+    fixed_texts,
+    is_heading,
+    is_name,
+    label_of,
+    screen_labels,
+)
 from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
@@ -257,14 +264,18 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     text right under it (About: "License", then the licence): "What is written under
     “License”?". `reach_labels` names the screens (a heading alone may be on several).
     The same question with two answers (“Arrive by” on two unnamed pages) is asked of
-    neither; with one, once."""
+    neither; with one, once. A page's own title is no heading to ask about (a dialog's
+    is: its message is what the dialog says)."""
     found = []
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
         where = reach_labels.get(s.name, "")
+        # A page's own heading is asked of nothing ("What does “Profile” say?" on the
+        # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where)
-                  for i, (head, text) in enumerate(_headed(s.root), 1)]
+                  for i, (head, text) in enumerate(_headed(s.root), 1)
+                  if head != where or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where in found:
         answers.setdefault((head, where), set()).add(text)
@@ -284,14 +295,16 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:
     """(heading, text) for each fixed, short text with another fixed text right under it
-    (closer than half the heading's height), neither of them an input or a button."""
+    (closer than half the heading's height), neither of them an input or a button, the
+    heading no value (`labels.is_heading`: About's "Version 1.0.3" over its web address
+    heads nothing)."""
     fixed = [v for v in fixed_texts(root) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
         head, text = _text(a), _text(b)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
-        if is_name(head) and head != text and _usable(head) and _usable(text) and \
+        if is_heading(head) and head != text and _usable(head) and _usable(text) and \
                 overlap > 0 and \
                 -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
             yield head, text

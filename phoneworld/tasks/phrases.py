@@ -76,6 +76,8 @@ FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}
 STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
            "Make “{label}” {value}.")
 """A number the app steps (a font size) brought to one of its values."""
+CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
+"""A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -115,6 +117,13 @@ HEADED = (("What is written under “{head}” on {screen}?",
 TITLED = (("What does “{head}” say?", "Read me what “{head}” says.",
            "Tell me the text of “{head}”."),
           "what “{head}” says")
+BESIDE = (("What is shown next to “{head}” on {screen}?",
+           "On {screen}, what does it say beside “{head}”?",
+           "Go to {screen} and read me what is next to “{head}”."),
+          "what is shown next to “{head}” on {screen}")
+BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say beside “{head}”?",
+                    "Read me what is next to “{head}”."),
+                   "what is shown next to “{head}”")
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
@@ -145,7 +154,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on"})
+                    "create", "on", "set", "change", "choose"})
 
 
 def variants(instruction: str) -> list[str]:
