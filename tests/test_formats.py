@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from phoneworld.agent.formats import (
@@ -276,6 +276,7 @@ def test_parse_action_never_crashes(text):
 
 
 @settings(max_examples=200, deadline=None)
+@example({"action_type": "input_text", "text": "</REASONING>"}, "{}")  # a closing tag typed
 @given(_actions, st.sampled_from(["{}", "Action: {}", "```json\n{}\n```",
                                   "<tool_call>{}</tool_call>", "Reason: ok.\n{}", "{}\n"]))
 def test_parse_action_reads_json_actions_in_noise(action, wrap):

@@ -90,9 +90,16 @@ def _clean(text: str) -> str:
     low = text.lower()
     for tag in ("</think>", "</thinking>", "</reasoning>"):
         i = low.rfind(tag)
-        if i >= 0:
+        if i >= 0 and not _in_string(text, i):  # (not one the action types)
             text, low = text[i + len(tag):], low[i + len(tag):]
     return text.strip()
+
+
+def _in_string(text: str, i: int) -> bool:
+    """Whether position `i` lies inside a JSON string of the object opened last before
+    it (an odd count of unescaped quotes since that `{`)."""
+    j = text.rfind("{", 0, i)
+    return j >= 0 and len(re.findall(r'(?<!\\)"', text[j:i])) % 2 == 1
 
 
 def _regions(text: str) -> list[str]:
