@@ -705,3 +705,16 @@ def test_a_value_heads_nothing():
              for t in screen_texts(spec, {}, frozenset({"about"}))]
     assert heads == ["License"]
     assert is_heading("Arrive by") and not is_heading("Destination • 0 remaining")
+
+
+def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
+    from phoneworld.tasks.browse import _numbers_rows
+
+    songs = ((1, None, "", ""), (2, None, "1", "Song A"), (3, None, "2", "Song B"),
+             (4, None, "3", "Song C"))
+    assert _numbers_rows(songs, 3, 2)  # the heading row without a song is not counted
+    assert not _numbers_rows(songs[:3], 3, 2)  # two rows number nothing yet
+    ranks = ((1, None, "3", "A"), (2, None, "1", "B"), (3, None, "2", "C"))
+    assert not _numbers_rows(ranks, 3, 2)  # out of order: a value, not the row's place
+    prices = ((1, None, "12", "A"), (2, None, "13", "B"), (3, None, "15", "C"))
+    assert not _numbers_rows(prices, 3, 2)

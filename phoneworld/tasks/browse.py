@@ -188,7 +188,8 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
                 not _informative(t.rows, cols.index(e.name), cols.index(column)):
             continue
         done.add((table, column))
-        place = _place(name_view.bounds, other.bounds)
+        place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
+            _place(name_view.bounds, other.bounds)
         n, v = new("n"), new("v")
         yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
                        Compare("~", Ref(("answer",)), Ref((v,))),
@@ -369,6 +370,15 @@ def _informative(rows: tuple, name: int, value: int) -> bool:
     row (a fixed label)."""
     values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
     return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+
+
+def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
+    """Whether a column numbers the named rows as they are listed (1, 2, 3, ... or from
+    another start): asked as a row's number in the list, not as "what else the row
+    shows"."""
+    values = [str(r[column]).strip() for r in rows if _usable(r[name]) and _usable(r[column])]
+    return len(values) >= 3 and all(v.isdigit() for v in values) and \
+        [int(v) for v in values] == list(range(int(values[0]), int(values[0]) + len(values)))
 
 
 def _usable(v: object) -> bool:

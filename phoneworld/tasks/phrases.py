@@ -105,6 +105,10 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
     "row": (("What else is shown on the {n} row?", "Besides its name, what does the {n} "
              "entry say?"),
             "what else the {n} row shows"),
+    # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
+    "rank": (("What number is {n} in the list?", "Which number does the list give {n}?",
+              "Tell me the number shown for {n} in the list."),
+             "the number of {n} in the list"),
 }
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
