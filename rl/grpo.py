@@ -171,8 +171,13 @@ def token_logps(model: Any, ids: Any, att: Any,
     # batch x length x vocabulary, gigabytes for a pretrained model's vocabulary).
     r = torch.tensor([x[0] for x in limited], device=logits.device)
     c = torch.tensor([x[1] for x in limited], device=logits.device)
-    norm = torch.stack([torch.logsumexp(logits[i, j, torch.tensor(a, device=logits.device)], 0)
-                        for i, j, a in limited])
+    table = torch.zeros((len(limited), max(len(x[2]) for x in limited)), dtype=torch.long)
+    shut = torch.ones(table.shape, dtype=torch.bool)
+    for k, (_, _, allowed) in enumerate(limited):
+        table[k, :len(allowed)] = torch.tensor(allowed)
+        shut[k, :len(allowed)] = False
+    picked = logits[r, c].gather(-1, table.to(logits.device))
+    norm = torch.logsumexp(picked.masked_fill(shut.to(logits.device), float("-inf")), -1)
     return lp.index_put((r, c), logits[r, c, ids[r, c + 1]] - norm)
 
 
