@@ -87,3 +87,36 @@ def test_replay_places_state_rows_as_recorded_before_each_step(tmp_path):
         (tmp_path / name).write_bytes(data)
     result = replay([trace], load_app(tmp_path))
     assert result["fidelity"] == 1.0 and result["text_recall"] == 1.0
+
+
+def _radios(ticked: str):
+    from tests.infer_fixtures import W, _n
+
+    kids = [_n("CheckedTextView", "text1", t, (0, 600 + 150 * i, W, 750 + 150 * i),
+               clickable=True, checkable=True, checked=t == ticked)
+            for i, (t,) in enumerate(OPTIONS)]
+    return screen(title("Choose"), _n("ListView", "options", "", (0, 600, W, 1200), kids,
+                                      scrollable=True))
+
+
+def test_a_single_choice_list_ticks_the_option_chosen():
+    """activitylauncher's Theme dialog ticks the theme in use: after "Dark", the dialog
+    opened on that row again shows "Dark" ticked and "System" not."""
+    app = App().show(_settings("System"))
+    theme = "System"
+    for pick in (2, 1, 2):
+        app = app.tap(1, 0).show(_radios(theme)).tap(1, pick)
+        theme = OPTIONS[pick][0]
+        app = app.show(_settings(theme))
+    f = facts(app.trace())
+    (pick,) = [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+    assert len([e for e in pick.effects if e.op == "update"]) == 2
+    m = Machine(parse(emit(_spec(f))))
+    m.reset()
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    ticks = {e["text"]: e["checked"] for e in m.observe("elements") if e["checkable"]}
+    assert ticks == {"System": True, "Light": False, "Dark": False}
+    m.step({"action_type": "click", "index": _index(m, "Dark")})
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    ticks = {e["text"]: e["checked"] for e in m.observe("elements") if e["checkable"]}
+    assert ticks == {"System": False, "Light": False, "Dark": True}

@@ -526,3 +526,24 @@ def test_a_back_key_on_the_first_screen_that_shows_a_new_one_is_the_app_moving_o
     f = facts(tr, until="timed")
     timed = {t.screen: t.target for t in f.transitions if t.action == "wait"}
     assert timed == {screen_of(f, 0, 0): screen_of(f, 0, 1)}
+
+
+def test_a_row_recorded_again_under_another_parent_opens_what_its_twin_opened():
+    """onelist's Settings was recorded opened on a list (rows 1-7) and without one (rows
+    8-14, the ones the mock shows): a tap on row 7 "Show last release note" opened the
+    release note, so a tap on row 14, which reads the same, opens it too; a row that
+    reads otherwise, or was itself tapped to elsewhere, keeps its own target."""
+    from types import SimpleNamespace
+
+    from phoneworld.infer.rules import _row_variants
+
+    rows = [[1, 1, "Theme", "Auto"], [7, 1, "Show last release note", ""],
+            [8, None, "Theme", "Light"], [14, None, "Show last release note", ""],
+            [15, None, "About", ""]]
+    ts = [SimpleNamespace(item=True, target="dialog", examples=[(0, 1), (0, 2)], count=2),
+          SimpleNamespace(item=True, target="note", examples=[(0, 3)], count=1)]
+    tapped = {(0, 1): 1, (0, 2): 8, (0, 3): 7}
+    ((target, when, count),) = _row_variants(ts, "dialog", tapped, rows)
+    assert target == "note" and count == 1
+    assert when == BoolOp("or", (Compare("==", Ref(("item", "id")), Const(7)),
+                                 Compare("==", Ref(("item", "id")), Const(14))))

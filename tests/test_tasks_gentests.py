@@ -140,3 +140,25 @@ def test_the_oracle_follows_rows_by_what_names_them_not_by_every_cell():
                removed=[(2, "Wi-Fi", False)])
     assert reached(_at({"cart": [(2, "Wi-Fi", True)]}), on)
     assert not reached(_at({"cart": [(2, "Wi-Fi", False)]}), on)
+
+
+def test_each_table_is_followed_by_the_parameters_its_rows_are_looked_up_by():
+    from types import SimpleNamespace
+
+    from phoneworld.spec.parse import parse_expr
+    from phoneworld.tasks.properties import _subjects, reached
+
+    task = SimpleNamespace(condition=parse_expr(
+        "exists(cart where name == n) and exists(saved where name == n2 and price == k2)"))
+    params = {"n": "Whole Milk", "n2": "Whole Milk", "k2": "$3.49"}
+    assert _subjects(task, params) == {"cart": {"Whole Milk"},
+                                       "saved": {"Whole Milk", "$3.49"}}
+    # the demo added one Whole Milk at $3.49; a second tap made the line total $6.98: the
+    # cart still holds Whole Milk, whatever the saved list's price parameter says
+    added = (3, None, "Whole Milk", 1, "$3.49")
+    case = _case(params, added=[added])
+    twice = {"cart": [(3, None, "Whole Milk", 2, "$6.98")]}
+    assert not reached(_at(twice), case)  # every parameter: the $3.49 cell names it
+    case.tables["cart"]["subject"] = sorted(_subjects(task, params)["cart"])
+    assert reached(_at(twice), case)
+    assert not reached(_at({"cart": [(3, None, "Oat Milk", 2, "$6.98")]}), case)

@@ -527,3 +527,194 @@ def test_a_row_switch_whose_text_turns_with_it_is_still_a_switch():
     spec = with_tasks(parse(text))
     turns = {t.name for t in spec.tasks if t.kind == "state"}
     assert {"turn_on_main_list", "turn_off_main_list"} <= turns
+
+
+_CHOICES = """app choices { package "a.b" start settings }
+state settings_list(id int, ctx int, title text, summary text) {
+  (1, null, "Theme", "System")
+  (2, null, "Size", "Small")
+  (3, null, "About", "")
+}
+content options(id int, ctx int, text1 text) {
+  (1, 1, "System")
+  (2, 1, "Light")
+  (3, 1, "Dark")
+  (4, 2, "Small")
+  (5, 2, "Large")
+}
+screen settings P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Settings"
+    view ListView [0,200,1080,1000] list settings_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title
+        view TextView [40,290,800,360] as summary text item.summary
+      }
+    }
+  }
+}
+screen pick P1 param settings_list {
+  modules dialog
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,600,1080,1400] list options where item.ctx == param.id pitch 150 vertical {
+      view CheckedTextView [0,600,1080,750] as text1 text item.text1 clickable
+    }
+  }
+}
+on settings.row tap -> pick with item when item.id == 1 or item.id == 2
+on pick.text1 tap -> settings { update settings_list set summary = item.text1 where id == param.id }
+"""
+
+
+def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
+    """activitylauncher's Theme and Language dialogs: "Set Theme to Dark.", one instance
+    per (row, option the dialog lists for that row), none for the option the row already
+    shows, none pairing a row with another row's option; the demo taps the row, then the
+    option."""
+    spec = with_tasks(parse(_CHOICES))
+    (choose,) = [t for t in spec.tasks if t.name.startswith("choose_") and
+                 t.kind == "state"]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, choose)}
+    assert drawn == {("Theme", "Light"), ("Theme", "Dark"), ("Size", "Large")}
+    inst = next(i for i in draw(spec, choose) if i.params["o"] == "Dark")
+    assert inst.instruction in {"Set Theme to Dark.", "Change Theme to Dark.",
+                                "Choose Dark for Theme."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 3  # the row, the option, then done
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not inst.check(m).success
+    # A composite that sets a row never asks about that row's summary afterwards.
+    for t in spec.tasks:
+        if t.kind == "composite" and t.name.startswith("choose_"):
+            assert "summary" not in t.instruction
+
+
+def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
+    """uber's Profile page: "What does “Profile” say?" asks the page's title for its
+    subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+
+    def page(name: str, modules: tuple[str, ...]) -> Screen:
+        texts = (View("TextView", (40, 300, 600, 360), text=Const("Profile")),
+                 View("TextView", (40, 362, 600, 420), text=Const("Customers can see it")))
+        return Screen(name, "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts),
+                      modules=modules)
+
+    spec = parse(_ROWS)
+    for modules, asked in (((), 0), (("dialog",), 1)):
+        one = dataclasses.replace(spec, screens=(*spec.screens, page("p", modules)))
+        assert len(list(screen_texts(one, {"p": "Profile"}, frozenset({"p"})))) == asked
+
+
+def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():
+    """aeondroid paired "Enable GPS" (Settings) with a moon phase's time (the main page):
+    a pair on one screen, or on two one step apart, comes before such a pair."""
+    from phoneworld.tasks.synthesize import _Base, _composites, _Names
+
+    def base(name: str, kind: str, screen: str, touches: str) -> _Base:
+        t = Task(name=name, kind=kind, instruction=f"Do {name}.",
+                 condition=Compare("==", Ref((name,)), Const(True)))
+        return _Base(t, clauses=(f"do {name}",), asks=f"the {name}", touches=touches,
+                     screen=screen)
+
+    spec = parse(_ROWS)
+    state = base("gps", "state", "settings", "gps")
+    far, near = base("moon", "information", "main", "answer"), \
+        base("toasts", "information", "about", "answer")
+    names = _Names(spec)
+    (first, _) = list(_composites([state, far, near], names, {}))
+    assert first.name == "gps__moon"  # no step joins the screens: diagonal order
+    (first, _) = list(_composites([state, far, near], names, {},
+                                  frozenset({("settings", "about")})))
+    assert first.name == "gps__toasts"
+
+
+_CELLS = """app cells { package "a.b" start main }
+content blocks(id int, ctx int, title text, a text, b text, c text, d text, e text, f text) {
+  (1, null, "Mine", "Activity centre", "22 tasks to do", "", "", "", "")
+  (2, null, "Mine", "", "", "Members", "Custom sound", "Play all", "(15)")
+  (3, null, "Mine", "Starts at: 2023-10-18", "Ends at: 2023-10-19", "", "", "", "")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1400] list blocks pitch 400 vertical {
+      view LinearLayout [0,200,1080,600] {
+        view TextView [40,200,800,240] text item.title
+        view TextView [40,250,800,320] text item.a
+        view TextView [40,325,800,390] text item.b
+        view TextView [40,400,800,470] text item.c
+        view TextView [40,475,800,540] text item.d
+        view TextView [40,580,200,625] text item.e
+        view TextView [200,580,300,625] text item.f
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_heading_inside_a_one_off_row_is_asked_what_is_under_it():
+    """qqmusic's "my music" blocks: "活动中心" over "22个任务待完成" (and a playlist's
+    "全部播放" with "(15)" beside it), in a list whose rows are each a different block;
+    a heading with digits is a value, never asked; a column that more than two rows fill
+    is a column of like things (activitylauncher's activity titles), asked of no row."""
+    from phoneworld.tasks.cells import cell_texts
+    from phoneworld.tasks.reach import explore
+
+    def asked(spec) -> dict[str, str]:
+        return {t.task.instruction.split("“")[1].split("”")[0]: t.task.condition.right.value
+                for t in cell_texts(spec, read_schema(spec), explore(spec))}
+
+    spec = parse(_CELLS)
+    assert asked(spec) == {"Activity centre": "22 tasks to do", "Members": "Custom sound",
+                           "Play all": "(15)"}
+    table = spec.tables[0]
+    more = dataclasses.replace(table, rows=(*table.rows, (4, None, "Mine", "Shop", "Deals",
+                                                          "", "", "", "")))
+    assert asked(dataclasses.replace(spec, tables=(more,))) == {"Members": "Custom sound",
+                                                                "Play all": "(15)"}
+    beside = [t.task.instruction for t in cell_texts(spec, read_schema(spec), explore(spec))
+              if "Play all" in t.task.instruction]
+    assert beside == ["What is shown next to “Play all”? | What does it say beside “Play "
+                      "all”? | Read me what is next to “Play all”."]
+    spec = with_tasks(spec)
+    (task,) = [t for t in spec.tasks if t.kind == "information" and
+               "Activity centre" in t.instruction]
+    (inst,) = draw(spec, task)
+    assert make_demo([spec], inst).verified
+
+
+def test_a_value_heads_nothing():
+    """aeondroid's About lists "Version 1.0.3", its web address and an e-mail address, one
+    under the other: none of them is a heading to ask what is under it."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.labels import is_heading
+
+    lines = ["License", "GPLv3", "Version 1.0.3", "https://github.com/a/b", "a@b.org",
+             "Released under the GPLv3"]
+    texts = tuple(View("TextView", (40, 300 + 62 * i, 600, 360 + 62 * i), text=Const(t))
+                  for i, t in enumerate(lines))
+    about = Screen("about", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+    spec = parse(_ROWS)
+    spec = dataclasses.replace(spec, screens=(*spec.screens, about))
+    heads = [t.task.instruction.split("“")[1].split("”")[0]
+             for t in screen_texts(spec, {}, frozenset({"about"}))]
+    assert heads == ["License"]
+    assert is_heading("Arrive by") and not is_heading("Destination • 0 remaining")
+
+
+def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
+    from phoneworld.tasks.browse import _numbers_rows
+
+    songs = ((1, None, "", ""), (2, None, "1", "Song A"), (3, None, "2", "Song B"),
+             (4, None, "3", "Song C"))
+    assert _numbers_rows(songs, 3, 2)  # the heading row without a song is not counted
+    assert not _numbers_rows(songs[:3], 3, 2)  # two rows number nothing yet
+    ranks = ((1, None, "3", "A"), (2, None, "1", "B"), (3, None, "2", "C"))
+    assert not _numbers_rows(ranks, 3, 2)  # out of order: a value, not the row's place
+    prices = ((1, None, "12", "A"), (2, None, "13", "B"), (3, None, "15", "C"))
+    assert not _numbers_rows(prices, 3, 2)

@@ -11,7 +11,11 @@ on a tap of the screen's own list, is a choice where, at every recorded such tap
 which the row is in view, the row showed the tapped option's text in one column, always
 the same column (of the row) and field (of the option), and at least two different
 options were chosen or the row showed another value before: the tap writes the option
-into the row. The row's list becomes state (it changes).
+into the row. The row's list becomes state (it changes). Where the options are ticked (a
+single-choice list: `CheckedTextView`s), the tap also ticks the option it chose among
+those listed for that row, and unticks the others:
+
+    update settings_theme_options set checked = id == item.id where ctx == param.id
 """
 
 from __future__ import annotations
@@ -41,7 +45,16 @@ def find_choices(f: Facts) -> Facts:
         table, column, field = write
         eff = Effect(op="update", target=table, values=((column, Ref(("item", field))),),
                      where=Compare("==", Ref(("id",)), Ref(("param", "id"))))
-        out.append(dataclasses.replace(t, effects=(*t.effects, eff)))
+        effects = (*t.effects, eff)
+        options = f.lists[t.screen][widget]
+        if options.checkable is not None:
+            # A single-choice list: the option tapped is the one ticked next time the
+            # dialog is opened on that row, the others not.
+            effects += (Effect(op="update", target=options.table,
+                               values=(("checked", Compare("==", Ref(("id",)),
+                                                           Ref(("item", "id")))),),
+                               where=Compare("==", Ref(("ctx",)), Ref(("param", "id")))),)
+        out.append(dataclasses.replace(t, effects=effects))
         states.add(table)
         notes[f"{t.screen}.{t.widget}"] = (f"a choice: writes {field} into {table}.{column}",)
     tables = tuple(dataclasses.replace(x, kind="state") if x.name in states else x

@@ -52,7 +52,9 @@ def choose_transitions(f: Facts) -> Facts:
             effects += (f.effects[(src, widget, action)],)
         ts = sorted(ts, key=lambda t: (-t.count, t.target))
         default = ts[0]
-        for target, when, count in _row_variants(ts, default.target, f.tapped):
+        lc = f.lists.get(src, {}).get(list_key(widget))
+        rows = lc.rows if lc is not None else []
+        for target, when, count in _row_variants(ts, default.target, f.tapped, rows):
             out.append(_transition(f, src, name, widget, action, target, True, when,
                                    effects, count))
         out.append(_transition(f, src, name, widget, action, default.target,
@@ -75,7 +77,7 @@ def _scrolls_that_leave(f: Facts, src: str, widget: str, ts: list) -> list:
     return left
 
 
-def _row_variants(ts, default: str, tapped) -> list[tuple[str, object, int]]:
+def _row_variants(ts, default: str, tapped, rows) -> list[tuple[str, object, int]]:
     if not any(t.item for t in ts) or len({t.target for t in ts}) < 2:
         return []
     per_row: dict[int, Counter] = defaultdict(Counter)
@@ -92,11 +94,20 @@ def _row_variants(ts, default: str, tapped) -> list[tuple[str, object, int]]:
             by_target[target].append(row)
             counts[target] += c[target]
     out = []
-    for target, rows in sorted(by_target.items()):
-        tests = tuple(Compare("==", Ref(("item", "id")), Const(r)) for r in rows)
+    for target, ids in sorted(by_target.items()):
+        ids = sorted({*ids, *_twins(ids, rows, set(per_row))})
+        tests = tuple(Compare("==", Ref(("item", "id")), Const(r)) for r in ids)
         out.append((target, tests[0] if len(tests) == 1 else BoolOp("or", tests),
                     counts[target]))
     return out
+
+
+def _twins(ids: list[int], rows, tapped: set[int]) -> list[int]:
+    """(#21) The untapped rows that read exactly as a tapped one: the same row recorded
+    under another parent (onelist's Settings, opened on a list and without one, lists
+    "Show last release note" twice); a tap on either opens the same screen."""
+    values = {tuple(r[2:]) for r in rows if r[0] in ids and any(r[2:])}
+    return [r[0] for r in rows if r[0] not in tapped and tuple(r[2:]) in values]
 
 
 def _transition(f: Facts, src, name, widget, action, target, item, when, effects,

@@ -40,7 +40,14 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, label_of, screen_labels
+from phoneworld.tasks.labels import (
+    const_text,
+    fixed_texts,
+    is_heading,
+    is_name,
+    label_of,
+    screen_labels,
+)
 from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
@@ -181,7 +188,8 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
                 not _informative(t.rows, cols.index(e.name), cols.index(column)):
             continue
         done.add((table, column))
-        place = _place(name_view.bounds, other.bounds)
+        place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
+            _place(name_view.bounds, other.bounds)
         n, v = new("n"), new("v")
         yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
                        Compare("~", Ref(("answer",)), Ref((v,))),
@@ -257,14 +265,18 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     text right under it (About: "License", then the licence): "What is written under
     “License”?". `reach_labels` names the screens (a heading alone may be on several).
     The same question with two answers (“Arrive by” on two unnamed pages) is asked of
-    neither; with one, once."""
+    neither; with one, once. A page's own title is no heading to ask about (a dialog's
+    is: its message is what the dialog says)."""
     found = []
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
         where = reach_labels.get(s.name, "")
+        # A page's own heading is asked of nothing ("What does “Profile” say?" on the
+        # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where)
-                  for i, (head, text) in enumerate(_headed(s.root), 1)]
+                  for i, (head, text) in enumerate(_headed(s.root), 1)
+                  if head != where or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where in found:
         answers.setdefault((head, where), set()).add(text)
@@ -284,14 +296,16 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:
     """(heading, text) for each fixed, short text with another fixed text right under it
-    (closer than half the heading's height), neither of them an input or a button."""
+    (closer than half the heading's height), neither of them an input or a button, the
+    heading no value (`labels.is_heading`: About's "Version 1.0.3" over its web address
+    heads nothing)."""
     fixed = [v for v in fixed_texts(root) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
         head, text = _text(a), _text(b)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
-        if is_name(head) and head != text and _usable(head) and _usable(text) and \
+        if is_heading(head) and head != text and _usable(head) and _usable(text) and \
                 overlap > 0 and \
                 -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
             yield head, text
@@ -356,6 +370,15 @@ def _informative(rows: tuple, name: int, value: int) -> bool:
     row (a fixed label)."""
     values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
     return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+
+
+def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
+    """Whether a column numbers the named rows as they are listed (1, 2, 3, ... or from
+    another start): asked as a row's number in the list, not as "what else the row
+    shows"."""
+    values = [str(r[column]).strip() for r in rows if _usable(r[name]) and _usable(r[column])]
+    return len(values) >= 3 and all(v.isdigit() for v in values) and \
+        [int(v) for v in values] == list(range(int(values[0]), int(values[0]) + len(values)))
 
 
 def _usable(v: object) -> bool:

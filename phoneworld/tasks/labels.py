@@ -93,6 +93,13 @@ def is_name(text: str) -> bool:
         not text.endswith(("…", "..."))
 
 
+def is_heading(text: str) -> bool:
+    """Whether a text can head another one: a name that is no value ("Version 1.0.3",
+    "Starts at: 2023-10-18", an address: no digits, no "@", no "://")."""
+    return is_name(text) and not any(ch.isdigit() for ch in text) and \
+        "@" not in text and "://" not in text
+
+
 def title_of(s: Screen | None, spec: AppSpec) -> str:
     """A screen's title: the first fixed label in its top bar (the top tenth, below the
     status bar) that is not an input, else the first fixed label whose id says it is a

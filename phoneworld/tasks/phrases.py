@@ -76,6 +76,8 @@ FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}
 STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
            "Make “{label}” {value}.")
 """A number the app steps (a font size) brought to one of its values."""
+CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
+"""A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -103,6 +105,10 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
     "row": (("What else is shown on the {n} row?", "Besides its name, what does the {n} "
              "entry say?"),
             "what else the {n} row shows"),
+    # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
+    "rank": (("What number is {n} in the list?", "Which number does the list give {n}?",
+              "Tell me the number shown for {n} in the list."),
+             "the number of {n} in the list"),
 }
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
@@ -115,6 +121,13 @@ HEADED = (("What is written under “{head}” on {screen}?",
 TITLED = (("What does “{head}” say?", "Read me what “{head}” says.",
            "Tell me the text of “{head}”."),
           "what “{head}” says")
+BESIDE = (("What is shown next to “{head}” on {screen}?",
+           "On {screen}, what does it say beside “{head}”?",
+           "Go to {screen} and read me what is next to “{head}”."),
+          "what is shown next to “{head}” on {screen}")
+BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say beside “{head}”?",
+                    "Read me what is next to “{head}”."),
+                   "what is shown next to “{head}”")
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
@@ -145,7 +158,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on"})
+                    "create", "on", "set", "change", "choose"})
 
 
 def variants(instruction: str) -> list[str]:

@@ -37,7 +37,8 @@ from typing import Any
 from phoneworld.errors import InvalidAction
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.state import State
-from phoneworld.spec.ast import AppSpec, Ref, Task
+from phoneworld.spec.ast import AppSpec, Call, Ref, Task
+from phoneworld.spec.walk import walk
 from phoneworld.tasks.checkers import same_answer
 from phoneworld.tasks.demos import Demo
 from phoneworld.tasks.instances import TaskInstance
@@ -56,7 +57,8 @@ class Case:
     params: dict[str, Any]
     actions: list[dict[str, Any]]
     tables: dict[str, dict[str, list[list[Any]]]]
-    """table -> {"added": rows, "removed": rows} (rows as stored, lists)."""
+    """table -> {"added": rows, "removed": rows} (rows as stored, lists), and "subject"
+    where the values the table's rows are looked up by are not all the parameters'."""
     flags: dict[str, Any]
     screen: str | None
     answer: str | None
@@ -97,12 +99,15 @@ def record_case(spec: AppSpec, instance: TaskInstance, demo: Demo) -> Case:
     after = m.state.dump()
     tables = {}
     subject = _subject(instance.params)
+    own = _subjects(task, instance.params)
     for t in spec.tables:
         if t.name in names and t.kind == "state":
-            added, removed = _about(subject, *_diff(before[t.name], after[t.name]))
+            mine = own.get(t.name) or subject
+            added, removed = _about(mine, *_diff(before[t.name], after[t.name]))
             if added or removed:
                 tables[t.name] = {"added": [list(r) for r in added],
-                                  "removed": [list(r) for r in removed]}
+                                  "removed": [list(r) for r in removed],
+                                  **({"subject": sorted(mine)} if mine != subject else {})}
     old, new = dict(before["flags"]), dict(after["flags"])
     flags = {f: new.get(f) for f in sorted(names) if f in new and new.get(f) != old.get(f)}
     others: list[str] = []
@@ -148,6 +153,20 @@ def _subject(params: dict[str, Any]) -> set[str]:
     return {_cell(v) for v in params.values() if v not in (None, "") and not isinstance(v, bool)}
 
 
+def _subjects(task: Task, params: dict[str, Any]) -> dict[str, set[str]]:
+    """Per table, the values of the parameters the task looks that table's rows up by
+    (`exists(cart where name == n)`: n). In "Add n to the Cart and n2 to the list (at
+    price k2)" the cart row's total, $3.49 like k2, names no subject of the cart: a second
+    tap that makes it $6.98 leaves Whole Milk in the cart."""
+    out: dict[str, set[str]] = {}
+    for x in walk(task.condition):
+        if isinstance(x, Call) and x.table and x.where is not None:
+            used = {r.path[0] for r in walk(x.where) if isinstance(r, Ref) and len(r.path) == 1}
+            out.setdefault(x.table, set()).update(
+                _subject({k: v for k, v in params.items() if k in used}))
+    return out
+
+
 def _about(subject: set[str], added: list, removed: list) -> tuple[list, list]:
     """The changed rows that name the task's subject (a parameter value in some column):
     the demo's other changes in the same table were on its way, not its goal. Where no
@@ -181,9 +200,10 @@ def reached(m: Machine, case: Case) -> bool:
     subject = _subject(case.params)
     for table, change in case.tables.items():
         rows = dump.get(table, [])
-        if not all(_holds(rows, r, subject, change) for r in change["added"]):
+        mine = set(change["subject"]) if "subject" in change else subject
+        if not all(_holds(rows, r, mine, change) for r in change["added"]):
             return False
-        if any(_stays(rows, r, subject, change) for r in change["removed"]):
+        if any(_stays(rows, r, mine, change) for r in change["removed"]):
             return False
     flags = dict(dump.get("flags", []))
     if any(_stored(flags.get(f)) != _stored(v) for f, v in case.flags.items()):

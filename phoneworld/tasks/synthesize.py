@@ -43,7 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, entries
+from phoneworld.tasks import browse, cells, choose, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
@@ -85,8 +85,9 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     from phoneworld.tasks.instances import draw
 
     bare = replace(spec, tasks=())
-    bases = [b for b in _unique(_bases(bare)) if draw(bare, b.task)]
-    pairs = itertools.islice((t for t in _composites(bases, _Names(bare), screen_labels(bare))
+    bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
+    pairs = itertools.islice((t for t in _composites(bases, _Names(bare), screen_labels(bare),
+                                                     _paths(bare))
                               if draw(bare, t)), MAX_COMPOSITE)
     return tuple(b.task for b in bases) + tuple(pairs)
 
@@ -118,7 +119,9 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
-        yield _Base(t.task, asks=t.asks, touches="answer")
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in cells.cell_texts(spec, schema, explore(spec)):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
@@ -192,6 +195,9 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
     yield from _steps(spec, schema)
+    for t in choose.choice_templates(spec, schema, names.new):
+        yield _Base(t.task, clauses=t.clauses, touches=t.task.params[0].table,
+                    screen=t.screen)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
         if e is None:
@@ -427,25 +433,55 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
 
 # -- composite ---------------------------------------------------------------------------------
 
-def _composites(bases: list[_Base], names: _Names,
-                labels: dict[str, tuple[str, str]]) -> Iterator[Task]:
+def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, str]],
+                paths: frozenset[tuple[str, str]] = frozenset()) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, screen and
     question (not one asked on that screen: opening it is then no second goal); taken
-    round-robin from each sort so that different templates appear."""
+    round-robin from each sort so that different templates appear, in each sort first
+    the pairs whose goals share a screen or a step between screens (`paths`): a person
+    asks for two things on one page, or on one way through the app."""
     state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
-    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen]
+    # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
+    # Theme": the dialog the choice was just made in).
+    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
+            not _same_table(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
     sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
              [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+    sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
             if i < len(pairs):
                 yield _pair(*pairs[i], names)
+
+
+def _near(a: _Base, b: _Base, paths: frozenset[tuple[str, str]]) -> bool:
+    """Whether two goals are on one screen, or on two that one step joins."""
+    return bool(a.screen and b.screen) and (a.screen == b.screen or
+                                            (a.screen, b.screen) in paths or
+                                            (b.screen, a.screen) in paths)
+
+
+def _paths(spec: AppSpec) -> frozenset[tuple[str, str]]:
+    """(screen, screen) for each transition from one to another."""
+    return frozenset((t.screen, t.target) for t in spec.transitions if t.target != t.screen)
+
+
+def _placed(spec: AppSpec, b: _Base) -> _Base:
+    """`b` with the screen a question is answered on, where it has none: the first
+    screen that lists the question's row, or shows it as its parameter."""
+    if b.screen or b.task.kind != "information" or not b.task.params:
+        return b
+    table = b.task.params[0].table
+    for s in spec.screens:
+        if not s.foreign and (s.param == table or table in tables_of(s.root)):
+            return replace(b, screen=s.name)
+    return b
 
 
 def _same_table(a: _Base, b: _Base) -> bool:

@@ -1,0 +1,75 @@
+"""Templates for choosing: a dialog's option written into the row it was opened on.
+
+    on settings.row tap -> settings_theme with item          (the row "Theme")
+    on settings_theme.text1 tap -> settings {
+      update settings_list set summary = item.text1 where id == param.id }
+    settings_theme lists settings_theme_options where item.ctx == param.id
+      ->  task choose_summary_settings_list state
+              (n: settings_list.title, k: settings_list.id,
+               o: settings_theme_options.text1, c: settings_theme_options.ctx)
+              "Set {n} to {o}. | Change {n} to {o}. | Choose {o} for {n}."
+              { exists(settings_list where id == k and summary == o) and c == k }
+
+`infer.choices` finds such dialogs (a tap on an option goes back to the row's screen, which
+then shows the option in the row). One instance per (row, option the dialog shows for that
+row): the option's `ctx` is the row it was listed under (the `c == k` conjunct reads the
+parameters alone, so drawing keeps only those pairs); an option the row already shows is
+no task (its goal holds after a reset), nor is a row or option no list shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.browse import NewName, Template
+from phoneworld.tasks.reach import tables_of
+from phoneworld.tasks.schema import Schema
+
+_PARAM_ROW = Compare("==", Ref(("id",)), Ref(("param", "id")))
+
+
+def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
+    """One template per (row table, column) a dialog's options are written into."""
+    screens = {s.name: s for s in spec.screens}
+    tables = {t.name: t for t in spec.tables}
+    done: set[tuple[str, str]] = set()
+    for t in spec.transitions:
+        dialog = screens.get(t.screen)
+        if dialog is None or dialog.param is None or dialog.foreign:
+            continue
+        for e in t.effects:
+            if e.op != "update" or e.target != dialog.param or e.where != _PARAM_ROW or \
+                    len(e.values) != 1 or not isinstance(e.values[0][1], Ref) or \
+                    len(e.values[0][1].path) != 2 or e.values[0][1].path[0] != "item":
+                continue
+            column, field = e.values[0][0], e.values[0][1].path[1]
+            owner = schema.entity(e.target)
+            options = [o for o in sorted(tables_of(dialog.root)) if o in tables and
+                       field in {c.name for c in tables[o].columns} and
+                       "ctx" in {c.name for c in tables[o].columns}]
+            if owner is None or owner.name == column or len(options) != 1 or \
+                    (e.target, column) in done:
+                continue
+            done.add((e.target, column))
+            yield _template(e.target, column, owner, options[0], field, t.target, new)
+
+
+def _template(table: str, column: str, owner, options: str, field: str, screen: str,
+              new: NewName) -> Template:
+    """The template; `screen` is where the chosen option then shows (the row's)."""
+    n, k = new("n"), new("k")
+    o = new("o", {n, k})
+    c = new("c", {n, k, o})
+    chosen = Call("exists", table=table, where=BoolOp("and", (
+        Compare("==", Ref((owner.key,)), Ref((k,))), Compare("==", Ref((column,)), Ref((o,))))))
+    # Which row an option was listed under: it reads the parameters alone, so drawing
+    # keeps the (row, option) pairs the dialog shows and drops the others.
+    under = Compare("==", Ref((c,)), Ref((k,)))
+    texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.CHOOSE]
+    task = Task(name=f"choose_{column}_{table}", kind="state", instruction=P.join(texts),
+                condition=BoolOp("and", (chosen, under)),
+                params=(TaskParam(n, table, owner.name), TaskParam(k, table, owner.key),
+                        TaskParam(o, options, field), TaskParam(c, options, "ctx")))
+    return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)
