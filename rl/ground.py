@@ -164,6 +164,9 @@ class Grounded:
         # Per row, the reply positions where the allowed tokens all wrote one text (`one_text`):
         # a forced token is no choice of the policy's, so RL leaves it out of the update.
         self.forced: list[set[int]] = [set() for _ in self.seen]
+        # Per row, the tokens each limited reply position allowed: RL scores a sampled
+        # token against the distribution it was drawn from (renormalised over these).
+        self.limits: list[dict[int, list[int]]] = [{} for _ in self.seen]
 
     def __call__(self, row: int, ids: Any) -> list[int]:
         return self.limit(row, ids) or self.every
@@ -175,8 +178,10 @@ class Grounded:
         for row in range(ids.shape[0]):
             allowed = self.limit(row, ids[row])
             if allowed:
+                at = ids.shape[1] - self.start
+                self.limits[row][at] = list(allowed)
                 if self.one_text(allowed):
-                    self.forced[row].add(ids.shape[1] - self.start)
+                    self.forced[row].add(at)
                 keep = scores[row, allowed]
                 scores[row] = float("-inf")
                 scores[row, allowed] = keep

@@ -8,12 +8,15 @@ episode), so each episode counts once whatever its length (token-level normalisa
 lets long failures erode the output format). Only the tokens the policy chose count: one
 that grounded decoding forced (the only token allowed, `Episode.free`) was no choice, and
 leaving the many forced ones out (an action its reason names, the end of a quoted label)
-puts the update on the few that decide. Groups whose rewards are all equal carry no
+puts the update on the few that decide. A token sampled where grounding limited the
+choice is scored under the distribution it was drawn from: the model's, renormalised over
+the tokens grounding allowed there (`Episode.allowed`), not over the whole vocabulary,
+whose forbidden mass would otherwise pull on every step. Groups whose rewards are all equal carry no
 signal and are skipped. Optional: a k3 KL penalty to the SFT reference (`beta`), a
 PPO-style ratio clip when an iteration makes several passes (`epochs`), gradient norm
 clipping and a linear warmup.
 
-    loss = -(1/E) * sum_episodes A_e * W_e * sum_{action tokens} logp  (+ beta * KL)
+    loss = -(1/E) * sum_episodes A_e * W_e * sum_{chosen tokens} logp  (+ beta * KL)
 
 Iteration i draws its tasks and sources from `Random(seed, i)` and seeds sampling with
 (seed, i), so a resumed run plays exactly what an uninterrupted one would.
@@ -140,13 +143,42 @@ def _chosen(e: Episode) -> list[list[bool] | None]:
     return [e.free[i] if i < len(e.free) else None for i in range(len(e.steps))]
 
 
-def token_logps(model: Any, ids: Any, att: Any) -> Any:
-    """log p(token t | tokens < t) for t >= 1 (shape: batch x (len - 1))."""
+def _limits(e: Episode) -> list[dict[int, list[int]]]:
+    """Per step of `e`, the tokens grounding allowed at each limited reply position."""
+    return [e.allowed[i] if i < len(e.allowed) else {} for i in range(len(e.steps))]
+
+
+def limited_at(rows: Sequence[tuple[list[int], list[int]]],
+               limits: Sequence[dict[int, list[int]]]) -> list[tuple[int, int, list[int]]]:
+    """(row, column of `token_logps`, allowed ids) of every limited reply position: reply
+    token j of a row whose prompt is p tokens long is column p + j - 1."""
+    return [(r, len(rows[r][0]) + j - 1, ids) for r, lim in enumerate(limits)
+            for j, ids in sorted(lim.items()) if ids]
+
+
+def token_logps(model: Any, ids: Any, att: Any,
+                limited: Sequence[tuple[int, int, list[int]]] = ()) -> Any:
+    """log p(token t | tokens < t) for t >= 1 (shape: batch x (len - 1)); at the
+    `limited` positions (`limited_at`) p is renormalised over the allowed tokens."""
     import torch
 
     ids, att = ids.to(model.device), att.to(model.device)
     logits = model(input_ids=ids, attention_mask=att).logits[:, :-1].float()
-    return torch.log_softmax(logits, -1).gather(-1, ids[:, 1:, None]).squeeze(-1)
+    lp = torch.log_softmax(logits, -1).gather(-1, ids[:, 1:, None]).squeeze(-1)
+    if not limited:
+        return lp
+    # Only the limited positions are renormalised (a vocabulary-wide mask would cost
+    # batch x length x vocabulary, gigabytes for a pretrained model's vocabulary).
+    r = torch.tensor([x[0] for x in limited], device=logits.device)
+    c = torch.tensor([x[1] for x in limited], device=logits.device)
+    table = torch.zeros((len(limited), max(len(x[2]) for x in limited)), dtype=torch.long)
+    shut = torch.ones(table.shape, dtype=torch.bool)
+    for k, (_, _, allowed) in enumerate(limited):
+        table[k, :len(allowed)] = torch.tensor(allowed)
+        shut[k, :len(allowed)] = False
+    picked = logits[r, c].gather(-1, table.to(logits.device))
+    norm = torch.logsumexp(picked.masked_fill(shut.to(logits.device), float("-inf")), -1)
+    return lp.index_put((r, c), logits[r, c, ids[r, c + 1]] - norm)
 
 
 def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[Episode], *,
@@ -156,7 +188,7 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     import torch
 
     adv = advantages([e.reward for e in episodes], [e.group for e in episodes])
-    rows, weights, free = [], [], []
+    rows, weights, free, limits = [], [], [], []
     for e, a in zip(episodes, adv, strict=True):
         if abs(a) < 1e-6 or not e.steps:
             continue
@@ -165,6 +197,7 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
                            for s, c in zip(e.steps, chosen, strict=True)))
         rows += e.steps
         free += chosen
+        limits += _limits(e)
         weights += [w] * len(e.steps)
     n_eps = max(1, len(episodes))
     if not rows:
@@ -175,7 +208,8 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
         with torch.no_grad():
             for i in range(0, len(rows), chunk):
                 ids, att, _ = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
-                old.append(token_logps(model, ids, att))
+                old.append(token_logps(model, ids, att, limited_at(rows[i:i + chunk],
+                                                                   limits[i:i + chunk])))
     total, kl_sum = 0.0, 0.0
     for _ in range(epochs):
         optimizer.zero_grad()
@@ -183,7 +217,8 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
             ids, att, act = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
             mask = act[:, 1:].float().to(model.device)
             w = torch.tensor(weights[i:i + chunk], device=model.device)[:, None]
-            lp = token_logps(model, ids, att)
+            lim = limited_at(rows[i:i + chunk], limits[i:i + chunk])
+            lp = token_logps(model, ids, att, lim)
             if old:
                 ratio = torch.exp(lp - old[c])
                 surr = torch.minimum(ratio * w, torch.clamp(ratio, 1 - ratio_clip,
@@ -193,7 +228,7 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
             loss = -(surr * mask).sum() / n_eps
             if beta > 0 and ref is not None:
                 with torch.no_grad():
-                    ref_lp = token_logps(ref, ids, att)
+                    ref_lp = token_logps(ref, ids, att, lim)
                 d = ref_lp - lp
                 kl = ((torch.exp(d) - d - 1) * mask).sum() / mask.sum().clamp(min=1)
                 loss = loss + beta * kl * ids.shape[0] / len(rows)

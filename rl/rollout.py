@@ -55,6 +55,9 @@ class Episode:
     # Per step, which action tokens the policy chose (False: grounding forced it); no
     # entry for a step means every token was chosen.
     free: list[list[bool]] = field(default_factory=list)
+    # Per step, the tokens grounding allowed at each limited reply position (none: the
+    # model's whole distribution), so the update scores what the rollout sampled from.
+    allowed: list[dict[int, list[int]]] = field(default_factory=list)
     reward: float = 0.0
     valid: int = 0
     reason: str = ""
@@ -67,12 +70,14 @@ class Episode:
 def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: int = 64,
              temperature: float = 1.0, greedy: bool = False,
              sources: list[Any] | None = None,
-             free: list[list[bool]] | None = None) -> list[list[int]]:
+             free: list[list[bool]] | None = None,
+             allowed: list[dict[int, list[int]]] | None = None) -> list[list[int]]:
     """Replies to a batch of prompt ids, each cut after its first end-of-turn (kept).
 
     With `sources` (one `rl.ground.Seen` or list of strings per prompt), a reply is
     grounded in what its prompt's step saw (`rl.ground`); a `free` list then receives,
-    per reply, which of its tokens the model chose (False where grounding allowed one)."""
+    per reply, which of its tokens the model chose (False where grounding allowed one),
+    and an `allowed` list which tokens each limited position allowed (`Grounded.limits`)."""
     import torch
 
     enc = tok.pad({"input_ids": prompts}, return_tensors="pt", padding_side="left")
@@ -95,6 +100,10 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
         forced = grounded.forced if sources is not None else [set() for _ in replies]
         free += [[j not in f for j in range(len(r))] for r, f in zip(replies, forced,
                                                                       strict=True)]
+    if allowed is not None:
+        allowed += [{j: a for j, a in g.items() if j < len(r)} for r, g in zip(
+            replies, grounded.limits if sources is not None else [{} for _ in replies],
+            strict=True)]
     return replies
 
 
@@ -126,16 +135,20 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
                 sources.append(seen_at(slots[i].task.instruction, views[i].elements,
                                        noted[i], apps[i], fmt))
         chosen: list[list[bool]] = []
+        limits: list[dict[int, list[int]]] = []
         outs = generate(model, tok, prompts, max_new_tokens=max_new_tokens,
                         temperature=temperature, greedy=greedy,
-                        sources=sources if grounded else None, free=chosen)
+                        sources=sources if grounded else None, free=chosen, allowed=limits)
         if len(chosen) != len(outs):  # not grounded: every token was chosen
             chosen = [[True] * len(o) for o in outs]
+        if len(limits) != len(outs):
+            limits = [{} for _ in outs]
         still = []
-        for i, p, ids, ch in zip(live, prompts, outs, chosen, strict=True):
+        for i, p, ids, ch, lim in zip(live, prompts, outs, chosen, limits, strict=True):
             b = slots[i].backend
             eps[i].steps.append((p, ids))
             eps[i].free.append(ch)
+            eps[i].allowed.append(lim)
             text = tok.decode(ids, skip_special_tokens=True)
             noted[i] += [n for n in notes(text) if n not in noted[i]]
             a = read_action(text, fmt, b.width, b.height)

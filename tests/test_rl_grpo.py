@@ -280,3 +280,53 @@ def test_the_update_counts_only_the_tokens_the_policy_chose(micro) -> None:
     update(model, None, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0), eps,
            pad=tok.pad_token_id)
     assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+
+
+def test_a_limited_token_is_scored_under_the_distribution_it_was_sampled_from(micro) -> None:
+    """Rollouts sample from the grounded (masked) distribution; the update scores each
+    token there the same way: renormalised over the tokens grounding allowed."""
+    torch = pytest.importorskip("torch")
+    from rl.data import target
+    from rl.ground import Grounded, seen_at
+    from rl.grpo import limited_at, token_logps, update
+    from rl.model import load_policy, prompt_ids
+    from rl.rollout import Episode, Slot, play
+
+    folder, specs, tasks, _ = micro
+    model, tok = load_policy(folder)
+    torch.manual_seed(0)
+    eps = play(model, tok, [Slot(target(specs), tasks[0], "mock", 0) for _ in range(2)],
+               max_steps=2, max_new_tokens=12)
+    for e in eps:  # one entry per step, at reply positions only
+        assert len(e.allowed) == e.n
+        assert all(0 <= j < len(a) for (_, a), lim in zip(e.steps, e.allowed, strict=True)
+                   for j in lim)
+    screen = [{"index": 0, "text": "Bakery", "clickable": True, "bounds": [0, 0, 9, 9]},
+              {"index": 1, "text": "Drinks", "clickable": True, "bounds": [0, 9, 9, 19]}]
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: Open Drinks."}])
+    head = tok.encode('Reason: click "', add_special_tokens=False)
+    g = Grounded(tok, len(prompt), [seen_at("Open Drinks.", screen)])
+    g.mask(torch.tensor([prompt + head]), torch.zeros((1, len(tok))))
+    allowed = g.limits[0][len(head)]
+    assert 1 < len(allowed) < len(tok)  # a choice between the screen's lines
+    step = (prompt, head + [allowed[-1]])
+    limited = limited_at([step], [{len(head): allowed}])
+    ids = torch.tensor([step[0] + step[1]])
+    with torch.no_grad():
+        full = token_logps(model, ids, torch.ones_like(ids))
+        kept = token_logps(model, ids, torch.ones_like(ids), limited)
+        logits = model(input_ids=ids).logits[0, :-1].float()
+    (_, c, _), = limited
+    want = torch.log_softmax(logits[c, allowed], -1)[-1]
+    assert float(kept[0, c]) == pytest.approx(float(want), abs=1e-5)
+    assert float(kept[0, c]) > float(full[0, c])  # the forbidden mass is gone
+    others = [j for j in range(ids.shape[1] - 1) if j != c]
+    assert torch.equal(kept[0, others], full[0, others])  # other positions: unchanged
+    played = [Episode("a", "mock", 0, steps=[step], allowed=[{len(head): allowed}],
+                      reward=r) for r in (1.0, 0.0)]
+    before = [p.detach().clone() for p in model.parameters()]
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    stats = update(model, None, opt, torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1.0),
+                   played, pad=tok.pad_token_id)
+    assert stats["used_steps"] == 2 and stats["loss"] == stats["loss"]  # not NaN
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
