@@ -248,6 +248,29 @@ def test_material_pages_draw_each_text_once_and_fit_it(tmp_path_factory, folder)
         assert all(x >= 4.0 for x in sizes), (s.name, min(sizes))
 
 
+def _taps_that_stay(compiled, screens=lambda look: True):
+    """Every tap on a clickable element of a recorded screen (of each shared folder, where
+    `screens(its look)` holds) after which the app is still on that screen, from a fresh
+    machine each: (folder, spec, screen name, its look, the rendering before the tap, the
+    machine after it)."""
+    for folder in FOLDERS:
+        spec = load_app(compiled[folder][0]).spec
+        for name, sl in sorted(spec.look.screens.items()):
+            if not screens(sl):
+                continue
+            first = Machine(spec)
+            first.reset()
+            first.jump(name)
+            for index in [e["index"] for e in first.observe() if e["clickable"]]:
+                m = Machine(spec)
+                m.reset()
+                m.jump(name)
+                before = m.outcome().rendering
+                m.step({"action_type": "click", "index": index})
+                if m.screen == name:
+                    yield folder, spec, name, sl, before, m
+
+
 def test_a_bar_beside_a_stepped_number_or_a_flipped_icon_toggle_is_drawn_as_recorded(
         compiled):
     """A seek bar whose number a tap steps (wikipedia's font size), an icon toggle a tap
@@ -259,42 +282,32 @@ def test_a_bar_beside_a_stepped_number_or_a_flipped_icon_toggle_is_drawn_as_reco
     from phoneworld.serve.frame import decode_rgb
 
     found = set()
-    for folder in FOLDERS:
-        spec = load_app(compiled[folder][0]).spec
-        for name, sl in sorted(spec.look.screens.items()):
-            for g in sl.gauges:
-                m = Machine(spec)
-                m.reset()
-                m.jump(name)
-                for index in [e["index"] for e in m.observe() if e["clickable"]]:
-                    m = Machine(spec)
-                    m.reset()
-                    m.jump(name)
-                    m.step({"action_type": "click", "index": index})
-                    r = m.outcome().rendering
-                    value = next((_value(b) for b in r.boxes if b.bounds == g.follows), None)
-                    plate = next((x.text or ("\u2611" if x.checked else "\u2610")
-                                  for x in sl.marks_at.get(g.follows, ())), None)
-                    if m.screen != name or value in (None, plate):
-                        continue
-                    found.add("toggle" if g.follows == g.bounds else "bar")
-                    c = compose(r.look, r.boxes, (r.width, r.height))
-                    (p,) = [p for p in c.paints if p.rect == g.bounds and (p.image or
-                                                                           p.color == g.bg)]
-                    want = dict(g.variants).get(value)
-                    if want is None:
-                        assert p.color == g.bg and not p.image and g.follows != g.bounds
-                        continue
-                    assert p.image == want and p.origin == g.bounds[:2]
-                    if g.follows == g.bounds:  # not drawn again as a check box
-                        (i,) = [i for i, b in enumerate(r.boxes) if b.bounds == g.bounds]
-                        assert i in c.quiet
-                    # The variant is a recording's picture there, and not the plate's.
-                    x1, y1, x2, y2 = g.bounds
-                    plate_px = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
-                    px = decode_rgb(spec.look.asset(want))
-                    assert px.shape == plate_px.shape
-                    assert (abs(px.astype(int) - plate_px).max(axis=2) > 40).mean() > 0.005
+    for _, spec, _, sl, _, m in _taps_that_stay(compiled, lambda look: bool(look.gauges)):
+        r = m.outcome().rendering
+        for g in sl.gauges:
+            value = next((_value(b) for b in r.boxes if b.bounds == g.follows), None)
+            plate = next((x.text or ("\u2611" if x.checked else "\u2610")
+                          for x in sl.marks_at.get(g.follows, ())), None)
+            if value in (None, plate):
+                continue
+            found.add("toggle" if g.follows == g.bounds else "bar")
+            c = compose(r.look, r.boxes, (r.width, r.height))
+            (p,) = [p for p in c.paints if p.rect == g.bounds and (p.image or
+                                                                   p.color == g.bg)]
+            want = dict(g.variants).get(value)
+            if want is None:
+                assert p.color == g.bg and not p.image and g.follows != g.bounds
+                continue
+            assert p.image == want and p.origin == g.bounds[:2]
+            if g.follows == g.bounds:  # not drawn again as a check box
+                (i,) = [i for i, b in enumerate(r.boxes) if b.bounds == g.bounds]
+                assert i in c.quiet
+            # The variant is a recording's picture there, and not the plate's.
+            x1, y1, x2, y2 = g.bounds
+            plate_px = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
+            px = decode_rgb(spec.look.asset(want))
+            assert px.shape == plate_px.shape
+            assert (abs(px.astype(int) - plate_px).max(axis=2) > 40).mean() > 0.005
     if not found:
         pytest.skip("no shared app has a bar beside a stepped number or an icon toggle")
 
@@ -306,37 +319,25 @@ def test_a_list_row_whose_switch_flips_keeps_its_recorded_texts(compiled):
     from phoneworld.runtime.compose import _subtree
 
     found = 0
-    for folder in FOLDERS:
-        spec = load_app(compiled[folder][0]).spec
-        for name in sorted(spec.look.screens):
-            m = Machine(spec)
-            m.reset()
-            m.jump(name)
-            for index in [e["index"] for e in m.observe() if e["clickable"]]:
-                m = Machine(spec)
-                m.reset()
-                m.jump(name)
-                was = {b.bounds: (b.text, b.checked) for b in m.outcome().rendering.boxes}
-                m.step({"action_type": "click", "index": index})
-                r = m.outcome().rendering
-                if m.screen != name:
+    for folder, _, name, _, before, m in _taps_that_stay(compiled):
+        was = {b.bounds: (b.text, b.checked) for b in before.boxes}
+        r = m.outcome().rendering
+        c = None
+        for lst in [b for b in r.boxes if b.list_key is not None
+                    and b.bounds in r.look.lists_at]:
+            for row in lst.children:
+                sub = _subtree(r.boxes, row)
+                if not any(r.boxes[j].checkable and r.boxes[j].bounds in was
+                           and was[r.boxes[j].bounds][1] != r.boxes[j].checked
+                           for j in sub):
                     continue
-                c = None
-                for lst in [b for b in r.boxes if b.list_key is not None
-                            and b.bounds in r.look.lists_at]:
-                    for row in lst.children:
-                        sub = _subtree(r.boxes, row)
-                        if not any(r.boxes[j].checkable and r.boxes[j].bounds in was
-                                   and was[r.boxes[j].bounds][1] != r.boxes[j].checked
-                                   for j in sub):
-                            continue
-                        c = c or compose(r.look, r.boxes, (r.width, r.height))
-                        same = [j for j in sub if r.boxes[j].text.strip()
-                                and not r.boxes[j].checkable
-                                and was.get(r.boxes[j].bounds, ("",))[0] == r.boxes[j].text]
-                        found += bool(same)
-                        assert all(j in c.quiet for j in same), \
-                            (folder, name, [r.boxes[j].text for j in same if j not in c.quiet])
+                c = c or compose(r.look, r.boxes, (r.width, r.height))
+                same = [j for j in sub if r.boxes[j].text.strip()
+                        and not r.boxes[j].checkable
+                        and was.get(r.boxes[j].bounds, ("",))[0] == r.boxes[j].text]
+                found += bool(same)
+                assert all(j in c.quiet for j in same), \
+                    (folder, name, [r.boxes[j].text for j in same if j not in c.quiet])
     if not found:
         pytest.skip("no list row of a recorded screen has a switch a tap flips")
 
@@ -351,39 +352,32 @@ def test_the_screenshot_shows_the_bar_recorded_beside_the_new_number(compiled):
     why = browser_missing(chromium_path())
     if why:
         pytest.skip(why)
-    for folder in FOLDERS:
-        spec = load_app(compiled[folder][0]).spec
-        for name, sl in sorted(spec.look.screens.items()):
-            for g in [g for g in sl.gauges if g.follows != g.bounds]:
-                m = Machine(spec)
-                m.reset()
-                m.jump(name)
-                for index in [e["index"] for e in m.observe() if e["clickable"]]:
-                    m = Machine(spec)
-                    m.reset()
-                    m.jump(name)
-                    m.step({"action_type": "click", "index": index})
-                    r = m.outcome().rendering
-                    text = next((b.text for b in r.boxes if b.bounds == g.follows), None)
-                    want = dict(g.variants).get(text or "")
-                    plate = next((x.text for x in sl.marks_at.get(g.follows, ())), None)
-                    if m.screen != name or want is None or text == plate:
-                        continue
-                    shots = Screenshotter(assets=spec.look.asset)
-                    try:
-                        px = shots.pixels(m.observe("html"), width=spec.width,
-                                          height=spec.height)
-                        whole = shots.pixels(m.observe("html") + "<!-- whole -->",
-                                             width=spec.width, height=spec.height)
-                    finally:
-                        shots.close()
-                    x1, y1, x2, y2 = g.bounds
-                    bar = px[y1:y2, x1:x2].astype(int)
-                    assert (bar == decode_rgb(spec.look.asset(want))).all()
-                    plate_bar = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
-                    assert (abs(bar - plate_bar).max(axis=2) > 40).mean() > 0.005
-                    assert abs(bar - whole[y1:y2, x1:x2]).max() <= 2
-                    return
+    def bars(look):
+        return [g for g in look.gauges if g.follows != g.bounds]
+
+    for _, spec, _, sl, _, m in _taps_that_stay(compiled, lambda look: bool(bars(look))):
+        r = m.outcome().rendering
+        for g in bars(sl):
+            text = next((b.text for b in r.boxes if b.bounds == g.follows), None)
+            want = dict(g.variants).get(text or "")
+            plate = next((x.text for x in sl.marks_at.get(g.follows, ())), None)
+            if want is None or text == plate:
+                continue
+            shots = Screenshotter(assets=spec.look.asset)
+            try:
+                px = shots.pixels(m.observe("html"), width=spec.width,
+                                  height=spec.height)
+                whole = shots.pixels(m.observe("html") + "<!-- whole -->",
+                                     width=spec.width, height=spec.height)
+            finally:
+                shots.close()
+            x1, y1, x2, y2 = g.bounds
+            bar = px[y1:y2, x1:x2].astype(int)
+            assert (bar == decode_rgb(spec.look.asset(want))).all()
+            plate_bar = decode_rgb(spec.look.asset(sl.plate))[y1:y2, x1:x2]
+            assert (abs(bar - plate_bar).max(axis=2) > 40).mean() > 0.005
+            assert abs(bar - whole[y1:y2, x1:x2]).max() <= 2
+            return
     pytest.skip("no shared app has a bar beside a number a tap steps")
 
 
@@ -393,44 +387,31 @@ def test_a_flipped_switch_the_plate_shows_elsewhere_in_its_new_state_is_cut_from
     draws the other row's switch that was recorded off (same size and text), not
     redrawn in the Material look, and never left in its recorded state."""
     found = 0
-    for folder in FOLDERS:
-        spec = load_app(compiled[folder][0]).spec
-        for name in sorted(spec.look.screens):
-            m = Machine(spec)
-            m.reset()
-            m.jump(name)
-            for index in [e["index"] for e in m.observe() if e["clickable"]]:
-                m = Machine(spec)
-                m.reset()
-                m.jump(name)
-                was = {b.bounds: b.checked for b in m.outcome().rendering.boxes
-                       if b.checkable}
-                m.step({"action_type": "click", "index": index})
-                if m.screen != name:
-                    continue
-                r = m.outcome().rendering
-                c = compose(r.look, r.boxes, (r.width, r.height))
-                marks = [*r.look.marks, *(
-                    dataclasses.replace(mk, bounds=(it.bounds[0] + mk.bounds[0],
-                                                    it.bounds[1] + mk.bounds[1],
-                                                    it.bounds[0] + mk.bounds[2],
-                                                    it.bounds[1] + mk.bounds[3]))
-                    for lst in r.look.lists for it in lst.items for mk in it.marks)]
-                for i, b in enumerate(r.boxes):
-                    if not b.checkable or was.get(b.bounds, b.checked) == b.checked \
-                            or any(g.bounds == b.bounds for g in r.look.gauges):
-                        continue
-                    w, h = b.bounds[2] - b.bounds[0], b.bounds[3] - b.bounds[1]
-                    donors = {mk.bounds[:2] for mk in marks if mk.checked == b.checked
-                              and mk.text == b.text and mk.bounds[2] - mk.bounds[0] == w
-                              and mk.bounds[3] - mk.bounds[1] == h}
-                    if not donors:
-                        assert i in c.styles  # drawn anew in its new state
-                        continue
-                    found += 1
-                    assert i in c.quiet and i not in c.styles
-                    (cut,) = [p for p in c.paints
-                              if p.rect == b.bounds and p.image == r.look.plate]
-                    assert (b.bounds[0] - cut.origin[0], b.bounds[1] - cut.origin[1]) in donors
+    for _, _, _, _, before, m in _taps_that_stay(compiled):
+        was = {b.bounds: b.checked for b in before.boxes if b.checkable}
+        r = m.outcome().rendering
+        c = compose(r.look, r.boxes, (r.width, r.height))
+        marks = [*r.look.marks, *(
+            dataclasses.replace(mk, bounds=(it.bounds[0] + mk.bounds[0],
+                                            it.bounds[1] + mk.bounds[1],
+                                            it.bounds[0] + mk.bounds[2],
+                                            it.bounds[1] + mk.bounds[3]))
+            for lst in r.look.lists for it in lst.items for mk in it.marks)]
+        for i, b in enumerate(r.boxes):
+            if not b.checkable or was.get(b.bounds, b.checked) == b.checked \
+                    or any(g.bounds == b.bounds for g in r.look.gauges):
+                continue
+            w, h = b.bounds[2] - b.bounds[0], b.bounds[3] - b.bounds[1]
+            donors = {mk.bounds[:2] for mk in marks if mk.checked == b.checked
+                      and mk.text == b.text and mk.bounds[2] - mk.bounds[0] == w
+                      and mk.bounds[3] - mk.bounds[1] == h}
+            if not donors:
+                assert i in c.styles  # drawn anew in its new state
+                continue
+            found += 1
+            assert i in c.quiet and i not in c.styles
+            (cut,) = [p for p in c.paints
+                      if p.rect == b.bounds and p.image == r.look.plate]
+            assert (b.bounds[0] - cut.origin[0], b.bounds[1] - cut.origin[1]) in donors
     if not found:
         pytest.skip("no recorded screen shows a flipped switch's new state elsewhere")
