@@ -284,3 +284,27 @@ def test_a_launcher_on_screen_is_foreign_whatever_the_recorder_names():
     trace = assemble(format="droidbot", name="t", source="t", observations=obs, steps=())
     assert trace.app == "com.app"
     assert [o.foreign for o in trace.observations] == [True, False, False]
+
+
+def test_an_event_that_stopped_where_no_file_was_written_settles_where_the_next_began(
+        shared_traces):
+    """An event whose stop state has no file (DroidBot looked while a page was loading)
+    ends where the next event started, when that is in the app: in uber, tapping Help on
+    Ratings opens Help. Where the next event started outside the app (a browser after
+    the app was left), the end stays unknown."""
+    for folder in sorted((shared_traces / "droidbot").iterdir()):
+        (trace,) = droidbot.read(folder)
+        obs = trace.observations
+        for step, nxt in zip(trace.steps, trace.steps[1:], strict=False):
+            if obs[step.after].root is None and obs[nxt.before].root is not None:
+                assert obs[nxt.before].package != trace.app, (folder.name, step.source)
+    (trace,) = droidbot.read(shared("droidbot", "uber"))
+
+    def texts(o):
+        return {n.text for _, n in o.root.walk() if n.text}
+
+    led = {frozenset(texts(trace.observations[s.after]) & {"Help", "Booking appointments"})
+           for s in trace.steps if trace.observations[s.before].root is not None
+           and trace.observations[s.after].root is not None
+           and "Ratings" in texts(trace.observations[s.before])}
+    assert frozenset({"Help", "Booking appointments"}) in led

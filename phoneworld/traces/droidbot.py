@@ -98,6 +98,7 @@ def read(path: Path) -> list[Trace]:
     moved: list[str] = []
     size = Counter((o.width, o.height) for o in observations).most_common(1)[0][0]
     missing: dict[str, int] = {}
+    settled_at: list[str] = []
 
     def placeholder(state_str: str, rel: str, which: str) -> int:
         """An observation without hierarchy for a state the recorder wrote no file for."""
@@ -123,11 +124,23 @@ def read(path: Path) -> list[Trace]:
         upto = events[i + 1][0] if i + 1 < len(events) else None
         stop = as_str(record.get("stop_state"))
         after = _pick(by_state.get(stop), upto)
+        if after is None and upto is not None and app:
+            # No file for where the event left the app (DroidBot caught it mid-way, a
+            # page loading): where the next event started stands for where it settled,
+            # if that is in the app (uber's Ratings -> Help is only known this way); one
+            # outside it may be where DroidBot went after the app was left.
+            settled = _pick(by_state.get(as_str(events[i + 1][2].get("start_state"))), upto)
+            if settled is not None and observations[settled].package == app:
+                after = settled
+                settled_at.append(rel)
         if after is None:
             after = placeholder(stop, rel, "stop")
         action = _action(record, screens[before], app, rel, notes, moved)
         if action is not None:
             steps.append(Step(before=before, action=action, after=after, source=rel))
+    if settled_at:
+        notes.append(f"{len(settled_at)} events left no state file of where they stopped; "
+                     f"the next event's start state stands for it ({settled_at[0]}, ...)")
     if moved:
         notes.append(f"{len(moved)} touches hit a view that the state file recorded elsewhere "
                      f"(the screen changed within one state_str); moved to the view's centre "
