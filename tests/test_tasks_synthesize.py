@@ -302,6 +302,10 @@ def test_a_name_that_reads_as_a_word_is_quoted():
     assert fill("Enter “{m}”.", {"m": "hello"}) == "Enter “hello”."
     assert fill("Open {n}.", {"n": "Click on top right + to add a list"}) == \
         "Open “Click on top right + to add a list”."
+    # a row that is a person's sentence, and a name recorded with a space at its end
+    assert fill("Go to {n}.", {"n": "I found an item"}) == "Go to “I found an item”."
+    assert fill("Show me {n}.", {"n": "Ratings "}) == "Show me Ratings."
+    assert fill("Type “{m}”.", {"m": "hi "}) == "Type “hi ”."  # typed: as the checker wants
 
 
 _SWIPED = """app swiped { package "a.b" start main }
@@ -718,3 +722,21 @@ def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     assert not _numbers_rows(ranks, 3, 2)  # out of order: a value, not the row's place
     prices = ((1, None, "12", "A"), (2, None, "13", "B"), (3, None, "15", "C"))
     assert not _numbers_rows(prices, 3, 2)
+
+
+def test_a_place_word_names_the_nearest_text_there():
+    from types import SimpleNamespace
+
+    from phoneworld.tasks.browse import _nearest
+
+    def at(*b):
+        return SimpleNamespace(bounds=b)
+
+    name = at(40, 200, 800, 260)
+    address, availability = at(40, 270, 800, 320), at(40, 330, 800, 380)
+    distance, time = at(850, 200, 960, 260), at(980, 200, 1040, 260)
+    assert _nearest(name, address, [availability, distance])  # the first line under it
+    assert not _nearest(name, availability, [address, distance])
+    assert _nearest(name, distance, [time, address]) and not _nearest(name, time, [distance])
+    rank, more = at(0, 200, 30, 260), at(0, 300, 30, 330)  # elsewhere on the row
+    assert _nearest(name, rank, [address]) and not _nearest(name, rank, [more])

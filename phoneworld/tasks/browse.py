@@ -177,7 +177,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
     templates already ask about."""
     tables = {t.name: t for t in spec.tables}
     done = set(asked)
-    for table, name_view, other, column in _row_texts(spec, schema):
+    for table, name_view, other, column, rivals in _row_texts(spec, schema):
         if (table, column) in done:
             continue
         t = tables[table]
@@ -187,9 +187,11 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         if e is None or types.get(column) != "text" or \
                 not _informative(t.rows, cols.index(e.name), cols.index(column)):
             continue
-        done.add((table, column))
         place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
             _place(name_view.bounds, other.bounds)
+        if place != "rank" and not _nearest(name_view, other, rivals):
+            continue
+        done.add((table, column))
         n, v = new("n"), new("v")
         yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
                        Compare("~", Ref(("answer",)), Ref((v,))),
@@ -201,7 +203,7 @@ def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Templ
     on or off?", answered by that text."""
     tables = {t.name: t for t in spec.tables}
     done: set[str] = set()
-    for table, _, other, column in _row_texts(spec, schema):
+    for table, _, other, column, _ in _row_texts(spec, schema):
         t, e = tables[table], schema.entity(table)
         if table in done or e is None or "checkable" not in other.flags:
             continue
@@ -315,9 +317,11 @@ def _text(v: View) -> str:
     return const_text(v.text)
 
 
-def _row_texts(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, View, View, str]]:
+def _row_texts(spec: AppSpec, schema: Schema
+               ) -> Iterator[tuple[str, View, View, str, list[View]]]:
     """(table, the view showing a row's name, a view showing another of its texts, that
-    text's column) for every list row template of the app's own screens."""
+    text's column, the views of the row's other texts) for every list row template of the
+    app's own screens."""
     for s in spec.screens:
         if s.foreign:
             continue
@@ -336,7 +340,8 @@ def _row_texts(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, View, View,
                 continue
             for b, c in bound:
                 if c != e.name:
-                    yield v.items.table, name_view, b, c
+                    yield v.items.table, name_view, b, c, [
+                        b2 for b2, c2 in bound if c2 not in (e.name, c)]
 
 
 def _bound_texts(item: View) -> list[tuple[View, str]]:
@@ -370,6 +375,19 @@ def _informative(rows: tuple, name: int, value: int) -> bool:
     row (a fixed label)."""
     values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
     return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+
+
+def _nearest(name: View, other: View, rivals: list[View]) -> bool:
+    """Whether `other` is the text its place names (`_place`): the first line under the
+    name, the first text right of it, the one other text of the row. "What is written
+    under Greenlight Oakland?" is the address, not the availability below it."""
+    where = _place(name.bounds, other.bounds)
+    same = [r for r in rivals if _place(name.bounds, r.bounds) == where]
+    if where == "under":
+        return all(r.bounds[1] > other.bounds[1] for r in same)
+    if where == "next":
+        return all(r.bounds[0] > other.bounds[0] for r in same)
+    return not same
 
 
 def _numbers_rows(rows: tuple, name: int, column: int) -> bool:

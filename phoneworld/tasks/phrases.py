@@ -202,16 +202,21 @@ def fill(template: str, values: dict[str, object]) -> str:
         if m.group(0) == "}}":
             return "}"
         v = str(values.get(m.group(1), m.group(0)))
-        if template[m.start() - 1:m.start()] != "“" and (
-                v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG):
-            # A sentence of the app's ("Yes! What time?", a to-do item) inside ours, or a
-            # name that reads as words of ours ("Open default."): quoted.
+        if template[m.start() - 1:m.start()] == "“":
+            return v  # typed or sent text: as the checker wants it, spaces and all
+        v = v.strip()  # a name: "I have a question about my rating " shows no space
+        if v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG or \
+                v.split(" ", 1)[0] in _FIRST_PERSON:
+            # A sentence of the app's ("Yes! What time?", a to-do item, "I found an
+            # item") inside ours, or a name that reads as words of ours ("Open
+            # default."): quoted.
             return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
 
 
 _ENDS = frozenset(".?!…")
+_FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
 """Words a value may have and still read as a name inside an instruction."""
 
