@@ -203,21 +203,23 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     if not rows:
         return {"loss": 0.0, "used_steps": 0.0, "kl": 0.0}
     model.train()
-    old: list[Any] = []
-    if epochs > 1:
-        with torch.no_grad():
-            for i in range(0, len(rows), chunk):
-                ids, att, _ = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
-                old.append(token_logps(model, ids, att, limited_at(rows[i:i + chunk],
-                                                                   limits[i:i + chunk])))
+    # Each chunk's tensors, and what neither epoch changes (the playing policy's and the
+    # reference's log-probabilities), made once for every pass.
+    chunks = []
+    for i in range(0, len(rows), chunk):
+        ids, att, act = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
+        chunks.append((ids, att, act[:, 1:].float().to(model.device),
+                       torch.tensor(weights[i:i + chunk], device=model.device)[:, None],
+                       limited_at(rows[i:i + chunk], limits[i:i + chunk])))
+    with torch.no_grad():
+        old = [token_logps(model, ids, att, lim) for ids, att, _, _, lim in chunks] \
+            if epochs > 1 else []
+        refs = [token_logps(ref, ids, att, lim) for ids, att, _, _, lim in chunks] \
+            if beta > 0 and ref is not None else []
     total, kl_sum = 0.0, 0.0
     for _ in range(epochs):
         optimizer.zero_grad()
-        for c, i in enumerate(range(0, len(rows), chunk)):
-            ids, att, act = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
-            mask = act[:, 1:].float().to(model.device)
-            w = torch.tensor(weights[i:i + chunk], device=model.device)[:, None]
-            lim = limited_at(rows[i:i + chunk], limits[i:i + chunk])
+        for c, (ids, att, mask, w, lim) in enumerate(chunks):
             lp = token_logps(model, ids, att, lim)
             if old:
                 ratio = torch.exp(lp - old[c])
@@ -226,10 +228,8 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
             else:
                 surr = lp * w
             loss = -(surr * mask).sum() / n_eps
-            if beta > 0 and ref is not None:
-                with torch.no_grad():
-                    ref_lp = token_logps(ref, ids, att, lim)
-                d = ref_lp - lp
+            if refs:
+                d = refs[c] - lp
                 kl = ((torch.exp(d) - d - 1) * mask).sum() / mask.sum().clamp(min=1)
                 loss = loss + beta * kl * ids.shape[0] / len(rows)
                 kl_sum += float(kl.detach()) * ids.shape[0] / len(rows)
