@@ -105,9 +105,9 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
                               Compare("==", Ref(("param", e.name)), Ref((n,)))))
         task = Task(name=f"open_{target.name}", kind="navigation",
-                    instruction=P.join([_words(p, fill, n=n) for p in phrases]),
+                    instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
                     condition=cond, params=(TaskParam(n, e.table, e.name),))
-        yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, n=n))
+        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
                                            for p in phrases), screen=target.name)
 
 
@@ -291,9 +291,9 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         questions, obj = P.HEADED if where and where != head else \
             P.TITLED if where else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
-                    instruction=P.join([_words(q, fill) for q in questions]),
+                    instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=_words(obj, fill), screen=name)
+        yield Template(task, asks=P.words(obj, fill), screen=name)
 
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:
@@ -402,10 +402,3 @@ def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
 def _usable(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
         str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
-
-
-def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
-    out = P.rename_holes(phrase, holes)
-    for key, value in fill.items():
-        out = out.replace("{" + key + "}", P.literal(value))
-    return out

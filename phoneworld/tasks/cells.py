@@ -70,9 +70,9 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
             (P.BESIDE, P.BESIDE_ANYWHERE)
         questions, obj = here if where and where != head else anywhere
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
-                    instruction=P.join([_words(q, fill) for q in questions]),
+                    instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=_words(obj, fill), screen=screen)
+        yield Template(task, asks=P.words(obj, fill), screen=screen)
 
 
 def _headed(item: View) -> Iterator[tuple[str, str, str]]:
@@ -99,9 +99,3 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
 
 def _usable(v: object) -> bool:
     return isinstance(v, str) and v.strip() != "" and not v.rstrip().endswith(("…", "..."))
-
-
-def _words(phrase: str, fill: dict[str, str]) -> str:
-    for key, value in fill.items():
-        phrase = phrase.replace("{" + key + "}", P.literal(value))
-    return phrase

@@ -62,11 +62,11 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         m = new("m")
         fill = {"where": where(ins.table)}
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
-                    instruction=P.join([_words(p, fill, m=m) for p in P.ADD_TYPED]),
+                    instruction=P.join([P.words(p, fill, m=m) for p in P.ADD_TYPED]),
                     condition=Call("exists", table=ins.table,
                                    where=Compare("==", Ref((column,)), Ref((m,)))),
                     params=(TaskParam(m, table, "text"),))
-        yield Template(task, clauses=tuple(P.lower_first(_words(p, fill, m=m))
+        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, m=m))
                                            for p in P.ADD_TYPED), screen=ins.screen)
 
 
@@ -107,7 +107,7 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
     what = ", ".join(f"{P.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
                      for label, m in zip(labels, names, strict=True))
     fill = {"button": button, "screen": place}
-    texts = [_words(p, fill, m=names[0]).replace("{fields}", what)
+    texts = [P.words(p, fill, m=names[0]).replace("{fields}", what)
              for p in phrases if place or "{screen}" not in p]
     cond = conds[0] if len(conds) == 1 else BoolOp("and", tuple(conds))
     name = f"search_{fields[0][0]}" if search else f"fill_{screen}"
@@ -136,11 +136,3 @@ def _typed_table(screen: str, field: str, tables) -> str | None:
 
 def _modules(spec: AppSpec, screen: str) -> tuple[str, ...]:
     return next((s.modules for s in spec.screens if s.name == screen), ())
-
-
-def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
-    out = P.rename_holes(phrase, holes)
-    for key, value in fill.items():
-        out = out.replace("{" + key + "}", P.literal(value))
-    return out
-

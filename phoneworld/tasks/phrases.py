@@ -234,6 +234,16 @@ def literal(text: str) -> str:
     return " ".join(text.replace("{", "{{").replace("}", "}}").replace("|", "/").split())
 
 
+def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
+    """A phrase with its role holes renamed (`{n}` -> the parameter's name), then the app's
+    words filled in as literal text: "Go to {screen} and enable “{label}”." with
+    {"screen": "Settings", "label": "Wi-Fi"}."""
+    out = rename_holes(phrase, holes)
+    for key, value in fill.items():
+        out = out.replace("{" + key + "}", literal(value))
+    return out
+
+
 def lower_first(sentence: str) -> str:
     """`Turn on X.` -> `turn on X` when it starts with one of our own verbs."""
     s = sentence.strip()

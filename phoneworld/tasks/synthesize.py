@@ -150,10 +150,10 @@ def _information(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base
             fill = {"label": f.label, "unit": unit}
             task = Task(
                 name=f"ask_{f.column}_{e.table}", kind="information",
-                instruction=P.join([_words(q, fill, n=n) for q in questions]),
+                instruction=P.join([P.words(q, fill, n=n) for q in questions]),
                 condition=Compare("~", Ref(("answer",)), Ref((v,))),
                 params=(TaskParam(n, e.table, e.name), TaskParam(v, e.table, f.column)))
-            yield _Base(task, asks=_words(obj, fill, n=n), touches="answer")
+            yield _Base(task, asks=P.words(obj, fill, n=n), touches="answer")
 
 
 def _answerable(rows: tuple, name: int, value: int) -> bool:
@@ -190,9 +190,9 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             if bool(flag.initial) == on:
                 continue  # already so after a reset: nothing to do
             task = Task(name=f"turn_{'on' if on else 'off'}_{ft.flag}", kind="state",
-                        instruction=P.join([_words(p, fill) for p in phr]),
+                        instruction=P.join([P.words(p, fill) for p in phr]),
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
-            yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phr),
+            yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
     yield from _steps(spec, schema)
     for t in choose.choice_templates(spec, schema, names.new):
@@ -212,11 +212,11 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             # is never drawn.
             c = names.new("c", {n, k})
             task = Task(name=f"turn_{'on' if on else 'off'}_{suffix}{rt.table}", kind="state",
-                        instruction=P.join([_words(p, {}, n=n) for p in phr]),
+                        instruction=P.join([P.words(p, {}, n=n) for p in phr]),
                         condition=cond,
                         params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key),
                                 TaskParam(c, e.table, rt.column)))
-            yield _Base(task, clauses=tuple(P.lower_first(_words(p, {}, n=n)) for p in phr),
+            yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n)) for p in phr),
                         touches=rt.table, screen=rt.screen)
     for ins in schema.inserts:
         src = schema.entity(ins.source) if ins.source else None
@@ -234,11 +234,11 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
         where = _collection(spec, schema, ins.table)
         task = Task(
             name=f"add_to_{ins.table}", kind="state",
-            instruction=P.join([_words(p, {"where": where}, n=n) for p in P.ADD]),
+            instruction=P.join([P.words(p, {"where": where}, n=n) for p in P.ADD]),
             condition=_exists(ins.table, [(col, Ref((k,))) for col, k, _ in keys]),
             params=(TaskParam(n, src.table, src.name),
                     *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n)))
-        yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
+        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
                                         for p in P.ADD), touches=ins.table,
                         screen=ins.screen)
     for de in schema.deletes:
@@ -257,9 +257,9 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
                 (TaskParam(n, src.table, src.name), TaskParam(k, src.table, de.source_column))
         task = Task(
             name=f"remove_from_{de.table}", kind="state",
-            instruction=P.join([_words(p, {"where": where}, n=n) for p in P.REMOVE]),
+            instruction=P.join([P.words(p, {"where": where}, n=n) for p in P.REMOVE]),
             condition=Not(gone), params=params)
-        yield _Base(task, clauses=tuple(P.lower_first(_words(p, {"where": where}, n=n))
+        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
                                         for p in P.REMOVE), touches=de.table,
                         screen=de.screen)
 
@@ -285,9 +285,9 @@ def _steps(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
                 words = _show(spec, view.text, name, value)
                 fill = {"label": label, "value": words}
                 task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
-                            instruction=P.join([_words(p, fill) for p in P.STEP_TO]),
+                            instruction=P.join([P.words(p, fill) for p in P.STEP_TO]),
                             condition=Compare("==", Ref((name,)), Const(value)))
-                yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill))
+                yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
                                                 for p in P.STEP_TO),
                             touches=name, screen=t.screen, label=label)
                 value += step
@@ -357,13 +357,13 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator
                                   re.I) else P.POST
     task = Task(
         name=f"send_to_{ins.table}", kind="state",
-        instruction=P.join([_words(p, {}, n=n, m=m) for p in phrases]),
+        instruction=P.join([P.words(p, {}, n=n, m=m) for p in phrases]),
         condition=_exists(ins.table, [*((col, Ref((k,))) for col, k, _ in keys),
                                       (text_column, Ref((m,)))]),
         params=(TaskParam(n, src.table, src.name),
                 *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n),
                 TaskParam(m, ins.table, text_column)))
-    yield _Base(task, clauses=tuple(P.lower_first(_words(p, {}, n=n, m=m)) for p in phrases),
+    yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n, m=m)) for p in phrases),
                 touches=ins.table, screen=ins.screen)
 
 
@@ -412,9 +412,9 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
             if button and form:
                 fill = {"button": button, "form": form}
                 task = Task(name=f"submit_{submit[0].screen}", kind="navigation",
-                            instruction=P.join([_words(p, fill) for p in P.SUBMIT]),
+                            instruction=P.join([P.words(p, fill) for p in P.SUBMIT]),
                             condition=cond)
-                yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill))
+                yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
                                                 for p in P.SUBMIT), touches="screen",
                             screen=s.name)
                 continue
@@ -426,8 +426,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
-                    instruction=P.join([_words(p, fill) for p in phrases]), condition=cond)
-        yield _Base(task, clauses=tuple(P.lower_first(_words(p, fill)) for p in phrases),
+                    instruction=P.join([P.words(p, fill) for p in phrases]), condition=cond)
+        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
 
 
@@ -561,13 +561,3 @@ class _Names:
         while name in self.taken or name in used:
             name, i = f"{base}{i}", i + 1
         return name
-
-
-def _words(phrase: str, fill: dict[str, str], **holes: str) -> str:
-    """A phrase with its role holes renamed (`{n}` -> the parameter's name), then the app's
-    words filled in as literal text."""
-    out = P.rename_holes(phrase, holes)
-    for key, value in fill.items():
-        out = out.replace("{" + key + "}", P.literal(value))
-    return out
-
