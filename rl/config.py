@@ -49,6 +49,9 @@ class TrainConfig:
                            "alone (as `eval --apps generated/APP` asks it), not on the phone")
     traces: list[str] = _f([], "recorded trace folders whose instructions add SFT examples",
                            nargs="*")
+    rename: float = _f(0.0, "share of SFT examples whose names and values are renamed, "
+                            "consistently and anew every epoch (rl.augment): memorising a "
+                            "name no longer pays, copying it from the screen does (0: off)")
     sft_steps: int = _f(9000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(3e-3, "SFT learning rate (the tiny model's; about 1e-5 for a "
                                "pretrained one)")

@@ -132,7 +132,14 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     if cfg.sft_steps > 0:
         from rl.sft import train_sft
 
-        start, losses = train_sft(base, examples, out / "sft", steps=cfg.sft_steps,
+        rows = examples
+        if cfg.rename > 0 and examples:  # a fresh renaming per pass over the demos
+            from rl.augment import name_pool, renamed_epochs
+
+            passes = -(-cfg.sft_steps * cfg.sft_batch // len(examples))
+            rows = renamed_epochs(examples, name_pool(specs), copies=passes, p=cfg.rename,
+                                  seed=cfg.seed)
+        start, losses = train_sft(base, rows, out / "sft", steps=cfg.sft_steps,
                                   lr=cfg.sft_lr, batch=cfg.sft_batch,
                                   weight_decay=cfg.sft_weight_decay,
                                   max_length=cfg.max_length, seed=cfg.seed,
