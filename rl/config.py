@@ -129,7 +129,7 @@ def add_arguments(parser: argparse.ArgumentParser, cls: type = TrainConfig) -> N
     """One `--flag` per field of `cls`, with its help text and default."""
     for f in fields(cls):
         meta = dict(f.metadata)
-        help_text = meta.pop("help", "")
+        help_text = meta.pop("help", "").replace("%", "%%")  # argparse formats help
         flag = "--" + f.name.replace("_", "-")
         default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore
         default = meta.pop("flag_default", default)

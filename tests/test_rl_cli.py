@@ -26,6 +26,16 @@ def test_mix_below_one_without_a_device_fails_at_once() -> None:
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize("command", ["train", "eval"])
+def test_help_lists_every_flag(command: str, capsys: pytest.CaptureFixture) -> None:
+    # A "%" in a help text ("47% to 81%") once broke argparse's formatting of --help.
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "--model" in out and (command == "eval" or "--rename" in out and "81%" in out)
+
+
 def test_bad_mix_is_refused(capsys: pytest.CaptureFixture) -> None:
     assert main(["train", "--mix", "1.5"]) == 7
     assert "between 0 and 1" in capsys.readouterr().err
