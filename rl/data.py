@@ -161,7 +161,8 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h,
                         noted=noted)
         now = [v for v in found if v not in noted and _shows(els, v)]
-        said = reply(a, fmt, elements=els, width=w, height=h, reason=reason, note=now)
+        said = reply(a, fmt, elements=els, width=w, height=h, reason=reason,
+                     note=[_anchored(els, v, task.instruction) for v in now])
         out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
         history.append(step_line(read_action(text, fmt, w, h), els, text))
         noted += now
@@ -183,6 +184,16 @@ def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list
                 and v not in out:
             out.append(v)
     return out
+
+
+def _anchored(elements: Sequence[Mapping[str, Any]], value: str, task: str
+              ) -> str | tuple[str, str]:
+    """A demo's note of `value`: anchored to its line (`rl.policy.anchor`) when
+    `rl.policy.ANCHORED` is on and a line shows it."""
+    from rl import policy
+
+    where = policy.anchor(elements, value, task) if policy.ANCHORED else None
+    return (where, value) if where else value
 
 
 def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:

@@ -13,7 +13,8 @@ reply is writing
   the label of an app the backend has (one the task names, if it names any);
 - its action (`Action: {...}`), only the action that reason names, up to the text it
   types or answers (in the AndroidWorld format; a PhoneBuddy tool call is left free);
-- a noted value (`Note: "`), only a piece of the words on the screen;
+- a note (`Note: "Oat Milk" [9] "$3.49"`), only the label and index of a screen line,
+  then a piece of that line's words (a plain `Note: "` with no anchors: of the screen's);
 - a typed, answered or opened text (`"text": "`, `"app_name": "`), only a piece of the
   task or of the notes (those of earlier steps and those of this reply): the agent types
   what the task says or what it noted where it read it;
@@ -36,11 +37,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from rl import policy
 from rl.policy import element_words, notes, reply, screen_lines, why
 
 _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$', re.S | re.M)
 _TARGETED = ("click", "long_press", "input_text")
 _DIRECTIONS = ("down", "up", "right", "left")
+_ANCHORED = re.compile(r'"(?:[^"\\]|\\.)*" \[(\d+)\] "(.*)$', re.S)  # in a note's value
 _FREE = "\x01"  # stands for a free text in an action's template
 
 
@@ -53,6 +56,9 @@ class Seen:
     screen: list[str] = field(default_factory=list)  # every word on the screen
     reasons: list[str] = field(default_factory=list)  # every reason line it allows
     fmt: str = "androidworld"  # the action format (PhoneBuddy's actions are left free)
+    # A note's anchors (`"Oat Milk" [9] `) and, by line index, the words it may copy.
+    anchors: list[str] = field(default_factory=list)
+    lines: dict[int, list[str]] = field(default_factory=dict)
 
 
 def sources_of(instruction: str, elements: Sequence[Mapping[str, Any]],
@@ -68,8 +74,12 @@ def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
     screen allows (`reasons`), where the apps it may open are those of `apps` the task
     names (all of them when it names none)."""
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
+    lines = {ln.index: [json.loads(w) for w in ln.words] for ln in screen_lines(elements)
+             if ln.words}
     return Seen(instruction, list(noted), [w for e in elements for w in element_words(e)],
-                reasons(elements, named or apps), fmt)
+                reasons(elements, named or apps), fmt,
+                sorted({f"{json.dumps(w[0], ensure_ascii=False)} [{i}] "
+                        for i, w in lines.items()}) if policy.ANCHORED else [], lines)
 
 
 def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> list[str]:
@@ -213,6 +223,8 @@ class Grounded:
                 if q is not None:  # ... up to the end of its text: close it, then stop
                     end = '"}'[len(rest) - q:]
                     return (self.following([end]) if end else []) or [self.tok.eos_token_id]
+        if isinstance(seen, Seen) and seen.anchors and line.startswith("Note: "):
+            return self.note(line[len("Note: "):], seen)
         at = _field(said)
         if at is not None:
             kind, part = at
@@ -231,6 +243,17 @@ class Grounded:
             return None
         ends = [r[len(part):] + "\n" for r in seen.reasons if r.startswith(part)]
         return self.following(ends)
+
+    def note(self, part: str, seen: Seen) -> list[int] | None:
+        """Tokens that may follow `part` of an anchored note: the rest of a line's anchor
+        (`"Oat Milk" [9] `), then a piece of that line's words; free once closed."""
+        m = _ANCHORED.match(part)
+        if m is None:
+            ends = [a[len(part):] + '"' for a in seen.anchors if a.startswith(part)]
+            return self.following(ends) if ends else None
+        if _close(m.group(2), 0) is not None:  # the value is closed: free
+            return None
+        return self.allowed(m.group(2), _escaped(seen.lines.get(int(m.group(1)), [])), '"\n')
 
     def following(self, ends: Sequence[str]) -> list[int]:
         """Tokens whose text starts one of `ends` (or is all of one)."""

@@ -13,8 +13,9 @@
 
 Every step's prompt stands alone (task, notes, current screen, the last k steps), so
 the context stays bounded however long the episode. Notes are the agent's memory: a reply
-may start with `Note: "60%"` (a value read on this screen) and every later prompt of the
-episode lists it, so a value found in one app can be typed or answered in another. The
+may start with `Note: "Brightness" [4] "60%"` (a value read on this screen, after the line
+it stands on) and every later prompt of the episode lists it, so a value found in one app
+can be typed or answered in another. The
 PhoneBuddy format shows each element's centre on the 0-1000 grid and answers with a
 `<tool_call>`; AndroidWorld answers with JSON and element indices. Screens are cut at
 `MAX_SCREEN_CHARS`.
@@ -154,14 +155,16 @@ def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:
 
 def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
           elements: Sequence[Mapping[str, Any]] | None = None, width: int = 1080,
-          height: int = 2400, reason: bool = False, note: Sequence[str] = ()) -> str:
+          height: int = 2400, reason: bool = False,
+          note: Sequence[str | tuple[str, str]] = ()) -> str:
     """The text the policy should write for `action` (an AndroidWorld action dict).
 
     With `reason`, the action is preceded by a one-line reason naming what it acts on
     (`Reason: click "Bakery"`), M3A's "Reason: ... Action: ..." form: the model first
     writes the words it is after, copied from the task, then finds them on the screen,
     which is easier to learn than jumping from the task to an index in one token.
-    `note` puts what the agent read on this screen first (`Note: "60%"`): the prompts
+    `note` puts what the agent read on this screen first (`Note: "60%"`; an (anchor,
+    value) pair as `Note: "Brightness" [4] "60%"`, see `anchor`): the prompts
     of the later steps show it under `Notes:` (see `notes`), so a value found in one app
     can still be typed or answered screens later.
     """
@@ -178,27 +181,64 @@ def reply(action: Mapping[str, Any], fmt: str = "androidworld", *,
 
         call = to_phonebuddy(a, width, height, elements=elements)
         text = "<tool_call>" + json.dumps(call, ensure_ascii=False) + "</tool_call>"
-    head = "".join(f"Note: {json.dumps(str(n), ensure_ascii=False)}\n" for n in note)
+    head = "".join(f"Note: {_note(n)}\n" for n in note)
     if not reason:
         return head + text
     return f"{head}Reason: {why(a, elements or (), index=True)}\nAction: {text}"
 
 
+def _note(n: str | tuple[str, str]) -> str:
+    """A note's text: its value quoted, after its line's anchor when it has one."""
+    if isinstance(n, tuple):
+        return f"{n[0]} {json.dumps(str(n[1]), ensure_ascii=False)}"
+    return json.dumps(str(n), ensure_ascii=False)
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
 def notes(text: str) -> list[str]:
-    """The values a reply notes (its `Note: "..."` lines), in order; malformed ones are
-    skipped."""
+    """The values a reply notes, in order: the last quoted text of each `Note:` line
+    (`Note: "8 oz"`, or anchored to its line, `Note: "BBQ Potato Chips" [9] "8 oz"`);
+    malformed ones are skipped."""
     out = []
     for line in text.splitlines():
         line = line.strip()
         if not line.startswith("Note:"):
             continue
+        rest = line[5:].strip()
+        quoted = _QUOTED.findall(rest)
+        if not quoted or not rest.endswith(quoted[-1]):
+            continue
         try:
-            value = json.loads(line[5:].strip())
+            value = json.loads(quoted[-1])
         except ValueError:
             continue
         if isinstance(value, str) and value:
             out.append(value)
     return out
+
+
+ANCHORED = True  # a demo's note names the line it read the value on (see `anchor`)
+
+
+def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") -> str | None:
+    """The anchor of a note of `value`: the label and index of the screen line that shows
+    it (`"BBQ Potato Chips" [9]`), of those that do the one sharing most words with the
+    task (the first on a tie), as `screen_text` writes them; None when no labelled line
+    shows it whole. A policy that names the line first copies the value from that line,
+    not from another row that happens to be near it."""
+    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    wanted = _keywords(task)
+    best, hits = None, -1
+    for line in screen_lines(elements):
+        words = [json.loads(w) for w in line.words]
+        if not words or not any(whole.search(w) for w in words):
+            continue
+        n = len(wanted & {k for w in words for k in _keywords(w)})
+        if n > hits:
+            best, hits = f"{line.label} [{line.index}]", n
+    return best
 
 
 def why(action: Mapping[str, Any], elements: Sequence[Mapping[str, Any]], *,

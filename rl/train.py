@@ -133,10 +133,10 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         from rl.sft import train_sft
 
         rows = examples
-        if cfg.rename > 0 and examples:  # a fresh renaming per pass over the demos
-            from rl.augment import name_pool, renamed_epochs
+        if cfg.rename > 0 and examples:  # fresh renamings, each seen a few times
+            from rl.augment import MAX_PASSES, name_pool, renamed_epochs
 
-            passes = -(-cfg.sft_steps * cfg.sft_batch // len(examples))
+            passes = min(MAX_PASSES, -(-cfg.sft_steps * cfg.sft_batch // len(examples)))
             rows = renamed_epochs(examples, name_pool(specs), copies=passes, p=cfg.rename,
                                   seed=cfg.seed)
         start, losses = train_sft(base, rows, out / "sft", steps=cfg.sft_steps,

@@ -179,3 +179,35 @@ def test_a_phonebuddy_action_is_left_free_but_its_reason_is_not(micro) -> None:
     assert limits.limit(0, acting) is None
     reasoning = torch.tensor(tok('Reason: click "Bak')["input_ids"])
     assert limits.limit(0, reasoning)  # still one of the screen's reasons
+
+
+ROWS = [
+    {"index": 0, "text": "Sea Salt Potato Chips", "clickable": True, "bounds": [0, 0, 1080, 100]},
+    {"index": 1, "text": "8 oz", "bounds": [0, 10, 500, 90]},
+    {"index": 2, "text": "BBQ Potato Chips", "clickable": True, "bounds": [0, 100, 1080, 200]},
+    {"index": 3, "text": "12 oz", "bounds": [0, 110, 500, 190]},
+]
+
+
+def test_a_note_names_a_line_then_copies_only_that_lines_words(micro) -> None:
+    """`Note: "BBQ Potato Chips" [2] "12 oz"`: the anchor is a line of the screen, and the
+    value a whole piece of that line's words, never of another row's."""
+    pytest.importorskip("torch")
+    from rl.ground import Grounded, seen_at
+    from rl.model import load_policy, prompt_ids
+
+    model, tok = load_policy(micro[0])
+    model.eval()
+    seen = seen_at("What is the unit of BBQ Potato Chips?", ROWS)
+    assert seen.anchors == ['"BBQ Potato Chips" [2] ', '"Sea Salt Potato Chips" [0] ']
+    assert seen.lines[2] == ["BBQ Potato Chips", "12 oz"]
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: x"}])
+    anchors = [f"Note: {a}" for a in seen.anchors]
+    for seed in range(6):
+        said = _sample(tok, model, prompt, "Note: ", Grounded(tok, len(prompt), [seen]),
+                       seed, n=24).split("\n")[0]
+        assert any(said.startswith(a) or a.startswith(said) for a in anchors), said
+        head = 'Note: "BBQ Potato Chips" [2] "'
+        value = _sample(tok, model, prompt, head, Grounded(tok, len(prompt), [seen]), seed,
+                        n=8)[len(head):].split('"')[0]
+        assert value in "BBQ Potato Chips\x0012 oz" and "8 oz" not in value, value

@@ -269,3 +269,23 @@ def test_lines_that_share_words_with_the_task_are_marked(monkeypatch) -> None:
 def test_marks_read_a_line_s_words_not_their_json_escapes() -> None:
     two = [{"index": 0, "text": "Two\nlines", "bounds": [0, 0, 10, 10]}]
     assert screen_text(two, task="Read the lines.").startswith("* ")
+
+
+def test_a_note_is_anchored_to_the_line_the_task_names() -> None:
+    from rl.policy import anchor
+
+    rows = [{"index": 0, "text": "Sea Salt Potato Chips", "clickable": True,
+             "bounds": [0, 0, 1080, 100]},
+            {"index": 1, "text": "8 oz", "bounds": [0, 10, 500, 90]},
+            {"index": 2, "text": "BBQ Potato Chips", "clickable": True,
+             "bounds": [0, 100, 1080, 200]},
+            {"index": 3, "text": "8 oz", "bounds": [0, 110, 500, 190]}]
+    task = "What is the unit of BBQ Potato Chips?"
+    assert anchor(rows, "8 oz", task) == '"BBQ Potato Chips" [2]'
+    assert anchor(rows, "8 oz") == '"Sea Salt Potato Chips" [0]'  # a tie: the first
+    assert anchor(rows, "Chip") is None  # only whole words
+    said = reply({"action_type": "answer", "text": "8 oz"}, elements=rows, reason=True,
+                 note=[('"BBQ Potato Chips" [2]', "8 oz")])
+    assert said.startswith('Note: "BBQ Potato Chips" [2] "8 oz"\nReason: answer\n')
+    assert notes(said) == ["8 oz"] and read_action(said)["text"] == "8 oz"
+    assert notes('Note: "a" [2] "b \\"c\\""\nNote: "a" [2] b') == ['b "c"']
