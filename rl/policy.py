@@ -219,7 +219,7 @@ def notes(text: str) -> list[str]:
     return out
 
 
-ANCHORED = True  # a demo's note names the line it read the value on (see `anchor`)
+ANCHORED = False  # on: a demo's note names the line it read the value on (`anchor`)
 
 
 def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") -> str | None:

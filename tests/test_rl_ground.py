@@ -189,13 +189,17 @@ ROWS = [
 ]
 
 
-def test_a_note_names_a_line_then_copies_only_that_lines_words(micro) -> None:
+def test_a_note_names_a_line_then_copies_only_that_lines_words(micro, monkeypatch) -> None:
     """`Note: "BBQ Potato Chips" [2] "12 oz"`: the anchor is a line of the screen, and the
-    value a whole piece of that line's words, never of another row's."""
+    value a whole piece of that line's words, never of another row's (`rl.policy.ANCHORED`
+    on; off, a note copies any of the screen's words, as the test above checks)."""
     pytest.importorskip("torch")
+    from rl import policy
     from rl.ground import Grounded, seen_at
     from rl.model import load_policy, prompt_ids
 
+    assert seen_at("x", ROWS).anchors == [] or policy.ANCHORED
+    monkeypatch.setattr(policy, "ANCHORED", True)
     model, tok = load_policy(micro[0])
     model.eval()
     seen = seen_at("What is the unit of BBQ Potato Chips?", ROWS)

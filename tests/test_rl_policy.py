@@ -289,3 +289,14 @@ def test_a_note_is_anchored_to_the_line_the_task_names() -> None:
     assert said.startswith('Note: "BBQ Potato Chips" [2] "8 oz"\nReason: answer\n')
     assert notes(said) == ["8 oz"] and read_action(said)["text"] == "8 oz"
     assert notes('Note: "a" [2] "b \\"c\\""\nNote: "a" [2] b') == ['b "c"']
+
+
+def test_demo_notes_are_anchored_only_when_switched_on(monkeypatch) -> None:
+    from rl import data, policy
+
+    rows = [{"index": 0, "text": "Oat Milk", "clickable": True, "bounds": [0, 0, 1080, 100]},
+            {"index": 1, "text": "$3.49", "bounds": [0, 10, 500, 90]}]
+    assert data._anchored(rows, "$3.49", "Price of Oat Milk?") == "$3.49"  # the default
+    monkeypatch.setattr(policy, "ANCHORED", True)
+    assert data._anchored(rows, "$3.49", "Price of Oat Milk?") == ('"Oat Milk" [0]', "$3.49")
+    assert data._anchored(rows, "$9", "x") == "$9"  # no line shows it
