@@ -595,6 +595,64 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
             assert "summary" not in t.instruction
 
 
+_TICKS = """app ticks { package "a.b" start settings }
+state settings_list(id int, ctx int, title text, summary text) {
+  (1, null, "Theme", "")
+  (2, null, "Size", "")
+  (3, null, "About", "")
+}
+state options(id int, ctx int, text1 text, checked bool) {
+  (1, 1, "System", true)
+  (2, 1, "Light", false)
+  (3, 1, "Dark", false)
+  (4, 2, "Small", true)
+  (5, 2, "Large", false)
+}
+screen settings P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Settings"
+    view ListView [0,200,1080,1000] list settings_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title
+        view TextView [40,290,800,360] as summary text item.summary
+      }
+    }
+  }
+}
+screen pick P1 param settings_list {
+  modules dialog
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,600,1080,1400] list options where item.ctx == param.id pitch 150 vertical {
+      view CheckedTextView [0,600,1080,750] as text1 text item.text1 checked item.checked
+        clickable checkable
+    }
+  }
+}
+on settings.row tap -> pick with item when item.id == 1 or item.id == 2
+on pick.text1 tap -> settings { update options set checked = id == item.id where ctx == param.id }
+"""
+
+
+def test_a_single_choice_without_a_write_is_chosen_by_its_tick():
+    """aeondroid's "Planetary hours indicator style" dialog: the row shows nothing of the
+    option, the dialog ticks it: "Select Planets for ...", one instance per option not
+    ticked after a reset, checked on the tick, verified by tapping the row, the option."""
+    spec = with_tasks(parse(_TICKS))
+    (select,) = [t for t in spec.tasks if t.name.startswith("select_") and t.kind == "state"]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, select)}
+    assert drawn == {("Theme", "Light"), ("Theme", "Dark"), ("Size", "Large")}
+    inst = next(i for i in draw(spec, select) if i.params["o"] == "Dark")
+    assert inst.instruction in {"Select Dark for Theme.", "Choose Dark under Theme.",
+                                "Set Theme to Dark."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 3
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.name.startswith("choose_")]
+
+
 def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""

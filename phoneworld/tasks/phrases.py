@@ -78,6 +78,9 @@ STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
 """A number the app steps (a font size) brought to one of its values."""
 CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 """A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
+SELECT = ("Select {o} for {n}.", "Choose {o} under {n}.", "Set {n} to {o}.")
+"""An option a single-choice dialog ticks for the row it was opened on, which shows it
+nowhere else ("Select Planets for Planetary hours indicator style.")."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -158,7 +161,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose"})
+                    "create", "on", "set", "change", "choose", "select"})
 
 
 def variants(instruction: str) -> list[str]:
