@@ -490,7 +490,8 @@ def test_a_stepped_number_is_brought_to_each_value_it_can_take():
     words the screen shows the value with; a switch whose text says its state by
     `choose` is named by the words both states share."""
     spec = with_tasks(parse(_STEPS))
-    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_")}
+    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_") and
+             t.kind == "state"}
     assert sorted(steps) == ["set_size_110", "set_size_120", "set_size_130"]
     assert "Set “Font size” to 120%." in steps["set_size_120"].instruction
     (inst,) = draw(spec, steps["set_size_130"])
@@ -498,6 +499,33 @@ def test_a_stepped_number_is_brought_to_each_value_it_can_take():
     assert demo.verified and len(demo.actions) == 4  # three taps on A+, then done
     (dim,) = [t for t in spec.tasks if t.name == "turn_off_dim"]
     assert "“Dim”" in dim.instruction and "ON" not in dim.instruction
+
+
+def test_a_switch_of_its_own_is_asked_on_or_off_by_its_state_when_asked():
+    """ajsha's “check this”: "Is “Dim” on or off?", answered by the flag as it is then
+    ("on" after a reset, "off" once switched); no composite switches it and asks it. Two
+    switches that say the same on one screen are asked only when they agree."""
+    spec = with_tasks(parse(_STEPS))
+    (ask,) = [t for t in spec.tasks if t.name == "ask_dim"]
+    assert ask.kind == "information" and "Is “Dim” on or off?" in ask.instruction
+    (inst,) = draw(spec, ask)
+    assert make_demo([spec], inst).verified
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "on"})
+    assert inst.check(m).success
+    m.reset()
+    m.step({"action_type": "click", "index": next(
+        e["index"] for e in m.observe("elements") if e.get("checkable"))})
+    m.step({"action_type": "answer", "text": "on"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.kind == "composite" and "turn_off_dim" in t.name
+                and "ask_dim" in t.name]
+    twin = _STEPS.replace("flag dim: bool = true", "flag dim: bool = true\nflag d2: bool = false") \
+        .replace("checked dim checkable\n", "checked dim checkable\n"
+                 "    view Switch [40,700,1040,800] text \"Dim\" checked d2 checkable\n")
+    assert "d2 checkable" in twin
+    assert not [t for t in with_tasks(parse(twin)).tasks if t.name == "ask_dim"]
 
 
 def test_a_popup_one_row_opens_that_shows_nothing_of_it_is_no_place_either():

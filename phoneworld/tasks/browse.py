@@ -28,6 +28,7 @@ from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
+    Call,
     Compare,
     Const,
     Effect,
@@ -55,6 +56,7 @@ NewName = Callable[..., str]
 """`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
 _SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
 """A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
+_SWITCH_WORDS = re.compile(r"\s+(ON|OFF)$")
 _STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
@@ -249,6 +251,37 @@ def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
                                       Compare("==", Ref((k,)), Const(on))))
                 yield _ask_row(P.SWITCH_STATE, f"ask_{'on' if on else 'off'}_{table}", n, cond,
                                (TaskParam(n, table, e.name), TaskParam(k, table, column)))
+
+
+def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Iterator[Template]:
+    """A question per switch outside lists that a recorded tap flips (ajsha's “check
+    this”), on a screen a person gets to: "Is “check this” on or off?", answered by the
+    flag as it is when asked. Where one screen shows two switches that say the same, the
+    question is asked only when they are in one state after a reset (then it has one
+    answer whichever of them is read)."""
+    flags = {f.name: f for f in spec.flags if f.type == "bool"}
+    shown: dict[tuple[str, str], set[bool]] = {}  # (screen, label) -> initial states
+    for sc in spec.screens:
+        for v in views(sc.root):
+            if "checkable" in v.flags and isinstance(v.checked, Ref) and \
+                    v.checked.path[0] in flags:
+                label = _SWITCH_WORDS.sub("", label_of(v))
+                shown.setdefault((sc.name, label), set()).add(
+                    bool(flags[v.checked.path[0]].initial))
+    done: set[str] = set()
+    for ft in schema.flag_toggles:
+        flag = flags.get(ft.flag)
+        if flag is None or not ft.label or ft.flag in done or ft.screen not in reached or \
+                len(shown.get((ft.screen, ft.label), ())) != 1:
+            continue
+        done.add(ft.flag)
+        questions, obj = P.FLAG_STATE
+        fill = {"label": ft.label}
+        said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
+        task = Task(name=f"ask_{ft.flag}", kind="information",
+                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), said))
+        yield Template(task, asks=P.words(obj, fill), screen=ft.screen)
 
 
 def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,

@@ -117,6 +117,10 @@ SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
                 "whether {n} is on or off")
 """A row's switch whose state its text says ("ON", "OFF")."""
+FLAG_STATE = (("Is “{label}” on or off?", "Tell me whether “{label}” is on or off.",
+               "Check whether “{label}” is switched on or off."),
+              "whether “{label}” is on or off")
+"""A switch of its own (no list row), named by what it says."""
 HEADED = (("What is written under “{head}” on {screen}?",
            "On {screen}, what does it say under “{head}”?",
            "Go to {screen} and read me the text under “{head}”."),

@@ -118,6 +118,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.flag_states(spec, schema, explore(spec).screens):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
@@ -485,7 +487,17 @@ def _placed(spec: AppSpec, b: _Base) -> _Base:
 
 
 def _same_table(a: _Base, b: _Base) -> bool:
-    return bool({p.table for p in a.task.params} & {p.table for p in b.task.params})
+    """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
+    “check this”, then tell me whether “check this” is on or off")."""
+    return bool(_subjects(a.task) & _subjects(b.task))
+
+
+def _subjects(task: Task) -> set[str]:
+    """The tables a task's parameters come from and the flags its condition reads."""
+    params = {p.name for p in task.params}
+    flags = {x.path[0] for x in walk(task.condition) if isinstance(x, Ref) and
+             len(x.path) == 1 and x.path[0] not in params and x.path[0] not in ROOTS}
+    return {p.table for p in task.params} | flags
 
 
 def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
