@@ -69,6 +69,9 @@ class Template:
     clauses: tuple[str, ...] = ()
     asks: str = ""
     screen: str = ""
+    label: str = ""
+    """What a question is about, in the app's words, where a state change may share it
+    (a switch's label: no composite switches “Show password” and asks about its twin)."""
 
 
 # -- opening a row ---------------------------------------------------------------------------
@@ -274,14 +277,20 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
         if flag is None or not ft.label or ft.flag in done or ft.screen not in reached or \
                 len(shown.get((ft.screen, ft.label), ())) != 1:
             continue
+        # A label on two screens (wikipedia's “Show password” on Log in and on Create an
+        # account) is asked with the screen's name, or not at all.
+        where = schema.screen_label(ft.screen) if any(
+            label == ft.label and sc != ft.screen for sc, label in shown) else ""
+        if where == "" and any(label == ft.label and sc != ft.screen for sc, label in shown):
+            continue
         done.add(ft.flag)
-        questions, obj = P.FLAG_STATE
-        fill = {"label": ft.label}
+        questions, obj = P.FLAG_STATE_ON if where else P.FLAG_STATE
+        fill = {"label": ft.label, "screen": where}
         said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
         task = Task(name=f"ask_{ft.flag}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), said))
-        yield Template(task, asks=P.words(obj, fill), screen=ft.screen)
+        yield Template(task, asks=P.words(obj, fill), screen=ft.screen, label=ft.label)
 
 
 def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,

@@ -121,6 +121,11 @@ FLAG_STATE = (("Is “{label}” on or off?", "Tell me whether “{label}” is 
                "Check whether “{label}” is switched on or off."),
               "whether “{label}” is on or off")
 """A switch of its own (no list row), named by what it says."""
+FLAG_STATE_ON = (("On {screen}, is “{label}” on or off?",
+                  "Tell me whether “{label}” is on or off on {screen}.",
+                  "Go to {screen} and check whether “{label}” is switched on or off."),
+                 "whether “{label}” is on or off on {screen}")
+"""The same, where another screen has a switch that says the same."""
 HEADED = (("What is written under “{head}” on {screen}?",
            "On {screen}, what does it say under “{head}”?",
            "Go to {screen} and read me the text under “{head}”."),

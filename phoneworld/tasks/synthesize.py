@@ -119,7 +119,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.flag_states(spec, schema, explore(spec).screens):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
+                    label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
@@ -451,7 +452,8 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
             not _same_table(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
-    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b)], away,
+    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
+              not (a.label and a.label == b.label)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
              [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
