@@ -438,8 +438,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
 
 def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, str]],
                 paths: frozenset[tuple[str, str]] = frozenset()) -> Iterator[Task]:
-    """Pairs of goals: state and question, state and screen, two states, screen and
-    question (not one asked on that screen: opening it is then no second goal); taken
+    """Pairs of goals: state and question, state and screen, two states, question and
+    screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
     the pairs whose goals share a screen or a step between screens (`paths`): a person
     asks for two things on one page, or on one way through the app."""
@@ -456,7 +456,10 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
               not (a.label and a.label == b.label)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
-             [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+             # The question first: it is asked on another screen than the one to end
+             # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
+             # back to read it; "Tell me ..., then open QQ互联" is done as it says).
+             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
     sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
@@ -531,10 +534,11 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
     b_cond = _rename(b.task.condition, renames)
     b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
         [f"tell me {P.rename_holes(b.asks, renames)}"]
+    a_clauses = a.clauses or (f"tell me {a.asks}",)
     texts = []
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
-        ca = _unplease(a.clauses[i % len(a.clauses)])
+        ca = _unplease(a_clauses[i % len(a_clauses)])
         cb = _unplease(b_clauses[i % len(b_clauses)])
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
