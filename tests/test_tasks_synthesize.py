@@ -13,7 +13,7 @@ from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
-from phoneworld.tasks.labels import is_name, screen_labels
+from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
 from phoneworld.tasks.phrases import holes, variants
 from phoneworld.tasks.schema import read_schema, reads
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
@@ -142,6 +142,18 @@ screen main P0 {
   }
 }
 """
+
+
+def test_a_placeholder_is_no_answer():
+    """uber's star rating shows "-.--" until there is one: no "What does it say beside
+    Star rating?" answered "-.--"; "0.0" is a value (a longitude of zero)."""
+    assert all(is_placeholder(t) for t in ("-.--", "--", " — ", "N/A", "", "..."))
+    assert not any(is_placeholder(t) for t in ("0.0", "0", "5.00", "Off", "1 item"))
+    text = _ROWS.replace('"A")\n  (2', '"A")\n  (3, null, "Star rating", "-.--", "C")\n  (2')
+    assert "Star rating" in text
+    spec = with_tasks(parse(text))
+    read = next(t for t in spec.tasks if t.name == "read_text_view_main_list")
+    assert {i.params["n"] for i in draw(spec, read)} == {"Longitude", "Latitude"}
 
 
 def test_row_texts_and_headings_are_asked_by_where_they_are():

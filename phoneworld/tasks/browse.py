@@ -46,6 +46,7 @@ from phoneworld.tasks.labels import (
     fixed_texts,
     is_heading,
     is_name,
+    is_placeholder,
     label_of,
     screen_labels,
 )
@@ -443,4 +444,5 @@ def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
 
 def _usable(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
-        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
+        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "...")) and \
+        not (isinstance(v, str) and is_placeholder(v))

@@ -24,7 +24,7 @@ from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
-from phoneworld.tasks.labels import is_heading
+from phoneworld.tasks.labels import is_heading, is_placeholder
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
 
@@ -98,4 +98,5 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
 
 
 def _usable(v: object) -> bool:
-    return isinstance(v, str) and v.strip() != "" and not v.rstrip().endswith(("…", "..."))
+    return isinstance(v, str) and v.strip() != "" and \
+        not v.rstrip().endswith(("…", "...")) and not is_placeholder(v)

@@ -93,6 +93,17 @@ def is_name(text: str) -> bool:
         not text.endswith(("…", "..."))
 
 
+_NO_VALUE = frozenset({"n/a", "na", "none", "null", "nil", "unknown", "not set"})
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a text stands where a value will be, saying none yet (uber's star rating
+    "-.--", "--", "N/A"): no letter or digit at all, or a word for none. No answer ("0.0"
+    is one: a value that is zero)."""
+    t = text.strip()
+    return t.lower() in _NO_VALUE or not any(ch.isalnum() for ch in t)
+
+
 def is_heading(text: str) -> bool:
     """Whether a text can head another one: a name that is no value ("Version 1.0.3",
     "Starts at: 2023-10-18", an address: no digits, no "@", no "://")."""
