@@ -635,6 +635,31 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
             assert "summary" not in t.instruction
 
 
+def test_a_rows_own_list_is_counted_where_all_of_it_is_in_view():
+    """ajsha's "examples/" lists nine files: "How many entries does “examples/” list?",
+    answered by the count of the rows listed under it, seen on that row's page; a list
+    longer than its view is counted by nobody; no composite asks it and opens that page."""
+    spec = with_tasks(parse(_CHOICES))
+    counts = {variants(t.instruction)[0]: t for t in spec.tasks if t.name.startswith("count_")}
+    assert set(counts) == {"How many entries does “Theme” list?",
+                           "How many entries does “Size” list?"}
+    (inst,) = draw(spec, counts["How many entries does “Theme” list?"])
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "3"}
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "2"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.kind == "composite" and "count_" in t.name and
+                "open_pick" in t.name]
+    tall = _CHOICES.replace("list options where item.ctx == param.id pitch 150",
+                            "list options where item.ctx == param.id pitch 400")
+    assert tall != _CHOICES
+    counted = [variants(t.instruction)[0] for t in with_tasks(parse(tall)).tasks
+               if t.name.startswith("count_")]
+    assert counted == ["How many entries does “Size” list?"]
+
+
 _TICKS = """app ticks { package "a.b" start settings }
 state settings_list(id int, ctx int, title text, summary text) {
   (1, null, "Theme", "")

@@ -143,6 +143,16 @@ BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say bes
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
+COUNT_ENTRIES = (("How many entries does “{head}” list?",
+                  "Open “{head}” and tell me how many entries it lists.",
+                  "Count the entries listed in “{head}”."),
+                 "how many entries “{head}” lists")
+"""The rows a row's own page lists (a folder's files)."""
+COUNT_OPTIONS = (("How many options does “{head}” offer?",
+                  "Open “{head}” and tell me how many options it offers.",
+                  "Count the options of “{head}”."),
+                 "how many options “{head}” offers")
+"""The options a row's own single-choice dialog lists."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")

@@ -43,7 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, cells, choose, entries
+from phoneworld.tasks import browse, cells, choose, counts, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
@@ -124,6 +124,8 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in counts.count_questions(spec, schema, explore(spec)):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
@@ -498,19 +500,21 @@ def _same_table(a: _Base, b: _Base) -> bool:
 
 
 def _subjects(task: Task) -> set[str]:
-    """The tables a task's parameters come from and the flags its condition reads."""
+    """The tables a task's parameters come from or its condition looks into (a count of
+    a folder's files), and the flags its condition reads."""
     params = {p.name for p in task.params}
     flags = {x.path[0] for x in walk(task.condition) if isinstance(x, Ref) and
              len(x.path) == 1 and x.path[0] not in params and x.path[0] not in ROOTS}
-    return {p.table for p in task.params} | flags
+    looked = {x.table for x in walk(task.condition) if isinstance(x, Call) and x.table}
+    return {p.table for p in task.params} | flags | looked
 
 
 def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
     row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    if _same_table(nav, info):
-        return True
+    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
+        return True  # (a question answered on that screen: "how many options “Theme” has")
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {P.literal(label)}" in info.task.instruction
 
