@@ -144,6 +144,40 @@ screen main P0 {
 """
 
 
+_SONGS = """app songs { package "a.b" start main }
+content main_list(id int, ctx int, title text, artist text, more text) {
+  (1, null, "Song One", "Wang", "More")
+  (2, null, "Song Two", "Wang", "More")
+  (3, null, "Song Three", "Wang", "More")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.title
+        view TextView [40,290,800,360] text item.artist
+        view TextView [900,290,1040,360] as more text item.more clickable
+      }
+    }
+  }
+}
+on main.more tap -> stay
+"""
+
+
+def test_a_byline_every_row_shares_is_still_asked_but_a_button_is_not():
+    """qqmusic's songs are all by 王有道: "What is written under 与你无关?" is still a
+    question (a name under each of three rows, in no button); a "More" button on every
+    row, or a byline shared by two rows only, is a fixed label."""
+    spec = with_tasks(parse(_SONGS))
+    asked = {t.name for t in spec.tasks if t.kind == "information"}
+    assert asked == {"read_artist_main_list"}
+    read = next(t for t in spec.tasks if t.name == "read_artist_main_list")
+    assert {i.params["v"] for i in draw(spec, read)} == {"Wang"}
+    two = _SONGS.replace('  (3, null, "Song Three", "Wang", "More")\n', "")
+    assert not [t for t in with_tasks(parse(two)).tasks if t.kind == "information"]
+
+
 def test_a_placeholder_is_no_answer():
     """uber's star rating shows "-.--" until there is one: no "What does it say beside
     Star rating?" answered "-.--"; "0.0" is a value (a longitude of zero)."""

@@ -190,11 +190,13 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         cols = [c.name for c in t.columns]
         e = schema.entity(table)
         types = {c.name: c.type for c in t.columns}
-        if e is None or types.get(column) != "text" or \
-                not _informative(t.rows, cols.index(e.name), cols.index(column)):
+        if e is None or types.get(column) != "text":
             continue
         place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
             _place(name_view.bounds, other.bounds)
+        byline = place == "under" and not ({"clickable", "editable"} & set(other.flags))
+        if not _informative(t.rows, cols.index(e.name), cols.index(column), byline):
+            continue
         if place != "rank" and not _nearest(name_view, other, rivals):
             continue
         done.add((table, column))
@@ -412,12 +414,16 @@ def _place(name: tuple[int, int, int, int], other: tuple[int, int, int, int]) ->
     return "row"
 
 
-def _informative(rows: tuple, name: int, value: int) -> bool:
+def _informative(rows: tuple, name: int, value: int, byline: bool = False) -> bool:
     """Whether a column says something about its rows: some row has both texts, and the
     value is not a switch's on/off (state, asked by other tasks) nor the same on every
-    row (a fixed label)."""
-    values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
-    return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+    row (a fixed label), but for a byline: a name under each of three rows or more, in
+    no button (qqmusic's songs, every one by 王有道: who sings it is still asked)."""
+    both = [str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])]
+    values = set(both)
+    if {v.lower() for v in values} <= _STATE_WORDS:
+        return False
+    return len(values) >= 2 or (byline and len(both) >= 3 and is_heading(both[0]))
 
 
 def _nearest(name: View, other: View, rivals: list[View]) -> bool:

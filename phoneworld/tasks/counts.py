@@ -56,10 +56,12 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
             ctx = [c.name for c in listed.columns].index("ctx")
             shown = [r for r in listed.rows if reach.shown(listed.name, r[0])]
             under = Counter(r[ctx] for r in shown)
+            seen = _item_columns(v.children[0])
+            at = [i for i, c in enumerate(listed.columns) if c.name in seen]
             kinds: dict[object, set[tuple[bool, ...]]] = {}
-            for r in shown:
+            for r in shown:  # which of the texts the row shows are filled in
                 kinds.setdefault(r[ctx], set()).add(tuple(
-                    isinstance(x, str) and bool(x.strip()) for x in r[2:]))
+                    isinstance(r[i], str) and bool(r[i].strip()) for i in at))
             owner = tables[s.param]
             cols = [c.name for c in owner.columns]
             for r in owner.rows:
@@ -85,6 +87,12 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
                         "count", table=table,
                         where=Compare("==", Ref(("ctx",)), Const(key)))))
         yield Template(task, asks=P.words(obj, fill), screen=screen)
+
+
+def _item_columns(item: View) -> set[str]:
+    """The columns an item template shows (its texts and descriptions)."""
+    return {x.path[1] for v in views(item) for x in (v.text, v.desc)
+            if isinstance(x, Ref) and len(x.path) == 2 and x.path[0] == "item"}
 
 
 def _fits(lst: View, n: int) -> bool:
