@@ -162,3 +162,26 @@ def test_a_list_with_two_ticks_is_no_single_choice():
     """Two options ticked at once: a multiple choice, whose tap ticks nothing else."""
     f = _unwritten((2, 1), ticked=("System", "Light"))
     assert not [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+
+
+def test_a_choice_on_a_page_opened_on_a_row_keeps_that_row():
+    """onelist's Settings was opened on a row of another list: after a dialog's option
+    closes the dialog, the page still shows the row it was opened on. Its rows are not
+    recorded again under no row (a copy of "Theme" that no dialog lists options for), and
+    the option is seen written into its row: a choice."""
+    home = screen(title("Lists"), rows("lists", [("Groceries",), ("Work",)]))
+
+    def page(theme: str):
+        return screen(title("List settings"),
+                      rows("list", [("Theme", theme), ("Size", "Small")]))
+
+    app = App().show(home).tap(1, 0).show(page("System"))
+    for pick in (2, 1, 2):
+        app = app.tap(1, 0).show(_dialog()).tap(1, pick).show(page(OPTIONS[pick][0]))
+    f = facts(app.trace())
+    (table,) = [t for t in f.tables if any(r[2:3] == ("Size",) for r in t.rows)]
+    assert all(r[1] is not None for r in table.rows) and \
+        sum(r[2] == "Theme" for r in table.rows) == 1
+    (pick,) = [t for t in f.transitions if any(e.op == "update" and e.target == table.name
+                                               for e in t.effects)]
+    assert pick.target != pick.screen

@@ -669,6 +669,24 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
             assert "summary" not in t.instruction
 
 
+def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
+    """onelist's "Theme" row names itself in another column (`title_2`) than the other
+    rows: "Set Size to Large." still."""
+    text = _CHOICES.replace("title text, summary text)", "title text, summary text, "
+                            "title_2 text)") \
+        .replace('(1, null, "Theme", "System")', '(1, null, "Theme", "System", "")') \
+        .replace('(2, null, "Size", "Small")', '(2, null, "", "Small", "Size")') \
+        .replace('(3, null, "About", "")', '(3, null, "About", "", "")') \
+        .replace("        view TextView [40,290,800,360] as summary text item.summary\n",
+                 "        view TextView [40,290,800,360] as summary text item.summary\n"
+                 "        view TextView [40,210,800,280] text item.title_2\n")
+    assert "item.title_2" in text and '"Size")' in text
+    spec = with_tasks(parse(text))
+    by = [t for t in spec.tasks if t.name.endswith("_by_title_2") and t.kind == "state"]
+    assert [(i.params["n"], i.params["o"]) for t in by for i in draw(spec, t)] == \
+        [("Size", "Large")]
+
+
 def test_a_rows_own_list_is_counted_where_all_of_it_is_in_view():
     """ajsha's "examples/" lists nine files: "How many entries does “examples/” list?",
     answered by the count of the rows listed under it, seen on that row's page; a list

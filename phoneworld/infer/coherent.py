@@ -6,6 +6,8 @@ derived from state, typed values and searches, as entries of `app.PASSES`.
     transitions -> "cross effects"  the insert (or count step / removal) on that tap
                 -> "derived"        "Subtotal $7.47" = "$" + fixed(sum(cart, ...), 2)
                 -> "typed"          what was typed into each field, what a submit keeps
+    typed -> "unopened"          a screen no tap opens with a row shows no row: its
+                                 lists show their rows unfiltered (one row's recording)
     layouts -> "search lists"    a results list shows the rows recorded for its query
 
 The inference itself lives in `effects`, `derived`, `play`, `typed` and `search`, whose
@@ -117,6 +119,24 @@ def keep_typed(f: Facts) -> Facts:
     return f.with_(tables=tuple(tables), flags=f.flags + tuple(submit_flags(typed)),
                    transitions=tuple(with_submits(list(f.transitions), typed)),
                    searches=tuple(searched))
+
+
+def unopened_params(f: Facts) -> Facts:
+    """Screens inferred to show a row that no transition opens with one, and that show
+    nothing of it but their lists, all recorded under one row: no parameter (onelist's
+    Settings, entered once by a tap that landed on a list's row, then by its menu arrow:
+    opened without a row, its lists showed none). Its lists show their rows."""
+    opened = {t.target for t in f.transitions if t.with_param is not None}
+    drop = set()
+    for screen in f.params:
+        if screen in opened or f.details.get(screen):
+            continue
+        groups = {r[1] for lc in f.lists.get(screen, {}).values() for r in lc.rows}
+        if len(groups) <= 1:
+            drop.add(screen)
+    if not drop:
+        return f.with_()
+    return f.with_(params={k: v for k, v in f.params.items() if k not in drop})
 
 
 def search_lists(f: Facts) -> Facts:

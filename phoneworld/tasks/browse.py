@@ -73,6 +73,9 @@ class Template:
     label: str = ""
     """What a question is about, in the app's words, where a state change may share it
     (a switch's label: no composite switches “Show password” and asks about its twin)."""
+    about: str = ""
+    """The table a question with no parameters reads (a row's cell: "what is under
+    “Theme”" is about the row a choice of Theme changes)."""
 
 
 # -- opening a row ---------------------------------------------------------------------------

@@ -72,7 +72,7 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=P.words(obj, fill), screen=screen)
+        yield Template(task, asks=P.words(obj, fill), screen=screen, about=table)
 
 
 def _headed(item: View) -> Iterator[tuple[str, str, str]]:

@@ -73,7 +73,29 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
                     (e.target, column) in done:
                 continue
             done.add((e.target, column))
-            yield _template(e.target, column, owner, options[0], field, t.target, new)
+            for name in _names(tables[e.target], tables[options[0]], owner.name, column):
+                yield _template(e.target, column, owner, options[0], field, t.target, new,
+                                name)
+
+
+def _names(table, options, name: str, column: str) -> list[str]:
+    """The columns that name the rows a dialog lists options under: the table's name
+    column, or where such a row leaves it empty, its first text (onelist's "Theme" row,
+    of another layout, names itself in `title_2`)."""
+    cols = [c.name for c in table.columns]
+    under = {r[[c.name for c in options.columns].index("ctx")] for r in options.rows}
+    found = []
+    for r in table.rows:
+        if r[0] not in under:
+            continue
+        named = next((c for c, v in zip(cols, r, strict=False)
+                      if c not in ("id", "ctx", column) and isinstance(v, str) and v.strip()),
+                     None)
+        pick = name if isinstance(r[cols.index(name)], str) and r[cols.index(name)].strip() \
+            else named
+        if pick is not None and pick not in found:
+            found.append(pick)
+    return sorted(found, key=lambda c: c != name) or [name]
 
 
 def _option_name(dialog, table: str) -> str | None:
@@ -105,7 +127,7 @@ def _tick_template(table: str, owner, options: str, field: str, screen: str,
 
 
 def _template(table: str, column: str, owner, options: str, field: str, screen: str,
-              new: NewName) -> Template:
+              new: NewName, name: str) -> Template:
     """The template; `screen` is where the chosen option then shows (the row's)."""
     n, k = new("n"), new("k")
     o = new("o", {n, k})
@@ -116,8 +138,9 @@ def _template(table: str, column: str, owner, options: str, field: str, screen: 
     # keeps the (row, option) pairs the dialog shows and drops the others.
     under = Compare("==", Ref((c,)), Ref((k,)))
     texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.CHOOSE]
-    task = Task(name=f"choose_{column}_{table}", kind="state", instruction=P.join(texts),
-                condition=BoolOp("and", (chosen, under)),
-                params=(TaskParam(n, table, owner.name), TaskParam(k, table, owner.key),
+    suffix = "" if name == owner.name else f"_by_{name}"
+    task = Task(name=f"choose_{column}_{table}{suffix}", kind="state",
+                instruction=P.join(texts), condition=BoolOp("and", (chosen, under)),
+                params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx")))
     return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)

@@ -77,6 +77,8 @@ class _Base:
     make no composite)."""
     alone: bool = False
     """A goal too long to join with another (a whole form to fill in)."""
+    about: str = ""
+    """The table a question with no parameters reads (`browse.Template.about`)."""
 
 
 def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
@@ -124,7 +126,7 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen, about=t.about)
     for t in counts.count_questions(spec, schema, explore(spec)):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
@@ -496,7 +498,7 @@ def _placed(spec: AppSpec, b: _Base) -> _Base:
 def _same_table(a: _Base, b: _Base) -> bool:
     """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
     “check this”, then tell me whether “check this” is on or off")."""
-    return bool(_subjects(a.task) & _subjects(b.task))
+    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
 
 
 def _subjects(task: Task) -> set[str]:
