@@ -687,6 +687,21 @@ def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
         [("Size", "Large")]
 
 
+def test_a_popup_of_a_rows_options_is_opened_only_for_rows_it_lists_options_for():
+    """onelist's Theme dialog, opened by a tap on any Settings row (one recorded tap on
+    "Theme"): "Open Theme", never "Open About" (an empty popup by the same tap)."""
+    text = _CHOICES.replace("on settings.row tap -> pick with item when item.id == 1 or "
+                            "item.id == 2", "on settings.row tap -> pick with item") \
+        .replace("screen pick P1 param settings_list {\n  modules dialog\n"
+                 "  view FrameLayout [0,0,1080,2400] {",
+                 "screen pick P1 param settings_list {\n  modules dialog\n"
+                 "  view FrameLayout [100,600,980,1400] {")
+    assert "[100,600,980,1400]" in text and "when item.id == 1" not in text
+    spec = with_tasks(parse(text))
+    (opens,) = [t for t in spec.tasks if t.name == "open_pick"]
+    assert {i.params["n"] for i in draw(spec, opens)} == {"Theme", "Size"}
+
+
 def test_a_rows_own_list_is_counted_where_all_of_it_is_in_view():
     """ajsha's "examples/" lists nine files: "How many entries does “examples/” list?",
     answered by the count of the rows listed under it, seen on that row's page; a list

@@ -111,11 +111,20 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         fill = {"button": button}
-        cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
-                              Compare("==", Ref(("param", e.name)), Ref((n,)))))
+        items = [Compare("==", Ref(("screen",)), Const(target.name)),
+                 Compare("==", Ref(("param", e.name)), Ref((n,)))]
+        params = [TaskParam(n, e.table, e.name)]
+        under = _only_rows_under(spec, target)
+        if under is not None:
+            # A popup that shows nothing of its row but the rows listed under it (a
+            # dialog's options) is that row's only where it lists some: "Open App
+            # Version" opened onelist's Theme dialog, empty, by the same tap.
+            k, c = new("k", {n}), new("c", {n})
+            items.append(Compare("==", Ref((c,)), Ref((k,))))
+            params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
         task = Task(name=f"open_{target.name}", kind="navigation",
                     instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
-                    condition=cond, params=(TaskParam(n, e.table, e.name),))
+                    condition=BoolOp("and", tuple(items)), params=tuple(params))
         yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
                                            for p in phrases), screen=target.name)
 
@@ -144,6 +153,23 @@ def _shows_row(spec: AppSpec, target: Screen) -> bool:
     shown = sum(any(filter_rows(lst.table, lst.where, Scope(state, param=r), as_item=True)
                     for lst in filtered) for r in rows)
     return shown * 2 > len(rows)
+
+
+def _only_rows_under(spec: AppSpec, target: Screen) -> str | None:
+    """The table of the rows a popup lists under its row (`where item.ctx == param.id`)
+    when that list is all it shows of the row (no text bound to it), else None. (A full
+    page is a place of its own even with nothing listed: a conversation yet to start.)"""
+    b = target.root.bounds
+    if (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height:
+        return None
+    under = None
+    for v in views(target.root):
+        if any(e is not None and _reads_param(e) for e in (v.text, v.desc)):
+            return None
+        if v.items is not None and v.items.where == Compare(
+                "==", Ref(("item", "ctx")), Ref(("param", "id"))):
+            under = v.items.table
+    return under
 
 
 def _effect_exprs(e: Effect) -> list[Expr]:
