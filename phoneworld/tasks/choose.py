@@ -57,7 +57,7 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
             if owner is not None and options is not None and field is not None:
                 ticked.add(ticks[0].target)
                 yield _tick_template(dialog.param, owner, ticks[0].target, field,
-                                     dialog.name, new)
+                                     t.target, new)
             continue
         for e in t.effects:
             if e.op != "update" or e.target != dialog.param or e.where != _PARAM_ROW or \
@@ -111,7 +111,8 @@ def _option_name(dialog, table: str) -> str | None:
 
 def _tick_template(table: str, owner, options: str, field: str, screen: str,
                    new: NewName) -> Template:
-    """"Select {o} for {n}.": the option ticked among those listed under row `k`."""
+    """"Select {o} for {n}.": the option ticked among those listed under row `k`;
+    `screen` is where the tap on it leads (back to the row's)."""
     n, k = new("n"), new("k")
     o = new("o", {n, k})
     c = new("c", {n, k, o})
