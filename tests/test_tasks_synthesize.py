@@ -671,7 +671,7 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
 
 def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
     """onelist's "Theme" row names itself in another column (`title_2`) than the other
-    rows: "Set Size to Large." still."""
+    rows: "Set Size to Large." and "How many entries does “Size” list?" still."""
     text = _CHOICES.replace("title text, summary text)", "title text, summary text, "
                             "title_2 text)") \
         .replace('(1, null, "Theme", "System")', '(1, null, "Theme", "System", "")') \
@@ -685,6 +685,8 @@ def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
     by = [t for t in spec.tasks if t.name.endswith("_by_title_2") and t.kind == "state"]
     assert [(i.params["n"], i.params["o"]) for t in by for i in draw(spec, t)] == \
         [("Size", "Large")]
+    assert "How many entries does “Size” list?" in {
+        variants(t.instruction)[0] for t in spec.tasks if t.name.startswith("count_")}
 
 
 def test_a_popup_of_a_rows_options_is_opened_only_for_rows_it_lists_options_for():

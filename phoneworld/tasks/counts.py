@@ -65,7 +65,10 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
             owner = tables[s.param]
             cols = [c.name for c in owner.columns]
             for r in owner.rows:
-                name = r[cols.index(e.name)]
+                # (a row of another layout names itself in another column: "Theme")
+                name = r[cols.index(e.name)] or next(
+                    (v for c, v in zip(cols, r, strict=False) if c not in ("id", "ctx") and
+                     isinstance(v, str) and v.strip()), "")
                 if isinstance(name, str) and is_name(name) and under[r[0]] >= 2 and \
                         len(kinds.get(r[0], ())) == 1 and \
                         _fits(v, under[r[0]]) and (s.name, normalise(name)) in reach.rows:
