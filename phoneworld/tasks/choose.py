@@ -30,6 +30,7 @@ from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import NewName, Template
+from phoneworld.tasks.labels import row_name
 from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
@@ -86,14 +87,9 @@ def _names(table, options, name: str, column: str) -> list[str]:
     under = {r[[c.name for c in options.columns].index("ctx")] for r in options.rows}
     found = []
     for r in table.rows:
-        if r[0] not in under:
-            continue
-        named = next((c for c, v in zip(cols, r, strict=False)
-                      if c not in ("id", "ctx", column) and isinstance(v, str) and v.strip()),
-                     None)
-        pick = name if isinstance(r[cols.index(name)], str) and r[cols.index(name)].strip() \
-            else named
-        if pick is not None and pick not in found:
+        pick = row_name(cols, [v if c != column else "" for c, v in zip(cols, r, strict=False)],
+                        name)[0]
+        if r[0] in under and pick and pick not in found:
             found.append(pick)
     return sorted(found, key=lambda c: c != name) or [name]
 

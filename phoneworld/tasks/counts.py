@@ -28,7 +28,7 @@ from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
-from phoneworld.tasks.labels import is_name
+from phoneworld.tasks.labels import is_name, row_name
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
 
@@ -65,10 +65,7 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
             owner = tables[s.param]
             cols = [c.name for c in owner.columns]
             for r in owner.rows:
-                # (a row of another layout names itself in another column: "Theme")
-                name = r[cols.index(e.name)] or next(
-                    (v for c, v in zip(cols, r, strict=False) if c not in ("id", "ctx") and
-                     isinstance(v, str) and v.strip()), "")
+                name = row_name(cols, r, e.name)[1]
                 if isinstance(name, str) and is_name(name) and under[r[0]] >= 2 and \
                         len(kinds.get(r[0], ())) == 1 and \
                         _fits(v, under[r[0]]) and (s.name, normalise(name)) in reach.rows:
