@@ -671,7 +671,8 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
 
 def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
     """onelist's "Theme" row names itself in another column (`title_2`) than the other
-    rows: "Set Size to Large." and "How many entries does “Size” list?" still."""
+    rows: "Set Size to Large.", "How many entries does “Size” list?" and, the options
+    being a popup, "Open Size." still."""
     text = _CHOICES.replace("title text, summary text)", "title text, summary text, "
                             "title_2 text)") \
         .replace('(1, null, "Theme", "System")', '(1, null, "Theme", "System", "")') \
@@ -687,6 +688,11 @@ def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
         [("Size", "Large")]
     assert "How many entries does “Size” list?" in {
         variants(t.instruction)[0] for t in spec.tasks if t.name.startswith("count_")}
+    popup = with_tasks(parse(text.replace(
+        "modules dialog\n  view FrameLayout [0,0,1080,2400] {",
+        "modules dialog\n  view FrameLayout [100,600,980,1400] {")))
+    (opens,) = [t for t in popup.tasks if t.name == "open_pick_by_title_2"]
+    assert [i.params["n"] for i in draw(popup, opens)] == ["Size"]
 
 
 def test_a_popup_of_a_rows_options_is_opened_only_for_rows_it_lists_options_for():

@@ -48,6 +48,7 @@ from phoneworld.tasks.labels import (
     is_name,
     is_placeholder,
     label_of,
+    row_name,
     screen_labels,
 )
 from phoneworld.tasks.planner import slipped
@@ -106,27 +107,47 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
-        n = new("n")
         phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
         if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
-        fill = {"button": button}
-        items = [Compare("==", Ref(("screen",)), Const(target.name)),
-                 Compare("==", Ref(("param", e.name)), Ref((n,)))]
-        params = [TaskParam(n, e.table, e.name)]
-        under = _only_rows_under(spec, target)
-        if under is not None:
-            # A popup that shows nothing of its row but the rows listed under it (a
-            # dialog's options) is that row's only where it lists some: "Open App
-            # Version" opened onelist's Theme dialog, empty, by the same tap.
-            k, c = new("k", {n}), new("c", {n})
-            items.append(Compare("==", Ref((c,)), Ref((k,))))
-            params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
-        task = Task(name=f"open_{target.name}", kind="navigation",
-                    instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
-                    condition=BoolOp("and", tuple(items)), params=tuple(params))
-        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
-                                           for p in phrases), screen=target.name)
+        # (only a popup that lists options under its row is known to be that row's: a
+        # page any row's tap opens would be "opened" by headings and switches too)
+        names = _name_columns(spec, e.table, e.name) \
+            if _only_rows_under(spec, target) is not None else [e.name]
+        for column in names:
+            yield _open_row(spec, target, e, column, phrases, {"button": button}, new)
+
+
+def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
+    """The name column, then those of its kind that name rows of another layout
+    (`labels.row_name`: onelist's "Theme" in `title_2`)."""
+    t = next(x for x in spec.tables if x.name == table)
+    cols = [c.name for c in t.columns]
+    other = {row_name(cols, r, name)[0] for r in t.rows} - {name, ""}
+    return [name, *sorted(c for c in other if c.startswith(f"{name}_"))]
+
+
+def _open_row(spec: AppSpec, target: Screen, e, column: str, phrases: tuple,
+              fill: dict[str, str], new: NewName) -> Template:
+    """"Open {n}." for the rows `column` names."""
+    n = new("n")
+    items = [Compare("==", Ref(("screen",)), Const(target.name)),
+             Compare("==", Ref(("param", column)), Ref((n,)))]
+    params = [TaskParam(n, e.table, column)]
+    under = _only_rows_under(spec, target)
+    if under is not None:
+        # A popup that shows nothing of its row but the rows listed under it (a
+        # dialog's options) is that row's only where it lists some: "Open App
+        # Version" opened onelist's Theme dialog, empty, by the same tap.
+        k, c = new("k", {n}), new("c", {n})
+        items.append(Compare("==", Ref((c,)), Ref((k,))))
+        params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
+    suffix = "" if column == e.name else f"_by_{column}"
+    task = Task(name=f"open_{target.name}{suffix}", kind="navigation",
+                instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
+                condition=BoolOp("and", tuple(items)), params=tuple(params))
+    return Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
+                                        for p in phrases), screen=target.name)
 
 
 def _shows_row(spec: AppSpec, target: Screen) -> bool:
