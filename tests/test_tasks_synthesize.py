@@ -809,6 +809,8 @@ def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     for modules, asked in (((), 0), (("dialog",), 1)):
         one = dataclasses.replace(spec, screens=(*spec.screens, page("p", modules)))
         assert len(list(screen_texts(one, {"p": "Profile"}, frozenset({"p"})))) == asked
+        # uber's "Appointment Details" heading on the "Appointment details" page
+        assert len(list(screen_texts(one, {"p": "PROFILE"}, frozenset({"p"})))) == asked
 
 
 def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():

@@ -373,7 +373,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where)
                   for i, (head, text) in enumerate(_headed(s.root), 1)
-                  if head != where or "dialog" in s.modules]
+                  if head.casefold() != where.casefold() or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where in found:
         answers.setdefault((head, where), set()).add(text)
@@ -383,7 +383,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
             continue
         done.add((head, where))
         fill = {"head": head, "screen": where}
-        questions, obj = P.HEADED if where and where != head else \
+        questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),

@@ -68,7 +68,7 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
         fill = {"head": head, "screen": where}
         here, anywhere = (P.HEADED, P.HEADED_ANYWHERE) if place == "under" else \
             (P.BESIDE, P.BESIDE_ANYWHERE)
-        questions, obj = here if where and where != head else anywhere
+        questions, obj = here if where and where.casefold() != head.casefold() else anywhere
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
