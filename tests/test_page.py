@@ -296,3 +296,25 @@ def test_a_screen_showing_another_entity_covers_the_recorded_picture():
     m2.jump("detail", m2.row_ids("product")[1])  # another one
     c, _ = _composition(m2)
     assert any(p.rect == (40, 700, 600, 900) and p.color == PICTURE for p in c.paints)
+
+
+def test_a_screen_opened_without_its_parameter_keeps_the_plates_title():
+    """A title bound to the parameter is not shown without one (a button that opens the
+    screen passes none): the plate's title stays, not an empty bar; with a parameter of
+    another row it is wiped and drawn anew."""
+    m = Machine(shop_spec())
+    m.reset()
+    first, other = m.state.rowids("product")[:2]
+    m.jump("detail", first)
+    look = recorded_look(m)
+    title = next(mk for mk in look.marks if mk.bounds == (40, 200, 1040, 320))
+    m2 = Machine(with_look(shop_spec(), {"detail": look}))
+    m2.reset()
+    m2.jump("detail")
+    c, r = _composition(m2)
+    assert r.look.unbound and not any(b.bounds == title.bounds for b in r.boxes)
+    assert title.ink not in [p.rect for p in c.paints]
+    m2.jump("detail", other)
+    c, r = _composition(m2)
+    assert not r.look.unbound and title.ink in [p.rect for p in c.paints]
+    assert any(r.boxes[i].bounds == title.bounds for i in c.styles)

@@ -129,9 +129,13 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             c.quiet.add(i)
             continue
         c.styles[i] = _typed(marks[0], b) if marks else None
+    # Opened without its parameter, the screen hides texts bound to it (a title): the
+    # plate's stay where no box lies (`ScreenLook.unbound`).
+    placed = {b.bounds for i, b in enumerate(boxes) if i not in in_lists} \
+        if look.unbound else set()
     stale = False
     for m in look.marks:
-        if id(m) not in shown:
+        if id(m) not in shown and (not look.unbound or m.bounds in placed):
             stale = stale or bool(m.text.strip())
             p = _wipe(m)
             if p is not None:
