@@ -318,3 +318,27 @@ def test_a_screen_opened_without_its_parameter_keeps_the_plates_title():
     c, r = _composition(m2)
     assert not r.look.unbound and title.ink in [p.rect for p in c.paints]
     assert any(r.boxes[i].bounds == title.bounds for i in c.styles)
+
+
+@pytest.mark.parametrize("ink_top, at_top", [(204, True), (245, False)])
+def test_typed_text_goes_where_a_hint_recorded_at_the_top_of_a_tall_field_was(ink_top,
+                                                                               at_top):
+    """A field much taller than its recorded hint, the hint at its top (a multi-line
+    field): typed text is drawn from there down, not in the middle; a hint recorded in
+    the middle keeps typed text centred."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("home")
+    look = recorded_look(m)
+    field = (40, 200, 1040, 320)
+    marks = tuple(dataclasses.replace(mk, ink=(42, ink_top, 600, ink_top + 30))
+                  if mk.bounds == field else mk for mk in look.marks)
+    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
+    m2.reset()
+    m2.jump("home")
+    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
+    c, r = _composition(m2)
+    (i,) = c.styles
+    assert (c.styles[i].top == ink_top - 200) if at_top else c.styles[i].top == -1.0
+    div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
+    assert ("align-items:flex-start;padding-top:" in div) == at_top

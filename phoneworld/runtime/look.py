@@ -64,6 +64,10 @@ class Style:
     align: str = "left"
     indent: float = 0.0
     """Where a left-aligned text starts inside its view (after an icon, a padding)."""
+    top: float = -1.0
+    """Where the text's ink starts below its view's top, for a text recorded at the top
+    of a view much taller than it (a multi-line field's hint); -1: centred. Not stored
+    (`compose` reads it from the mark's ink)."""
 
 
 @dataclass(frozen=True)
