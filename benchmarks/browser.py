@@ -170,10 +170,17 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False) ->
     for (kind, step), got in sorted(rows.items()):
         walls, cpus = [g[0] for g in got], [g[1] for g in got]
         print(f"  {label}: {step:16s} {kind:6s} "
-              f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms; "
-              f"CPU (all processes) median {statistics.median(cpus):6.1f}, "
+              f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms "
+              f"(p90 {p90(walls):6.1f}); CPU (all processes) median "
+              f"{statistics.median(cpus):6.1f} (p90 {p90(cpus):6.1f}), "
               f"mean {statistics.mean(cpus):6.1f} ms", flush=True)
     return rows
+
+
+def p90(values: list[float]) -> float:
+    """The 90th percentile of `values` (the nearest rank)."""
+    ranked = sorted(values)
+    return ranked[max(0, -(-9 * len(ranked) // 10) - 1)]
 
 
 def faithful(label: str, spec, pages: list[str], arrays: list) -> None:

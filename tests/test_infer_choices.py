@@ -120,3 +120,68 @@ def test_a_single_choice_list_ticks_the_option_chosen():
     m.step({"action_type": "click", "index": _index(m, "Theme")})
     ticks = {e["text"]: e["checked"] for e in m.observe("elements") if e["checkable"]}
     assert ticks == {"System": False, "Light": False, "Dark": True}
+
+
+def _unwritten(picks: tuple[int, ...], ticked: tuple[str, ...] = ("System",)):
+    """A settings row that never shows its option, and a dialog whose tick moves: the
+    dialog opened again after a pick shows that pick ticked."""
+    from tests.infer_fixtures import W, _n
+
+    def radios(on: tuple[str, ...]):
+        kids = [_n("CheckedTextView", "text1", t, (0, 600 + 150 * i, W, 750 + 150 * i),
+                   clickable=True, checkable=True, checked=t in on)
+                for i, (t,) in enumerate(OPTIONS)]
+        return screen(title("Choose"), _n("ListView", "options", "", (0, 600, W, 1200),
+                                          kids, scrollable=True))
+
+    app = App().show(_settings("Style"))
+    for pick in picks:
+        app = app.tap(1, 0).show(radios(ticked)).tap(1, pick).show(_settings("Style"))
+        ticked = (OPTIONS[pick][0],)
+    return facts(app.trace())
+
+
+def test_a_single_choice_list_that_writes_nothing_still_moves_its_tick():
+    """aeondroid's "Planetary hours indicator style": the row shows no option, but the
+    dialog ticks the one chosen (and unticks the others) next time it is opened."""
+    f = _unwritten((2, 1))
+    (pick,) = [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+    (eff,) = pick.effects
+    assert eff.values[0][0] == "checked" and eff.where == Compare(
+        "==", Ref(("ctx",)), Ref(("param", "id")))
+    m = Machine(parse(emit(_spec(f))))
+    m.reset()
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    m.step({"action_type": "click", "index": _index(m, "Dark")})
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    ticks = {e["text"]: e["checked"] for e in m.observe("elements") if e["checkable"]}
+    assert ticks == {"System": False, "Light": False, "Dark": True}
+
+
+def test_a_list_with_two_ticks_is_no_single_choice():
+    """Two options ticked at once: a multiple choice, whose tap ticks nothing else."""
+    f = _unwritten((2, 1), ticked=("System", "Light"))
+    assert not [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+
+
+def test_a_choice_on_a_page_opened_on_a_row_keeps_that_row():
+    """onelist's Settings was opened on a row of another list: after a dialog's option
+    closes the dialog, the page still shows the row it was opened on. Its rows are not
+    recorded again under no row (a copy of "Theme" that no dialog lists options for), and
+    the option is seen written into its row: a choice."""
+    home = screen(title("Lists"), rows("lists", [("Groceries",), ("Work",)]))
+
+    def page(theme: str):
+        return screen(title("List settings"),
+                      rows("list", [("Theme", theme), ("Size", "Small")]))
+
+    app = App().show(home).tap(1, 0).show(page("System"))
+    for pick in (2, 1, 2):
+        app = app.tap(1, 0).show(_dialog()).tap(1, pick).show(page(OPTIONS[pick][0]))
+    f = facts(app.trace())
+    (table,) = [t for t in f.tables if any(r[2:3] == ("Size",) for r in t.rows)]
+    assert all(r[1] is not None for r in table.rows) and \
+        sum(r[2] == "Theme" for r in table.rows) == 1
+    (pick,) = [t for t in f.transitions if any(e.op == "update" and e.target == table.name
+                                               for e in t.effects)]
+    assert pick.target != pick.screen

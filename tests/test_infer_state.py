@@ -267,3 +267,25 @@ def test_what_a_form_submits_is_kept_and_a_cancel_keeps_nothing(tmp_path):
     assert any(labels.get(k) == "Validate" for k in sets)
     typed = {t.name: t for t in spec.tables if t.name.endswith("_typed")}
     assert any(("Hello World",) == tuple(r[2] for r in t.rows) for t in typed.values())
+
+
+def test_a_character_counter_by_a_field_counts_what_is_typed():
+    """qqmusic's feedback box shows "0 / 200" under it: typing moves it ("2 / 200"); a
+    "0 / 200" far from any field stays as recorded."""
+    from phoneworld.replay import shown_texts
+    from phoneworld.spec.ast import AppSpec
+    from tests.infer_fixtures import App, edit, facts, label, screen, title
+
+    page = screen(title("Feedback"), edit("box", 300, "Say something"),
+                  label("count", "0 / 200", 420), label("far", "0 / 50", 1500))
+    f = facts(App().show(page).tap(1).show(page).trace())
+    spec = AppSpec(name="app", package=f.graph.package, start=f.graph.start,
+                   width=f.graph.width, height=f.graph.height, title="app", source="",
+                   tables=f.tables, flags=f.flags, screens=f.views, transitions=f.transitions)
+    m = Machine(spec)
+    m.reset()
+    assert {"0 / 200", "0 / 50"} <= set(shown_texts(m.observe("node")))
+    box = next(e["index"] for e in m.observe("elements") if e.get("editable"))
+    m.step({"action_type": "input_text", "index": box, "text": "hi"})
+    shown = set(shown_texts(m.observe("node")))
+    assert "2 / 200" in shown and "0 / 50" in shown

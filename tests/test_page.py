@@ -296,3 +296,49 @@ def test_a_screen_showing_another_entity_covers_the_recorded_picture():
     m2.jump("detail", m2.row_ids("product")[1])  # another one
     c, _ = _composition(m2)
     assert any(p.rect == (40, 700, 600, 900) and p.color == PICTURE for p in c.paints)
+
+
+def test_a_screen_opened_without_its_parameter_keeps_the_plates_title():
+    """A title bound to the parameter is not shown without one (a button that opens the
+    screen passes none): the plate's title stays, not an empty bar; with a parameter of
+    another row it is wiped and drawn anew."""
+    m = Machine(shop_spec())
+    m.reset()
+    first, other = m.state.rowids("product")[:2]
+    m.jump("detail", first)
+    look = recorded_look(m)
+    title = next(mk for mk in look.marks if mk.bounds == (40, 200, 1040, 320))
+    m2 = Machine(with_look(shop_spec(), {"detail": look}))
+    m2.reset()
+    m2.jump("detail")
+    c, r = _composition(m2)
+    assert r.look.unbound and not any(b.bounds == title.bounds for b in r.boxes)
+    assert title.ink not in [p.rect for p in c.paints]
+    m2.jump("detail", other)
+    c, r = _composition(m2)
+    assert not r.look.unbound and title.ink in [p.rect for p in c.paints]
+    assert any(r.boxes[i].bounds == title.bounds for i in c.styles)
+
+
+@pytest.mark.parametrize("ink_top, at_top", [(204, True), (245, False)])
+def test_typed_text_goes_where_a_hint_recorded_at_the_top_of_a_tall_field_was(ink_top,
+                                                                               at_top):
+    """A field much taller than its recorded hint, the hint at its top (a multi-line
+    field): typed text is drawn from there down, not in the middle; a hint recorded in
+    the middle keeps typed text centred."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("home")
+    look = recorded_look(m)
+    field = (40, 200, 1040, 320)
+    marks = tuple(dataclasses.replace(mk, ink=(42, ink_top, 600, ink_top + 30))
+                  if mk.bounds == field else mk for mk in look.marks)
+    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
+    m2.reset()
+    m2.jump("home")
+    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
+    c, r = _composition(m2)
+    (i,) = c.styles
+    assert (c.styles[i].top == ink_top - 200) if at_top else c.styles[i].top == -1.0
+    div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
+    assert ("align-items:flex-start;padding-top:" in div) == at_top

@@ -320,3 +320,33 @@ def test_a_failing_draw_fails_its_call_at_once_and_the_browser_goes_on(monkeypat
         assert shots.shot(html + " ", width=1080, height=2400)[:4] == b"\x89PNG"
     finally:
         shots.close()
+
+
+def test_a_clip_over_a_rectangle_drawn_before_lays_the_overlay_there_once(browser,
+                                                                          monkeypatch):
+    """A clip joined across a rectangle taken from what the browser drew before (changed
+    divs on either side of it) covers that rectangle: the see-through overlay is laid
+    there once, as the whole capture shows it, not over the rectangle's own pixels."""
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    states = list(_states())
+    for lst in (lst for m in states for s in m.spec.look.screens.values() for lst in s.lists):
+        assets[SPRITE] = _webp(*lst.sprite_size, 2)
+    painter, whole = _pair(browser, assets)
+    html = states[1].observe("html")  # typed text: texts drawn over the plate
+    painter.draw(html, 1080, 2400)  # their rectangles kept
+    for page in painter._pages.values():
+        page.recent.clear()  # drawn from the plate and its paints, not from that frame
+    reuse = Painter._reuse
+
+    def across(self, pl, rects, size, clear):
+        hits, clips, misses = reuse(self, pl, rects, size, clear)
+        assert hits and not clips  # everything drawn before
+        box = (min(r[0] for r, _ in hits), min(r[1] for r, _ in hits),
+               max(r[2] for r, _ in hits), max(r[3] for r, _ in hits))
+        return hits, [box], misses
+
+    monkeypatch.setattr(Painter, "_reuse", across)
+    f = painter.draw(html, 1080, 2400)
+    ref = whole._changed(None, html, 1080, 2400)
+    diff = np.abs(f.pixels.astype(int) - ref.pixels.astype(int)).max(axis=2)
+    assert (diff > 24).sum() == 0, (diff > 24).sum()

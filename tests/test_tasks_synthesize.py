@@ -13,7 +13,7 @@ from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
-from phoneworld.tasks.labels import is_name, screen_labels
+from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
 from phoneworld.tasks.phrases import holes, variants
 from phoneworld.tasks.schema import read_schema, reads
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
@@ -142,6 +142,52 @@ screen main P0 {
   }
 }
 """
+
+
+_SONGS = """app songs { package "a.b" start main }
+content main_list(id int, ctx int, title text, artist text, more text) {
+  (1, null, "Song One", "Wang", "More")
+  (2, null, "Song Two", "Wang", "More")
+  (3, null, "Song Three", "Wang", "More")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.title
+        view TextView [40,290,800,360] text item.artist
+        view TextView [900,290,1040,360] as more text item.more clickable
+      }
+    }
+  }
+}
+on main.more tap -> stay
+"""
+
+
+def test_a_byline_every_row_shares_is_still_asked_but_a_button_is_not():
+    """qqmusic's songs are all by 王有道: "What is written under 与你无关?" is still a
+    question (a name under each of three rows, in no button); a "More" button on every
+    row, or a byline shared by two rows only, is a fixed label."""
+    spec = with_tasks(parse(_SONGS))
+    asked = {t.name for t in spec.tasks if t.kind == "information"}
+    assert asked == {"read_artist_main_list"}
+    read = next(t for t in spec.tasks if t.name == "read_artist_main_list")
+    assert {i.params["v"] for i in draw(spec, read)} == {"Wang"}
+    two = _SONGS.replace('  (3, null, "Song Three", "Wang", "More")\n', "")
+    assert not [t for t in with_tasks(parse(two)).tasks if t.kind == "information"]
+
+
+def test_a_placeholder_is_no_answer():
+    """uber's star rating shows "-.--" until there is one: no "What does it say beside
+    Star rating?" answered "-.--"; "0.0" is a value (a longitude of zero)."""
+    assert all(is_placeholder(t) for t in ("-.--", "--", " — ", "N/A", "", "..."))
+    assert not any(is_placeholder(t) for t in ("0.0", "0", "5.00", "Off", "1 item"))
+    text = _ROWS.replace('"A")\n  (2', '"A")\n  (3, null, "Star rating", "-.--", "C")\n  (2')
+    assert "Star rating" in text
+    spec = with_tasks(parse(text))
+    read = next(t for t in spec.tasks if t.name == "read_text_view_main_list")
+    assert {i.params["n"] for i in draw(spec, read)} == {"Longitude", "Latitude"}
 
 
 def test_row_texts_and_headings_are_asked_by_where_they_are():
@@ -490,7 +536,8 @@ def test_a_stepped_number_is_brought_to_each_value_it_can_take():
     words the screen shows the value with; a switch whose text says its state by
     `choose` is named by the words both states share."""
     spec = with_tasks(parse(_STEPS))
-    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_")}
+    steps = {t.name: t for t in spec.tasks if t.name.startswith("set_size_") and
+             t.kind == "state"}
     assert sorted(steps) == ["set_size_110", "set_size_120", "set_size_130"]
     assert "Set “Font size” to 120%." in steps["set_size_120"].instruction
     (inst,) = draw(spec, steps["set_size_130"])
@@ -498,6 +545,33 @@ def test_a_stepped_number_is_brought_to_each_value_it_can_take():
     assert demo.verified and len(demo.actions) == 4  # three taps on A+, then done
     (dim,) = [t for t in spec.tasks if t.name == "turn_off_dim"]
     assert "“Dim”" in dim.instruction and "ON" not in dim.instruction
+
+
+def test_a_switch_of_its_own_is_asked_on_or_off_by_its_state_when_asked():
+    """ajsha's “check this”: "Is “Dim” on or off?", answered by the flag as it is then
+    ("on" after a reset, "off" once switched); no composite switches it and asks it. Two
+    switches that say the same on one screen are asked only when they agree."""
+    spec = with_tasks(parse(_STEPS))
+    (ask,) = [t for t in spec.tasks if t.name == "ask_dim"]
+    assert ask.kind == "information" and "Is “Dim” on or off?" in ask.instruction
+    (inst,) = draw(spec, ask)
+    assert make_demo([spec], inst).verified
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "on"})
+    assert inst.check(m).success
+    m.reset()
+    m.step({"action_type": "click", "index": next(
+        e["index"] for e in m.observe("elements") if e.get("checkable"))})
+    m.step({"action_type": "answer", "text": "on"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.kind == "composite" and "turn_off_dim" in t.name
+                and "ask_dim" in t.name]
+    twin = _STEPS.replace("flag dim: bool = true", "flag dim: bool = true\nflag d2: bool = false") \
+        .replace("checked dim checkable\n", "checked dim checkable\n"
+                 "    view Switch [40,700,1040,800] text \"Dim\" checked d2 checkable\n")
+    assert "d2 checkable" in twin
+    assert not [t for t in with_tasks(parse(twin)).tasks if t.name == "ask_dim"]
 
 
 def test_a_popup_one_row_opens_that_shows_nothing_of_it_is_no_place_either():
@@ -595,6 +669,130 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
             assert "summary" not in t.instruction
 
 
+def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
+    """onelist's "Theme" row names itself in another column (`title_2`) than the other
+    rows: "Set Size to Large.", "How many entries does “Size” list?" and, the options
+    being a popup, "Open Size." still."""
+    text = _CHOICES.replace("title text, summary text)", "title text, summary text, "
+                            "title_2 text)") \
+        .replace('(1, null, "Theme", "System")', '(1, null, "Theme", "System", "")') \
+        .replace('(2, null, "Size", "Small")', '(2, null, "", "Small", "Size")') \
+        .replace('(3, null, "About", "")', '(3, null, "About", "", "")') \
+        .replace("        view TextView [40,290,800,360] as summary text item.summary\n",
+                 "        view TextView [40,290,800,360] as summary text item.summary\n"
+                 "        view TextView [40,210,800,280] text item.title_2\n")
+    assert "item.title_2" in text and '"Size")' in text
+    spec = with_tasks(parse(text))
+    by = [t for t in spec.tasks if t.name.endswith("_by_title_2") and t.kind == "state"]
+    assert [(i.params["n"], i.params["o"]) for t in by for i in draw(spec, t)] == \
+        [("Size", "Large")]
+    assert "How many entries does “Size” list?" in {
+        variants(t.instruction)[0] for t in spec.tasks if t.name.startswith("count_")}
+    popup = with_tasks(parse(text.replace(
+        "modules dialog\n  view FrameLayout [0,0,1080,2400] {",
+        "modules dialog\n  view FrameLayout [100,600,980,1400] {")))
+    (opens,) = [t for t in popup.tasks if t.name == "open_pick_by_title_2"]
+    assert [i.params["n"] for i in draw(popup, opens)] == ["Size"]
+
+
+def test_a_popup_of_a_rows_options_is_opened_only_for_rows_it_lists_options_for():
+    """onelist's Theme dialog, opened by a tap on any Settings row (one recorded tap on
+    "Theme"): "Open Theme", never "Open About" (an empty popup by the same tap)."""
+    text = _CHOICES.replace("on settings.row tap -> pick with item when item.id == 1 or "
+                            "item.id == 2", "on settings.row tap -> pick with item") \
+        .replace("screen pick P1 param settings_list {\n  modules dialog\n"
+                 "  view FrameLayout [0,0,1080,2400] {",
+                 "screen pick P1 param settings_list {\n  modules dialog\n"
+                 "  view FrameLayout [100,600,980,1400] {")
+    assert "[100,600,980,1400]" in text and "when item.id == 1" not in text
+    spec = with_tasks(parse(text))
+    (opens,) = [t for t in spec.tasks if t.name == "open_pick"]
+    assert {i.params["n"] for i in draw(spec, opens)} == {"Theme", "Size"}
+
+
+def test_a_rows_own_list_is_counted_where_all_of_it_is_in_view():
+    """ajsha's "examples/" lists nine files: "How many entries does “examples/” list?",
+    answered by the count of the rows listed under it, seen on that row's page; a list
+    longer than its view is counted by nobody; no composite asks it and opens that page."""
+    spec = with_tasks(parse(_CHOICES))
+    counts = {variants(t.instruction)[0]: t for t in spec.tasks if t.name.startswith("count_")}
+    assert set(counts) == {"How many entries does “Theme” list?",
+                           "How many entries does “Size” list?"}
+    (inst,) = draw(spec, counts["How many entries does “Theme” list?"])
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "3"}
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "2"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.kind == "composite" and "count_" in t.name and
+                "open_pick" in t.name]
+    tall = _CHOICES.replace("list options where item.ctx == param.id pitch 150",
+                            "list options where item.ctx == param.id pitch 400")
+    assert tall != _CHOICES
+    counted = [variants(t.instruction)[0] for t in with_tasks(parse(tall)).tasks
+               if t.name.startswith("count_")]
+    assert counted == ["How many entries does “Size” list?"]
+
+
+_TICKS = """app ticks { package "a.b" start settings }
+state settings_list(id int, ctx int, title text, summary text) {
+  (1, null, "Theme", "")
+  (2, null, "Size", "")
+  (3, null, "About", "")
+}
+state options(id int, ctx int, text1 text, checked bool) {
+  (1, 1, "System", true)
+  (2, 1, "Light", false)
+  (3, 1, "Dark", false)
+  (4, 2, "Small", true)
+  (5, 2, "Large", false)
+}
+screen settings P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Settings"
+    view ListView [0,200,1080,1000] list settings_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title
+        view TextView [40,290,800,360] as summary text item.summary
+      }
+    }
+  }
+}
+screen pick P1 param settings_list {
+  modules dialog
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,600,1080,1400] list options where item.ctx == param.id pitch 150 vertical {
+      view CheckedTextView [0,600,1080,750] as text1 text item.text1 checked item.checked
+        clickable checkable
+    }
+  }
+}
+on settings.row tap -> pick with item when item.id == 1 or item.id == 2
+on pick.text1 tap -> settings { update options set checked = id == item.id where ctx == param.id }
+"""
+
+
+def test_a_single_choice_without_a_write_is_chosen_by_its_tick():
+    """aeondroid's "Planetary hours indicator style" dialog: the row shows nothing of the
+    option, the dialog ticks it: "Select Planets for ...", one instance per option not
+    ticked after a reset, checked on the tick, verified by tapping the row, the option."""
+    spec = with_tasks(parse(_TICKS))
+    (select,) = [t for t in spec.tasks if t.name.startswith("select_") and t.kind == "state"]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, select)}
+    assert drawn == {("Theme", "Light"), ("Theme", "Dark"), ("Size", "Large")}
+    inst = next(i for i in draw(spec, select) if i.params["o"] == "Dark")
+    assert inst.instruction in {"Select Dark for Theme.", "Choose Dark under Theme.",
+                                "Set Theme to Dark."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and len(demo.actions) == 3
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "status", "goal_status": "complete"})
+    assert not inst.check(m).success
+    assert not [t for t in spec.tasks if t.name.startswith("choose_")]
+
+
 def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
@@ -611,6 +809,8 @@ def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     for modules, asked in (((), 0), (("dialog",), 1)):
         one = dataclasses.replace(spec, screens=(*spec.screens, page("p", modules)))
         assert len(list(screen_texts(one, {"p": "Profile"}, frozenset({"p"})))) == asked
+        # uber's "Appointment Details" heading on the "Appointment details" page
+        assert len(list(screen_texts(one, {"p": "PROFILE"}, frozenset({"p"})))) == asked
 
 
 def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():

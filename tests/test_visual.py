@@ -27,7 +27,7 @@ from phoneworld.runtime.look import (  # noqa: E402
 from phoneworld.spec.ast import ListOf, View  # noqa: E402
 from phoneworld.ui.node import Node  # noqa: E402
 from phoneworld.visual.assets import encode_assets  # noqa: E402
-from phoneworld.visual.compare import edge_similarity, ssim  # noqa: E402
+from phoneworld.visual.compare import edge_similarity, ssim, typicality  # noqa: E402
 from phoneworld.visual.extract import extract_screen, pick_recording, screen_pixels  # noqa: E402
 from phoneworld.visual.sample import background_and_ink, text_style  # noqa: E402
 
@@ -214,6 +214,29 @@ def test_the_recording_most_like_the_mock_is_picked():
     shown = {((40, 60, 600, 150), "Groceries"), ((110, 330, 1040, 420), "Tea")}
     assert pick_recording(shown, [a, b]) == 1
     assert pick_recording(set(), [a, b]) == 0
+
+
+def test_of_recordings_as_like_the_mock_the_most_typical_picture_is_picked():
+    a, _ = _recorded(["Milk", "Bread"])
+    b, _ = _recorded(["Tea"])
+    shown = {((40, 60, 600, 150), "Groceries"), ((110, 330, 1040, 420), "Tea")}
+    # No text tells them apart: the picture most like the others is the plate.
+    assert pick_recording(set(), [a, a, a], typical=[0.3, 0.8, 0.5]) == 1
+    # Typicality does not outweigh the mock's own texts.
+    assert pick_recording(shown, [a, b], typical=[1.0, 0.0]) == 1
+
+
+def test_typicality_scores_the_odd_picture_out_lowest():
+    light = [np.full((60, 40), 250.0) for _ in range(3)]
+    for i, g in enumerate(light):
+        g[10 + i:20 + i, 5:35] = 30.0  # a dark block, one row apart in each
+    dark = np.full((60, 40), 40.0)
+    dark[40:50, 5:35] = 240.0
+    scores = typicality([*light, dark])
+    assert scores.index(min(scores)) == 3 and all(0.0 <= s <= 1.0 for s in scores)
+    assert typicality([dark]) == [1.0]
+    # Against a subset: each scored against the others of it alone.
+    assert typicality([*light, dark], among=[0])[0] == 1.0
 
 
 # -- assets and the look file --------------------------------------------------------------------

@@ -60,8 +60,10 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("steppers", find_steppers),                   # -> numbers that taps step
     ("switch texts", switch_texts),                # -> texts that say a flag's state
     ("typed", coherent.keep_typed),                # -> typed values, submits (#21)
+    ("unopened", coherent.unopened_params),        # -> no row for screens none opens with
     ("layouts", build_screens),                    # -> screens' view trees and modules
     ("search lists", coherent.search_lists),       # -> results filtered by query (#21)
+    ("counters", coherent.typed_counters),         # -> "0 / 200" counts what is typed
 )
 """The inference passes, in the order they run."""
 

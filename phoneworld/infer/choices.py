@@ -16,6 +16,11 @@ single-choice list: `CheckedTextView`s), the tap also ticks the option it chose 
 those listed for that row, and unticks the others:
 
     update settings_theme_options set checked = id == item.id where ctx == param.id
+
+A single-choice list whose row shows no option (aeondroid's "Planetary hours indicator
+style" dialog: "Chakras" ticked, "Planets" not, the row's summary empty) still moves its
+tick: where every row it is listed under was recorded with exactly one option ticked, and
+a tap on an option closes the dialog, that tap ticks it (the same effect, no write).
 """
 
 from __future__ import annotations
@@ -39,27 +44,50 @@ def find_choices(f: Facts) -> Facts:
     for t in f.transitions:
         widget = _list_of(f, t)
         write = found.get((t.screen, widget)) if widget is not None else None
-        if write is None or t.action != "tap":
+        options = f.lists[t.screen][widget] if widget is not None else None
+        if write is None and t.action == "tap" and t.target != t.screen and \
+                t.screen in f.params and options is not None and _single_choice(options) \
+                and not t.effects:
+            out.append(dataclasses.replace(t, effects=(_tick(options.table),)))
+            notes[f"{t.screen}.{t.widget}"] = (f"a choice: ticks a row of {options.table}",)
+            continue
+        if write is None or t.action != "tap" or options is None:
             out.append(t)
             continue
         table, column, field = write
         eff = Effect(op="update", target=table, values=((column, Ref(("item", field))),),
                      where=Compare("==", Ref(("id",)), Ref(("param", "id"))))
         effects = (*t.effects, eff)
-        options = f.lists[t.screen][widget]
         if options.checkable is not None:
             # A single-choice list: the option tapped is the one ticked next time the
             # dialog is opened on that row, the others not.
-            effects += (Effect(op="update", target=options.table,
-                               values=(("checked", Compare("==", Ref(("id",)),
-                                                           Ref(("item", "id")))),),
-                               where=Compare("==", Ref(("ctx",)), Ref(("param", "id")))),)
+            effects += (_tick(options.table),)
         out.append(dataclasses.replace(t, effects=effects))
         states.add(table)
         notes[f"{t.screen}.{t.widget}"] = (f"a choice: writes {field} into {table}.{column}",)
     tables = tuple(dataclasses.replace(x, kind="state") if x.name in states else x
                    for x in f.tables)
     return f.with_(transitions=tuple(out), tables=tables).noted(effects=notes)
+
+
+def _tick(table: str) -> Effect:
+    """Tick the option tapped among those listed under the dialog's row, untick the rest."""
+    return Effect(op="update", target=table,
+                  values=(("checked", Compare("==", Ref(("id",)), Ref(("item", "id")))),),
+                  where=Compare("==", Ref(("ctx",)), Ref(("param", "id"))))
+
+
+def _single_choice(lc) -> bool:
+    """Whether a list's options are a single choice per row they are listed under: ticks
+    recorded, and every such row with two options or more, exactly one of them ticked."""
+    if lc.checkable is None:
+        return False
+    groups: dict[object, list[bool]] = {}
+    for r in lc.rows:
+        if r[0] in lc.checks:
+            groups.setdefault(r[1], []).append(lc.checks[r[0]])
+    return bool(groups) and all(ctx is not None and len(ticks) >= 2 and sum(ticks) == 1
+                                for ctx, ticks in groups.items())
 
 
 def _list_of(f: Facts, t) -> str | None:

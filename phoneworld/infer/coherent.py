@@ -6,7 +6,10 @@ derived from state, typed values and searches, as entries of `app.PASSES`.
     transitions -> "cross effects"  the insert (or count step / removal) on that tap
                 -> "derived"        "Subtotal $7.47" = "$" + fixed(sum(cart, ...), 2)
                 -> "typed"          what was typed into each field, what a submit keeps
+    typed -> "unopened"          a screen no tap opens with a row shows no row: its
+                                 lists show their rows unfiltered (one row's recording)
     layouts -> "search lists"    a results list shows the rows recorded for its query
+            -> "counters"        "0 / 200" beside a field counts what is typed there
 
 The inference itself lives in `effects`, `derived`, `play`, `typed` and `search`, whose
 functions read a screen's facts as `_Info` (its representative, widget keys and names,
@@ -16,6 +19,7 @@ lists and parameter list).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,8 +37,9 @@ from phoneworld.infer.play import states_at, steps_of
 from phoneworld.infer.search import query_filters, with_queries, with_query_lists
 from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
 from phoneworld.ir.model import AbstractScreen
-from phoneworld.spec.ast import AppSpec
+from phoneworld.spec.ast import AppSpec, BinOp, Call, Const, Ref, Screen, View
 from phoneworld.spec.emit import emit_expr
+from phoneworld.spec.walk import views
 from phoneworld.ui.node import Node, NodePath
 
 
@@ -117,6 +122,57 @@ def keep_typed(f: Facts) -> Facts:
     return f.with_(tables=tuple(tables), flags=f.flags + tuple(submit_flags(typed)),
                    transitions=tuple(with_submits(list(f.transitions), typed)),
                    searches=tuple(searched))
+
+
+def unopened_params(f: Facts) -> Facts:
+    """Screens inferred to show a row that no transition opens with one, and that show
+    nothing of it but their lists, all recorded under one row: no parameter (onelist's
+    Settings, entered once by a tap that landed on a list's row, then by its menu arrow:
+    opened without a row, its lists showed none). Its lists show their rows."""
+    opened = {t.target for t in f.transitions if t.with_param is not None}
+    drop = set()
+    for screen in f.params:
+        if screen in opened or f.details.get(screen):
+            continue
+        groups = {r[1] for lc in f.lists.get(screen, {}).values() for r in lc.rows}
+        if len(groups) <= 1:
+            drop.add(screen)
+    if not drop:
+        return f.with_()
+    return f.with_(params={k: v for k, v in f.params.items() if k not in drop})
+
+
+_COUNTER = re.compile(r"^0(\s*/\s*\d+)$")  # the rest as recorded: "0/200" stays unspaced
+
+
+def typed_counters(f: Facts) -> Facts:
+    """A fixed "0 / 200" right by an empty field (qqmusic's feedback box) counts the
+    characters typed there: `fixed(len(input.w), 0) + " / 200"`, so typing moves it. The field is
+    the screen's one named editable view within a field's height of the counter."""
+    return f.with_(views=tuple(_counted(s) for s in f.views))
+
+
+def _counted(s: Screen) -> Screen:
+    fields = [v for v in views(s.root) if "editable" in v.flags and v.name]
+    if not fields:
+        return s
+
+    def near(field: View, v: View) -> bool:
+        h = field.bounds[3] - field.bounds[1]
+        return field.bounds[1] - h <= v.bounds[1] <= field.bounds[3] + h
+
+    def swap(v: View) -> View:
+        kids = tuple(swap(c) for c in v.children)
+        text = v.text.value if isinstance(v.text, Const) else None
+        m = _COUNTER.match(text.strip()) if isinstance(text, str) else None
+        close = [x for x in fields if near(x, v)] if m else []
+        if len(close) == 1:
+            typed = Call("len", args=(Ref(("input", close[0].name)),))
+            counted = BinOp("+", Call("fixed", args=(typed, Const(0))),
+                            Const(m.group(1)))  # type: ignore[union-attr]
+            return dataclasses.replace(v, text=counted, children=kids)
+        return v if kids == v.children else dataclasses.replace(v, children=kids)
+    return dataclasses.replace(s, root=swap(s.root))
 
 
 def search_lists(f: Facts) -> Facts:

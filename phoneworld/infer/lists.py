@@ -271,7 +271,10 @@ def collect_rows(f: Facts) -> Facts:
         if param is not None:
             if (sf.trace, sf.index) in tapped and param[0] == src:
                 ctx = tapped[(sf.trace, sf.index)]
-            elif dst == src or sf.step.action.kind == "key":
+            elif dst == src or sf.step.action.kind == "key" or \
+                    ((sf.trace, sf.index) in tapped and f.params.get(src, ("",))[0] == dst):
+                # back, or an option tapped in a dialog opened on one of dst's rows,
+                # closing it: the screen still shows the row it was opened on
                 ctx = current.get(dst)
         visit(a, ctx)
         current[dst] = ctx

@@ -129,9 +129,13 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             c.quiet.add(i)
             continue
         c.styles[i] = _typed(marks[0], b) if marks else None
+    # Opened without its parameter, the screen hides texts bound to it (a title): the
+    # plate's stay where no box lies (`ScreenLook.unbound`).
+    placed = {b.bounds for i, b in enumerate(boxes) if i not in in_lists} \
+        if look.unbound else set()
     stale = False
     for m in look.marks:
-        if id(m) not in shown:
+        if id(m) not in shown and (not look.unbound or m.bounds in placed):
             stale = stale or bool(m.text.strip())
             p = _wipe(m)
             if p is not None:
@@ -354,13 +358,20 @@ def _covers(box: Rect, mark: Rect) -> bool:
 
 
 def _typed(m: Mark, b: Box) -> Style:
-    """The style to draw `b` in where `m` was recorded: `m`'s, but typed text in a field
-    whose recording showed its hint gets the colour of text, not of the hint."""
+    """The style to draw `b` in where `m` was recorded: `m`'s, at the top of the view
+    where the recorded text lay there (a multi-line field's hint: typed text replaces it
+    there, not in the middle); typed text in a field whose recording showed its hint
+    gets the colour of text, not of the hint."""
+    style = m.style
+    height, top, ink = m.bounds[3] - m.bounds[1], m.ink[1] - m.bounds[1], m.ink[3] - m.ink[1]
+    if 0 < ink and 2.5 * ink <= height and top + ink <= height / 2 and \
+            b.bounds[3] - b.bounds[1] == height:
+        style = replace(style, top=float(top))
     if not b.editable or not b.text:
-        return m.style
+        return style
     r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
     dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
-    return replace(m.style, color="#ffffff" if dark else "#202124")
+    return replace(style, color="#ffffff" if dark else "#202124")
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:

@@ -25,7 +25,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,10 @@ class Style:
     align: str = "left"
     indent: float = 0.0
     """Where a left-aligned text starts inside its view (after an icon, a padding)."""
+    top: float = -1.0
+    """Where the text's ink starts below its view's top, for a text recorded at the top
+    of a view much taller than it (a multi-line field's hint); -1: centred. Not stored
+    (`compose` reads it from the mark's ink)."""
 
 
 @dataclass(frozen=True)
@@ -134,16 +138,32 @@ class ScreenLook:
     covered when the screen shows other texts than the plate."""
     gauges: tuple[Gauge, ...] = ()
     """Pictures that follow a text the state changes (`Gauge`)."""
+    unbound: bool = False
+    """Drawn for its screen opened without the parameter it has a table for (from a
+    button that passes none): where no box lies at a text of the plate (a title bound to
+    the parameter, not shown), the plate's text stays, as recorded for its parameter,
+    rather than be wiped (`without_param`)."""
     # Indexes of the fields above, made anew by every constructor and `replace` (not
     # init fields: a replaced look must not keep its original's).
     marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False, init=False)
     lists_at: dict[Rect, ListLook] = field(default_factory=dict, compare=False, init=False)
+
+    _bare: list[ScreenLook] = field(default_factory=list, compare=False, init=False,
+                                    repr=False)
 
     def __post_init__(self) -> None:
         for m in self.marks:
             self.marks_at.setdefault(m.bounds, []).append(m)
         for lst in self.lists:
             self.lists_at.setdefault(lst.bounds, lst)
+
+    def without_param(self) -> ScreenLook:
+        """This look for its screen opened without a parameter (`unbound`), made once."""
+        if self.unbound:
+            return self
+        if not self._bare:
+            self._bare.append(replace(self, unbound=True))
+        return self._bare[0]
 
 
 @dataclass(frozen=True)

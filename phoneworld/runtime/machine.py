@@ -318,6 +318,8 @@ class Machine:
             return boxes
 
         look = self.spec.look.screens.get(screen.name) if self.spec.look is not None else None
+        if look is not None and screen.param is not None and frame.param is None:
+            look = look.without_param()  # (#22) the plate's title stays, not an empty bar
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
                          self.spec.height, compute, look=look)
 

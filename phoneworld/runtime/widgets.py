@@ -129,12 +129,13 @@ def _item(css: list[str], b: Box, text: str = "", style: str = "", icon: Any = N
 
 
 def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 400,
-              align: str = "left", pad: float = 0.0, room: float = 0.0
-              ) -> tuple[list[str], str, int]:
+              align: str = "left", pad: float = 0.0, room: float = 0.0,
+              top: float | None = None) -> tuple[list[str], str, int]:
     """CSS for `b`'s text, fitted to the box less `pad` on the left and `room` on the
-    right (where a check box or a switch goes)."""
+    right (where a check box or a switch goes), centred in its height, or from `top`
+    down where that is given."""
     x1, y1, x2, y2 = b.bounds
-    w, h = (x2 - x1) * scale - pad - room, (y2 - y1) * scale
+    w, h = (x2 - x1) * scale - pad - room, (y2 - y1) * scale - (top or 0.0)
     s, lines = fit(b.text, max(1.0, w), h, size)
     css = ["v", "x", "one" if lines == 1 else "many"]
     style = f"font-size:{s}px"
@@ -148,6 +149,8 @@ def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 
         style += f";padding-left:{pad:.1f}px"
     if room:
         style += f";padding-right:{room:.1f}px"
+    if top is not None:
+        style += f";align-items:flex-start;padding-top:{top:.1f}px"
     return css, style, lines if lines > 1 else 0
 
 
@@ -259,13 +262,17 @@ def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
         return _item(["v"], b, inds=inds)
     x1, y1, x2, y2 = b.bounds
     h = (y2 - y1) * scale
+    top: float | None = None
     if style is not None and style.size > 0:
         size, color, weight, align = style.size * scale, style.color, style.weight, style.align
         pad = max(pad, style.indent * scale)
+        if style.top >= 0:
+            # The line box starts above the ink by about its leading and ascent gap.
+            top = max(0.0, style.top * scale - 0.15 * size)
     else:
         size, color, weight, align = min(BODY, max(8.0, h * 0.72)), TEXT, 400, "left"
     css, st, clamp = _text_css(b, scale, size, color=color, weight=weight, align=align,
-                               pad=pad, room=room)
+                               pad=pad, room=room, top=top)
     return _item(css, b, b.text, st, inds=inds, clamp=clamp)
 
 

@@ -213,10 +213,10 @@ class Painter:
             f = f.copy()
         self.reused += sum(area([r]) for r, _ in hits)
         for r, img in hits:
-            self._lay_over(f, painted if last is not None else None, r, img)
+            self._lay_over(f, painted, r, img)
         for c in clips:
             img = self._capture(page, c, size)
-            self._lay_over(f, painted if last is not None else None, c, img)
+            self._lay_over(f, painted, c, img)
             self._keep_regions(pl, misses, c, img, clear=True)
         _remember(page, key, pl, f)
         return f
@@ -300,11 +300,12 @@ class Painter:
         return f
 
     @staticmethod
-    def _lay_over(f: Frame, painted: Frame | None, r: Rect, img: np.ndarray) -> None:
+    def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
         """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
-        to `painted` (where `f` holds an older overlay there)."""
-        if painted is not None:
-            f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
+        to `painted`: `f` may hold overlay pixels there already (an older frame's, or a
+        rectangle drawn before that a clip joined to its neighbours covers), which the
+        see-through overlay must not be laid over twice."""
+        f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
         if img.shape[2] == 4:
             f.composite(r[0], r[1], img)
         else:  # nothing in it is see-through

@@ -28,6 +28,7 @@ from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
+    Call,
     Compare,
     Const,
     Effect,
@@ -45,7 +46,9 @@ from phoneworld.tasks.labels import (
     fixed_texts,
     is_heading,
     is_name,
+    is_placeholder,
     label_of,
+    row_name,
     screen_labels,
 )
 from phoneworld.tasks.planner import slipped
@@ -55,6 +58,7 @@ NewName = Callable[..., str]
 """`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
 _SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
 """A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
+_SWITCH_WORDS = re.compile(r"\s+(ON|OFF)$")
 _STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
@@ -67,6 +71,12 @@ class Template:
     clauses: tuple[str, ...] = ()
     asks: str = ""
     screen: str = ""
+    label: str = ""
+    """What a question is about, in the app's words, where a state change may share it
+    (a switch's label: no composite switches “Show password” and asks about its twin)."""
+    about: str = ""
+    """The table a question with no parameters reads (a row's cell: "what is under
+    “Theme”" is about the row a choice of Theme changes)."""
 
 
 # -- opening a row ---------------------------------------------------------------------------
@@ -97,18 +107,47 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
-        n = new("n")
         phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
         if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
-        fill = {"button": button}
-        cond = BoolOp("and", (Compare("==", Ref(("screen",)), Const(target.name)),
-                              Compare("==", Ref(("param", e.name)), Ref((n,)))))
-        task = Task(name=f"open_{target.name}", kind="navigation",
-                    instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
-                    condition=cond, params=(TaskParam(n, e.table, e.name),))
-        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
-                                           for p in phrases), screen=target.name)
+        # (only a popup that lists options under its row is known to be that row's: a
+        # page any row's tap opens would be "opened" by headings and switches too)
+        names = _name_columns(spec, e.table, e.name) \
+            if _only_rows_under(spec, target) is not None else [e.name]
+        for column in names:
+            yield _open_row(spec, target, e, column, phrases, {"button": button}, new)
+
+
+def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
+    """The name column, then those of its kind that name rows of another layout
+    (`labels.row_name`: onelist's "Theme" in `title_2`)."""
+    t = next(x for x in spec.tables if x.name == table)
+    cols = [c.name for c in t.columns]
+    other = {row_name(cols, r, name)[0] for r in t.rows} - {name, ""}
+    return [name, *sorted(c for c in other if c.startswith(f"{name}_"))]
+
+
+def _open_row(spec: AppSpec, target: Screen, e, column: str, phrases: tuple,
+              fill: dict[str, str], new: NewName) -> Template:
+    """"Open {n}." for the rows `column` names."""
+    n = new("n")
+    items = [Compare("==", Ref(("screen",)), Const(target.name)),
+             Compare("==", Ref(("param", column)), Ref((n,)))]
+    params = [TaskParam(n, e.table, column)]
+    under = _only_rows_under(spec, target)
+    if under is not None:
+        # A popup that shows nothing of its row but the rows listed under it (a
+        # dialog's options) is that row's only where it lists some: "Open App
+        # Version" opened onelist's Theme dialog, empty, by the same tap.
+        k, c = new("k", {n}), new("c", {n})
+        items.append(Compare("==", Ref((c,)), Ref((k,))))
+        params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
+    suffix = "" if column == e.name else f"_by_{column}"
+    task = Task(name=f"open_{target.name}{suffix}", kind="navigation",
+                instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
+                condition=BoolOp("and", tuple(items)), params=tuple(params))
+    return Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
+                                        for p in phrases), screen=target.name)
 
 
 def _shows_row(spec: AppSpec, target: Screen) -> bool:
@@ -135,6 +174,23 @@ def _shows_row(spec: AppSpec, target: Screen) -> bool:
     shown = sum(any(filter_rows(lst.table, lst.where, Scope(state, param=r), as_item=True)
                     for lst in filtered) for r in rows)
     return shown * 2 > len(rows)
+
+
+def _only_rows_under(spec: AppSpec, target: Screen) -> str | None:
+    """The table of the rows a popup lists under its row (`where item.ctx == param.id`)
+    when that list is all it shows of the row (no text bound to it), else None. (A full
+    page is a place of its own even with nothing listed: a conversation yet to start.)"""
+    b = target.root.bounds
+    if (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height:
+        return None
+    under = None
+    for v in views(target.root):
+        if any(e is not None and _reads_param(e) for e in (v.text, v.desc)):
+            return None
+        if v.items is not None and v.items.where == Compare(
+                "==", Ref(("item", "ctx")), Ref(("param", "id"))):
+            under = v.items.table
+    return under
 
 
 def _effect_exprs(e: Effect) -> list[Expr]:
@@ -184,11 +240,13 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         cols = [c.name for c in t.columns]
         e = schema.entity(table)
         types = {c.name: c.type for c in t.columns}
-        if e is None or types.get(column) != "text" or \
-                not _informative(t.rows, cols.index(e.name), cols.index(column)):
+        if e is None or types.get(column) != "text":
             continue
         place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
             _place(name_view.bounds, other.bounds)
+        byline = place == "under" and not ({"clickable", "editable"} & set(other.flags))
+        if not _informative(t.rows, cols.index(e.name), cols.index(column), byline):
+            continue
         if place != "rank" and not _nearest(name_view, other, rivals):
             continue
         done.add((table, column))
@@ -251,6 +309,43 @@ def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
                                (TaskParam(n, table, e.name), TaskParam(k, table, column)))
 
 
+def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Iterator[Template]:
+    """A question per switch outside lists that a recorded tap flips (ajsha's “check
+    this”), on a screen a person gets to: "Is “check this” on or off?", answered by the
+    flag as it is when asked. Where one screen shows two switches that say the same, the
+    question is asked only when they are in one state after a reset (then it has one
+    answer whichever of them is read)."""
+    flags = {f.name: f for f in spec.flags if f.type == "bool"}
+    shown: dict[tuple[str, str], set[bool]] = {}  # (screen, label) -> initial states
+    for sc in spec.screens:
+        for v in views(sc.root):
+            if "checkable" in v.flags and isinstance(v.checked, Ref) and \
+                    v.checked.path[0] in flags:
+                label = _SWITCH_WORDS.sub("", label_of(v))
+                shown.setdefault((sc.name, label), set()).add(
+                    bool(flags[v.checked.path[0]].initial))
+    done: set[str] = set()
+    for ft in schema.flag_toggles:
+        flag = flags.get(ft.flag)
+        if flag is None or not ft.label or ft.flag in done or ft.screen not in reached or \
+                len(shown.get((ft.screen, ft.label), ())) != 1:
+            continue
+        # A label on two screens (wikipedia's “Show password” on Log in and on Create an
+        # account) is asked with the screen's name, or not at all.
+        where = schema.screen_label(ft.screen) if any(
+            label == ft.label and sc != ft.screen for sc, label in shown) else ""
+        if where == "" and any(label == ft.label and sc != ft.screen for sc, label in shown):
+            continue
+        done.add(ft.flag)
+        questions, obj = P.FLAG_STATE_ON if where else P.FLAG_STATE
+        fill = {"label": ft.label, "screen": where}
+        said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
+        task = Task(name=f"ask_{ft.flag}", kind="information",
+                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), said))
+        yield Template(task, asks=P.words(obj, fill), screen=ft.screen, label=ft.label)
+
+
 def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
              params: tuple[TaskParam, ...]) -> Template:
     """An information question about the row named by hole `n`: `phrases` is (questions,
@@ -278,7 +373,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where)
                   for i, (head, text) in enumerate(_headed(s.root), 1)
-                  if head != where or "dialog" in s.modules]
+                  if head.casefold() != where.casefold() or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where in found:
         answers.setdefault((head, where), set()).add(text)
@@ -288,7 +383,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
             continue
         done.add((head, where))
         fill = {"head": head, "screen": where}
-        questions, obj = P.HEADED if where and where != head else \
+        questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
@@ -369,12 +464,16 @@ def _place(name: tuple[int, int, int, int], other: tuple[int, int, int, int]) ->
     return "row"
 
 
-def _informative(rows: tuple, name: int, value: int) -> bool:
+def _informative(rows: tuple, name: int, value: int, byline: bool = False) -> bool:
     """Whether a column says something about its rows: some row has both texts, and the
     value is not a switch's on/off (state, asked by other tasks) nor the same on every
-    row (a fixed label)."""
-    values = {str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])}
-    return len(values) >= 2 and not {v.lower() for v in values} <= _STATE_WORDS
+    row (a fixed label), but for a byline: a name under each of three rows or more, in
+    no button (qqmusic's songs, every one by 王有道: who sings it is still asked)."""
+    both = [str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])]
+    values = set(both)
+    if {v.lower() for v in values} <= _STATE_WORDS:
+        return False
+    return len(values) >= 2 or (byline and len(both) >= 3 and is_heading(both[0]))
 
 
 def _nearest(name: View, other: View, rivals: list[View]) -> bool:
@@ -401,4 +500,5 @@ def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
 
 def _usable(v: object) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
-        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
+        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "...")) and \
+        not (isinstance(v, str) and is_placeholder(v))

@@ -24,7 +24,7 @@ from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
-from phoneworld.tasks.labels import is_heading
+from phoneworld.tasks.labels import is_heading, is_placeholder
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
 
@@ -68,11 +68,11 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
         fill = {"head": head, "screen": where}
         here, anywhere = (P.HEADED, P.HEADED_ANYWHERE) if place == "under" else \
             (P.BESIDE, P.BESIDE_ANYWHERE)
-        questions, obj = here if where and where != head else anywhere
+        questions, obj = here if where and where.casefold() != head.casefold() else anywhere
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=P.words(obj, fill), screen=screen)
+        yield Template(task, asks=P.words(obj, fill), screen=screen, about=table)
 
 
 def _headed(item: View) -> Iterator[tuple[str, str, str]]:
@@ -98,4 +98,5 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
 
 
 def _usable(v: object) -> bool:
-    return isinstance(v, str) and v.strip() != "" and not v.rstrip().endswith(("…", "..."))
+    return isinstance(v, str) and v.strip() != "" and \
+        not v.rstrip().endswith(("…", "...")) and not is_placeholder(v)

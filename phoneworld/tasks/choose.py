@@ -15,19 +15,28 @@ then shows the option in the row). One instance per (row, option the dialog show
 row): the option's `ctx` is the row it was listed under (the `c == k` conjunct reads the
 parameters alone, so drawing keeps only those pairs); an option the row already shows is
 no task (its goal holds after a reset), nor is a row or option no list shows.
+
+A single-choice dialog that writes nothing into its row but ticks the option tapped
+(`infer.choices`: `update options set checked = id == item.id where ctx == param.id`) is
+chosen by its tick: "Select Planets for Planetary hours indicator style." checked on
+`exists(options where ctx == k and text1 == o and checked == true)`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Ref, Task, TaskParam
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam
+from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import NewName, Template
+from phoneworld.tasks.labels import row_name
 from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
 _PARAM_ROW = Compare("==", Ref(("id",)), Ref(("param", "id")))
+_TICK = (("checked", Compare("==", Ref(("id",)), Ref(("item", "id")))),)
+_UNDER_ROW = Compare("==", Ref(("ctx",)), Ref(("param", "id")))
 
 
 def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
@@ -35,9 +44,21 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
     screens = {s.name: s for s in spec.screens}
     tables = {t.name: t for t in spec.tables}
     done: set[tuple[str, str]] = set()
+    ticked: set[str] = set()
     for t in spec.transitions:
         dialog = screens.get(t.screen)
         if dialog is None or dialog.param is None or dialog.foreign:
+            continue
+        ticks = [e for e in t.effects if e.op == "update" and e.values == _TICK and
+                 e.where == _UNDER_ROW]
+        if len(ticks) == len(t.effects) == 1 and ticks[0].target not in ticked:
+            owner = schema.entity(dialog.param)
+            options = tables.get(ticks[0].target)
+            field = _option_name(dialog, ticks[0].target)
+            if owner is not None and options is not None and field is not None:
+                ticked.add(ticks[0].target)
+                yield _tick_template(dialog.param, owner, ticks[0].target, field,
+                                     t.target, new)
             continue
         for e in t.effects:
             if e.op != "update" or e.target != dialog.param or e.where != _PARAM_ROW or \
@@ -53,11 +74,57 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
                     (e.target, column) in done:
                 continue
             done.add((e.target, column))
-            yield _template(e.target, column, owner, options[0], field, t.target, new)
+            for name in _names(tables[e.target], tables[options[0]], owner.name, column):
+                yield _template(e.target, column, owner, options[0], field, t.target, new,
+                                name)
+
+
+def _names(table, options, name: str, column: str) -> list[str]:
+    """The columns that name the rows a dialog lists options under: the table's name
+    column, or where such a row leaves it empty, its first text (onelist's "Theme" row,
+    of another layout, names itself in `title_2`)."""
+    cols = [c.name for c in table.columns]
+    under = {r[[c.name for c in options.columns].index("ctx")] for r in options.rows}
+    found = []
+    for r in table.rows:
+        pick = row_name(cols, [v if c != column else "" for c, v in zip(cols, r, strict=False)],
+                        name)[0]
+        if r[0] in under and pick and pick not in found:
+            found.append(pick)
+    return sorted(found, key=lambda c: c != name) or [name]
+
+
+def _option_name(dialog, table: str) -> str | None:
+    """The column the options of `table` show as their text on `dialog`, or None."""
+    for v in views(dialog.root):
+        if v.items is not None and v.items.table == table and v.children:
+            for c in views(v.children[0]):
+                if isinstance(c.text, Ref) and len(c.text.path) == 2 and \
+                        c.text.path[0] == "item":
+                    return c.text.path[1]
+    return None
+
+
+def _tick_template(table: str, owner, options: str, field: str, screen: str,
+                   new: NewName) -> Template:
+    """"Select {o} for {n}.": the option ticked among those listed under row `k`;
+    `screen` is where the tap on it leads (back to the row's)."""
+    n, k = new("n"), new("k")
+    o = new("o", {n, k})
+    c = new("c", {n, k, o})
+    ticked = Call("exists", table=options, where=BoolOp("and", (
+        Compare("==", Ref(("ctx",)), Ref((k,))), Compare("==", Ref((field,)), Ref((o,))),
+        Compare("==", Ref(("checked",)), Const(True)))))
+    texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.SELECT]
+    task = Task(name=f"select_{options}", kind="state", instruction=P.join(texts),
+                condition=BoolOp("and", (ticked, Compare("==", Ref((c,)), Ref((k,))))),
+                params=(TaskParam(n, table, owner.name), TaskParam(k, table, owner.key),
+                        TaskParam(o, options, field), TaskParam(c, options, "ctx")))
+    return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)
 
 
 def _template(table: str, column: str, owner, options: str, field: str, screen: str,
-              new: NewName) -> Template:
+              new: NewName, name: str) -> Template:
     """The template; `screen` is where the chosen option then shows (the row's)."""
     n, k = new("n"), new("k")
     o = new("o", {n, k})
@@ -68,8 +135,9 @@ def _template(table: str, column: str, owner, options: str, field: str, screen: 
     # keeps the (row, option) pairs the dialog shows and drops the others.
     under = Compare("==", Ref((c,)), Ref((k,)))
     texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.CHOOSE]
-    task = Task(name=f"choose_{column}_{table}", kind="state", instruction=P.join(texts),
-                condition=BoolOp("and", (chosen, under)),
-                params=(TaskParam(n, table, owner.name), TaskParam(k, table, owner.key),
+    suffix = "" if name == owner.name else f"_by_{name}"
+    task = Task(name=f"choose_{column}_{table}{suffix}", kind="state",
+                instruction=P.join(texts), condition=BoolOp("and", (chosen, under)),
+                params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx")))
     return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)

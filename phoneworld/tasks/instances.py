@@ -35,6 +35,7 @@ from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
+from phoneworld.tasks.labels import is_placeholder
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -185,7 +186,8 @@ def _usable(v: Value) -> bool:
     if v is None or isinstance(v, bool):
         return v is not None
     s = display(v).strip()
-    return s != "" and not s.endswith(("…", "..."))
+    return s != "" and not s.endswith(("…", "...")) and \
+        (isinstance(v, (int, float)) or not is_placeholder(s))
 
 
 def _canon(b: dict[str, Value]) -> str:

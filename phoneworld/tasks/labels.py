@@ -93,6 +93,30 @@ def is_name(text: str) -> bool:
         not text.endswith(("…", "..."))
 
 
+_NO_VALUE = frozenset({"n/a", "na", "none", "null", "nil", "unknown", "not set"})
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a text stands where a value will be, saying none yet (uber's star rating
+    "-.--", "--", "N/A"): no letter or digit at all, or a word for none. No answer ("0.0"
+    is one: a value that is zero)."""
+    t = text.strip()
+    return t.lower() in _NO_VALUE or not any(ch.isalnum() for ch in t)
+
+
+def row_name(columns: list[str], row: tuple | list, name: str) -> tuple[str, str]:
+    """(column, text) naming a row: its `name` column, or where a row of another layout
+    leaves that empty, the first column of the same kind (`title_2` for `title`:
+    onelist's "Theme" row), else its first text; ("", "") where it has none."""
+    texts = [(c, v) for c, v in zip(columns, row, strict=False) if c not in ("id", "ctx")
+             and isinstance(v, str) and v.strip()]
+    for pick in (lambda c: c == name, lambda c: c.startswith(f"{name}_"), lambda c: True):
+        found = next(((c, v) for c, v in texts if pick(c)), None)
+        if found is not None:
+            return found
+    return "", ""
+
+
 def is_heading(text: str) -> bool:
     """Whether a text can head another one: a name that is no value ("Version 1.0.3",
     "Starts at: 2023-10-18", an address: no digits, no "@", no "://")."""

@@ -78,6 +78,9 @@ STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
 """A number the app steps (a font size) brought to one of its values."""
 CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 """A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
+SELECT = ("Select {o} for {n}.", "Choose {o} under {n}.", "Set {n} to {o}.")
+"""An option a single-choice dialog ticks for the row it was opened on, which shows it
+nowhere else ("Select Planets for Planetary hours indicator style.")."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -114,6 +117,15 @@ SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
                 "whether {n} is on or off")
 """A row's switch whose state its text says ("ON", "OFF")."""
+FLAG_STATE = (("Is “{label}” on or off?", "Tell me whether “{label}” is on or off.",
+               "Check whether “{label}” is switched on or off."),
+              "whether “{label}” is on or off")
+"""A switch of its own (no list row), named by what it says."""
+FLAG_STATE_ON = (("On {screen}, is “{label}” on or off?",
+                  "Tell me whether “{label}” is on or off on {screen}.",
+                  "Go to {screen} and check whether “{label}” is switched on or off."),
+                 "whether “{label}” is on or off on {screen}")
+"""The same, where another screen has a switch that says the same."""
 HEADED = (("What is written under “{head}” on {screen}?",
            "On {screen}, what does it say under “{head}”?",
            "Go to {screen} and read me the text under “{head}”."),
@@ -131,6 +143,16 @@ BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say bes
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
+COUNT_ENTRIES = (("How many entries does “{head}” list?",
+                  "Open “{head}” and tell me how many entries it lists.",
+                  "Count the entries listed in “{head}”."),
+                 "how many entries “{head}” lists")
+"""The rows a row's own page lists (a folder's files)."""
+COUNT_OPTIONS = (("How many options does “{head}” offer?",
+                  "Open “{head}” and tell me how many options it offers.",
+                  "Count the options of “{head}”."),
+                 "how many options “{head}” offers")
+"""The options a row's own single-choice dialog lists."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")
@@ -158,7 +180,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose"})
+                    "create", "on", "set", "change", "choose", "select"})
 
 
 def variants(instruction: str) -> list[str]:

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.expr import display, evaluate, normalise
+from phoneworld.runtime.expr import display, evaluate, filter_rows, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Ref
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Ref
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks.checkers import (
@@ -372,6 +372,10 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
         if len(expected) == 0 or answer is not None:
             return None
         answer = display(expected[0])
+        counted = _counted(g.condition)
+        if counted is not None:  # a count is seen as the rows it counts, on their row's page
+            stages.append((g.app, _sees_rows(g.app, counted, scope_for(target, g))))
+            continue
         must = [*next((list(v) for app, v in show if app == g.app), []), expected[0]]
         stages.append((g.app, _sees(g.app, must)))
     asked = {g.app for g in goals if g.wants_answer}
@@ -428,6 +432,36 @@ def _sees(app: str, values: Sequence[object]) -> Callable[[World], bool]:
             return False
         shown = w.texts()
         return all(v in shown for v in want)
+    return sees
+
+
+def _counted(e: Expr) -> Call | None:
+    """The `count(t where ctx == k)` an answer is compared with (`counts`), or None."""
+    for c in conjuncts(e):
+        if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
+                isinstance(c.right, Call) and c.right.func == "count" and \
+                isinstance(c.right.where, Compare) and c.right.where.left == Ref(("ctx",)) \
+                and isinstance(c.right.where.right, Const):
+            return c.right
+    return None
+
+
+def _sees_rows(app: str, call: Call, scope) -> Callable[[World], bool]:
+    """On a screen opened on row `k` of the call's `ctx == k`, with every row counted in
+    view (their first texts): where a person counts them."""
+    key = call.where.right.value  # type: ignore[union-attr]
+    rows = filter_rows(call.table, call.where, scope)
+    want = [normalise(next((v for c, v in r.items() if c not in ("id", "ctx") and
+                            isinstance(v, str) and v.strip()), "")) for r in rows]
+
+    def sees(w: World) -> bool:
+        m = w.machines().get(app)
+        if w.foreground != app or m is None or not isinstance(m.param, dict) or \
+                m.param.get("id") != key:
+            return False
+        shown = w.texts()
+        return all(v in shown for v in want)
+    sees.__name__ = "sees"
     return sees
 
 

@@ -43,7 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, cells, choose, entries
+from phoneworld.tasks import browse, cells, choose, counts, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
@@ -77,6 +77,8 @@ class _Base:
     make no composite)."""
     alone: bool = False
     """A goal too long to join with another (a whole form to fill in)."""
+    about: str = ""
+    """The table a question with no parameters reads (`browse.Template.about`)."""
 
 
 def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
@@ -118,9 +120,14 @@ def _bases(spec: AppSpec) -> Iterator[_Base]:
         yield _Base(t.task, asks=t.asks, touches="answer")
     for t in browse.switch_checks(spec, schema, names.new, said):
         yield _Base(t.task, asks=t.asks, touches="answer")
+    for t in browse.flag_states(spec, schema, explore(spec).screens):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
+                    label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
+        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen, about=t.about)
+    for t in counts.count_questions(spec, schema, explore(spec)):
         yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
@@ -435,8 +442,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
 
 def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, str]],
                 paths: frozenset[tuple[str, str]] = frozenset()) -> Iterator[Task]:
-    """Pairs of goals: state and question, state and screen, two states, screen and
-    question (not one asked on that screen: opening it is then no second goal); taken
+    """Pairs of goals: state and question, state and screen, two states, question and
+    screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
     the pairs whose goals share a screen or a step between screens (`paths`): a person
     asks for two things on one page, or on one way through the app."""
@@ -449,10 +456,14 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
             not _same_table(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
-    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b)], away,
+    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
+              not (a.label and a.label == b.label)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
               if a.touches != b.touches and not (a.label and a.label == b.label)],
-             [(a, b) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+             # The question first: it is asked on another screen than the one to end
+             # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
+             # back to read it; "Tell me ..., then open QQ互联" is done as it says).
+             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
     sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
@@ -485,15 +496,27 @@ def _placed(spec: AppSpec, b: _Base) -> _Base:
 
 
 def _same_table(a: _Base, b: _Base) -> bool:
-    return bool({p.table for p in a.task.params} & {p.table for p in b.task.params})
+    """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
+    “check this”, then tell me whether “check this” is on or off")."""
+    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
+
+
+def _subjects(task: Task) -> set[str]:
+    """The tables a task's parameters come from or its condition looks into (a count of
+    a folder's files), and the flags its condition reads."""
+    params = {p.name for p in task.params}
+    flags = {x.path[0] for x in walk(task.condition) if isinstance(x, Ref) and
+             len(x.path) == 1 and x.path[0] not in params and x.path[0] not in ROOTS}
+    looked = {x.table for x in walk(task.condition) if isinstance(x, Call) and x.table}
+    return {p.table for p in task.params} | flags | looked
 
 
 def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
     row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    if _same_table(nav, info):
-        return True
+    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
+        return True  # (a question answered on that screen: "how many options “Theme” has")
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {P.literal(label)}" in info.task.instruction
 
@@ -517,10 +540,11 @@ def _pair(a: _Base, b: _Base, names: _Names) -> Task:
     b_cond = _rename(b.task.condition, renames)
     b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
         [f"tell me {P.rename_holes(b.asks, renames)}"]
+    a_clauses = a.clauses or (f"tell me {a.asks}",)
     texts = []
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
-        ca = _unplease(a.clauses[i % len(a.clauses)])
+        ca = _unplease(a_clauses[i % len(a_clauses)])
         cb = _unplease(b_clauses[i % len(b_clauses)])
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"

@@ -18,12 +18,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from phoneworld.codegen.files import stable_json
 from phoneworld.runtime.look import LOOK_FILE, Gauge, ListLook, Look, ScreenLook, look_to_json
 from phoneworld.runtime.page import FRAME_WIDTH
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.visual.assets import DEFAULT_CAP, encode_assets
+from phoneworld.visual.compare import grey, typicality
 from phoneworld.visual.extract import (
     borrow_sprites,
     extract_screen,
@@ -85,7 +88,8 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             continue
         shown = texts_at(machine.preview(screen.name, "node"))
         order = list(range(len(recs)))
-        first = pick_recording(shown, [r.observation.root for r in recs])
+        first = pick_recording(shown, [r.observation.root for r in recs],
+                               _typical(recs, spec) if len(recs) > 2 else None)
         order.remove(first)
         cut, tries, plate = None, 0, None
         for i in [first, *order]:  # the best one that can be read
@@ -184,6 +188,37 @@ def _reader(rec: Recording, spec: AppSpec):
 
 _BORROW = 6
 """Other recordings of a screen looked at for a row of a list its plate shows empty."""
+
+
+TYPICAL_SIZE = 96
+"""Width of the grey thumbnails recordings are compared at for `_typical` (layout
+blocks show; the 270-px measure costs 8 times as much for a recording's score)."""
+TYPICAL_MAX = 24
+"""Recordings each one is compared with for `_typical` (evenly spaced, when more)."""
+
+
+def _typical(recs: Sequence[Recording], spec: AppSpec) -> list[float]:
+    """How like the other recordings of its screen each recording's picture is
+    (`compare.typicality` on small grey thumbnails; 0 for one that cannot be read)."""
+    from PIL import Image, UnidentifiedImageError
+
+    height = max(1, round(TYPICAL_SIZE * spec.height / spec.width))
+    greys: list[np.ndarray] = []
+    read: list[int] = []
+    for i, rec in enumerate(recs):
+        try:
+            with Image.open(rec.screenshot) as img:
+                img.draft("RGB", (img.width // 4, img.height // 4))  # JPEG: decoded small
+                px = screen_pixels(img, TYPICAL_SIZE, height)
+        except (OSError, UnidentifiedImageError, ValueError):
+            continue
+        greys.append(grey(px, TYPICAL_SIZE))
+        read.append(i)
+    step = max(1, -(-len(greys) // TYPICAL_MAX))
+    out = [0.0] * len(recs)
+    for i, score in zip(read, typicality(greys, range(0, len(greys), step)), strict=True):
+        out[i] = score
+    return out
 
 
 def _pixels(rec: Recording, spec: AppSpec, warnings: list[str]):

@@ -16,6 +16,7 @@ the same app about 0.35.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -63,7 +64,31 @@ def edge_similarity(a: Any, b: Any) -> float:
     """Mean gradient-magnitude similarity of `a` and `b` where either has an edge (1.0 when
     both are flat everywhere)."""
     ga, gb = pair(a, b)
-    ma, mb = gradient(ga), gradient(gb)
+    return _gms(gradient(ga), gradient(gb))
+
+
+def typicality(greys: Sequence[np.ndarray], among: Sequence[int] | None = None
+               ) -> list[float]:
+    """Each of `greys` (grey arrays of one size) scored by its mean edge similarity to
+    the others (or to those of indexes `among`): how typical a picture of them all it
+    is (1.0 where there is no other)."""
+    edges = [gradient(g) for g in greys]
+    pool = range(len(edges)) if among is None else among
+    sims: dict[tuple[int, int], float] = {}
+    out = []
+    for i, e in enumerate(edges):
+        got = []
+        for j in pool:
+            if j != i:
+                key = (min(i, j), max(i, j))
+                if key not in sims:
+                    sims[key] = _gms(e, edges[j])
+                got.append(sims[key])
+        out.append(sum(got) / len(got) if got else 1.0)
+    return out
+
+
+def _gms(ma: np.ndarray, mb: np.ndarray) -> float:
     mask = (ma > EDGE) | (mb > EDGE)
     if not mask.any():
         return 1.0

@@ -277,9 +277,20 @@ def texts_at(root: Node) -> set[tuple[tuple[int, int, int, int], str]]:
     return {(n.bounds, n.text) for n, _ in _visible(root) if n.text.strip()}
 
 
-def pick_recording(shown: set[tuple[Rect, str]], candidates: Sequence[Node]) -> int:
+TYPICAL_WEIGHT = 0.5
+"""What a recording's typicality (`compare.typicality`, 0-1) weighs beside its texts'
+likeness (0-1.5) in `pick_recording`: enough to choose, of recordings whose texts are
+about as like the mock's, the one whose picture is most like the others (a light dialog
+over a dark one recorded once; a screen whose first rendering shares no text with any),
+not enough to choose a picture of other texts over one of the mock's own."""
+
+
+def pick_recording(shown: set[tuple[Rect, str]], candidates: Sequence[Node],
+                   typical: Sequence[float] | None = None) -> int:
     """The index of the candidate hierarchy whose texts (bounds and words) are most like
-    `shown`, the mock's first rendering of the screen (the first of equals)."""
+    `shown`, the mock's first rendering of the screen, with each candidate's `typical`
+    score (how like the other recordings its picture is) weighed in (`TYPICAL_WEIGHT`);
+    the first of equals."""
     best, best_score = 0, -1.0
     words = {t for _, t in shown}
     for i, root in enumerate(candidates):
@@ -290,6 +301,8 @@ def pick_recording(shown: set[tuple[Rect, str]], candidates: Sequence[Node]) -> 
         rwords = {t for _, t in rec}
         either = len(words | rwords)
         score += 0.5 * (len(words & rwords) / either if either else 1.0)
+        if typical is not None:
+            score += TYPICAL_WEIGHT * typical[i]
         if score > best_score:
             best, best_score = i, score
     return best

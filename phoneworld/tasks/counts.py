@@ -1,0 +1,110 @@
+"""Questions of how many rows a row's own list shows: a folder's files, a dialog's options.
+
+    ajsha's file dialog opened on "examples/" lists the nine files under it
+    (`list edit_storage_emulated_select_dialog_list where item.ctx == param.id`)
+      ->  task count_edit_storage_emulated_1 information
+              "How many entries does “examples/” list? | ..."
+              { answer ~ count(edit_storage_emulated_select_dialog_list where ctx == 1) }
+
+Asked only where the count is one a person can see and that stays so: a screen opened
+on a row (a person gets there with that row: the walk saw it) lists the rows recorded
+under that row, two or more, every one of them shown by some list and all of one kind
+(the same texts filled in: a settings page's headings among its rows make "entries" a
+matter of opinion), all in view at once
+(no scrolling: a settings page of fourteen rows and headings is counted by nobody), and
+no action of the app adds rows to that list or takes any away. A list of single-choice
+options is asked for its options ("How many options does “Planetary hours indicator
+style” offer?"). The same question with two answers (one name on two screens) is asked
+of neither.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from phoneworld.runtime.expr import normalise
+from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Ref, Task, View
+from phoneworld.spec.walk import views
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.browse import Template
+from phoneworld.tasks.labels import is_name, row_name
+from phoneworld.tasks.reach import Reach
+from phoneworld.tasks.schema import Schema
+
+_UNDER_ROW = Compare("==", Ref(("item", "ctx")), Ref(("param", "id")))
+
+
+def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template]:
+    """One question per (screen, opening row) whose own list is counted (see above)."""
+    tables = {t.name: t for t in spec.tables}
+    changed = {e.target for t in spec.transitions for e in t.effects
+               if e.op in ("insert", "delete")}
+    # (screen, table, name, row id, how many, options)
+    found: list[tuple[str, str, str, object, int, bool]] = []
+    for s in spec.screens:
+        if s.foreign or s.param is None or s.name not in reach.screens:
+            continue
+        e = schema.entity(s.param)
+        if e is None or s.param not in tables:
+            continue
+        for v in views(s.root):
+            if v.items is None or v.items.where != _UNDER_ROW or not v.children or \
+                    v.items.table in changed or v.items.table not in tables:
+                continue
+            listed = tables[v.items.table]
+            ctx = [c.name for c in listed.columns].index("ctx")
+            shown = [r for r in listed.rows if reach.shown(listed.name, r[0])]
+            under = Counter(r[ctx] for r in shown)
+            seen = _item_columns(v.children[0])
+            at = [i for i, c in enumerate(listed.columns) if c.name in seen]
+            kinds: dict[object, set[tuple[bool, ...]]] = {}
+            for r in shown:  # which of the texts the row shows are filled in
+                kinds.setdefault(r[ctx], set()).add(tuple(
+                    isinstance(r[i], str) and bool(r[i].strip()) for i in at))
+            owner = tables[s.param]
+            cols = [c.name for c in owner.columns]
+            for r in owner.rows:
+                name = row_name(cols, r, e.name)[1]
+                if isinstance(name, str) and is_name(name) and under[r[0]] >= 2 and \
+                        len(kinds.get(r[0], ())) == 1 and \
+                        _fits(v, under[r[0]]) and (s.name, normalise(name)) in reach.rows:
+                    found.append((s.name, listed.name, name.strip(), r[0], under[r[0]],
+                                  _options(v.children[0])))
+    answers: dict[str, set[int]] = {}
+    for _, _, name, _, n, _ in found:
+        answers.setdefault(name, set()).add(n)
+    done: set[str] = set()
+    for screen, table, name, key, _, options in found:
+        if len(answers[name]) > 1 or name in done:
+            continue
+        done.add(name)
+        questions, obj = P.COUNT_OPTIONS if options else P.COUNT_ENTRIES
+        fill = {"head": name}
+        task = Task(name=f"count_{table}_{len(done)}", kind="information",
+                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Call(
+                        "count", table=table,
+                        where=Compare("==", Ref(("ctx",)), Const(key)))))
+        yield Template(task, asks=P.words(obj, fill), screen=screen)
+
+
+def _item_columns(item: View) -> set[str]:
+    """The columns an item template shows (its texts and descriptions)."""
+    return {x.path[1] for v in views(item) for x in (v.text, v.desc)
+            if isinstance(x, Ref) and len(x.path) == 2 and x.path[0] == "item"}
+
+
+def _fits(lst: View, n: int) -> bool:
+    """Whether `n` items of a list are all in its view at once."""
+    items, b, first = lst.items, lst.bounds, lst.children[0].bounds
+    assert items is not None
+    lines = -(-n // max(1, items.span))
+    if items.axis == "vertical":
+        return first[1] - b[1] + (lines - 1) * items.pitch + first[3] - first[1] <= b[3] - b[1]
+    return first[0] - b[0] + (lines - 1) * items.pitch + first[2] - first[0] <= b[2] - b[0]
+
+
+def _options(item: View) -> bool:
+    """Whether a list's rows are options ticked one at a time (`CheckedTextView`s)."""
+    return any("checkable" in v.flags and "CheckedTextView" in v.cls for v in views(item))
