@@ -43,11 +43,15 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
+    titles = {s.name: title_of(s, spec) for s in spec.screens if not s.foreign}
     out: dict[str, tuple[str, str]] = {}
     for s in spec.screens:
         if s.foreign:
             continue
-        title = title_of(s, spec)
+        title = titles[s.name]
+        if title and any(t.target == s.name and t.screen != s.name and
+                         titles.get(t.screen) == title for t in spec.transitions):
+            title = ""  # a page under its parent's top bar (QQ互联's 我要发言 form): its opener
         if title and s.param in tables and any(title in r for r in tables[s.param].rows):
             title = ""  # a detail screen's title that is its row's, not its own
         if title and (title != app_title or s.name == spec.start) and is_name(title) and \

@@ -37,6 +37,7 @@ from phoneworld.spec.ast import (
     Expr,
     Not,
     Ref,
+    Screen,
     Task,
     TaskParam,
 )
@@ -406,8 +407,12 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
             continue
         if s.param is not None and not any(t.target == s.name and t.with_param is None
                                            and t.screen not in dialogs
-                                           for t in spec.transitions):
-            continue  # only ever shows a row: which row, a condition cannot say
+                                           for t in spec.transitions) and \
+                (kinds.get(s.name, ("", ""))[1] != "title" or _shows_param(s)):
+            # It only ever shows a row: which row, a condition cannot say. Unless it is a
+            # page of its own, titled, on which nothing of the row shows (qqmusic's share
+            # sheet opens 下载QQ whichever QQ row is tapped): going there is a goal.
+            continue
         cond = Compare("==", Ref(("screen",)), Const(s.name))
         into = [t for t in spec.transitions if t.target == s.name and t.screen != s.name]
         submit = [t for t in into if t.screen in forms]
@@ -436,6 +441,13 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
                     instruction=P.join([P.words(p, fill) for p in phrases]), condition=cond)
         yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
+
+
+def _shows_param(s: Screen) -> bool:
+    """Whether anything on `s` is bound to its parameter (the row it was opened for)."""
+    return any(isinstance(e, Ref) and e.path[:1] == ("param",)
+               for v in views(s.root) for x in (v.text, v.desc, v.checked) if x is not None
+               for e in walk(x))
 
 
 # -- composite ---------------------------------------------------------------------------------
