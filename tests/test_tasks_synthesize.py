@@ -998,3 +998,39 @@ def test_a_titled_page_any_row_opens_and_a_page_under_its_parents_title_are_plac
         assert variants(tasks[f"open_{name}"].instruction)[1] == f"Go to {label}."
         demo = make_demo([with_tasks(spec)], draw(spec, tasks[f"open_{name}"])[0])
         assert demo is not None and demo.verified
+
+
+_LISTS = """app lists { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "1List"
+    view ImageButton [900,100,1040,180] as add desc "Add List" clickable
+    view ImageButton [40,300,200,400] as sort desc "Sort" clickable
+  }
+}
+screen name P1 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view EditText [140,700,940,800] as title editable
+  }
+}
+screen sort_by P1 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"
+  }
+}
+on main.add tap -> name
+on main.sort tap -> sort_by
+"""
+
+
+def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place():
+    """onelist's "Add List" opens a dialog: "Tap “Add List”." is a goal (not "Go to Add
+    List": a popup is no place). A dialog with a title of its own names no button."""
+    spec = parse(_LISTS)
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    assert variants(tasks["open_name"].instruction)[0] == "Tap “Add List”."
+    assert "open_sort_by" not in tasks
+    demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_name"])[0])
+    assert demo is not None and demo.verified
