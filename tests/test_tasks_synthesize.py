@@ -988,7 +988,10 @@ def test_a_titled_page_any_row_opens_and_a_page_under_its_parents_title_are_plac
     """qqmusic's share sheet opens 下载QQ whichever QQ row is tapped: nothing of the row
     shows there, the page has its own title, so "Go to 下载QQ." is a goal; its 反馈建议
     leads to QQ互联, whose 我要发言 opens a form under the same title: that form is called
-    by the button that opens it, not a second "QQ互联"."""
+    by the button that opens it, not a second "QQ互联" (where no button names it, it
+    keeps the title: uber's Help articles under Help)."""
+    unnamed = parse(_SHARE.replace('as post text "Speak up" clickable', "as post clickable"))
+    assert screen_labels(unnamed)["post"] == ("QQ Connect", "title")
     spec = parse(_SHARE)
     assert screen_labels(spec)["download"] == ("Download QQ", "title")
     assert screen_labels(spec)["post"] == ("Speak up", "opener")
