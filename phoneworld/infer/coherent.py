@@ -142,7 +142,7 @@ def unopened_params(f: Facts) -> Facts:
     return f.with_(params={k: v for k, v in f.params.items() if k not in drop})
 
 
-_COUNTER = re.compile(r"^0\s*/\s*(\d+)$")
+_COUNTER = re.compile(r"^0(\s*/\s*\d+)$")  # the rest as recorded: "0/200" stays unspaced
 
 
 def typed_counters(f: Facts) -> Facts:
@@ -169,7 +169,7 @@ def _counted(s: Screen) -> Screen:
         if len(close) == 1:
             typed = Call("len", args=(Ref(("input", close[0].name)),))
             counted = BinOp("+", Call("fixed", args=(typed, Const(0))),
-                            Const(f" / {m.group(1)}"))  # type: ignore[union-attr]
+                            Const(m.group(1)))  # type: ignore[union-attr]
             return dataclasses.replace(v, text=counted, children=kids)
         return v if kids == v.children else dataclasses.replace(v, children=kids)
     return dataclasses.replace(s, root=swap(s.root))
