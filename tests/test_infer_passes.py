@@ -14,6 +14,7 @@ from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
     button,
+    centre,
     edit,
     facts,
     label,
@@ -547,3 +548,31 @@ def test_a_row_recorded_again_under_another_parent_opens_what_its_twin_opened():
     assert target == "note" and count == 1
     assert when == BoolOp("or", (Compare("==", Ref(("item", "id")), Const(7)),
                                  Compare("==", Ref(("item", "id")), Const(14))))
+
+
+def test_a_label_in_a_row_whose_tap_stayed_does_what_a_tap_on_the_row_does():
+    """onelist's Settings: a tap on a heading row's title did nothing, a tap beside the
+    text of "Show last release note" opened its page. The title (named, inside every row)
+    takes a press first in the mock: were it to stay, no row would open by its text."""
+    from phoneworld.traces.model import Action
+
+    def home():  # rows that are not clickable: a tap lands on the deepest view
+        root = _home()
+        rs = root.children[1]
+        plain = [r.model_copy(update={"clickable": False}) for r in rs.children]
+        return root.model_copy(update={"children": (
+            root.children[0], rs.model_copy(update={"children": tuple(plain)}))})
+
+    def tap(app, x, y):
+        return app._act(Action(kind="tap", x=x, y=y))
+
+    row_y = centre(home().at((1, 0)))[1]
+    app = tap(App().show(home()), 800, row_y).show(_detail("Milk", "$2")).back()
+    app = tap(app.show(home()), *centre(home().at((1, 2, 0)))).show(home())
+    f = facts(app.trace())
+    taps = {t.widget: t for t in f.transitions
+            if t.action == "tap" and t.screen == screen_of(f, 0, 0)}
+    assert len(taps) == 2, taps
+    row, label = (taps[w] for w in sorted(taps, key=len))
+    assert row.target == label.target == screen_of(f, 0, 1)
+    assert label.with_param == Ref(("item",))

@@ -61,6 +61,12 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
         for word in _IDENTIFIER.findall(said):  # an id, unless the app shows it as text
             assert any(word in t for t in texts), (word, said)
             assert word not in screens, (word, said)
+    # (#21) No composite asks to type one text twice, into two fields.
+    params = {t.name: t.params for t in spec.tasks}
+    for inst in found:
+        typed = [inst.params[p.name] for p in params[inst.template]
+                 if p.table.endswith("_typed")]
+        assert len(typed) == len(set(typed)), inst.instruction
     sample = random.Random(0).sample(found, min(4, len(found)))
     for inst in sample:
         demo = make_demo([spec], inst)

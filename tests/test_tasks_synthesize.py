@@ -307,9 +307,12 @@ on main.more tap -> menu with item
 def test_a_page_that_shows_nothing_of_the_row_that_opened_it_is_not_opened_by_it():
     """qqmusic's share targets each open one "Download QQ" page, and a row's menu was
     recorded for one row only: "Show me 朋友圈" names no place a person could tell they
-    reached. A page bound to its row (a title `param.title`) is opened by the row."""
+    reached. A page bound to its row (a title `param.title`) is opened by the row. A
+    page with a title of its own is a place still, called by that title (no row)."""
     spec = with_tasks(parse(_PAGES))
-    assert not [t for t in spec.tasks if t.name in ("open_page", "open_menu")]
+    assert not [t for t in spec.tasks if t.name == "open_menu"]
+    (page,) = [t for t in spec.tasks if t.name == "open_page"]
+    assert "Go to Download the other app." in page.instruction and not page.params
     bound = _PAGES.replace('text "Download the other app"', "text param.title")
     opened = [t for t in with_tasks(parse(bound)).tasks if t.name == "open_page"]
     assert opened and "Open {n}." in opened[0].instruction
@@ -940,3 +943,97 @@ def test_a_place_word_names_the_nearest_text_there():
     assert _nearest(name, distance, [time, address]) and not _nearest(name, time, [distance])
     rank, more = at(0, 200, 30, 260), at(0, 300, 30, 330)  # elsewhere on the row
     assert _nearest(name, rank, [address]) and not _nearest(name, rank, [more])
+
+
+_SHARE = """app share { package "a.b" start main }
+content main_list(id int, ctx int, name text) {
+  (1, null, "QQ Friends")
+  (2, null, "QQ Zone")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Share"
+    view ListView [0,300,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,300,1080,500] as row clickable {
+        view TextView [40,310,800,380] text item.name
+      }
+    }
+  }
+}
+screen download P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Download QQ"
+    view TextView [40,1100,800,1180] as feedback text "Feedback" clickable
+  }
+}
+screen forum P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "QQ Connect"
+    view TextView [40,1800,800,1880] as post text "Speak up" clickable
+  }
+}
+screen post P2 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "QQ Connect"
+    view EditText [40,300,1040,800] as body editable
+  }
+}
+on main.row tap -> download with item
+on download.feedback tap -> forum
+on forum.post tap -> post
+"""
+
+
+def test_a_titled_page_any_row_opens_and_a_page_under_its_parents_title_are_places():
+    """qqmusic's share sheet opens 下载QQ whichever QQ row is tapped: nothing of the row
+    shows there, the page has its own title, so "Go to 下载QQ." is a goal; its 反馈建议
+    leads to QQ互联, whose 我要发言 opens a form under the same title: that form is called
+    by the button that opens it, not a second "QQ互联" (where no button names it, it
+    keeps the title: uber's Help articles under Help)."""
+    unnamed = parse(_SHARE.replace('as post text "Speak up" clickable', "as post clickable"))
+    assert screen_labels(unnamed)["post"] == ("QQ Connect", "title")
+    spec = parse(_SHARE)
+    assert screen_labels(spec)["download"] == ("Download QQ", "title")
+    assert screen_labels(spec)["post"] == ("Speak up", "opener")
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    for name, label in (("download", "Download QQ"), ("forum", "QQ Connect"),
+                        ("post", "Speak up")):
+        assert variants(tasks[f"open_{name}"].instruction)[1] == f"Go to {label}."
+        demo = make_demo([with_tasks(spec)], draw(spec, tasks[f"open_{name}"])[0])
+        assert demo is not None and demo.verified
+
+
+_LISTS = """app lists { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "1List"
+    view ImageButton [900,100,1040,180] as add desc "Add List" clickable
+    view ImageButton [40,300,200,400] as sort desc "Sort" clickable
+  }
+}
+screen name P1 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view EditText [140,700,940,800] as title editable
+  }
+}
+screen sort_by P1 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"
+  }
+}
+on main.add tap -> name
+on main.sort tap -> sort_by
+"""
+
+
+def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place():
+    """onelist's "Add List" opens a dialog: "Tap “Add List”." is a goal (not "Go to Add
+    List": a popup is no place). A dialog with a title of its own names no button."""
+    spec = parse(_LISTS)
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    assert variants(tasks["open_name"].instruction)[0] == "Tap “Add List”."
+    assert "open_sort_by" not in tasks
+    demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_name"])[0])
+    assert demo is not None and demo.verified

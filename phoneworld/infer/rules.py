@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import replace
 
 from phoneworld.infer.edits import id_is_item
 from phoneworld.infer.facts import Facts
-from phoneworld.infer.keys import list_key
+from phoneworld.infer.keys import list_key, resolve_key
+from phoneworld.infer.layout import interactive
 from phoneworld.infer.toggles import state_pair
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Effect, Not, Ref, Transition
 
@@ -32,6 +34,9 @@ def choose_transitions(f: Facts) -> Facts:
         if t.action in _SPEC_ACTIONS:
             groups[(t.source, t.widget, t.action)].append(t)
     out = []
+    leaves = {(src, w) for (src, w, a), ts in groups.items()
+              if a == "tap" and any(t.target != "stay" for t in ts)}
+    like_row: dict[tuple[str, str], str] = {}  # (screen, child name) -> its row's name
     for (src, widget, action), ts in sorted(groups.items()):
         if action == "scroll":
             ts = _scrolls_that_leave(f, src, widget, ts)
@@ -50,6 +55,15 @@ def choose_transitions(f: Facts) -> Facts:
         effects = tuple(_effects(f, src, widget, f.toggles.get((src, widget, action), ())))
         if (src, widget, action) in f.effects:
             effects += (f.effects[(src, widget, action)],)
+        row = _row_that_leaves(widget, src, leaves) if action == "tap" and not effects \
+            and all(t.target == "stay" for t in ts) else None
+        if row is not None and info.name_of(row) and info.name_of(row) != name and \
+                not _a_control(info, widget):
+            # (#21) A label inside a row whose tap did nothing (a tap on a heading row)
+            # takes the press first in the mock: it does what the row does, or it would
+            # shadow the row (onelist's "Show last release note" never opened).
+            like_row[(src, name)] = info.name_of(row)
+            continue
         ts = sorted(ts, key=lambda t: (-t.count, t.target))
         default = ts[0]
         lc = f.lists.get(src, {}).get(list_key(widget))
@@ -59,7 +73,27 @@ def choose_transitions(f: Facts) -> Facts:
                                    effects, count))
         out.append(_transition(f, src, name, widget, action, default.target,
                                default.item, None, effects, default.count))
+    out += [replace(t, widget=child) for (src, child), row in sorted(like_row.items())
+            for t in out if t.screen == src and t.widget == row and t.action == "tap"]
     return f.with_(transitions=tuple(out)).noted(dropped=dropped)
+
+
+def _a_control(info, widget: str) -> bool:
+    """Whether `widget` is a control of its own (a switch, a button): not a label."""
+    path = resolve_key(widget, info.keys)
+    return path is None or interactive(info.root.at(path))
+
+
+def _row_that_leaves(widget: str, src: str, leaves: set[tuple[str, str]]) -> str | None:
+    """The key of the nearest list row (or view in one) around `widget` whose tap was
+    recorded going somewhere; None where there is none."""
+    head, found, rest = widget.partition("/[item]")
+    parts = rest.split("/")  # "/RelativeLayout/TextView#title" -> "", "RelativeLayout", ...
+    for n in range(len(parts) - 1, 0, -1) if found else ():
+        key = head + found + "/".join(parts[:n])
+        if (src, key) in leaves:
+            return key
+    return None
 
 
 def _scrolls_that_leave(f: Facts, src: str, widget: str, ts: list) -> list:

@@ -43,21 +43,10 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
-    out: dict[str, tuple[str, str]] = {}
-    for s in spec.screens:
-        if s.foreign:
-            continue
-        title = title_of(s, spec)
-        if title and s.param in tables and any(title in r for r in tables[s.param].rows):
-            title = ""  # a detail screen's title that is its row's, not its own
-        if title and (title != app_title or s.name == spec.start) and is_name(title) and \
-                s.name not in timed:
-            out[s.name] = (title, "title")
-            continue
-        if s.param is not None and "tabs" not in s.modules and "dialog" not in s.modules:
-            continue  # a detail screen is named by its row
-        if s.name in timed:
-            continue  # a splash or an ad gives way by itself: no place to go to
+    titles = {s.name: title_of(s, spec) for s in spec.screens if not s.foreign}
+
+    def opener(s: Screen) -> tuple[str, str] | None:
+        """The label of the widget that most often opened `s`, and its kind."""
         votes: Counter[str] = Counter()
         buttons: set[str] = set()
         for t in spec.transitions:
@@ -71,9 +60,33 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                 votes[label] += t.count
                 if _is_button(named[(t.screen, t.widget)], label):
                     buttons.add(label)
-        if votes:
-            label = min(votes, key=lambda k: (-votes[k], k))
-            out[s.name] = (label, "button" if label in buttons else "opener")
+        if not votes:
+            return None
+        label = min(votes, key=lambda k: (-votes[k], k))
+        return label, "button" if label in buttons else "opener"
+
+    out: dict[str, tuple[str, str]] = {}
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        title = titles[s.name]
+        if title and any(t.target == s.name and t.screen != s.name and
+                         titles.get(t.screen) == title for t in spec.transitions) and \
+                (found := opener(s)) is not None:
+            out[s.name] = found  # a page under its parent's top bar (QQ互联's 我要发言 form)
+            continue
+        if title and s.param in tables and any(title in r for r in tables[s.param].rows):
+            title = ""  # a detail screen's title that is its row's, not its own
+        if title and (title != app_title or s.name == spec.start) and is_name(title) and \
+                s.name not in timed:
+            out[s.name] = (title, "title")
+            continue
+        if s.param is not None and "tabs" not in s.modules and "dialog" not in s.modules:
+            continue  # a detail screen is named by its row
+        if s.name in timed:
+            continue  # a splash or an ad gives way by itself: no place to go to
+        if (found := opener(s)) is not None:
+            out[s.name] = found
     return out
 
 

@@ -37,6 +37,7 @@ from phoneworld.spec.ast import (
     Expr,
     Not,
     Ref,
+    Screen,
     Task,
     TaskParam,
 )
@@ -45,6 +46,7 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, cells, choose, counts, entries
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
 from phoneworld.tasks.schema import (
@@ -89,7 +91,7 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     bare = replace(spec, tasks=())
     bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
     pairs = itertools.islice((t for t in _composites(bases, _Names(bare), screen_labels(bare),
-                                                     _paths(bare))
+                                                     _paths(bare), _typed(bare))
                               if draw(bare, t)), MAX_COMPOSITE)
     return tuple(b.task for b in bases) + tuple(pairs)
 
@@ -401,13 +403,20 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
     seen_labels = set()
     for s in spec.screens:
         label = schema.screen_label(s.name)
-        if s.name == spec.start or s.foreign or "dialog" in s.modules or not label or \
-                label == schema.title:
+        # A dialog is no place to go to, but the button that opens it is one to press
+        # (onelist's "Tap “Add List”.", ajsha's "Tap “LOAD”."): not one titled alone.
+        popup = "dialog" in s.modules
+        if s.name == spec.start or s.foreign or not label or label == schema.title or \
+                popup and kinds.get(s.name, ("", ""))[1] == "title":
             continue
         if s.param is not None and not any(t.target == s.name and t.with_param is None
                                            and t.screen not in dialogs
-                                           for t in spec.transitions):
-            continue  # only ever shows a row: which row, a condition cannot say
+                                           for t in spec.transitions) and \
+                (kinds.get(s.name, ("", ""))[1] != "title" or _shows_param(s)):
+            # It only ever shows a row: which row, a condition cannot say. Unless it is a
+            # page of its own, titled, on which nothing of the row shows (qqmusic's share
+            # sheet opens 下载QQ whichever QQ row is tapped): going there is a goal.
+            continue
         cond = Compare("==", Ref(("screen",)), Const(s.name))
         into = [t for t in spec.transitions if t.target == s.name and t.screen != s.name]
         submit = [t for t in into if t.screen in forms]
@@ -429,7 +438,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
             continue
         seen_labels.add(label)
         # A label that says what a button does ("START +10 XP") names no screen: press it.
-        pressed = kinds.get(s.name, ("", ""))[1] == "button"
+        pressed = popup or kinds.get(s.name, ("", ""))[1] == "button"
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
@@ -438,10 +447,18 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
                     touches="screen", screen=s.name)
 
 
+def _shows_param(s: Screen) -> bool:
+    """Whether anything on `s` is bound to its parameter (the row it was opened for)."""
+    return any(isinstance(e, Ref) and e.path[:1] == ("param",)
+               for v in views(s.root) for x in (v.text, v.desc, v.checked) if x is not None
+               for e in walk(x))
+
+
 # -- composite ---------------------------------------------------------------------------------
 
 def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, str]],
-                paths: frozenset[tuple[str, str]] = frozenset()) -> Iterator[Task]:
+                paths: frozenset[tuple[str, str]] = frozenset(),
+                typed: dict[str, frozenset[str]] | None = None) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, question and
     screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
@@ -459,7 +476,8 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
     sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
               not (a.label and a.label == b.label)], away,
              [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
-              if a.touches != b.touches and not (a.label and a.label == b.label)],
+              if a.touches != b.touches and not (a.label and a.label == b.label)
+              and not _type_alike(a, b, typed or {})],
              # The question first: it is asked on another screen than the one to end
              # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
              # back to read it; "Tell me ..., then open QQ互联" is done as it says).
@@ -469,6 +487,21 @@ def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, 
         for pairs in sorts:
             if i < len(pairs):
                 yield _pair(*pairs[i], names)
+
+
+def _typed(spec: AppSpec) -> dict[str, frozenset[str]]:
+    """Each table of texts typed into a field (`..._typed`) -> the texts."""
+    return {t.name: frozenset(str(v) for r in t.rows for v in r[1:] if isinstance(v, str))
+            for t in spec.tables if t.name.endswith(TYPED)}
+
+
+def _type_alike(a: _Base, b: _Base, typed: dict[str, frozenset[str]]) -> bool:
+    """Whether two goals each type a text and could type the same one: "Enter “Hello
+    World” and tap “Validate” and type “Hello World” and add it to the list" asks for
+    one text twice."""
+    texts = [frozenset().union(*(typed[p.table] for p in x.task.params if p.table in typed))
+             for x in (a, b)]
+    return bool(texts[0] & texts[1])
 
 
 def _near(a: _Base, b: _Base, paths: frozenset[tuple[str, str]]) -> bool:
