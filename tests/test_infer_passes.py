@@ -13,6 +13,8 @@ from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
+    W,
+    _n,
     button,
     centre,
     edit,
@@ -240,6 +242,23 @@ def test_detail_texts_bind_to_the_row_columns_or_new_ones():
     assert bound["FrameLayout/TextView#stock"] == Ref(("param", "d_stock"))
     lc = f.lists[screen_of(f, 0, 0)][LIST]
     assert [r[-1] for r in lc.rows] == ["4 left", "9 left", ""]
+
+
+def test_a_title_and_subtitle_without_ids_bind_by_their_place():
+    # messages' conversation header: two TextViews without ids, told apart by their own
+    # texts, so each conversation named them anew and the title stayed the one recorded
+    # first ("Sam Rivera" over every conversation).
+    def detail(name, phone):
+        return screen(_n("TextView", "", name, (0, 0, W, 80)),
+                      _n("TextView", "", phone, (0, 80, W, 150)))
+    tr = (App().show(_home()).tap(1, 0).show(detail("Milk", "+1 555")).back()
+          .show(_home()).tap(1, 1).show(detail("Eggs", "+1 666")).trace())
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert sorted(bound.values(), key=str) == [Ref(("param", "d_text_view")),
+                                               Ref(("param", "f1"))]
+    lc = f.lists[screen_of(f, 0, 0)][LIST]
+    assert [r[-1] for r in lc.rows] == ["+1 555", "+1 666", ""]
 
 
 def test_texts_seen_with_one_row_only_stay_literal_unless_they_are_its_texts():

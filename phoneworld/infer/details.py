@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
 from phoneworld.infer.facts import Facts
-from phoneworld.infer.keys import last_part, texts_by_key
+from phoneworld.infer.keys import last_part, texts_by_place
 from phoneworld.infer.layout import identifier, unique
 from phoneworld.spec.ast import Call, Const, Expr, Ref
 
@@ -27,11 +27,15 @@ def bind_details(f: Facts) -> Facts:
         param = f.params.get(name)
         if param is None or info.root is None:
             continue
-        out[name] = _bind(f, info.screen.observations, lists[param[0]][param[1]])
+        out[name] = _bind(f, info.root, info.screen.observations, lists[param[0]][param[1]])
     return f.with_(lists=lists, details=out)
 
 
-def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Expr]:
+def _bind(f: Facts, root, observations, plc: C.ListContent) -> dict[str, Expr]:
+    # Texts are compared by place, so that a title told apart from its subtitle by its own
+    # text (two TextViews without ids) is one view whichever row it shows; the binding is
+    # keyed as the representative (`root`) names that view.
+    named = {place: key for place, (key, _) in texts_by_place(root).items()}
     per_key: dict[str, dict[int, str]] = defaultdict(dict)
     rowless: dict[str, Counter] = defaultdict(Counter)
     n_rowless = 0
@@ -41,14 +45,17 @@ def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Expr]:
             continue
         if not f.ctx_of.get(ref):
             n_rowless += 1
-            for key, text in texts_by_key(o.root).items():
-                rowless[key][text] += 1
+            for place, (_, text) in texts_by_place(o.root).items():
+                rowless[place][text] += 1
             continue
-        for key, text in texts_by_key(o.root).items():
-            per_key[key].setdefault(f.ctx_of[ref], text)
+        for place, (_, text) in texts_by_place(o.root).items():
+            per_key[place].setdefault(f.ctx_of[ref], text)
     rows = {r[0]: r for r in plc.rows}
     out: dict[str, Expr] = {}
-    for key, values in sorted(per_key.items()):
+    for place, values in sorted(per_key.items()):
+        key = named.get(place)
+        if key is None:
+            continue  # not shown by the representative: no view to bind
         if len(set(values.values())) <= 1 and len(values) > 1:
             continue  # the same on every row: a literal label
         col = None
@@ -66,7 +73,7 @@ def _bind(f: Facts, observations, plc: C.ListContent) -> dict[str, Expr]:
             for r in plc.rows:
                 r.append(values.get(r[0], ""))
         out[key] = Ref(("param", col))
-        seen = rowless[key]
+        seen = rowless[place]
         if n_rowless >= 2 and len(seen) == 1 and sum(seen.values()) == n_rowless:
             # what the screen always showed without a row (not a passing snackbar)
             out[key] = Call("otherwise", args=(out[key], Const(next(iter(seen)))))

@@ -87,6 +87,20 @@ def texts_by_key(root: Node) -> dict[str, str]:
     return out
 
 
+def texts_by_place(root: Node) -> dict[str, tuple[str, str]]:
+    """`texts_by_key` keyed by place (look-alikes told apart by position, not by label:
+    see `widget_ref`): place -> (widget key, text)."""
+    from phoneworld.ui.skeleton import app_windows, is_list
+    out: dict[str, tuple[str, str]] = {}
+    for start, win in app_windows(root):
+        for rel, node in win.walk():
+            path = start + rel
+            if node.text and not inside_list(root, path, is_list):
+                place = widget_ref(root, path, by_label=False).key
+                out.setdefault(place, (widget_ref(root, path).key, node.text))
+    return out
+
+
 def inside_list(root: Node, path: NodePath, is_list) -> bool:
     n = root
     for i in path:

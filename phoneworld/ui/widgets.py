@@ -27,9 +27,11 @@ class WidgetRef:
     system: bool = False
 
 
-def widget_ref(root: Node, target: NodePath) -> WidgetRef:
+def widget_ref(root: Node, target: NodePath, *, by_label: bool = True) -> WidgetRef:
     """The widget key of the node at `target` (the look-alikes of a tree are indexed once,
-    for the many widgets callers ask about in a row)."""
+    for the many widgets callers ask about in a row). Without `by_label`, look-alikes are
+    told apart by their position only: a detail page's title and subtitle (two TextViews
+    without ids) keep their keys whichever row the page shows."""
     path = target
     node = root
     parts: list[str] = []
@@ -52,19 +54,19 @@ def widget_ref(root: Node, target: NodePath) -> WidgetRef:
         parts.append(node_key(node))
     key = "/".join(parts)
     if item is None and not system:
-        key = _disambiguate(root, target, key)
+        key = _disambiguate(root, target, key, by_label)
     if system:
         key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
     return WidgetRef(key=key, item=item, list_key=list_key, system=system)
 
 
-def _disambiguate(root: Node, target: NodePath, key: str) -> str:
+def _disambiguate(root: Node, target: NodePath, key: str, by_label: bool = True) -> str:
     """Add the label (or an ordinal) when other nodes outside lists share this key."""
     same = _outside_lists(root).get(key)
     if same is None or len(same.paths) <= 1:
         return key
     label = root.at(target).label
-    if label and same.labels[label] == 1:
+    if by_label and label and same.labels[label] == 1:
         return f"{key}@{label}"
     return f"{key}@{same.ordinal.get(target, 0)}"
 
