@@ -9,6 +9,7 @@ import pytest
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.actions import Action
+from phoneworld.runtime.expr import Scope, display, evaluate
 from phoneworld.spec.ast import Call, Compare, Const, Ref, Task
 from phoneworld.tasks import export_sft, make_demo, sample_tasks
 from phoneworld.tasks.demos import new_target
@@ -36,11 +37,18 @@ def test_the_other_example_apps_get_verified_demos(app):
     assert sum(bool(d and d.verified) for d in (make_demo([spec], t) for t in tasks)) >= 29
 
 
-def _expected(goal) -> str:
-    """The answer a question's goal (`answer ~ v` or `answer ~ "text"`) expects."""
+def _expected(goal, specs) -> str:
+    """The answer a question's goal (`answer ~ v`, `answer ~ "text"` or `answer ~
+    count(...)`) expects, the last read in the goal's app as it starts."""
     (other,) = [x for x in (goal.condition.left, goal.condition.right)
                 if x != Ref(("answer",))]
-    return str(other.value if isinstance(other, Const) else goal.params[other.path[0]])
+    if isinstance(other, Const):
+        return str(other.value)
+    if isinstance(other, Ref):
+        return str(goal.params[other.path[0]])
+    m = Machine(next(s for s in specs if s.name == goal.app))
+    m.reset()
+    return display(evaluate(other, Scope(m.state)))
 
 
 def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
@@ -58,7 +66,7 @@ def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
         a, b = t.apps
         # the fact is looked up in the first app, then the goal is reached in the other
         assert a in screens and screens[-1] == b and screens.index(a) < screens.index(b)
-        found = _expected(t.goals[0]) if t in relayed else str(t.params[f"{a}.v"])
+        found = _expected(t.goals[0], specs) if t in relayed else str(t.params[f"{a}.v"])
         if t in relayed:  # ... and reported at the end
             assert d.actions[-2] == {"action_type": "answer", "text": found}
         else:  # ... and typed into the other app (sent as a message)
