@@ -158,6 +158,34 @@ def test_a_single_choice_list_that_writes_nothing_still_moves_its_tick():
     assert ticks == {"System": False, "Light": False, "Dark": True}
 
 
+def test_a_tick_recorded_moving_is_a_single_choice_not_a_switch_per_option():
+    """settings' font-size dialog stays open after a tap and shows the tick moved (the
+    toggles saw "Large" flip on): the tap ticks "Large" and unticks the rest, and a second
+    tap on it keeps it ticked, where a flip per option made "Turn off Large." a task."""
+    from tests.infer_fixtures import W, _n
+
+    def radios(on: str):
+        kids = [_n("CheckedTextView", "text1", t, (0, 600 + 150 * i, W, 750 + 150 * i),
+                   clickable=True, checkable=True, checked=t == on)
+                for i, (t,) in enumerate(OPTIONS)]
+        return screen(title("Choose"), _n("ListView", "options", "", (0, 600, W, 1200),
+                                          kids, scrollable=True))
+
+    app = (App().show(_settings("Style")).tap(1, 0).show(radios("System")).tap(1, 2)
+           .show(radios("Dark")).back().show(_settings("Style")))
+    f = facts(app.trace())
+    (pick,) = [t for t in f.transitions if any(e.op == "update" for e in t.effects)]
+    (eff,) = pick.effects
+    assert eff.where == Compare("==", Ref(("ctx",)), Ref(("param", "id")))
+    m = Machine(parse(emit(_spec(f))))
+    m.reset()
+    m.step({"action_type": "click", "index": _index(m, "Theme")})
+    for _ in range(2):
+        m.step({"action_type": "click", "index": _index(m, "Light")})
+        ticks = {e["text"]: e["checked"] for e in m.observe("elements") if e["checkable"]}
+        assert ticks == {"System": False, "Light": True, "Dark": False}
+
+
 def test_a_list_with_two_ticks_is_no_single_choice():
     """Two options ticked at once: a multiple choice, whose tap ticks nothing else."""
     f = _unwritten((2, 1), ticked=("System", "Light"))

@@ -26,10 +26,11 @@ a tap on an option closes the dialog, that tap ticks it (the same effect, no wri
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import list_key
-from phoneworld.spec.ast import Compare, Effect, Ref
+from phoneworld.spec.ast import Compare, Effect, Not, Ref
 
 
 def find_choices(f: Facts) -> Facts:
@@ -47,7 +48,9 @@ def find_choices(f: Facts) -> Facts:
         options = f.lists[t.screen][widget] if widget is not None else None
         if write is None and t.action == "tap" and t.target != t.screen and \
                 t.screen in f.params and options is not None and _single_choice(options) \
-                and not t.effects:
+                and all(_flips(e, options) for e in t.effects):
+            # (a flip of the tapped option recorded once is that tick seen: a single
+            # choice never unticks the option tapped)
             out.append(dataclasses.replace(t, effects=(_tick(options.table),)))
             notes[f"{t.screen}.{t.widget}"] = (f"a choice: ticks a row of {options.table}",)
             continue
@@ -75,6 +78,18 @@ def _tick(table: str) -> Effect:
     return Effect(op="update", target=table,
                   values=(("checked", Compare("==", Ref(("id",)), Ref(("item", "id")))),),
                   where=Compare("==", Ref(("ctx",)), Ref(("param", "id"))))
+
+
+_SWITCH = re.compile(r"Switch|CheckBox|Toggle", re.I)
+
+
+def _flips(e: Effect, lc) -> bool:
+    """Whether `e` flips the tapped option's tick in `lc`'s table (the toggles' row effect),
+    where the options are ticks, not switches or check boxes (rows of those may happen to
+    be recorded with one of them on)."""
+    return e.op == "update" and e.target == lc.table and \
+        e.values == (("checked", Not(Ref(("item", "checked")))),) and \
+        not _SWITCH.search(lc.checkable or "")
 
 
 def _single_choice(lc) -> bool:
