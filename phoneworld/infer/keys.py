@@ -10,6 +10,8 @@ item the template is built from are keyed (see `templates.template_index`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from phoneworld.infer import content as C
 from phoneworld.infer import templates as T
 from phoneworld.ui.node import Node, NodePath
@@ -77,28 +79,29 @@ def visible_paths(root: Node) -> list[NodePath]:
 def texts_by_key(root: Node) -> dict[str, str]:
     """Texts outside lists, by widget key, in the app's windows (never the status bar's
     clock or battery)."""
-    from phoneworld.ui.skeleton import app_windows, is_list
     out: dict[str, str] = {}
-    for start, win in app_windows(root):
-        for rel, node in win.walk():
-            path = start + rel
-            if node.text and not inside_list(root, path, is_list):
-                out.setdefault(widget_ref(root, path).key, node.text)
+    for path, text in _texts_outside_lists(root):
+        out.setdefault(widget_ref(root, path).key, text)
     return out
 
 
 def texts_by_place(root: Node) -> dict[str, tuple[str, str]]:
     """`texts_by_key` keyed by place (look-alikes told apart by position, not by label:
     see `widget_ref`): place -> (widget key, text)."""
-    from phoneworld.ui.skeleton import app_windows, is_list
     out: dict[str, tuple[str, str]] = {}
+    for path, text in _texts_outside_lists(root):
+        place = widget_ref(root, path, by_label=False).key
+        out.setdefault(place, (widget_ref(root, path).key, text))
+    return out
+
+
+def _texts_outside_lists(root: Node) -> Iterator[tuple[NodePath, str]]:
+    from phoneworld.ui.skeleton import app_windows, is_list
     for start, win in app_windows(root):
         for rel, node in win.walk():
             path = start + rel
             if node.text and not inside_list(root, path, is_list):
-                place = widget_ref(root, path, by_label=False).key
-                out.setdefault(place, (widget_ref(root, path).key, node.text))
-    return out
+                yield path, node.text
 
 
 def inside_list(root: Node, path: NodePath, is_list) -> bool:
