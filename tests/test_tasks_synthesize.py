@@ -819,23 +819,23 @@ def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
 def test_composites_pair_goals_on_one_screen_or_one_step_apart_first():
     """aeondroid paired "Enable GPS" (Settings) with a moon phase's time (the main page):
     a pair on one screen, or on two one step apart, comes before such a pair."""
-    from phoneworld.tasks.synthesize import _Base, _composites, _Names
+    from phoneworld.tasks.composite import Base, Names, composites
 
-    def base(name: str, kind: str, screen: str, touches: str) -> _Base:
+    def base(name: str, kind: str, screen: str, touches: str) -> Base:
         t = Task(name=name, kind=kind, instruction=f"Do {name}.",
                  condition=Compare("==", Ref((name,)), Const(True)))
-        return _Base(t, clauses=(f"do {name}",), asks=f"the {name}", touches=touches,
-                     screen=screen)
+        return Base(t, clauses=(f"do {name}",), asks=f"the {name}", touches=touches,
+                    screen=screen)
 
     spec = parse(_ROWS)
     state = base("gps", "state", "settings", "gps")
     far, near = base("moon", "information", "main", "answer"), \
         base("toasts", "information", "about", "answer")
-    names = _Names(spec)
-    (first, _) = list(_composites([state, far, near], names, {}))
+    names = Names(spec)
+    (first, _) = list(composites([state, far, near], names, {}))
     assert first.name == "gps__moon"  # no step joins the screens: diagonal order
-    (first, _) = list(_composites([state, far, near], names, {},
-                                  frozenset({("settings", "about")})))
+    (first, _) = list(composites([state, far, near], names, {},
+                                 frozenset({("settings", "about")})))
     assert first.name == "gps__toasts"
 
 

@@ -55,7 +55,7 @@ from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
-"""`_Names.new` of `synthesize`: a parameter name no column or keyword uses."""
+"""`Names.new` of `composite`: a parameter name no column or keyword uses."""
 _SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
 """A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
 _SWITCH_WORDS = re.compile(r"\s+(ON|OFF)$")

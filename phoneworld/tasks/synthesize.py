@@ -25,7 +25,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from phoneworld.spec.ast import (
     AppSpec,
@@ -41,12 +41,10 @@ from phoneworld.spec.ast import (
     Task,
     TaskParam,
 )
-from phoneworld.spec.names import ROOTS
-from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, cells, choose, counts, entries
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.instances import TYPED
+from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
 from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
 from phoneworld.tasks.reach import explore, tables_of
 from phoneworld.tasks.schema import (
@@ -63,26 +61,6 @@ MAX_COMPOSITE = 24
 _UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
 
 
-@dataclass(frozen=True)
-class _Base:
-    """A template with the pieces a composite needs: its clauses ("turn on {n}") or, for a
-    question, the thing asked for ("the price of {n}"), and what it changes."""
-
-    task: Task
-    clauses: tuple[str, ...] = ()
-    asks: str = ""
-    touches: str = ""
-    screen: str = ""
-    """The screen a state change is made on, or a navigation reaches."""
-    label: str = ""
-    """What a state change is about, in the app's words (two switches that say the same
-    make no composite)."""
-    alone: bool = False
-    """A goal too long to join with another (a whole form to fill in)."""
-    about: str = ""
-    """The table a question with no parameters reads (`browse.Template.about`)."""
-
-
 def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     """The task templates for `spec`, in a fixed order (information, state, navigation,
     composite), each with at least one instance to draw; deterministic for the same spec."""
@@ -90,13 +68,13 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
 
     bare = replace(spec, tasks=())
     bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
-    pairs = itertools.islice((t for t in _composites(bases, _Names(bare), screen_labels(bare),
-                                                     _paths(bare), _typed(bare))
+    pairs = itertools.islice((t for t in composites(bases, Names(bare), screen_labels(bare),
+                                                    step_pairs(bare), typed_texts(bare))
                               if draw(bare, t)), MAX_COMPOSITE)
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
-def _unique(bases: Iterator[_Base]) -> Iterator[_Base]:
+def _unique(bases: Iterator[Base]) -> Iterator[Base]:
     """The templates with names made unique (`open_settings`, `open_settings_2`)."""
     taken: set[str] = set()
     for b in bases:
@@ -107,43 +85,43 @@ def _unique(bases: Iterator[_Base]) -> Iterator[_Base]:
         yield b if name == b.task.name else replace(b, task=replace(b.task, name=name))
 
 
-def _bases(spec: AppSpec) -> Iterator[_Base]:
+def _bases(spec: AppSpec) -> Iterator[Base]:
     schema = read_schema(spec)
-    names = _Names(spec)
+    names = Names(spec)
     asked: set[tuple[str, str]] = set()
     for b in _information(spec, schema, names):
         asked.add((b.task.params[0].table, b.task.params[1].column))
         yield b
     for t in browse.row_questions(spec, schema, names.new, asked):
-        yield _Base(t.task, asks=t.asks, touches="answer")
+        yield Base(t.task, asks=t.asks, touches="answer")
     said = set()
     for t in browse.switch_states(spec, schema, names.new):
         said.add(t.task.params[0].table)
-        yield _Base(t.task, asks=t.asks, touches="answer")
+        yield Base(t.task, asks=t.asks, touches="answer")
     for t in browse.switch_checks(spec, schema, names.new, said):
-        yield _Base(t.task, asks=t.asks, touches="answer")
+        yield Base(t.task, asks=t.asks, touches="answer")
     for t in browse.flag_states(spec, schema, explore(spec).screens):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
                     label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen, about=t.about)
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen, about=t.about)
     for t in counts.count_questions(spec, schema, explore(spec)):
-        yield _Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
-        yield _Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
+        yield Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
                     alone=len(t.task.params) > 1)
     yield from _navigation(spec, schema)
     for t in browse.open_rows(spec, schema, names.new):
-        yield _Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
+        yield Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
 
 
 # -- information --------------------------------------------------------------------------
 
-def _information(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
+def _information(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
     tables = {t.name: t for t in spec.tables}
     for e in schema.entities:
         t = tables[e.table]
@@ -162,7 +140,7 @@ def _information(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base
                 instruction=P.join([P.words(q, fill, n=n) for q in questions]),
                 condition=Compare("~", Ref(("answer",)), Ref((v,))),
                 params=(TaskParam(n, e.table, e.name), TaskParam(v, e.table, f.column)))
-            yield _Base(task, asks=P.words(obj, fill, n=n), touches="answer")
+            yield Base(task, asks=P.words(obj, fill, n=n), touches="answer")
 
 
 def _answerable(rows: tuple, name: int, value: int) -> bool:
@@ -182,7 +160,7 @@ def _unit(rows: tuple, i: int) -> str:
 
 # -- state ------------------------------------------------------------------------------------
 
-def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
+def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
     flags = {f.name: f for f in spec.flags}
     # Two switches that say the same on one screen ("Show password" by each password
     # field) are told apart by nothing a person reads: neither is asked for.
@@ -201,11 +179,11 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             task = Task(name=f"turn_{'on' if on else 'off'}_{ft.flag}", kind="state",
                         instruction=P.join([P.words(p, fill) for p in phr]),
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
-            yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phr),
+            yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
     yield from _steps(spec, schema)
     for t in choose.choice_templates(spec, schema, names.new):
-        yield _Base(t.task, clauses=t.clauses, touches=t.task.params[0].table,
+        yield Base(t.task, clauses=t.clauses, touches=t.task.params[0].table,
                     screen=t.screen)
     for rt in schema.row_toggles:
         e = schema.entity(rt.table)
@@ -225,7 +203,7 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
                         condition=cond,
                         params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key),
                                 TaskParam(c, e.table, rt.column)))
-            yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n)) for p in phr),
+            yield Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n)) for p in phr),
                         touches=rt.table, screen=rt.screen)
     for ins in schema.inserts:
         src = schema.entity(ins.source) if ins.source else None
@@ -247,7 +225,7 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             condition=_exists(ins.table, [(col, Ref((k,))) for col, k, _ in keys]),
             params=(TaskParam(n, src.table, src.name),
                     *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n)))
-        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
+        yield Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
                                         for p in P.ADD), touches=ins.table,
                         screen=ins.screen)
     for de in schema.deletes:
@@ -268,12 +246,12 @@ def _state(spec: AppSpec, schema: Schema, names: _Names) -> Iterator[_Base]:
             name=f"remove_from_{de.table}", kind="state",
             instruction=P.join([P.words(p, {"where": where}, n=n) for p in P.REMOVE]),
             condition=Not(gone), params=params)
-        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
+        yield Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
                                         for p in P.REMOVE), touches=de.table,
                         screen=de.screen)
 
 
-def _steps(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
+def _steps(spec: AppSpec, schema: Schema) -> Iterator[Base]:
     """A number flag the app steps by a constant toward a recorded bound (`when f + 10
     <= 180`: wikipedia's font size), brought to each value on the way: "Set “Font size”
     to 120%.", in the words the screen shows it with, named by the heading above it."""
@@ -296,7 +274,7 @@ def _steps(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
                 task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
                             instruction=P.join([P.words(p, fill) for p in P.STEP_TO]),
                             condition=Compare("==", Ref((name,)), Const(value)))
-                yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
+                yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
                                                 for p in P.STEP_TO),
                             touches=name, screen=t.screen, label=label)
                 value += step
@@ -350,7 +328,7 @@ def _show(spec: AppSpec, text: Expr | None, name: str, value: int) -> str:
     return display(evaluate(bound, Scope(State(spec))))  # type: ignore[arg-type]
 
 
-def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator[_Base]:
+def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: Names) -> Iterator[Base]:
     """An insert of typed text (a message, a comment): write a text the app already holds
     elsewhere (the table's own rows) to a row of the source (a contact, a post)."""
     if len(ins.inputs) != 1:
@@ -372,7 +350,7 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: _Names) -> Iterator
         params=(TaskParam(n, src.table, src.name),
                 *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n),
                 TaskParam(m, ins.table, text_column)))
-    yield _Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n, m=m)) for p in phrases),
+    yield Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n, m=m)) for p in phrases),
                 touches=ins.table, screen=ins.screen)
 
 
@@ -396,7 +374,7 @@ def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
 
 # -- navigation ------------------------------------------------------------------------------
 
-def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
+def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
     forms = {s.name for s in spec.screens if "form" in s.modules}
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
     kinds = screen_labels(spec)
@@ -430,7 +408,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
                 task = Task(name=f"submit_{submit[0].screen}", kind="navigation",
                             instruction=P.join([P.words(p, fill) for p in P.SUBMIT]),
                             condition=cond)
-                yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
+                yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
                                                 for p in P.SUBMIT), touches="screen",
                             screen=s.name)
                 continue
@@ -443,7 +421,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[_Base]:
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
                     instruction=P.join([P.words(p, fill) for p in phrases]), condition=cond)
-        yield _Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
+        yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
 
 
@@ -454,69 +432,7 @@ def _shows_param(s: Screen) -> bool:
                for e in walk(x))
 
 
-# -- composite ---------------------------------------------------------------------------------
-
-def _composites(bases: list[_Base], names: _Names, labels: dict[str, tuple[str, str]],
-                paths: frozenset[tuple[str, str]] = frozenset(),
-                typed: dict[str, frozenset[str]] | None = None) -> Iterator[Task]:
-    """Pairs of goals: state and question, state and screen, two states, question and
-    screen (not one asked on that screen: opening it is then no second goal); taken
-    round-robin from each sort so that different templates appear, in each sort first
-    the pairs whose goals share a screen or a step between screens (`paths`): a person
-    asks for two things on one page, or on one way through the app."""
-    state = [b for b in bases if b.task.kind == "state" and not b.alone]
-    info = [b for b in bases if b.task.kind == "information"]
-    nav = [b for b in bases if b.task.kind == "navigation"]
-    # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
-    # Theme": the dialog the choice was just made in).
-    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
-            not _same_table(a, b)]
-    # A change and a question on one table ask about the row just changed (parameters
-    # from one table are one row): "Turn off X, then tell me the summary of X".
-    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
-              not (a.label and a.label == b.label)], away,
-             [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
-              if a.touches != b.touches and not (a.label and a.label == b.label)
-              and not _type_alike(a, b, typed or {})],
-             # The question first: it is asked on another screen than the one to end
-             # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
-             # back to read it; "Tell me ..., then open QQ互联" is done as it says).
-             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
-    sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
-    for i in range(max((len(s) for s in sorts), default=0)):
-        for pairs in sorts:
-            if i < len(pairs):
-                yield _pair(*pairs[i], names)
-
-
-def _typed(spec: AppSpec) -> dict[str, frozenset[str]]:
-    """Each table of texts typed into a field (`..._typed`) -> the texts."""
-    return {t.name: frozenset(str(v) for r in t.rows for v in r[1:] if isinstance(v, str))
-            for t in spec.tables if t.name.endswith(TYPED)}
-
-
-def _type_alike(a: _Base, b: _Base, typed: dict[str, frozenset[str]]) -> bool:
-    """Whether two goals each type a text and could type the same one: "Enter “Hello
-    World” and tap “Validate” and type “Hello World” and add it to the list" asks for
-    one text twice."""
-    texts = [frozenset().union(*(typed[p.table] for p in x.task.params if p.table in typed))
-             for x in (a, b)]
-    return bool(texts[0] & texts[1])
-
-
-def _near(a: _Base, b: _Base, paths: frozenset[tuple[str, str]]) -> bool:
-    """Whether two goals are on one screen, or on two that one step joins."""
-    return bool(a.screen and b.screen) and (a.screen == b.screen or
-                                            (a.screen, b.screen) in paths or
-                                            (b.screen, a.screen) in paths)
-
-
-def _paths(spec: AppSpec) -> frozenset[tuple[str, str]]:
-    """(screen, screen) for each transition from one to another."""
-    return frozenset((t.screen, t.target) for t in spec.transitions if t.target != t.screen)
-
-
-def _placed(spec: AppSpec, b: _Base) -> _Base:
+def _placed(spec: AppSpec, b: Base) -> Base:
     """`b` with the screen a question is answered on, where it has none: the first
     screen that lists the question's row, or shows it as its parameter."""
     if b.screen or b.task.kind != "information" or not b.task.params:
@@ -526,95 +442,3 @@ def _placed(spec: AppSpec, b: _Base) -> _Base:
         if not s.foreign and (s.param == table or table in tables_of(s.root)):
             return replace(b, screen=s.name)
     return b
-
-
-def _same_table(a: _Base, b: _Base) -> bool:
-    """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
-    “check this”, then tell me whether “check this” is on or off")."""
-    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
-
-
-def _subjects(task: Task) -> set[str]:
-    """The tables a task's parameters come from or its condition looks into (a count of
-    a folder's files), and the flags its condition reads."""
-    params = {p.name for p in task.params}
-    flags = {x.path[0] for x in walk(task.condition) if isinstance(x, Ref) and
-             len(x.path) == 1 and x.path[0] not in params and x.path[0] not in ROOTS}
-    looked = {x.table for x in walk(task.condition) if isinstance(x, Call) and x.table}
-    return {p.table for p in task.params} | flags | looked
-
-
-def _asked_there(nav: _Base, info: _Base, labels: dict[str, tuple[str, str]]) -> bool:
-    """Whether a question is about the screen a navigation opens: a row of the same
-    table (parameters from one table are one row: "Open X, then tell me what else the X
-    row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
-        return True  # (a question answered on that screen: "how many options “Theme” has")
-    label = labels.get(nav.screen, ("",))[0]
-    return bool(label) and f"on {P.literal(label)}" in info.task.instruction
-
-
-def _diagonal(xs: list[_Base], ys: list[_Base]) -> list[tuple[_Base, _Base]]:
-    """All pairs, ordered so that early ones use different members of both lists."""
-    pairs = [(i, j) for i in range(len(xs)) for j in range(len(ys))]
-    pairs.sort(key=lambda p: (p[0] + p[1], p))
-    return [(xs[i], ys[j]) for i, j in pairs]
-
-
-def _pair(a: _Base, b: _Base, names: _Names) -> Task:
-    """Both goals: `a`'s, then `b`'s with its parameters renamed where they meet `a`'s."""
-    taken = {p.name for p in a.task.params}
-    renames = {}
-    for p in b.task.params:
-        new = p.name if p.name not in taken else names.new(p.name, taken)
-        taken.add(new)
-        renames[p.name] = new
-    b_params = tuple(replace(p, name=renames[p.name]) for p in b.task.params)
-    b_cond = _rename(b.task.condition, renames)
-    b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
-        [f"tell me {P.rename_holes(b.asks, renames)}"]
-    a_clauses = a.clauses or (f"tell me {a.asks}",)
-    texts = []
-    for i, pattern in enumerate(P.BOTH):
-        # "please" opens a request, never its second half ("... and please add")
-        ca = _unplease(a_clauses[i % len(a_clauses)])
-        cb = _unplease(b_clauses[i % len(b_clauses)])
-        if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
-            pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
-        texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
-                                   .replace("{a}", ca).replace("{b}", cb)))
-    return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
-                instruction=P.join(list(dict.fromkeys(texts))),
-                condition=BoolOp("and", (a.task.condition, b_cond)),
-                params=a.task.params + b_params)
-
-
-def _unplease(clause: str) -> str:
-    return clause[len("please "):] if clause.lower().startswith("please ") else clause
-
-
-def _rename(e: Expr, names: dict[str, str]) -> Expr:
-    """`e` with task parameter references renamed (columns never share their names)."""
-    def rename(x: Expr) -> Expr:
-        if isinstance(x, Ref) and len(x.path) == 1 and x.path[0] in names:
-            return Ref((names[x.path[0]],))
-        return x
-    return map_expr(e, rename)
-
-
-# -- names and words ----------------------------------------------------------------------------
-
-class _Names:
-    """Parameter names that no column, flag or keyword of the spec uses."""
-
-    def __init__(self, spec: AppSpec) -> None:
-        self.taken = set(keywords()) | set(ROOTS) | {f.name for f in spec.flags} | \
-            {c.name for t in spec.tables for c in t.columns} | {t.name for t in spec.tables}
-
-    def new(self, base: str, used: set[str] | frozenset[str] = frozenset()) -> str:
-        # A role gets the same name in every template (`n` the name, `v` the value, `k`
-        # the key); `used` holds the names this template has already taken.
-        name, i = base, 2
-        while name in self.taken or name in used:
-            name, i = f"{base}{i}", i + 1
-        return name

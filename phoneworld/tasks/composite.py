@@ -1,0 +1,194 @@
+"""Composite templates: two goals of one app asked at once, and the goals they are made of.
+
+    Base(turn_on_wifi, clauses=("turn on Wi-Fi", ...), touches="wifi", screen="network")
+    + Base(ask_summary_display, asks="the summary of {n}", touches="answer")
+      ->  task turn_on_wifi__ask_summary_display composite
+              "Turn on Wi-Fi, then tell me the summary of {n}. | ..."
+              { wifi == true and answer ~ v }
+
+Pairs are state and question, state and screen, two states, question and screen (the
+question first), never two goals about one thing; taken round-robin from each sort, the
+pairs on one screen or one step apart first (see `composites`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Ref, Task
+from phoneworld.spec.names import ROOTS
+from phoneworld.spec.parse import keywords
+from phoneworld.spec.walk import map_expr, walk
+from phoneworld.tasks import phrases as P
+from phoneworld.tasks.instances import TYPED
+
+
+@dataclass(frozen=True)
+class Base:
+    """A template with the pieces a composite needs: its clauses ("turn on {n}") or, for a
+    question, the thing asked for ("the price of {n}"), and what it changes."""
+
+    task: Task
+    clauses: tuple[str, ...] = ()
+    asks: str = ""
+    touches: str = ""
+    screen: str = ""
+    """The screen a state change is made on, or a navigation reaches."""
+    label: str = ""
+    """What a state change is about, in the app's words (two switches that say the same
+    make no composite)."""
+    alone: bool = False
+    """A goal too long to join with another (a whole form to fill in)."""
+    about: str = ""
+    """The table a question with no parameters reads (`browse.Template.about`)."""
+
+
+def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str]],
+                paths: frozenset[tuple[str, str]] = frozenset(),
+                typed: dict[str, frozenset[str]] | None = None) -> Iterator[Task]:
+    """Pairs of goals: state and question, state and screen, two states, question and
+    screen (not one asked on that screen: opening it is then no second goal); taken
+    round-robin from each sort so that different templates appear, in each sort first
+    the pairs whose goals share a screen or a step between screens (`paths`): a person
+    asks for two things on one page, or on one way through the app."""
+    state = [b for b in bases if b.task.kind == "state" and not b.alone]
+    info = [b for b in bases if b.task.kind == "information"]
+    nav = [b for b in bases if b.task.kind == "navigation"]
+    # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
+    # Theme": the dialog the choice was just made in).
+    away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
+            not _same_table(a, b)]
+    # A change and a question on one table ask about the row just changed (parameters
+    # from one table are one row): "Turn off X, then tell me the summary of X".
+    sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
+              not (a.label and a.label == b.label)], away,
+             [(a, b) for i, a in enumerate(state) for b in state[i + 1:]
+              if a.touches != b.touches and not (a.label and a.label == b.label)
+              and not _type_alike(a, b, typed or {})],
+             # The question first: it is asked on another screen than the one to end
+             # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
+             # back to read it; "Tell me ..., then open QQ互联" is done as it says).
+             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+    sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
+    for i in range(max((len(s) for s in sorts), default=0)):
+        for pairs in sorts:
+            if i < len(pairs):
+                yield _pair(*pairs[i], names)
+
+
+def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
+    """Each table of texts typed into a field (`..._typed`) -> the texts."""
+    return {t.name: frozenset(str(v) for r in t.rows for v in r[1:] if isinstance(v, str))
+            for t in spec.tables if t.name.endswith(TYPED)}
+
+
+def _type_alike(a: Base, b: Base, typed: dict[str, frozenset[str]]) -> bool:
+    """Whether two goals each type a text and could type the same one: "Enter “Hello
+    World” and tap “Validate” and type “Hello World” and add it to the list" asks for
+    one text twice."""
+    texts = [frozenset().union(*(typed[p.table] for p in x.task.params if p.table in typed))
+             for x in (a, b)]
+    return bool(texts[0] & texts[1])
+
+
+def _near(a: Base, b: Base, paths: frozenset[tuple[str, str]]) -> bool:
+    """Whether two goals are on one screen, or on two that one step joins."""
+    return bool(a.screen and b.screen) and (a.screen == b.screen or
+                                            (a.screen, b.screen) in paths or
+                                            (b.screen, a.screen) in paths)
+
+
+def step_pairs(spec: AppSpec) -> frozenset[tuple[str, str]]:
+    """(screen, screen) for each transition from one to another."""
+    return frozenset((t.screen, t.target) for t in spec.transitions if t.target != t.screen)
+
+
+def _same_table(a: Base, b: Base) -> bool:
+    """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
+    “check this”, then tell me whether “check this” is on or off")."""
+    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
+
+
+def _subjects(task: Task) -> set[str]:
+    """The tables a task's parameters come from or its condition looks into (a count of
+    a folder's files), and the flags its condition reads."""
+    params = {p.name for p in task.params}
+    flags = {x.path[0] for x in walk(task.condition) if isinstance(x, Ref) and
+             len(x.path) == 1 and x.path[0] not in params and x.path[0] not in ROOTS}
+    looked = {x.table for x in walk(task.condition) if isinstance(x, Call) and x.table}
+    return {p.table for p in task.params} | flags | looked
+
+
+def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]]) -> bool:
+    """Whether a question is about the screen a navigation opens: a row of the same
+    table (parameters from one table are one row: "Open X, then tell me what else the X
+    row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
+    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
+        return True  # (a question answered on that screen: "how many options “Theme” has")
+    label = labels.get(nav.screen, ("",))[0]
+    return bool(label) and f"on {P.literal(label)}" in info.task.instruction
+
+
+def _diagonal(xs: list[Base], ys: list[Base]) -> list[tuple[Base, Base]]:
+    """All pairs, ordered so that early ones use different members of both lists."""
+    pairs = [(i, j) for i in range(len(xs)) for j in range(len(ys))]
+    pairs.sort(key=lambda p: (p[0] + p[1], p))
+    return [(xs[i], ys[j]) for i, j in pairs]
+
+
+def _pair(a: Base, b: Base, names: Names) -> Task:
+    """Both goals: `a`'s, then `b`'s with its parameters renamed where they meet `a`'s."""
+    taken = {p.name for p in a.task.params}
+    renames = {}
+    for p in b.task.params:
+        new = p.name if p.name not in taken else names.new(p.name, taken)
+        taken.add(new)
+        renames[p.name] = new
+    b_params = tuple(replace(p, name=renames[p.name]) for p in b.task.params)
+    b_cond = _rename(b.task.condition, renames)
+    b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
+        [f"tell me {P.rename_holes(b.asks, renames)}"]
+    a_clauses = a.clauses or (f"tell me {a.asks}",)
+    texts = []
+    for i, pattern in enumerate(P.BOTH):
+        # "please" opens a request, never its second half ("... and please add")
+        ca = _unplease(a_clauses[i % len(a_clauses)])
+        cb = _unplease(b_clauses[i % len(b_clauses)])
+        if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
+            pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
+        texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
+                                   .replace("{a}", ca).replace("{b}", cb)))
+    return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
+                instruction=P.join(list(dict.fromkeys(texts))),
+                condition=BoolOp("and", (a.task.condition, b_cond)),
+                params=a.task.params + b_params)
+
+
+def _unplease(clause: str) -> str:
+    return clause[len("please "):] if clause.lower().startswith("please ") else clause
+
+
+def _rename(e: Expr, names: dict[str, str]) -> Expr:
+    """`e` with task parameter references renamed (columns never share their names)."""
+    def rename(x: Expr) -> Expr:
+        if isinstance(x, Ref) and len(x.path) == 1 and x.path[0] in names:
+            return Ref((names[x.path[0]],))
+        return x
+    return map_expr(e, rename)
+
+
+class Names:
+    """Parameter names that no column, flag or keyword of the spec uses."""
+
+    def __init__(self, spec: AppSpec) -> None:
+        self.taken = set(keywords()) | set(ROOTS) | {f.name for f in spec.flags} | \
+            {c.name for t in spec.tables for c in t.columns} | {t.name for t in spec.tables}
+
+    def new(self, base: str, used: set[str] | frozenset[str] = frozenset()) -> str:
+        # A role gets the same name in every template (`n` the name, `v` the value, `k`
+        # the key); `used` holds the names this template has already taken.
+        name, i = base, 2
+        while name in self.taken or name in used:
+            name, i = f"{base}{i}", i + 1
+        return name
