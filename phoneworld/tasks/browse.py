@@ -112,10 +112,10 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         # (only a popup that lists options under its row is known to be that row's: a
         # page any row's tap opens would be "opened" by headings and switches too)
-        names = _name_columns(spec, e.table, e.name) \
-            if _only_rows_under(spec, target) is not None else [e.name]
+        under = _only_rows_under(spec, target)
+        names = _name_columns(spec, e.table, e.name) if under is not None else [e.name]
         for column in names:
-            yield _open_row(spec, target, e, column, phrases, {"button": button}, new)
+            yield _open_row(target, e, column, under, phrases, {"button": button}, new)
 
 
 def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
@@ -127,14 +127,13 @@ def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
     return [name, *sorted(c for c in other if c.startswith(f"{name}_"))]
 
 
-def _open_row(spec: AppSpec, target: Screen, e, column: str, phrases: tuple,
+def _open_row(target: Screen, e, column: str, under: str | None, phrases: tuple,
               fill: dict[str, str], new: NewName) -> Template:
-    """"Open {n}." for the rows `column` names."""
+    """"Open {n}." for the rows `column` names; `under` is `_only_rows_under(target)`."""
     n = new("n")
     items = [Compare("==", Ref(("screen",)), Const(target.name)),
              Compare("==", Ref(("param", column)), Ref((n,)))]
     params = [TaskParam(n, e.table, column)]
-    under = _only_rows_under(spec, target)
     if under is not None:
         # A popup that shows nothing of its row but the rows listed under it (a
         # dialog's options) is that row's only where it lists some: "Open App
@@ -332,9 +331,9 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
             continue
         # A label on two screens (wikipedia's “Show password” on Log in and on Create an
         # account) is asked with the screen's name, or not at all.
-        where = schema.screen_label(ft.screen) if any(
-            label == ft.label and sc != ft.screen for sc, label in shown) else ""
-        if where == "" and any(label == ft.label and sc != ft.screen for sc, label in shown):
+        twin = any(label == ft.label and sc != ft.screen for sc, label in shown)
+        where = schema.screen_label(ft.screen) if twin else ""
+        if twin and not where:
             continue
         done.add(ft.flag)
         questions, obj = P.FLAG_STATE_ON if where else P.FLAG_STATE
