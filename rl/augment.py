@@ -24,13 +24,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rl.policy import _keywords
+from rl.policy import _QUOTED, _keywords, marks
 
 MAX_PASSES = 4  # renamed copies of the demos per run: trl tokenizes every row up front
 # (about 800 rows a CPU second), so 10 passes of 15,000 demo steps cost 190 CPU s
 MIN_CHARS = 4  # shorter names ("On", "Mom", "Sun") are states and words, not names
 _WORD = re.compile(r"[^\W\d_]+")
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOTE = re.compile(r'^Note: ("(?:[^"\\]|\\.)*")', re.M)
 _ANSWER = re.compile(r'"action_type": "answer", "text": ("(?:[^"\\]|\\.)*")')
 
@@ -135,7 +134,7 @@ def _cased(word: str, like: str) -> str:
 def rehint(user: str) -> str:
     """A prompt's screen lines with their `*` hints counted again against its task
     (as `rl.policy.screen_text` marks them)."""
-    from rl.policy import HINTS, MAX_MARKS
+    from rl.policy import HINTS
 
     head, sep, rest = user.partition("\nScreen:\n")
     if not sep or not HINTS or not head.startswith("Task: "):
@@ -145,14 +144,14 @@ def rehint(user: str) -> str:
     lines = []
     for line in screen.split("\n"):
         bare = line.lstrip("*").lstrip(" ") if line.startswith("*") else line
-        words: set[str] = set()
+        words = []
         for q in _QUOTED.findall(bare):
             try:
-                words |= _keywords(json.loads(q))
+                words.append(json.loads(q))
             except ValueError:
                 continue
-        hits = min(len(wanted & words), MAX_MARKS)
-        lines.append(("*" * hits + " " + bare) if hits else bare)
+        hints = marks(wanted, words)
+        lines.append(f"{hints} {bare}" if hints else bare)
     return head + sep + "\n".join(lines) + sep2 + tail
 
 

@@ -77,9 +77,8 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     out, size = [], 0
     wanted = _keywords(task) if HINTS else set()
     for line in screen_lines(elements):
-        hits = len(wanted & {w for word in line.words for w in _keywords(json.loads(word))})
-        parts = ["*" * min(hits, MAX_MARKS), line.label, f"[{line.index}]", *line.flags,
-                 *line.words[1:]]
+        parts = [marks(wanted, [json.loads(w) for w in line.words]), line.label,
+                 f"[{line.index}]", *line.flags, *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:
             b = line.bounds
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
@@ -139,6 +138,16 @@ def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
 def _keywords(text: str) -> set[str]:
     """The words of `text` that can name something on a screen (lower case)."""
     return {w for w in re.findall(r"[^\W_]+", text.lower()) if len(w) > 1 and w not in _STOP}
+
+
+def shared_words(wanted: set[str], words: Sequence[str]) -> int:
+    """How many of the keywords `wanted` a line's words (unquoted) hold."""
+    return len(wanted & {k for w in words for k in _keywords(w)})
+
+
+def marks(wanted: set[str], words: Sequence[str]) -> str:
+    """A line's `*` hints: one per keyword of the task it holds, up to `MAX_MARKS`."""
+    return "*" * min(shared_words(wanted, words), MAX_MARKS)
 
 
 def element_words(e: Mapping[str, Any]) -> list[str]:
@@ -235,7 +244,7 @@ def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") ->
         words = [json.loads(w) for w in line.words]
         if not words or not any(whole.search(w) for w in words):
             continue
-        n = len(wanted & {k for w in words for k in _keywords(w)})
+        n = shared_words(wanted, words)
         if n > hits:
             best, hits = f"{line.label} [{line.index}]", n
     return best
