@@ -77,6 +77,12 @@ quarter for `regions`, the rest for decoded recorded images, plates with their p
 laid and empty phones (8 MB each at 1080x2400), least recently used dropped first. The
 `RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
+WINDOW = 256
+"""App rows a browser window shows (the page is scrolled to each clip and the window
+captured whole): Chromium captures a window in one or two frames (a clip of a larger
+window, set by emulation, waits for two however small), and encodes few more pixels
+than a clip has. A clip higher than the window is captured band by band; a whole page
+beyond the window (`captureBeyondViewport`)."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -101,7 +107,11 @@ class _Page:
 
     cdp: Any
     frame_id: str
+    view: tuple[int, int]
+    """The window's size in app pixels (at most `WINDOW` high)."""
     doc: str = ""
+    scroll: int | None = None
+    """Where the window is scrolled to (app pixels from the top; None: not known)."""
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
@@ -141,12 +151,15 @@ class Painter:
         origin: the URL the pages lie at.
         assets: asset bytes by name (or None: pages without a look only).
         memory: bytes of pixels kept (default: $PHONEWORLD_PAINTER_MB, else `MEMORY` MB).
+        window: app rows a browser window shows (None: `WINDOW`); 0: the whole page, each
+            part captured as a clip (two of Chromium's frames a clip; for comparison).
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
                  assets: Callable[[str], bytes | None] | None, *,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, window: int | None = None) -> None:
         small_pages()
+        self.window = WINDOW if window is None else window
         self.browser = browser
         self.route = route
         self.origin = origin
@@ -311,7 +324,7 @@ class Painter:
             return frame.copy(), []
         copying = _copier().submit(frame.copy)
         try:
-            imgs = [self._capture(page, c, size) for c in clips]
+            imgs = self._captures(page, clips, size)
         finally:
             f = copying.result()
         return f, imgs
@@ -412,7 +425,10 @@ class Painter:
         key = (width, height, transparent)
         page = self._pages.get(key)
         if page is None:
-            ctx = self.browser.new_context(viewport={"width": width, "height": height},
+            # The window is the app's width (the phone is laid out at its own height,
+            # whatever the window's: `_set`), and at most `WINDOW` high.
+            view = (width, min(height, self.window or height))
+            ctx = self.browser.new_context(viewport={"width": view[0], "height": view[1]},
                                            device_scale_factor=1, is_mobile=False,
                                            has_touch=True, java_script_enabled=False)
             p = ctx.new_page()
@@ -423,7 +439,7 @@ class Painter:
                 cdp.send("Emulation.setDefaultBackgroundColorOverride",
                          {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
             frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-            page = self._pages[key] = _Page(cdp, frame)
+            page = self._pages[key] = _Page(cdp, frame, view)
         return page
 
     def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int]) -> None:
@@ -466,27 +482,64 @@ class Painter:
                "!important; }\n</style>")
         page.cdp.send("Page.setDocumentContent",
                       {"frameId": page.frame_id, "html": html.replace("</style>", css, 1)})
-        page.doc = html
+        page.doc, page.scroll = html, None
         if "<img" in html:
             # Images load and decode after the document is set: wait for them (a DevTools
             # evaluation, which runs with the page's own scripts off).
             page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
 
     def _png(self, page: _Page, clip: Rect, size: tuple[int, int]) -> bytes:
-        """The page's pixels in `clip` (app pixels) as Chromium's PNG."""
+        """The page's pixels in `clip` (app pixels) as Chromium's PNG: the whole page, or
+        a part of it that the window holds."""
         x1, y1, x2, y2 = clip
         # optimizeForSpeed: faster zlib settings, a slightly larger PNG.
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        if clip != (0, 0, *size):
-            params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
-                              "scale": 1}
-        self.captured += (x2 - x1) * (y2 - y1)
+        whole = clip == (0, 0, *size)
+        if page.view != size and not whole:  # the window, scrolled there (`_capture`)
+            assert clip == (0, page.scroll, page.view[0], (page.scroll or 0) + page.view[1])
+        else:  # a window as large as the page (any clip of it), or the page beyond one
+            self.captured += (x2 - x1) * (y2 - y1)
+            if not whole or page.view != size:
+                params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
+                                  "scale": 1}
+                params["captureBeyondViewport"] = whole
         return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
 
-    def _capture(self, page: _Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
-        """The page's pixels in `clip` (app pixels): an RGBA array, or RGB where the
-        capture is opaque."""
-        return decode_png(self._png(page, clip, size))
+    def _scroll(self, page: _Page, y: int, size: tuple[int, int]) -> int:
+        """Scroll the window so that it shows app row `y` as near its top as it can;
+        the row at its top."""
+        top = max(0, min(y, size[1] - page.view[1]))
+        if page.scroll != top:
+            page.cdp.send("Runtime.evaluate", {"expression": f"window.scrollTo(0, {top})"})
+            page.scroll = top
+        return top
+
+    def _captures(self, page: _Page, clips: list[Rect],
+                  size: tuple[int, int]) -> list[np.ndarray]:
+        """The page's pixels in each of `clips` (app pixels): RGBA arrays, or RGB where a
+        capture is opaque. A window as large as the page is clipped; a smaller one is
+        scrolled to each clip and captured whole (a clip higher than the window band by
+        band, clips that one window holds from one capture)."""
+        if page.view == size:
+            return [decode_png(self._png(page, c, size)) for c in clips]
+        shown: tuple[int, np.ndarray] | None = None  # the last window captured
+        out = []
+        for x1, y1, x2, y2 in clips:
+            bands = []
+            for y in range(y1, y2, page.view[1]):
+                end = min(y2, y + page.view[1])
+                if shown is None or not shown[0] <= y < end <= shown[0] + page.view[1]:
+                    top = self._scroll(page, y, size)
+                    shown = top, decode_png(self._png(
+                        page, (0, top, page.view[0], top + page.view[1]), size))
+                top, img = shown
+                bands.append(img[y - top:end - top, x1:x2])
+            self.captured += (x2 - x1) * (y2 - y1)
+            if len({b.shape[2] for b in bands}) > 1:  # some opaque, some not: all RGBA
+                bands = [b if b.shape[2] == 4 else
+                         np.dstack([b, np.full(b.shape[:2], 255, np.uint8)]) for b in bands]
+            out.append(bands[0] if len(bands) == 1 else np.concatenate(bands))
+        return out
 
 
 _COPIER: list[ThreadPoolExecutor] = []

@@ -99,9 +99,12 @@ class Screenshotter:
     def __init__(self, executable: str | None = None, *, timeout: float = 10.0,
                  queue_size: int = 64, cache_size: int = 128,
                  assets: Callable[[str], bytes | None] | None = None,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, window: int | None = None) -> None:
         self.executable = chromium_path(executable)
         self.memory = memory
+        self.window = window
+        """App rows a browser window of the painter shows (None: `painter.WINDOW`; 0: a
+        whole page, each part of it captured as a clip)."""
         """Bytes of pixels the painter keeps (None: `painter.memory_budget()`)."""
         self.assets = assets
         """Asset bytes by name (`runtime.look.asset_source`), for pages with a look."""
@@ -214,7 +217,7 @@ class Screenshotter:
 
                 pages: dict[tuple[int, int], tuple[Any, Any, str]] = {}
                 self.painter = Painter(browser, self._answer, ORIGIN, self._asset,
-                                       memory=self.memory)
+                                       memory=self.memory, window=self.window)
                 while True:
                     job = self._queue.get()
                     if job is _STOP:
