@@ -182,12 +182,24 @@ def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
         assert captured < (0.25 if n != 2 else 0.08) * 1080 * 2400, n  # 2: the field
 
 
-def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame():
-    from phoneworld.serve.screenshots import Screenshotter
+def test_more_chromium_switches_come_from_the_environment(monkeypatch):
+    from phoneworld.serve.screenshots import ARGS_ENV, chromium_args
+
+    monkeypatch.delenv(ARGS_ENV, raising=False)
+    assert chromium_args() == CHROMIUM_ARGS
+    monkeypatch.setenv(ARGS_ENV, " --disable-frame-rate-limit  --disable-gpu-vsync ")
+    assert chromium_args() == [*CHROMIUM_ARGS, "--disable-frame-rate-limit",
+                               "--disable-gpu-vsync"]
+
+
+def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame(monkeypatch):
+    """(Chromium drawing frames as soon as asked, as $PHONEWORLD_CHROMIUM_ARGS can have it)"""
+    from phoneworld.serve.screenshots import ARGS_ENV, Screenshotter
 
     why = browser_missing(chromium_path())
     if why:
         pytest.skip(why)
+    monkeypatch.setenv(ARGS_ENV, "--disable-frame-rate-limit")
     m = Machine(shop_spec())
     m.reset()
     shots = Screenshotter(timeout=120)

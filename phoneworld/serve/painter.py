@@ -22,17 +22,20 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
-A capture waits for Chromium's next frames (two at 60 Hz for a clip, however small,
-and however long after the change it is asked for: the clip is set by emulation and
-drawn anew): so the page is changed first (Chromium lays it out while the recorded
-pixels are laid here), and the copy of the base frame (8 MB at 1080x2400) is made by
-another thread while the capture waits (`_copy_while`).
+A capture waits for Chromium's next frames: two at 60 Hz for a clip, however small and
+however long after the change it is asked for (the clip is set by emulation and drawn
+anew), one or two for a window captured whole. So pages are shown in a window the app's
+width and `WINDOW` rows high, scrolled to each clip and captured whole (a clip higher
+than the window band by band, a whole page from beyond the window); the page is changed
+first (Chromium lays it out while the recorded pixels are laid here), and the copy of
+the base frame (8 MB at 1080x2400) is made by another thread while the capture waits
+(`_copy_while`).
 
-Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
-(not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
-whole capture has there (a clip scaled by the page scale re-lays the page out). Every
-pixel of a result comes from Chromium at the device's size or from a recording: nothing
-is scaled up.
+Pages are laid out at `zoom` app-pixels per CSS pixel (not a mobile viewport's page
+scale), the phone as high as the app whatever the window's height, so that a part of
+the window in app pixels is the very pixels a whole capture has there (a clip scaled by
+the page scale re-lays the page out). Every pixel of a result comes from Chromium at the
+device's size or from a recording: nothing is scaled up.
 """
 
 from __future__ import annotations
