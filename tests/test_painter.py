@@ -123,6 +123,13 @@ def test_material_frames_are_the_whole_captures_pixels(browser):
     assert 1.0 < shares[0] <= 2.0 and shares[1] < 0.2 and shares[-1] < 0.2
 
 
+def _counted(send, sent: list[str]):
+    def counted(method, params=None):
+        sent.append(method)
+        return send(method, params)
+    return counted
+
+
 @pytest.mark.parametrize("window", [40, 700])
 def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(browser,
                                                                           window):
@@ -142,19 +149,27 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
     painter._png = png
     m = Machine(shop_spec())
     m.reset()
+    sent: list[str] = []
     for a in [None, {"action_type": "input_text", "text": "oat", "index": 3},
               {"action_type": "click", "index": 6}, {"action_type": "navigate_back"}]:
         if a is not None:
             m.step(a)
         html = m.observe("html")
         shots.clear()
+        sent.clear()
         f = painter.draw(html, 1080, 2400)
+        if a is None:  # from now on, count what is sent to the browser
+            page = painter._pages[(1080, 2400, False)]
+            page.cdp.send = _counted(page.cdp.send, sent)
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
         assert all(c == (0, 0, 1080, 2400) or c[3] - c[1] == window for c in shots)
         if a is None:  # the empty phone whole, then its divs
             assert shots[0] == (0, 0, 1080, 2400) and len(shots) > 1
         elif a["action_type"] == "input_text":  # one field's row: 142 app pixels high
             assert len(shots) == (4 if window == 40 else 1), shots
+            # One evaluation patches the page and scrolls to the clip; then the captures.
+            assert sent[0] == "Runtime.evaluate" and sent.count("Runtime.evaluate") == \
+                (4 if window == 40 else 1), sent
 
 
 def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
@@ -221,7 +236,8 @@ def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
     painter, whole = _pair(browser)
     sets: list[str] = []
     set_ = painter._set
-    painter._set = lambda page, html, size: (sets.append(html), set_(page, html, size))[1]
+    painter._set = lambda page, html, size, at=None: (sets.append(html),
+                                                       set_(page, html, size, at))[1]
     m = Machine(shop_spec())
     m.reset()
     first = m.observe("html")

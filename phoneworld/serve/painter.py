@@ -211,7 +211,7 @@ class Painter:
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
-            self._show(page, pl, pl.overlay(), size)
+            self._show(page, pl, pl.overlay(), size, at=clips[0][1])
         # (frames are never changed once drawn: a plate without paints is its own)
         painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
@@ -284,7 +284,7 @@ class Painter:
         else:
             assert pl is not None
             if clips:
-                self._show(page, pl, html, size)
+                self._show(page, pl, html, size, at=clips[0][1])
             f, imgs = last, []
             if hits or clips:
                 f, imgs = self._copy_while(last, page, clips, size)
@@ -445,16 +445,18 @@ class Painter:
             page = self._pages[key] = _Page(cdp, frame, view)
         return page
 
-    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int]) -> None:
+    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int],
+              at: int | None = None) -> None:
         """Show `html`, a page whose phone holds `pl.layers` alone: by patching the divs
         that differ from those the page shows, where it shows a page of the same head (a
-        new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
+        new document costs Chromium 20 to 30 ms of CPU, however little changed). The
+        window is scrolled to app row `at` (the first clip) by the same evaluation."""
         if page.doc == html:
             return
         shown, style = phone_style(page.head)
         head, new_style = phone_style(pl.head)
         if page.divs is None or shown != head:
-            self._set(page, html, size)
+            self._set(page, html, size, at)
             page.head, page.divs = pl.head, pl.layers
             return
         ops = SequenceMatcher(None, [x.key for x in page.divs], [x.key for x in pl.layers],
@@ -465,20 +467,24 @@ class Painter:
         if style != new_style:
             # Screens of one app differ in the phone's style alone (each its accent).
             script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
+        scroll, top = self._scrolling(page, at, size)
+        script += scroll
         if any("<img" in e[2] for e in edits):
             # New images load and decode after the patch: one evaluation waits for them.
             page.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
                                                "awaitPromise": True})
         elif script:
             page.cdp.send("Runtime.evaluate", {"expression": script})
+        page.scroll = top if top is not None else page.scroll
         page.head = pl.head
         page.doc, page.divs = html, pl.layers
 
-    def _set(self, page: _Page, html: str, size: tuple[int, int]) -> None:
+    def _set(self, page: _Page, html: str, size: tuple[int, int],
+             at: int | None = None) -> None:
         if page.doc == html:
             return
         page.divs = None
-        # The phone exactly as high as the window (the page rounds it to a CSS pixel),
+        # The phone exactly as high as the app (the page rounds it to a CSS pixel),
         # so that its plate is drawn 1:1, as `_on_plate` lays it.
         zoom = size[0] / FRAME_WIDTH
         css = (f"html {{ zoom: {zoom:.9f}; }}\n.phone {{ height: {size[1] / zoom:.4f}px "
@@ -488,8 +494,22 @@ class Painter:
         page.doc, page.scroll = html, None
         if "<img" in html:
             # Images load and decode after the document is set: wait for them (a DevTools
-            # evaluation, which runs with the page's own scripts off).
-            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
+            # evaluation, which runs with the page's own scripts off; it scrolls, too).
+            scroll, top = self._scrolling(page, at, size)
+            page.cdp.send("Runtime.evaluate", {"expression": f"{scroll};{DECODED}",
+                                               "awaitPromise": True})
+            page.scroll = top
+
+    @staticmethod
+    def _scrolling(page: _Page, at: int | None,
+                   size: tuple[int, int]) -> tuple[str, int | None]:
+        """The script that scrolls the window to show app row `at` as near its top as it
+        can ("" where it does already), and the row then at its top (None: no `at`, or
+        a window as high as the page)."""
+        if at is None or page.view == size:
+            return "", None
+        top = max(0, min(at, size[1] - page.view[1]))
+        return ("" if page.scroll == top else f";window.scrollTo(0, {top})"), top
 
     def _png(self, page: _Page, clip: Rect, size: tuple[int, int]) -> bytes:
         """The page's pixels in `clip` (app pixels) as Chromium's PNG: the whole page, or
@@ -511,9 +531,10 @@ class Painter:
     def _scroll(self, page: _Page, y: int, size: tuple[int, int]) -> int:
         """Scroll the window so that it shows app row `y` as near its top as it can;
         the row at its top."""
-        top = max(0, min(y, size[1] - page.view[1]))
-        if page.scroll != top:
-            page.cdp.send("Runtime.evaluate", {"expression": f"window.scrollTo(0, {top})"})
+        script, top = self._scrolling(page, y, size)
+        assert top is not None
+        if script:
+            page.cdp.send("Runtime.evaluate", {"expression": script})
             page.scroll = top
         return top
 
