@@ -1,6 +1,6 @@
 """What a changed screen's screenshot costs at the device's size (target: 40 ms).
 
-    python benchmarks/browser.py [TRACES ...] [--steps 40] [--whole] [--check]
+    python benchmarks/browser.py [TRACES ...] [--steps 40] [--whole] [--check] [--window N]
 
 For the example shop (no look: the Material renderer) and each app compiled from TRACES
 (default: the shared traces with screenshots, drawn on their recorded looks), a seeded
@@ -15,6 +15,8 @@ shot: the browser, its driver, and this one. `--whole` draws every page whole in
 Chromium instead (what screenshots cost before the painter), for comparison; `--check`
 also compares every array with an independent whole capture of its page (pixels more
 than 24 levels off: text laid over recorded pixels differs by alpha rounding alone).
+`--window N` draws in browser windows N app rows high (`painter.WINDOW` by default; 0: as
+high as the page, each clip captured as such), for comparison.
 """
 
 from __future__ import annotations
@@ -133,7 +135,8 @@ def cases(traces: list[Path]) -> list[tuple[str, object]]:
     return out
 
 
-def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False) -> dict:
+def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
+              window: int | None = None) -> dict:
     """Shoot the walk's pages as PNGs, then (with a new browser: nothing kept from the
     first pass) as arrays; print the medians per kind of step. With `check`, compare
     each array with a whole capture of its page by a browser of its own."""
@@ -142,7 +145,7 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False) ->
     rows = {}
     arrays = []
     for kind in ("png", "pixels"):
-        shots = Screenshotter(timeout=120)
+        shots = Screenshotter(timeout=120, window=window)
         shots.assets = spec.look.asset if spec.look is not None else None
         try:
             m = Machine(spec)
@@ -187,7 +190,7 @@ def faithful(label: str, spec, pages: list[str], arrays: list) -> None:
     """Print how far the painter's arrays are from whole captures of the same pages."""
     import numpy as np
 
-    shots = Screenshotter(timeout=120)
+    shots = Screenshotter(timeout=120, window=0)  # a window as high as the page
     shots.assets = spec.look.asset if spec.look is not None else None
     worst, off = 0, []
     try:
@@ -210,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole", action="store_true", help="draw every page whole")
     ap.add_argument("--check", action="store_true",
                     help="compare every array with a whole capture of its page")
+    ap.add_argument("--window", type=int, default=None,
+                    help="app rows of the browser's window (0: the page's height)")
     args = ap.parse_args(argv)
     probe = Screenshotter()
     if not probe.available:
@@ -221,9 +226,10 @@ def main(argv: list[str] | None = None) -> int:
                 for f in p.rglob("*")))
     print(f"uptime: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores; "
-          f"{'whole pages' if args.whole else 'painter'}")
+          f"{'whole pages' if args.whole else 'painter'}"
+          f"{'' if args.window is None else f'; window {args.window}'}")
     for label, spec in cases(traces):
-        time_walk(label, spec, args.steps, args.whole, args.check)
+        time_walk(label, spec, args.steps, args.whole, args.check, args.window)
     return 0
 
 

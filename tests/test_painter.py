@@ -93,8 +93,10 @@ def _webp(w: int, h: int, seed: int) -> bytes:
 
 def _pair(browser, assets=None):
     get = (assets or {}).get
+    # The reference draws in a window as high as the page (clips by emulation, whole
+    # captures as such): nothing of the painter's scrolled window.
     return (Painter(browser, _route(assets or {}), ORIGIN, get),
-            Painter(browser, _route(assets or {}), ORIGIN, get))
+            Painter(browser, _route(assets or {}), ORIGIN, get, window=0))
 
 
 def test_material_frames_are_the_whole_captures_pixels(browser):
@@ -119,6 +121,55 @@ def test_material_frames_are_the_whole_captures_pixels(browser):
         assert f.size == (1080, 2400)
         assert np.array_equal(f.pixels, ref.pixels), a
     assert 1.0 < shares[0] <= 2.0 and shares[1] < 0.2 and shares[-1] < 0.2
+
+
+def _counted(send, sent: list[str]):
+    def counted(method, params=None):
+        sent.append(method)
+        return send(method, params)
+    return counted
+
+
+@pytest.mark.parametrize("window", [40, 700])
+def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(browser,
+                                                                          window):
+    """A window lower than the page is scrolled to each clip and captured whole: clips
+    higher than it come band by band (40 rows), several clips from one capture (700),
+    and the page whole from beyond it; the frames are those of a window as high as the
+    page, and the window is captured no more often than there are bands."""
+    painter = Painter(browser, _route({}), ORIGIN, None, window=window)
+    _, whole = _pair(browser)
+    shots = []
+    real = painter._png
+
+    def png(page, clip, size):
+        shots.append(clip)
+        return real(page, clip, size)
+
+    painter._png = png
+    m = Machine(shop_spec())
+    m.reset()
+    sent: list[str] = []
+    for a in [None, {"action_type": "input_text", "text": "oat", "index": 3},
+              {"action_type": "click", "index": 6}, {"action_type": "navigate_back"}]:
+        if a is not None:
+            m.step(a)
+        html = m.observe("html")
+        shots.clear()
+        sent.clear()
+        f = painter.draw(html, 1080, 2400)
+        if a is None:  # from now on, count what is sent to the browser
+            page = painter._pages[(1080, 2400, False)]
+            page.cdp.send = _counted(page.cdp.send, sent)
+        assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
+        assert all(c == (0, 0, 1080, 2400) or c[3] - c[1] == window for c in shots)
+        if a is None:  # the empty phone whole, then its divs
+            assert shots[0] == (0, 0, 1080, 2400) and len(shots) > 1
+        elif a["action_type"] == "input_text":  # one field's row: 142 app pixels high
+            assert len(shots) == (4 if window == 40 else 1), shots
+            # One evaluation patches the page and scrolls to the clip; then the captures.
+            assert sent[0] == "Runtime.evaluate" and sent.count("Runtime.evaluate") == \
+                (4 if window == 40 else 1), sent
 
 
 def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
@@ -146,12 +197,24 @@ def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
         assert captured < (0.25 if n != 2 else 0.08) * 1080 * 2400, n  # 2: the field
 
 
-def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame():
-    from phoneworld.serve.screenshots import Screenshotter
+def test_more_chromium_switches_come_from_the_environment(monkeypatch):
+    from phoneworld.serve.screenshots import ARGS_ENV, chromium_args
+
+    monkeypatch.delenv(ARGS_ENV, raising=False)
+    assert chromium_args() == CHROMIUM_ARGS
+    monkeypatch.setenv(ARGS_ENV, " --disable-frame-rate-limit  --disable-gpu-vsync ")
+    assert chromium_args() == [*CHROMIUM_ARGS, "--disable-frame-rate-limit",
+                               "--disable-gpu-vsync"]
+
+
+def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame(monkeypatch):
+    """(Chromium drawing frames as soon as asked, as $PHONEWORLD_CHROMIUM_ARGS can have it)"""
+    from phoneworld.serve.screenshots import ARGS_ENV, Screenshotter
 
     why = browser_missing(chromium_path())
     if why:
         pytest.skip(why)
+    monkeypatch.setenv(ARGS_ENV, "--disable-frame-rate-limit")
     m = Machine(shop_spec())
     m.reset()
     shots = Screenshotter(timeout=120)
@@ -173,7 +236,8 @@ def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
     painter, whole = _pair(browser)
     sets: list[str] = []
     set_ = painter._set
-    painter._set = lambda page, html, size: (sets.append(html), set_(page, html, size))[1]
+    painter._set = lambda page, html, size, at=None: (sets.append(html),
+                                                       set_(page, html, size, at))[1]
     m = Machine(shop_spec())
     m.reset()
     first = m.observe("html")

@@ -22,16 +22,20 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
-A capture waits for Chromium's next frames (one or two at 60 Hz after a change to the
-page, however small the clip): so the page is changed first, and the pixels this side
-lays (recorded ones, a copy of the base frame, rectangles drawn before) are laid while
-Chromium draws it, before the capture is asked for.
+A capture waits for Chromium's next frames: two at 60 Hz for a clip, however small and
+however long after the change it is asked for (the clip is set by emulation and drawn
+anew), one or two for a window captured whole. So pages are shown in a window the app's
+width and `WINDOW` rows high, scrolled to each clip and captured whole (a clip higher
+than the window band by band, a whole page from beyond the window); the page is changed
+first (Chromium lays it out while the recorded pixels are laid here), and the copy of
+the base frame (8 MB at 1080x2400) is made by another thread while the capture waits
+(`_copy_while`).
 
-Pages are laid out in a window of the app's size at `zoom` app-pixels per CSS pixel
-(not a mobile viewport's page scale), so that a clip in app pixels is the very pixels a
-whole capture has there (a clip scaled by the page scale re-lays the page out). Every
-pixel of a result comes from Chromium at the device's size or from a recording: nothing
-is scaled up.
+Pages are laid out at `zoom` app-pixels per CSS pixel (not a mobile viewport's page
+scale), the phone as high as the app whatever the window's height, so that a part of
+the window in app pixels is the very pixels a whole capture has there (a clip scaled by
+the page scale re-lays the page out). Every pixel of a result comes from Chromium at the
+device's size or from a recording: nothing is scaled up.
 """
 
 from __future__ import annotations
@@ -40,7 +44,9 @@ import base64
 import html as html_lib
 import json
 import os
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
@@ -74,6 +80,12 @@ quarter for `regions`, the rest for decoded recorded images, plates with their p
 laid and empty phones (8 MB each at 1080x2400), least recently used dropped first. The
 `RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
+WINDOW = 256
+"""App rows a browser window shows (the page is scrolled to each clip and the window
+captured whole): Chromium captures a window in one or two frames (a clip of a larger
+window, set by emulation, waits for two however small), and encodes few more pixels
+than a clip has. A clip higher than the window is captured band by band; a whole page
+beyond the window (`captureBeyondViewport`)."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -98,7 +110,11 @@ class _Page:
 
     cdp: Any
     frame_id: str
+    view: tuple[int, int]
+    """The window's size in app pixels (at most `WINDOW` high)."""
     doc: str = ""
+    scroll: int | None = None
+    """Where the window is scrolled to (app pixels from the top; None: not known)."""
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `_show`)."""
@@ -138,12 +154,15 @@ class Painter:
         origin: the URL the pages lie at.
         assets: asset bytes by name (or None: pages without a look only).
         memory: bytes of pixels kept (default: $PHONEWORLD_PAINTER_MB, else `MEMORY` MB).
+        window: app rows a browser window shows (None: `WINDOW`); 0: the whole page, each
+            part captured as a clip (two of Chromium's frames a clip; for comparison).
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
                  assets: Callable[[str], bytes | None] | None, *,
-                 memory: int | None = None) -> None:
+                 memory: int | None = None, window: int | None = None) -> None:
         small_pages()
+        self.window = WINDOW if window is None else window
         self.browser = browser
         self.route = route
         self.origin = origin
@@ -191,9 +210,8 @@ class Painter:
                     last, (hits, clips, misses) = frame, got
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
-            # processes while the recorded pixels are laid here, so that its capture
-            # waits for fewer frames (a capture right after a change waits about two).
-            self._show(page, pl, pl.overlay(), size)
+            # processes while the recorded pixels are laid here.
+            self._show(page, pl, pl.overlay(), size, at=clips[0][1])
         # (frames are never changed once drawn: a plate without paints is its own)
         painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
@@ -208,14 +226,13 @@ class Painter:
         if png and not painted.encoded:  # (a plate is encoded by `_plate`)
             painted.encode()
             self.kept.put(("painted", key), painted)  # weighed again, with its bands
-        f = last or painted
+        f, imgs = last or painted, []
         if hits or clips:
-            f = f.copy()
+            f, imgs = self._copy_while(f, page, clips, size)
         self.reused += sum(area([r]) for r, _ in hits)
         for r, img in hits:
             self._lay_over(f, painted, r, img)
-        for c in clips:
-            img = self._capture(page, c, size)
+        for c, img in zip(clips, imgs, strict=True):
             self._lay_over(f, painted, c, img)
             self._keep_regions(pl, misses, c, img, clear=True)
         _remember(page, key, pl, f)
@@ -266,14 +283,15 @@ class Painter:
                 page.pending = (pl, f)
         else:
             assert pl is not None
-            if clips:  # first: Chromium draws while the frame is copied here
-                self._show(page, pl, html, size)
-            f = last.copy() if hits or clips else last
+            if clips:
+                self._show(page, pl, html, size, at=clips[0][1])
+            f, imgs = last, []
+            if hits or clips:
+                f, imgs = self._copy_while(last, page, clips, size)
             self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
-            for c in clips:
-                img = self._capture(page, c, size)
+            for c, img in zip(clips, imgs, strict=True):
                 f.paste(c[0], c[1], img)
                 self._keep_regions(pl, misses, c, img, clear=False)
         if pl is None:
@@ -298,6 +316,21 @@ class Painter:
             self.kept.put(key, f)
         assert f is None or isinstance(f, Frame)
         return f
+
+    def _copy_while(self, frame: Frame, page: _Page, clips: list[Rect],
+                    size: tuple[int, int]) -> tuple[Frame, list[np.ndarray]]:
+        """A copy of `frame` to draw on, and the page's pixels in each of `clips`: the
+        copy (8 MB at 1080x2400; numpy copies without holding the GIL) is made by
+        another thread while this one waits for Chromium's captures, each of which
+        waits for its next frames however early it is asked for."""
+        if not clips:
+            return frame.copy(), []
+        copying = _copier().submit(frame.copy)
+        try:
+            imgs = self._captures(page, clips, size)
+        finally:
+            f = copying.result()
+        return f, imgs
 
     @staticmethod
     def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
@@ -395,7 +428,10 @@ class Painter:
         key = (width, height, transparent)
         page = self._pages.get(key)
         if page is None:
-            ctx = self.browser.new_context(viewport={"width": width, "height": height},
+            # The window is the app's width (the phone is laid out at its own height,
+            # whatever the window's: `_set`), and at most `WINDOW` high.
+            view = (width, min(height, self.window or height))
+            ctx = self.browser.new_context(viewport={"width": view[0], "height": view[1]},
                                            device_scale_factor=1, is_mobile=False,
                                            has_touch=True, java_script_enabled=False)
             p = ctx.new_page()
@@ -406,19 +442,21 @@ class Painter:
                 cdp.send("Emulation.setDefaultBackgroundColorOverride",
                          {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
             frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-            page = self._pages[key] = _Page(cdp, frame)
+            page = self._pages[key] = _Page(cdp, frame, view)
         return page
 
-    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int]) -> None:
+    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int],
+              at: int | None = None) -> None:
         """Show `html`, a page whose phone holds `pl.layers` alone: by patching the divs
         that differ from those the page shows, where it shows a page of the same head (a
-        new document costs Chromium 20 to 30 ms of CPU, however little changed)."""
+        new document costs Chromium 20 to 30 ms of CPU, however little changed). The
+        window is scrolled to app row `at` (the first clip) by the same evaluation."""
         if page.doc == html:
             return
         shown, style = phone_style(page.head)
         head, new_style = phone_style(pl.head)
         if page.divs is None or shown != head:
-            self._set(page, html, size)
+            self._set(page, html, size, at)
             page.head, page.divs = pl.head, pl.layers
             return
         ops = SequenceMatcher(None, [x.key for x in page.divs], [x.key for x in pl.layers],
@@ -429,47 +467,115 @@ class Painter:
         if style != new_style:
             # Screens of one app differ in the phone's style alone (each its accent).
             script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
+        scroll, top = self._scrolling(page, at, size)
+        script += scroll
         if any("<img" in e[2] for e in edits):
             # New images load and decode after the patch: one evaluation waits for them.
             page.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
                                                "awaitPromise": True})
         elif script:
             page.cdp.send("Runtime.evaluate", {"expression": script})
+        page.scroll = top if top is not None else page.scroll
         page.head = pl.head
         page.doc, page.divs = html, pl.layers
 
-    def _set(self, page: _Page, html: str, size: tuple[int, int]) -> None:
+    def _set(self, page: _Page, html: str, size: tuple[int, int],
+             at: int | None = None) -> None:
         if page.doc == html:
             return
         page.divs = None
-        # The phone exactly as high as the window (the page rounds it to a CSS pixel),
+        # The phone exactly as high as the app (the page rounds it to a CSS pixel),
         # so that its plate is drawn 1:1, as `_on_plate` lays it.
         zoom = size[0] / FRAME_WIDTH
         css = (f"html {{ zoom: {zoom:.9f}; }}\n.phone {{ height: {size[1] / zoom:.4f}px "
                "!important; }\n</style>")
         page.cdp.send("Page.setDocumentContent",
                       {"frameId": page.frame_id, "html": html.replace("</style>", css, 1)})
-        page.doc = html
+        page.doc, page.scroll = html, None
         if "<img" in html:
             # Images load and decode after the document is set: wait for them (a DevTools
-            # evaluation, which runs with the page's own scripts off).
-            page.cdp.send("Runtime.evaluate", {"expression": DECODED, "awaitPromise": True})
+            # evaluation, which runs with the page's own scripts off; it scrolls, too).
+            scroll, top = self._scrolling(page, at, size)
+            page.cdp.send("Runtime.evaluate", {"expression": f"{scroll};{DECODED}",
+                                               "awaitPromise": True})
+            page.scroll = top
+
+    @staticmethod
+    def _scrolling(page: _Page, at: int | None,
+                   size: tuple[int, int]) -> tuple[str, int | None]:
+        """The script that scrolls the window to show app row `at` as near its top as it
+        can ("" where it does already), and the row then at its top (None: no `at`, or
+        a window as high as the page)."""
+        if at is None or page.view == size:
+            return "", None
+        top = max(0, min(at, size[1] - page.view[1]))
+        return ("" if page.scroll == top else f";window.scrollTo(0, {top})"), top
 
     def _png(self, page: _Page, clip: Rect, size: tuple[int, int]) -> bytes:
-        """The page's pixels in `clip` (app pixels) as Chromium's PNG."""
+        """The page's pixels in `clip` (app pixels) as Chromium's PNG: the whole page, or
+        a part of it that the window holds."""
         x1, y1, x2, y2 = clip
         # optimizeForSpeed: faster zlib settings, a slightly larger PNG.
         params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        if clip != (0, 0, *size):
-            params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
-                              "scale": 1}
-        self.captured += (x2 - x1) * (y2 - y1)
+        whole = clip == (0, 0, *size)
+        if page.view != size and not whole:  # the window, scrolled there (`_capture`)
+            assert clip == (0, page.scroll, page.view[0], (page.scroll or 0) + page.view[1])
+        else:  # a window as large as the page (any clip of it), or the page beyond one
+            self.captured += (x2 - x1) * (y2 - y1)
+            if not whole or page.view != size:
+                params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
+                                  "scale": 1}
+                params["captureBeyondViewport"] = whole
         return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
 
-    def _capture(self, page: _Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
-        """The page's pixels in `clip` (app pixels): an RGBA array, or RGB where the
-        capture is opaque."""
-        return decode_png(self._png(page, clip, size))
+    def _scroll(self, page: _Page, y: int, size: tuple[int, int]) -> int:
+        """Scroll the window so that it shows app row `y` as near its top as it can;
+        the row at its top."""
+        script, top = self._scrolling(page, y, size)
+        assert top is not None
+        if script:
+            page.cdp.send("Runtime.evaluate", {"expression": script})
+            page.scroll = top
+        return top
+
+    def _captures(self, page: _Page, clips: list[Rect],
+                  size: tuple[int, int]) -> list[np.ndarray]:
+        """The page's pixels in each of `clips` (app pixels): RGBA arrays, or RGB where a
+        capture is opaque. A window as large as the page is clipped; a smaller one is
+        scrolled to each clip and captured whole (a clip higher than the window band by
+        band, clips that one window holds from one capture)."""
+        if page.view == size:
+            return [decode_png(self._png(page, c, size)) for c in clips]
+        shown: tuple[int, np.ndarray] | None = None  # the last window captured
+        out = []
+        for x1, y1, x2, y2 in clips:
+            bands = []
+            for y in range(y1, y2, page.view[1]):
+                end = min(y2, y + page.view[1])
+                if shown is None or not shown[0] <= y < end <= shown[0] + page.view[1]:
+                    top = self._scroll(page, y, size)
+                    shown = top, decode_png(self._png(
+                        page, (0, top, page.view[0], top + page.view[1]), size))
+                top, img = shown
+                bands.append(img[y - top:end - top, x1:x2])
+            self.captured += (x2 - x1) * (y2 - y1)
+            if len({b.shape[2] for b in bands}) > 1:  # some opaque, some not: all RGBA
+                bands = [b if b.shape[2] == 4 else
+                         np.dstack([b, np.full(b.shape[:2], 255, np.uint8)]) for b in bands]
+            out.append(bands[0] if len(bands) == 1 else np.concatenate(bands))
+        return out
+
+
+_COPIER: list[ThreadPoolExecutor] = []
+_COPIER_LOCK = threading.Lock()
+
+
+def _copier() -> ThreadPoolExecutor:
+    """The process's one thread that copies frames for painters (`_copy_while`)."""
+    with _COPIER_LOCK:
+        if not _COPIER:
+            _COPIER.append(ThreadPoolExecutor(1, thread_name_prefix="phoneworld-copy"))
+        return _COPIER[0]
 
 
 def memory_budget() -> int:
