@@ -95,6 +95,11 @@ OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
 """Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
+OPEN_ENTRY = ("Open the entry “{n}”.", "Tap the entry “{n}” to open it.",
+              "Find the entry “{n}” and open it.")
+"""A row whose name is a sentence (a to-do item, a tip): an entry of a list, no place."""
+EDIT_ROW = ("Open {n} for editing.", "Start editing {n}.", "Bring up the editor for {n}.")
+"""A row opened in a form that shows it in a field to change (a to-do item's editor)."""
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")
 # What a list row shows beside its name, by where it sits (`browse._place`).
@@ -180,7 +185,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose", "select"})
+                    "create", "on", "set", "change", "choose", "select", "start", "bring"})
 
 
 def variants(instruction: str) -> list[str]:
@@ -227,14 +232,28 @@ def fill(template: str, values: dict[str, object]) -> str:
         if template[m.start() - 1:m.start()] == "“":
             return v  # typed or sent text: as the checker wants it, spaces and all
         v = v.strip()  # a name: "I have a question about my rating " shows no space
-        if v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG or \
-                v.split(" ", 1)[0] in _FIRST_PERSON:
+        if reads_as_words(v):
             # A sentence of the app's ("Yes! What time?", a to-do item, "I found an
             # item") inside ours, or a name that reads as words of ours ("Open
             # default."): quoted.
             return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
+
+
+def reads_as_words(value: str) -> bool:
+    """Whether an app's text reads as words of its own inside an instruction, not as a
+    name: a sentence, or a name that reads as words of ours ("default", lower case)."""
+    v = value.strip()
+    return is_sentence(v) or v[:1].islower()
+
+
+def is_sentence(value: str) -> bool:
+    """Whether an app's text is a sentence rather than a name ("Yes! What time?", a to-do
+    item "Swipe an item left to delete it", "I found an item"): it ends as one, is long,
+    or speaks in the first person."""
+    v = value.strip()
+    return v[-1:] in _ENDS or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
 
 
 _ENDS = frozenset(".?!…")
