@@ -1137,3 +1137,17 @@ def test_a_popup_is_called_by_its_first_line_a_goal_but_no_rows_place():
         '    view TextView [240,1090,840,1230] text "WeChat is not installed. Download it now?"\n',
         ""))
     assert "ask" not in screen_labels(alone)
+
+
+def test_a_tick_is_selected_for_a_row_named_in_another_column():
+    """settings' "Font size" row (of another layout) names itself in `title_2`: its
+    dialog's options are selected by that name ("Select Large for Font size."), and the
+    demo reaches the dialog from the Display page and ticks the option."""
+    spec = example("settings")
+    (select,) = [t for t in spec.tasks if t.name.startswith("select_") and t.kind == "state"]
+    assert select.params[0].column == "title_2"
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, select)}
+    assert drawn == {("Font size", "Small"), ("Font size", "Large"), ("Font size", "Largest")}
+    inst = next(i for i in draw(spec, select) if i.params["o"] == "Large")
+    demo = make_demo([spec], inst)
+    assert demo is not None and demo.verified
