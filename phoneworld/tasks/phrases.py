@@ -158,6 +158,11 @@ COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Count the options of “{head}”."),
                  "how many options “{head}” offers")
 """The options a row's own single-choice dialog lists."""
+ADD_TYPED_VIA = ("Use “{button}” to add “{m}” to {where}.",
+                 "Tap “{button}” and add “{m}” to {where}.",
+                 "Add “{m}” to {where} with “{button}”.")
+"""Typed text added to a list shown elsewhere, typed where a button leads (a file saved
+under a name, then listed by LOAD)."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")
