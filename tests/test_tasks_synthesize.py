@@ -1137,6 +1137,11 @@ def test_a_popup_is_called_by_its_first_line_a_goal_but_no_rows_place():
         '    view TextView [240,1090,840,1230] text "WeChat is not installed. Download it now?"\n',
         ""))
     assert "ask" not in screen_labels(alone)
+    # A popup that marks its title (a dialog's alertTitle) is its row's: "Open Moments."
+    # (aeondroid's About dialog, opened by the About row).
+    marked = parse(_WECHAT.replace('text "Get WeChat"', 'id "android:id/alertTitle" '
+                                                          'text "Get WeChat"'))
+    assert [t for t in synthesize_tasks(marked) if t.params and t.name.startswith("open_ask")]
 
 
 def test_a_tick_is_selected_for_a_row_named_in_another_column():

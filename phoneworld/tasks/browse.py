@@ -48,7 +48,7 @@ from phoneworld.tasks.labels import (
     is_name,
     is_placeholder,
     label_of,
-    popup_heading,
+    marked_title,
     row_name,
     screen_labels,
 )
@@ -222,7 +222,7 @@ def _a_place(spec: AppSpec, target: Screen) -> bool:
         return True
     # A popup called by its first line ("下载微信") has a name, but is no row's place.
     label = screen_labels(spec).get(target.name)
-    return label is not None and label[0] != popup_heading(target, spec)
+    return label is not None and (label[1] != "title" or bool(marked_title(target, spec)))
 
 
 def _reads_param(e: Expr) -> bool:

@@ -143,6 +143,11 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
     title (a dialog's `alertTitle`), else a popup's heading (`popup_heading`)."""
     if s is None:
         return ""
+    return marked_title(s, spec) or popup_heading(s, spec)
+
+
+def marked_title(s: Screen, spec: AppSpec) -> str:
+    """The title a screen marks as one: in its top bar, or by its id; "" for none."""
     top = spec.height * 0.1
     titled = ""
     for v in fixed_texts(s.root):
@@ -153,7 +158,7 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
             return text
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text
-    return titled or popup_heading(s, spec)
+    return titled
 
 
 def popup_heading(s: Screen, spec: AppSpec) -> str:
