@@ -368,3 +368,46 @@ def test_a_save_is_the_tap_after_which_the_list_shows_the_typed_name():
     assert [r[2] for r in t.rows] == ["Alpha"]
     (effect,) = [e for t in f.transitions for e in t.effects if e.op == "insert"]
     assert effect.target == t.name and dict(effect.values)[t.columns[2].name].path[0] == "input"
+
+
+# -- a tap recorded on one kind of row -----------------------------------------------------
+
+def _opening_rows(spec, screen: str, target: str) -> list[str]:
+    """The rows of `screen`'s list whose tap on the row opens `target` by the catch-all
+    transition (not one for rows named by id), by the first text of each."""
+    from phoneworld.spec.walk import walk
+
+    (t,) = [t for t in spec.transitions if t.screen == screen and t.target == target and
+            t.widget == "linear_layout" and t.with_param is not None and
+            Ref(("item", "id")) not in list(walk(t.when) if t.when is not None else ())]
+    (lst,) = [v.items.table for s in spec.screens if s.name == screen
+              for v in _all_views(s.root) if v.items is not None]
+    st = State(spec)
+    return [next(v for v in r.values() if isinstance(v, str) and v)
+            for r in st.rows(lst) if any(isinstance(v, str) and v for v in r.values())
+            if t.when is None or evaluate(t.when, Scope(st, item=r))]
+
+
+def _all_views(root):
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        yield v
+        stack.extend(v.children)
+
+
+def test_rows_of_another_layout_do_not_take_a_tap_recorded_on_a_setting(tmp_path):
+    """onelist's Settings: a tap on "Theme" opened its dialog; the headings
+    ("Personalization", "About"), of another layout, open nothing. settings' Display: the
+    heading "Appearance" no longer opens the font size dialog; "Font size" and the other
+    settings still do."""
+    from phoneworld.compiler import compile_traces
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "onelist"), tmp_path)
+    rows = _opening_rows(app.spec, "main_personalization", "main_auto_android")
+    assert rows == ["Theme"]
+    rows = _opening_rows(example("settings"), "sub_settings_display",
+                         "sub_settings_display_brightness")
+    assert "Font size" in rows and "Screen timeout" in rows
+    assert not {"Appearance", "Brightness"} & set(rows)
