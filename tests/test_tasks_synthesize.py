@@ -1043,7 +1043,7 @@ _TIPS = """app tips { package "a.b" start main }
 content tips(id int, ctx int, text text) {
   (1, null, "Click on top right + to add a list")
   (2, null, "Swipe an item left to delete it")
-  (3, null, "Enjoy the app !")
+  (3, null, "Enjoy the app ! ")
 }
 content places(id int, ctx int, name text) {
   (1, null, "Downloads")
@@ -1084,10 +1084,10 @@ def test_a_row_whose_name_is_a_sentence_is_an_entry_and_an_editor_is_for_editing
     in a form that shows it in a field is opened for editing (onelist's swipe)."""
     spec = with_tasks(parse(_TIPS))
     tasks = {t.name: t for t in spec.tasks}
-    assert variants(tasks["open_tip_page"].instruction)[0] == "Open the entry “{n}”."
+    assert variants(tasks["open_tip_page"].instruction)[0] == "Open the entry {n}."
     assert variants(tasks["open_place_page"].instruction)[3] == "Go to {n}."
     said = {i.instruction for i in draw(spec, tasks["open_tip_page"])}
-    assert said and all("entry “" in s for s in said)
+    assert said and all("entry “" in s and " ”" not in s for s in said)
     inst = draw(spec, tasks["open_tip_page"])[0]
     assert make_demo([spec], inst).verified
     edit = with_tasks(parse(_SWIPED.replace(

@@ -95,9 +95,10 @@ OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
 """Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
-OPEN_ENTRY = ("Open the entry “{n}”.", "Tap the entry “{n}” to open it.",
-              "Find the entry “{n}” and open it.")
-"""A row whose name is a sentence (a to-do item, a tip): an entry of a list, no place."""
+OPEN_ENTRY = ("Open the entry {n}.", "Tap the entry {n} to open it.",
+              "Find the entry {n} and open it.")
+"""A row whose name is a sentence (a to-do item, a tip): an entry of a list, no place
+(quoted by `fill` as a sentence is, and so without a space recorded at its end)."""
 EDIT_ROW = ("Open {n} for editing.", "Start editing {n}.", "Bring up the editor for {n}.")
 """A row opened in a form that shows it in a field to change (a to-do item's editor)."""
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
