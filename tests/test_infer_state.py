@@ -289,3 +289,125 @@ def test_a_character_counter_by_a_field_counts_what_is_typed():
     m.step({"action_type": "input_text", "index": box, "text": "hi"})
     shown = set(shown_texts(m.observe("node")))
     assert "2 / 200" in shown and "0 / 50" in shown
+
+
+# -- saves: typed on one screen, listed on another later ------------------------------------
+
+def _labelled(spec) -> dict[tuple[str, str], str]:
+    out = {}
+    for s in spec.screens:
+        stack = [s.root]
+        while stack:
+            v = stack.pop()
+            for e in (v.text, v.desc):
+                if v.name and isinstance(e, Const) and isinstance(e.value, str):
+                    out.setdefault((s.name, v.name), e.value)
+            stack.extend(v.children)
+    return out
+
+
+@pytest.mark.parametrize("app, table, button", [
+    ("ajsha", "edit_storage_emulated_select_dialog_list", "OK"),
+    ("onelist", "main_lists_recycler_view", "Validate")])
+def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, table, button,
+                                                                        tmp_path):
+    """ajsha: "Hello World" typed as the file name, OK, and LOAD lists the file later (a
+    CANCEL with the same name saved nothing); onelist: a list named and validated shows in
+    the lists bar. The saved row is the save's effect, not an initial row, and "Use
+    “SAVE” to add “Hello World” to the “LOAD” list." is a task whose demo saves it."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.tasks import make_demo
+    from phoneworld.tasks.sample import instances
+    from tests.conftest import shared
+
+    (compiled,) = compile_traces(shared("droidbot", app), tmp_path)
+    spec = compiled.spec
+    (t,) = [t for t in spec.tables if t.name == table]
+    names = {v for r in t.rows for v in r if isinstance(v, str)}
+    assert "Hello World" not in names
+    labels = _labelled(spec)
+    inserts = {labels.get((t.screen, t.widget)) for t in spec.transitions for e in t.effects
+               if e.op == "insert" and e.target == table}
+    assert inserts == {button}
+    (inst,) = [i for i in instances(spec) if i.template == f"add_typed_to_{table}"]
+    assert inst.params["m"] == "Hello World"
+    demo = make_demo([spec], inst)
+    assert demo is not None and demo.verified
+    if app == "ajsha":
+        assert "default" in names  # saved with the name the field held: no typed text
+        assert inst.instruction in {
+            "Use “SAVE” to add “Hello World” to the “LOAD” list.",
+            "Tap “SAVE” and add “Hello World” to the “LOAD” list.",
+            "Add “Hello World” to the “LOAD” list with “SAVE”."}
+        # a save at the top leaves the folders' counts as they are
+        assert {i.instruction for i in instances(spec) if i.template.startswith("count_")}
+
+
+def test_a_save_is_the_tap_after_which_the_list_shows_the_typed_name():
+    """Typed "Beta" into a name dialog: CANCEL, and the files list still lacks it (no
+    save); again, OK, and the list shows "Beta": OK inserts it, and "Beta" is no initial
+    row; "Alpha", listed before anything was typed, is."""
+    from tests.infer_fixtures import App, button, edit, facts, rows, screen, title
+
+    main = screen(title("Notes"), button("new", "New", 200), button("open", "Open", 400))
+    files = [screen(title("Files"), rows("files", names)) for names in
+             ([("Alpha",)], [("Alpha",), ("Beta",)])]
+
+    def dialog(text: str):
+        return screen(title("Name"), edit("name", 400, text), button("ok", "OK", 600),
+                      button("cancel", "Cancel", 800))
+
+    app = App().show(main).tap(2).show(files[0]).back().show(main)
+    for last, then in ((3, files[0]), (2, files[1])):
+        app = app.tap(1).show(dialog("")).type("Beta", 1).show(dialog("Beta")).tap(last) \
+            .show(main).tap(2).show(then).back().show(main)
+    f = facts(app.trace())
+    (key,) = f.saves
+    assert key[1].endswith("ok")
+    (t,) = [t for t in f.tables if t.name.startswith(f.saves[key][0])]
+    assert [r[2] for r in t.rows] == ["Alpha"]
+    (effect,) = [e for t in f.transitions for e in t.effects if e.op == "insert"]
+    assert effect.target == t.name and dict(effect.values)[t.columns[2].name].path[0] == "input"
+
+
+# -- a tap recorded on one kind of row -----------------------------------------------------
+
+def _opening_rows(spec, screen: str, target: str) -> list[str]:
+    """The rows of `screen`'s list whose tap on the row opens `target` by the catch-all
+    transition (not one for rows named by id), by the first text of each."""
+    from phoneworld.spec.walk import walk
+
+    (t,) = [t for t in spec.transitions if t.screen == screen and t.target == target and
+            t.widget == "linear_layout" and t.with_param is not None and
+            Ref(("item", "id")) not in list(walk(t.when) if t.when is not None else ())]
+    (lst,) = [v.items.table for s in spec.screens if s.name == screen
+              for v in _all_views(s.root) if v.items is not None]
+    st = State(spec)
+    return [next(v for v in r.values() if isinstance(v, str) and v)
+            for r in st.rows(lst) if any(isinstance(v, str) and v for v in r.values())
+            if t.when is None or evaluate(t.when, Scope(st, item=r))]
+
+
+def _all_views(root):
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        yield v
+        stack.extend(v.children)
+
+
+def test_rows_of_another_layout_do_not_take_a_tap_recorded_on_a_setting(tmp_path):
+    """onelist's Settings: a tap on "Theme" opened its dialog; the headings
+    ("Personalization", "About"), of another layout, open nothing. settings' Display: the
+    heading "Appearance" no longer opens the font size dialog; "Font size" and the other
+    settings still do."""
+    from phoneworld.compiler import compile_traces
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "onelist"), tmp_path)
+    rows = _opening_rows(app.spec, "main_personalization", "main_auto_android")
+    assert rows == ["Theme"]
+    rows = _opening_rows(example("settings"), "sub_settings_display",
+                         "sub_settings_display_brightness")
+    assert "Font size" in rows and "Screen timeout" in rows
+    assert not {"Appearance", "Brightness"} & set(rows)

@@ -18,12 +18,14 @@ from phoneworld.compiler import compile_traces
 from phoneworld.spec.ast import AppSpec, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
+from phoneworld.tasks.labels import MAX_WORDS
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
 
 FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
     if SHARED_TRACES.is_dir() else []
 _QUOTED = re.compile(r"“([^”]*)”")
+_PLACE = re.compile(r"(?:Go to|Show me|Navigate to the) “([^”]*)”")
 _IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 
 
@@ -61,6 +63,11 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
         for word in _IDENTIFIER.findall(said):  # an id, unless the app shows it as text
             assert any(word in t for t in texts), (word, said)
             assert word not in screens, (word, said)
+    # (#21) A sentence of the app's (a tip, a to-do item) is named as no place.
+    for inst in found:
+        for place in _PLACE.findall(inst.instruction):
+            assert not (place.rstrip()[-1:] in ".!?" or len(place.split()) > MAX_WORDS), \
+                inst.instruction
     # (#21) No composite asks to type one text twice, into two fields.
     params = {t.name: t.params for t in spec.tasks}
     for inst in found:

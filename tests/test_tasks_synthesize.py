@@ -1037,3 +1037,122 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
     assert "open_sort_by" not in tasks
     demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_name"])[0])
     assert demo is not None and demo.verified
+
+
+_TIPS = """app tips { package "a.b" start main }
+content tips(id int, ctx int, text text) {
+  (1, null, "Click on top right + to add a list")
+  (2, null, "Swipe an item left to delete it")
+  (3, null, "Enjoy the app ! ")
+}
+content places(id int, ctx int, name text) {
+  (1, null, "Downloads")
+  (2, null, "Music")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list tips pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as tip clickable {
+        view TextView [40,210,800,280] text item.text
+      }
+    }
+    view ListView [0,1000,1080,2000] list places pitch 200 vertical {
+      view LinearLayout [0,1000,1080,1200] as place clickable {
+        view TextView [40,1010,800,1080] text item.name
+      }
+    }
+  }
+}
+screen tip_page P1 param tips {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,1000,200] text param.text
+  }
+}
+screen place_page P1 param places {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,1000,200] text param.name
+  }
+}
+on main.tip tap -> tip_page with item
+on main.place tap -> place_page with item
+"""
+
+
+def test_a_row_whose_name_is_a_sentence_is_an_entry_and_an_editor_is_for_editing():
+    """onelist's tips ("Click on top right + to add a list") are no places: "Open the
+    entry “...”.", not "Show me “...”."; rows with names keep "Go to Music."; a row opened
+    in a form that shows it in a field is opened for editing (onelist's swipe)."""
+    spec = with_tasks(parse(_TIPS))
+    tasks = {t.name: t for t in spec.tasks}
+    assert variants(tasks["open_tip_page"].instruction)[0] == "Open the entry {n}."
+    assert variants(tasks["open_place_page"].instruction)[3] == "Go to {n}."
+    said = {i.instruction for i in draw(spec, tasks["open_tip_page"])}
+    assert said and all("entry “" in s and " ”" not in s for s in said)
+    inst = draw(spec, tasks["open_tip_page"])[0]
+    assert make_demo([spec], inst).verified
+    edit = with_tasks(parse(_SWIPED.replace(
+        "screen edit P1 param main_list {", "screen edit P1 param main_list {\n  modules form")))
+    (opened,) = [t for t in edit.tasks if t.name == "open_edit"]
+    assert variants(opened.instruction)[0] == "Open {n} for editing."
+
+
+_WECHAT = """app wechat { package "a.b" start main }
+content main_list(id int, ctx int, name text) {
+  (1, null, "QQ Friends")
+  (2, null, "Moments")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Share"
+    view ListView [0,300,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,300,1080,500] as row clickable {
+        view TextView [40,310,800,380] text item.name
+      }
+    }
+  }
+}
+screen ask P1 param main_list {
+  view FrameLayout [150,900,930,1400] {
+    view TextView [430,970,650,1050] text "Get WeChat"
+    view TextView [240,1090,840,1230] text "WeChat is not installed. Download it now?"
+    view Button [540,1290,925,1400] as ok text "OK" clickable
+  }
+}
+on main.row tap -> ask with item when item.id == 2
+"""
+
+
+def test_a_popup_is_called_by_its_first_line_a_goal_but_no_rows_place():
+    """qqmusic's “下载微信” popup over the share sheet: its first line heads the rest, so
+    it is called by it ("Go to 下载微信."); the row that leads there does not "open" it
+    (no "Open 朋友圈."). One line alone, or a first line that is a button, calls nothing."""
+    spec = parse(_WECHAT)
+    assert screen_labels(spec)["ask"] == ("Get WeChat", "title")
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    assert variants(tasks["open_ask"].instruction)[1] == "Go to Get WeChat."
+    assert not [t for t in tasks.values() if t.params and t.name.startswith("open_ask")]
+    demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_ask"])[0])
+    assert demo is not None and demo.verified
+    alone = parse(_WECHAT.replace(
+        '    view TextView [240,1090,840,1230] text "WeChat is not installed. Download it now?"\n',
+        ""))
+    assert "ask" not in screen_labels(alone)
+    # A popup that marks its title (a dialog's alertTitle) is its row's: "Open Moments."
+    # (aeondroid's About dialog, opened by the About row).
+    marked = parse(_WECHAT.replace('text "Get WeChat"', 'id "android:id/alertTitle" '
+                                                          'text "Get WeChat"'))
+    assert [t for t in synthesize_tasks(marked) if t.params and t.name.startswith("open_ask")]
+
+
+def test_a_tick_is_selected_for_a_row_named_in_another_column():
+    """settings' "Font size" row (of another layout) names itself in `title_2`: its
+    dialog's options are selected by that name ("Select Large for Font size."), and the
+    demo reaches the dialog from the Display page and ticks the option."""
+    spec = example("settings")
+    (select,) = [t for t in spec.tasks if t.name.startswith("select_") and t.kind == "state"]
+    assert select.params[0].column == "title_2"
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, select)}
+    assert drawn == {("Font size", "Small"), ("Font size", "Large"), ("Font size", "Largest")}
+    inst = next(i for i in draw(spec, select) if i.params["o"] == "Large")
+    demo = make_demo([spec], inst)
+    assert demo is not None and demo.verified

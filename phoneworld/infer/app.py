@@ -29,6 +29,7 @@ from phoneworld.infer.lists import (
     parameterise_screens,
 )
 from phoneworld.infer.rules import choose_transitions
+from phoneworld.infer.saves import find_saves, save_effects
 from phoneworld.infer.steppers import find_steppers
 from phoneworld.infer.tables import build_tables
 from phoneworld.infer.timed import find_timed
@@ -44,6 +45,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("parameters", parameterise_screens),          # -> the list whose row a screen shows
     ("rows", collect_rows),                        # -> rows, ctx per observation, taps
     ("sends", find_sends),                         # -> rows a typed text created
+    ("saves", find_saves),                         # -> texts saved into a list elsewhere
     ("row edits", find_row_edits),                 # -> rows a tap deleted or stepped
     ("columns", name_columns),                     # -> column names
     ("details", bind_details),                     # -> texts bound to the parameter row
@@ -52,6 +54,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("cross adds", coherent.find_cross_adds),      # -> taps that add a row elsewhere (#21)
     ("tables", build_tables),                      # -> content and state tables
     ("row effects", row_effects),                  # -> insert / delete / update effects
+    ("save effects", save_effects),                # -> the inserts of saves
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
     ("timed", find_timed),                         # -> screens that give way by themselves
     ("choices", find_choices),                     # -> options that set their row's value

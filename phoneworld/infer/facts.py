@@ -110,6 +110,9 @@ class Facts:
     """Observation -> list key -> the texts of each item it shows, field by field."""
     sends: Mapping[tuple, tuple] = field(default_factory=_empty)
     edits: Mapping[tuple, tuple] = field(default_factory=_empty)
+    saves: Mapping[tuple, tuple] = field(default_factory=_empty)
+    """(screen, widget, action) -> (list's screen, list key, column, field key, row id): a
+    typed text that tap saved into a list shown elsewhere (`saves`)."""
     created: Mapping[str, frozenset[int]] = field(default_factory=_empty)
     """Table -> rows that only exist because of an action in the traces."""
     details: Mapping[str, Mapping[str, Ref]] = field(default_factory=_empty)

@@ -71,8 +71,10 @@ def choose_transitions(f: Facts) -> Facts:
         for target, when, count in _row_variants(ts, default.target, f.tapped, rows):
             out.append(_transition(f, src, name, widget, action, target, True, when,
                                    effects, count))
+        kind = _row_kind(default, f.tapped, rows, lc.columns) \
+            if lc is not None and default.item and default.target != "stay" else None
         out.append(_transition(f, src, name, widget, action, default.target,
-                               default.item, None, effects, default.count))
+                               default.item, kind, effects, default.count))
     out += [replace(t, widget=child) for (src, child), row in sorted(like_row.items())
             for t in out if t.screen == src and t.widget == row and t.action == "tap"]
     return f.with_(transitions=tuple(out)).noted(dropped=dropped)
@@ -134,6 +136,29 @@ def _row_variants(ts, default: str, tapped, rows) -> list[tuple[str, object, int
         out.append((target, tests[0] if len(tests) == 1 else BoolOp("or", tests),
                     counts[target]))
     return out
+
+
+def _row_kind(default, tapped, rows, columns) -> Compare | None:
+    """(#21) `item.c != ""` where the rows recorded going to the default target share
+    no text column with some rows of the list (headings, of another layout): those do
+    not go there (a heading of onelist's Settings opened the Theme dialog). `c` is filled
+    in every recorded row and in every row that shares a column with them; None where
+    no row is of another layout, or no column tells them apart."""
+    recorded = {tapped[ex] for ex in default.examples if ex in tapped}
+    filled = {r[0]: frozenset(i for i, v in enumerate(r[2:]) if isinstance(v, str) and
+                              v.strip()) for r in rows}
+    mine = [filled[r] for r in sorted(recorded) if r in filled]
+    if not mine:
+        return None
+    theirs = frozenset().union(*mine)
+    others = [c for c in filled.values() if c and not c & theirs]
+    alike = [c for c in filled.values() if c & theirs]
+    if not others:
+        return None
+    for i in sorted(frozenset.intersection(*mine)):
+        if all(i in c for c in alike):
+            return Compare("!=", Ref(("item", columns[i])), Const(""))
+    return None
 
 
 def _twins(ids: list[int], rows, tapped: set[int]) -> list[int]:

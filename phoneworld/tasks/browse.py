@@ -48,6 +48,7 @@ from phoneworld.tasks.labels import (
     is_name,
     is_placeholder,
     label_of,
+    marked_title,
     row_name,
     screen_labels,
 )
@@ -107,7 +108,7 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
-        phrases = P.OPEN_ROW_BY if button else P.OPEN_ROW
+        phrases = P.OPEN_ROW_BY if button else _open_phrases(spec, target, e.table, e.name)
         if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         # (only a popup that lists options under its row is known to be that row's: a
@@ -116,6 +117,22 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         names = _name_columns(spec, e.table, e.name) if under is not None else [e.name]
         for column in names:
             yield _open_row(target, e, column, under, phrases, {"button": button}, new)
+
+
+def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple[str, ...]:
+    """How opening a row reads: "Open {n}." for a row with a name; for one shown in a form
+    to change it (an editable field reads the row), "Open {n} for editing."; for a row
+    whose name is mostly a sentence (onelist's tips, "Swipe an item left to delete it"),
+    "Open the entry {n}." (a sentence is no place to go to)."""
+    if "form" in target.modules and any("editable" in v.flags and v.text is not None and
+                                        _reads_param(v.text) for v in views(target.root)):
+        return P.EDIT_ROW
+    t = next(x for x in spec.tables if x.name == table)
+    i = [c.name for c in t.columns].index(name)
+    names = [str(r[i]) for r in t.rows if _usable(r[i])]
+    if names and 2 * sum(P.is_sentence(n) for n in names) > len(names):
+        return P.OPEN_ENTRY
+    return P.OPEN_ROW
 
 
 def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
@@ -197,11 +214,15 @@ def _effect_exprs(e: Effect) -> list[Expr]:
 
 
 def _a_place(spec: AppSpec, target: Screen) -> bool:
-    """Whether a screen is a place of its own: named (a title), or filling the display
-    (not a popup such as qqmusic's "Download WeChat" over a share sheet)."""
+    """Whether a screen is a place of its own: filling the display, or named (a title),
+    but not a popup named by its first line only (qqmusic's "Download WeChat" over a share
+    sheet: "Go to 下载微信." is a goal, "Open 朋友圈." that leads there is not)."""
     b = target.root.bounds
-    return target.name in screen_labels(spec) or \
-        (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height
+    if (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height:
+        return True
+    # A popup called by its first line ("下载微信") has a name, but is no row's place.
+    label = screen_labels(spec).get(target.name)
+    return label is not None and (label[1] != "title" or bool(marked_title(target, spec)))
 
 
 def _reads_param(e: Expr) -> bool:

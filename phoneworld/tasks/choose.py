@@ -55,10 +55,13 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
             owner = schema.entity(dialog.param)
             options = tables.get(ticks[0].target)
             field = _option_name(dialog, ticks[0].target)
-            if owner is not None and options is not None and field is not None:
+            if owner is not None and options is not None and field is not None and \
+                    dialog.param in tables:
                 ticked.add(ticks[0].target)
-                yield _tick_template(dialog.param, owner, ticks[0].target, field,
-                                     t.target, new)
+                # (settings' "Font size" row, of another layout, names itself in title_2)
+                for name in _names(tables[dialog.param], options, owner.name, ""):
+                    yield _tick_template(dialog.param, owner, ticks[0].target, field,
+                                         t.target, new, name)
             continue
         for e in t.effects:
             if e.op != "update" or e.target != dialog.param or e.where != _PARAM_ROW or \
@@ -106,7 +109,7 @@ def _option_name(dialog, table: str) -> str | None:
 
 
 def _tick_template(table: str, owner, options: str, field: str, screen: str,
-                   new: NewName) -> Template:
+                   new: NewName, name: str) -> Template:
     """"Select {o} for {n}.": the option ticked among those listed under row `k`;
     `screen` is where the tap on it leads (back to the row's)."""
     n, k = new("n"), new("k")
@@ -116,9 +119,10 @@ def _tick_template(table: str, owner, options: str, field: str, screen: str,
         Compare("==", Ref(("ctx",)), Ref((k,))), Compare("==", Ref((field,)), Ref((o,))),
         Compare("==", Ref(("checked",)), Const(True)))))
     texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.SELECT]
-    task = Task(name=f"select_{options}", kind="state", instruction=P.join(texts),
+    suffix = "" if name == owner.name else f"_by_{name}"
+    task = Task(name=f"select_{options}{suffix}", kind="state", instruction=P.join(texts),
                 condition=BoolOp("and", (ticked, Compare("==", Ref((c,)), Ref((k,))))),
-                params=(TaskParam(n, table, owner.name), TaskParam(k, table, owner.key),
+                params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx")))
     return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)
 

@@ -12,7 +12,8 @@ under that row, two or more, every one of them shown by some list and all of one
 (the same texts filled in: a settings page's headings among its rows make "entries" a
 matter of opinion), all in view at once
 (no scrolling: a settings page of fourteen rows and headings is counted by nobody), and
-no action of the app adds rows to that list or takes any away. A list of single-choice
+no action of the app adds rows to that list or takes any away (an insert under another
+row, or at the top, leaves it as it is). A list of single-choice
 options is asked for its options ("How many options does “Planetary hours indicator
 style” offer?"). The same question with two answers (one name on two screens) is asked
 of neither.
@@ -38,8 +39,7 @@ _UNDER_ROW = Compare("==", Ref(("item", "ctx")), Ref(("param", "id")))
 def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template]:
     """One question per (screen, opening row) whose own list is counted (see above)."""
     tables = {t.name: t for t in spec.tables}
-    changed = {e.target for t in spec.transitions for e in t.effects
-               if e.op in ("insert", "delete")}
+    changed, changed_under = _changed(spec)
     # (screen, table, name, row id, how many, options)
     found: list[tuple[str, str, str, object, int, bool]] = []
     for s in spec.screens:
@@ -66,6 +66,8 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
             cols = [c.name for c in owner.columns]
             for r in owner.rows:
                 name = row_name(cols, r, e.name)[1]
+                if r[0] in changed_under.get(v.items.table, ()):
+                    continue  # an action adds rows under it (a file saved there)
                 if isinstance(name, str) and is_name(name) and under[r[0]] >= 2 and \
                         len(kinds.get(r[0], ())) == 1 and \
                         _fits(v, under[r[0]]) and (s.name, normalise(name)) in reach.rows:
@@ -87,6 +89,22 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
                         "count", table=table,
                         where=Compare("==", Ref(("ctx",)), Const(key)))))
         yield Template(task, asks=P.words(obj, fill), screen=screen)
+
+
+def _changed(spec: AppSpec) -> tuple[set[str], dict[str, set[object]]]:
+    """The tables some action adds rows to or removes rows from anywhere, and per table
+    the `ctx`s of the rows others add under a fixed row (none: at the top, as ajsha's
+    saved file is): a count under another row stays what it is."""
+    anywhere: set[str] = set()
+    under: dict[str, set[object]] = {}
+    for t in spec.transitions:
+        for e in t.effects:
+            ctx = dict(e.values).get("ctx", Const(None))
+            if e.op == "insert" and isinstance(ctx, Const):
+                under.setdefault(e.target, set()).add(ctx.value)
+            elif e.op in ("insert", "delete"):
+                anywhere.add(e.target)
+    return anywhere, under
 
 
 def _item_columns(item: View) -> set[str]:

@@ -18,7 +18,7 @@ a field is called by its hint where the recording shows one.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
@@ -26,6 +26,7 @@ from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.labels import is_name, label_of, views_by_name
+from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
 SUFFIX = TYPED
@@ -60,14 +61,39 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         if table is None:
             continue
         m = new("m")
-        fill = {"where": where(ins.table)}
+        # Typed on a screen of its own (a file name dialog) and listed on another: by the
+        # button that opens where it is typed ("Use “SAVE” to add “{m}” to ...").
+        button = "" if _lists(spec, ins.screen, ins.table) else _opener(spec, ins.screen, views)
+        fill = {"where": where(ins.table), "button": button}
+        phrases = P.ADD_TYPED_VIA if button else P.ADD_TYPED
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
-                    instruction=P.join([P.words(p, fill, m=m) for p in P.ADD_TYPED]),
+                    instruction=P.join([P.words(p, fill, m=m) for p in phrases]),
                     condition=Call("exists", table=ins.table,
                                    where=Compare("==", Ref((column,)), Ref((m,)))),
                     params=(TaskParam(m, table, "text"),))
         yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, m=m))
-                                           for p in P.ADD_TYPED), screen=ins.screen)
+                                           for p in phrases), screen=ins.screen)
+
+
+def _lists(spec: AppSpec, screen: str, table: str) -> bool:
+    """Whether `screen` shows a list of `table`."""
+    s = next((x for x in spec.screens if x.name == screen), None)
+    return s is not None and table in tables_of(s.root)
+
+
+def _opener(spec: AppSpec, screen: str, views) -> str:
+    """The label of the button that most often opens `screen` from another screen (not a
+    list row, not a field); "" where none says anything."""
+    votes: Counter[str] = Counter()
+    for t in spec.transitions:
+        view = views.get((t.screen, t.widget))
+        if t.target != screen or t.screen == screen or t.with_param is not None or \
+                view is None or "editable" in view.flags:
+            continue
+        label = label_of(view)
+        if label and is_name(label):
+            votes[label] += t.count
+    return min(votes, key=lambda k: (-votes[k], k)) if votes else ""
 
 
 def _submit(spec, schema: Schema, screen: str, widget: str, action: str,

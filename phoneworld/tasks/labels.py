@@ -140,9 +140,14 @@ def is_heading(text: str) -> bool:
 def title_of(s: Screen | None, spec: AppSpec) -> str:
     """A screen's title: the first fixed label in its top bar (the top tenth, below the
     status bar) that is not an input, else the first fixed label whose id says it is a
-    title (a dialog's `alertTitle`)."""
+    title (a dialog's `alertTitle`), else a popup's heading (`popup_heading`)."""
     if s is None:
         return ""
+    return marked_title(s, spec) or popup_heading(s, spec)
+
+
+def marked_title(s: Screen, spec: AppSpec) -> str:
+    """The title a screen marks as one: in its top bar, or by its id; "" for none."""
     top = spec.height * 0.1
     titled = ""
     for v in fixed_texts(s.root):
@@ -154,6 +159,24 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text
     return titled
+
+
+def popup_heading(s: Screen, spec: AppSpec) -> str:
+    """The heading of a popup (a view smaller than the display) that marks none as its
+    title: its first fixed text, at the popup's top (its top fifth), no field and no
+    button, with more such text under it (qqmusic's “下载微信” over “您尚未安装微信…”)."""
+    b = s.root.bounds
+    if (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height:
+        return ""
+    said = [v for v in fixed_texts(s.root) if "editable" not in v.flags and
+            "clickable" not in v.flags and "button" not in f"{v.cls} {v.id or ''}".lower()]
+    if len(said) < 2 or said[0] is not fixed_texts(s.root)[0]:
+        return ""
+    head = said[0]
+    if head.bounds[1] > b[1] + (b[3] - b[1]) // 5 or \
+            not any(v.bounds[1] >= head.bounds[3] for v in said[1:]):
+        return ""
+    return const_text(head.text)
 
 
 def label_of(view: View, *, into_lists: bool = False) -> str:

@@ -95,6 +95,12 @@ OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
 """Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
+OPEN_ENTRY = ("Open the entry {n}.", "Tap the entry {n} to open it.",
+              "Find the entry {n} and open it.")
+"""A row whose name is a sentence (a to-do item, a tip): an entry of a list, no place
+(quoted by `fill` as a sentence is, and so without a space recorded at its end)."""
+EDIT_ROW = ("Open {n} for editing.", "Start editing {n}.", "Bring up the editor for {n}.")
+"""A row opened in a form that shows it in a field to change (a to-do item's editor)."""
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")
 # What a list row shows beside its name, by where it sits (`browse._place`).
@@ -153,6 +159,11 @@ COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Count the options of “{head}”."),
                  "how many options “{head}” offers")
 """The options a row's own single-choice dialog lists."""
+ADD_TYPED_VIA = ("Use “{button}” to add “{m}” to {where}.",
+                 "Tap “{button}” and add “{m}” to {where}.",
+                 "Add “{m}” to {where} with “{button}”.")
+"""Typed text added to a list shown elsewhere, typed where a button leads (a file saved
+under a name, then listed by LOAD)."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")
@@ -180,7 +191,7 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose", "select"})
+                    "create", "on", "set", "change", "choose", "select", "start", "bring"})
 
 
 def variants(instruction: str) -> list[str]:
@@ -227,14 +238,28 @@ def fill(template: str, values: dict[str, object]) -> str:
         if template[m.start() - 1:m.start()] == "“":
             return v  # typed or sent text: as the checker wants it, spaces and all
         v = v.strip()  # a name: "I have a question about my rating " shows no space
-        if v[-1:] in _ENDS or v[:1].islower() or len(v.split()) > _LONG or \
-                v.split(" ", 1)[0] in _FIRST_PERSON:
+        if reads_as_words(v):
             # A sentence of the app's ("Yes! What time?", a to-do item, "I found an
             # item") inside ours, or a name that reads as words of ours ("Open
             # default."): quoted.
             return f"“{v}”"
         return v
     return _HOLE.sub(one, template)
+
+
+def reads_as_words(value: str) -> bool:
+    """Whether an app's text reads as words of its own inside an instruction, not as a
+    name: a sentence, or a name that reads as words of ours ("default", lower case)."""
+    v = value.strip()
+    return is_sentence(v) or v[:1].islower()
+
+
+def is_sentence(value: str) -> bool:
+    """Whether an app's text is a sentence rather than a name ("Yes! What time?", a to-do
+    item "Swipe an item left to delete it", "I found an item"): it ends as one, is long,
+    or speaks in the first person."""
+    v = value.strip()
+    return v[-1:] in _ENDS or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
 
 
 _ENDS = frozenset(".?!…")

@@ -357,8 +357,11 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: Names) -> Iterator[
 def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     """How a person names a collection: the label of a screen that lists it, else "the
     list" (never a table's name: it comes from resource ids)."""
+    kinds = screen_labels(spec)
     for s in spec.screens:
         if table in tables_of(s.root) and schema.screen_label(s.name):
+            if kinds.get(s.name, ("", ""))[1] != "title":  # named by the button to it
+                return f"the “{schema.screen_label(s.name)}” list"
             return f"the {schema.screen_label(s.name)}"
     for s in spec.screens:  # a title that is also the name of the row that opens it
         if table in tables_of(s.root) and is_name(title_of(s, spec)):
