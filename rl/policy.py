@@ -228,6 +228,7 @@ def notes(text: str) -> list[str]:
     return out
 
 
+TASK_LAST = False  # on: the task closes the prompt, next to the reply (see `messages`)
 ANCHORED = False  # on: a demo's note names the line it read the value on (`anchor`)
 
 
@@ -312,13 +313,15 @@ def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
     """The chat prompt of one step: the task, what the agent noted so far (every step's
     notes, however long ago), the screen, and the last `k` steps (`step_line`s)."""
     _check(fmt)
-    user = f"Task: {instruction}\n"
+    user = "" if TASK_LAST else f"Task: {instruction}\n"
     if noted:
         user += "Notes: " + " ".join(json.dumps(str(n), ensure_ascii=False)
                                      for n in list(noted)[-MAX_NOTES:]) + "\n"
     user += f"Screen:\n{screen_text(elements, fmt, width, height, instruction)}"
     recent = list(history)[-k:] if k > 0 else []
     user += "\nPrevious steps:\n" + ("\n".join(recent) if recent else "none")
+    if TASK_LAST:
+        user += f"\nTask: {instruction}"
     return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]
 
 

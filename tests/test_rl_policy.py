@@ -56,6 +56,19 @@ def test_prompt_holds_task_screen_and_last_k_actions() -> None:
     assert "none" in messages("x", ELEMENTS, [])[-1]["content"]
 
 
+def test_task_last_moves_the_task_next_to_the_reply_and_changes_nothing_else(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    first = messages("Open Bakery.", ELEMENTS, ["a"], noted=["4 products"])[-1]["content"]
+    from rl import policy
+
+    monkeypatch.setattr(policy, "TASK_LAST", True)
+    last = messages("Open Bakery.", ELEMENTS, ["a"], noted=["4 products"])[-1]["content"]
+    assert first.startswith("Task: Open Bakery.\n")
+    assert last.startswith('Notes: "4 products"\n')
+    assert last.endswith("\nPrevious steps:\na\nTask: Open Bakery.")
+    assert sorted(first.splitlines()) == sorted(last.splitlines())  # the same hints too
+
+
 @pytest.mark.parametrize("text, want", [
     ('{"action_type": "click", "index": 1}', {"action_type": "click", "index": 1}),
     ('Reasoning first.\nAction: {"action_type": "navigate_back"}',
