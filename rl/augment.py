@@ -134,7 +134,7 @@ def _cased(word: str, like: str) -> str:
 def rehint(user: str) -> str:
     """A prompt's screen lines with their `*` hints counted again against its task
     (as `rl.policy.screen_text` marks them), wherever the prompt puts its task line
-    (`rl.policy.TASK_LAST`)."""
+    (`rl.policy.messages`' `task_last`)."""
     from rl.policy import HINTS
 
     task = re.search(r"^Task: (.*)$", user, re.M)
