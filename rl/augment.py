@@ -133,16 +133,20 @@ def _cased(word: str, like: str) -> str:
 
 def rehint(user: str) -> str:
     """A prompt's screen lines with their `*` hints counted again against its task
-    (as `rl.policy.screen_text` marks them)."""
+    (as `rl.policy.screen_text` marks them), wherever the prompt puts its task line
+    (`rl.policy.messages`' `task_last`)."""
     from rl.policy import HINTS
 
-    head, sep, rest = user.partition("\nScreen:\n")
-    if not sep or not HINTS or not head.startswith("Task: "):
+    task = re.search(r"^Task: (.*)$", user, re.M)
+    start = user.find("Screen:\n")
+    if task is None or start < 0 or not HINTS:
         return user
-    screen, sep2, tail = rest.partition("\nPrevious steps:")
-    wanted = _keywords(head.split("\n", 1)[0][6:])
+    start += len("Screen:\n")
+    end = user.find("\nPrevious steps:", start)
+    end = len(user) if end < 0 else end
+    wanted = _keywords(task.group(1))
     lines = []
-    for line in screen.split("\n"):
+    for line in user[start:end].split("\n"):
         bare = line.lstrip("*").lstrip(" ") if line.startswith("*") else line
         words = []
         for q in _QUOTED.findall(bare):
@@ -152,7 +156,7 @@ def rehint(user: str) -> str:
                 continue
         hints = marks(wanted, words)
         lines.append(f"{hints} {bare}" if hints else bare)
-    return head + sep + "\n".join(lines) + sep2 + tail
+    return user[:start] + "\n".join(lines) + user[end:]
 
 
 def renamed_epochs(examples: Sequence[Mapping[str, Any]], pool: Sequence[str], *,

@@ -128,7 +128,8 @@ def run_eval(args: argparse.Namespace) -> int:
     exclude = set() if args.include_trained else trained_on(model)
     result = evaluate(model, args.apps, args.tasks, args.seed, fmt=fmt,
                       max_steps=max_steps, plot_to=plot_to, progress=not args.json,
-                      grounded=grounded, exclude=exclude)
+                      grounded=grounded, exclude=exclude,
+                      task_last=ran.get("task_last", False))
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

@@ -42,6 +42,10 @@ class TrainConfig:
     reason: bool = _f(True, "train the policy to write a one-line reason naming its target "
                             "before each action (M3A's `Reason: ... Action: ...`)")
     max_steps: int = _f(10, "steps before an episode is cut off")
+    task_last: bool = _f(True, "end each step's prompt with the task line, next to the "
+                               "reply, instead of opening it with it (seed 1: held-out "
+                               "30.0% -> 47.5% after SFT, Shopping 24% -> 38%, same CPU; "
+                               "`phoneworld eval` reads it from the run)")
     # SFT
     tasks: int = _f(2400, "training task instances (SFT demos; RL draws from them too)")
     kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")

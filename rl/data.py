@@ -144,8 +144,8 @@ def stage(specs: Sequence[Any], task: Any, alone: bool = True) -> tuple[list[Any
 
 
 def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
-                    fmt: str = "androidworld", k: int = HISTORY, reason: bool = False
-                    ) -> list[dict[str, Any]] | None:
+                    fmt: str = "androidworld", k: int = HISTORY, reason: bool = False,
+                    task_last: bool = False) -> list[dict[str, Any]] | None:
     """Chat examples of one demo replayed on `backend`, or None when it fails the check."""
     from phoneworld.runtime.actions import Action
 
@@ -159,7 +159,7 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         els = view.elements
         text = reply(a, fmt, elements=els, width=w, height=h)
         msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h,
-                        noted=noted)
+                        noted=noted, task_last=task_last)
         now = [v for v in found if v not in noted and _shows(els, v)]
         said = reply(a, fmt, elements=els, width=w, height=h, reason=reason,
                      note=[_anchored(els, v, task.instruction) for v in now])
@@ -206,7 +206,7 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
                   k: int = HISTORY, reason: bool = False, *, workers: int = 0,
-                  alone: bool = False) -> list[dict[str, Any]]:
+                  alone: bool = False, task_last: bool = False) -> list[dict[str, Any]]:
     """One chat example per step of every task's verified demo, played where `stage`
     says (`alone`). With `workers` > 1 the demos are planned in that many processes, a
     run of tasks each: the same examples in the same order, sooner (planning is most of
@@ -219,7 +219,8 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         runs = [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
         with ProcessPoolExecutor(max_workers=len(runs),
                                  mp_context=mp.get_context("spawn")) as pool:
-            done = pool.map(partial(demo_examples, fmt=fmt, k=k, reason=reason, alone=alone),
+            done = pool.map(partial(demo_examples, fmt=fmt, k=k, reason=reason, alone=alone,
+                                    task_last=task_last),
                             [list(specs)] * len(runs), runs)
             return [e for part in done for e in part]
     from phoneworld.tasks import make_demo
@@ -233,14 +234,16 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         demo = make_demo(apps, t)
         if demo is None or not getattr(demo, "verified", True):
             continue
-        ex = replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k, reason)
+        ex = replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k, reason,
+                             task_last)
         if ex:
             out.extend(ex)
     return out
 
 
 def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
-                   k: int = HISTORY, reason: bool = False) -> list[dict[str, Any]]:
+                   k: int = HISTORY, reason: bool = False, task_last: bool = False
+                   ) -> list[dict[str, Any]]:
     """One chat example per step of every recorded trace that carries an instruction."""
     from phoneworld.device.bridge import elements
     from phoneworld.device.double import replay_actions
@@ -264,7 +267,7 @@ def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
                     a = a if i is None else {"action_type": a["action_type"], "index": i}
                 text = reply(a, fmt, elements=els, width=obs.width, height=obs.height)
                 msgs = messages(trace.instruction, els, history, fmt, k=k, width=obs.width,
-                                height=obs.height)
+                                height=obs.height, task_last=task_last)
                 said = reply(a, fmt, elements=els, width=obs.width, height=obs.height,
                              reason=True) if reason else text
                 out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})

@@ -38,7 +38,7 @@ def rates(episodes: Sequence[Episode]) -> dict[str, Any]:
 def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[Any], *,
                    fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
                    max_new_tokens: int = 64, batch: int = 16, progress: bool = False,
-                   grounded: bool = True) -> dict[str, Any]:
+                   grounded: bool = True, task_last: bool = False) -> dict[str, Any]:
     """Rates of one greedy episode per task (see `rates`)."""
     from rl.data import target
     from rl.rollout import Slot, play
@@ -54,7 +54,8 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
         part = tasks[i:i + batch]
         slots = [Slot(b, t) for b, t in zip(backends, part, strict=False)]
         eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
-                    max_new_tokens=max_new_tokens, greedy=True, grounded=grounded)
+                    max_new_tokens=max_new_tokens, greedy=True, grounded=grounded,
+                    task_last=task_last)
     return rates(eps)
 
 
@@ -87,7 +88,8 @@ class HeldOut:
         c = self.cfg
         return evaluate_tasks(model, tok, self.specs, self.tasks, fmt=c.format, k=c.history,
                               max_steps=c.max_steps, max_new_tokens=c.max_new_tokens,
-                              progress=True, grounded=c.grounded)
+                              progress=True, grounded=c.grounded,
+                              task_last=getattr(c, "task_last", False))
 
     def stage(self, name: str, folder: str | Path, again: bool = False
               ) -> dict[str, Any] | None:
@@ -127,7 +129,8 @@ class HeldOut:
 def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int = 1, *,
              fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
              plot_to: str | Path | None = None, progress: bool = True,
-             grounded: bool = True, exclude: Collection[str] = ()) -> dict[str, Any]:
+             grounded: bool = True, exclude: Collection[str] = (),
+             task_last: bool = False) -> dict[str, Any]:
     """Load a policy folder, play `n` task instances drawn with `seed` whose ids are not
     in `exclude` (see `trained_on`), and report; `left_out` counts those passed over."""
     import torch
@@ -148,7 +151,8 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
         else:
             tasks.append(t)
     result = evaluate_tasks(model, tok, specs, tasks, fmt=fmt, k=k,
-                            max_steps=max_steps, progress=progress, grounded=grounded)
+                            max_steps=max_steps, progress=progress, grounded=grounded,
+                            task_last=task_last)
     result["model"] = str(model_dir)
     result["left_out"] = left_out
     if plot_to is not None:

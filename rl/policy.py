@@ -307,18 +307,24 @@ def under(elements: Sequence[Mapping[str, Any]], x: float, y: float) -> int | No
 
 def messages(instruction: str, elements: Sequence[Mapping[str, Any]],
              history: Sequence[str] = (), fmt: str = "androidworld", *, k: int = HISTORY,
-             width: int = 1080, height: int = 2400, noted: Sequence[str] = ()
-             ) -> list[dict[str, str]]:
+             width: int = 1080, height: int = 2400, noted: Sequence[str] = (),
+             task_last: bool = False) -> list[dict[str, str]]:
     """The chat prompt of one step: the task, what the agent noted so far (every step's
-    notes, however long ago), the screen, and the last `k` steps (`step_line`s)."""
+    notes, however long ago), the screen, and the last `k` steps (`step_line`s).
+
+    With `task_last` the task line closes the prompt instead of opening it, next to the
+    reply: the tiny model's first reply token then finds the task a few dozen positions
+    back rather than a whole screen back (the same lines and hints otherwise)."""
     _check(fmt)
-    user = f"Task: {instruction}\n"
+    user = "" if task_last else f"Task: {instruction}\n"
     if noted:
         user += "Notes: " + " ".join(json.dumps(str(n), ensure_ascii=False)
                                      for n in list(noted)[-MAX_NOTES:]) + "\n"
     user += f"Screen:\n{screen_text(elements, fmt, width, height, instruction)}"
     recent = list(history)[-k:] if k > 0 else []
     user += "\nPrevious steps:\n" + ("\n".join(recent) if recent else "none")
+    if task_last:
+        user += f"\nTask: {instruction}"
     return [{"role": "system", "content": SYSTEM[fmt]}, {"role": "user", "content": user}]
 
 

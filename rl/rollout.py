@@ -109,7 +109,8 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
 
 def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworld",
          k: int = HISTORY, max_steps: int = 6, max_new_tokens: int = 64, temperature: float = 1.0,
-         greedy: bool = False, grounded: bool = True) -> list[Episode]:
+         greedy: bool = False, grounded: bool = True, task_last: bool = False
+         ) -> list[Episode]:
     """Play every slot's episode to its end, in lock-step (see the module docstring)."""
     from phoneworld.runtime.actions import Action
 
@@ -129,7 +130,8 @@ def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworl
         for i in live:
             b = slots[i].backend
             msgs = messages(slots[i].task.instruction, views[i].elements, hist[i], fmt, k=k,
-                            width=b.width, height=b.height, noted=noted[i])
+                            width=b.width, height=b.height, noted=noted[i],
+                            task_last=task_last)
             prompts.append(prompt_ids(tok, msgs))
             if grounded:
                 sources.append(seen_at(slots[i].task.instruction, views[i].elements,

@@ -118,8 +118,10 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     if (cfg.sft_steps > 0 or cfg.model is None) and not sft_done:
         say(f"demos for {len(tasks)} task instances ...")
         examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
-                                      workers=cfg.demo_workers, alone=cfg.alone)
-        examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason)
+                                      workers=cfg.demo_workers, alone=cfg.alone,
+                                      task_last=cfg.task_last)
+        examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason,
+                                        cfg.task_last)
         say(f"{len(examples)} SFT examples")
         seconds["demos"] = time.monotonic() - clock
     base = Path(cfg.model) if cfg.model else out / "base"

@@ -68,6 +68,13 @@ def test_hints_are_counted_on_the_renamed_words() -> None:
     assert '\n"Potato Chips" [3] clickable\n** "Granola Bars" [5]\n' in user
 
 
+def test_hints_are_counted_again_where_the_task_closes_the_prompt() -> None:
+    user = augment.rehint('Notes: "x"\nScreen:\n** "Potato Chips" [3] clickable\n"Granola Bars"'
+                          ' [5]\nPrevious steps:\nnone\nTask: Open Granola Bars')
+    assert user == ('Notes: "x"\nScreen:\n"Potato Chips" [3] clickable\n** "Granola Bars" [5]'
+                    '\nPrevious steps:\nnone\nTask: Open Granola Bars')
+
+
 def test_renamed_epochs_are_deterministic_and_p_zero_is_the_identity() -> None:
     rows = [example({"action_type": "click", "index": i}) for i in (1, 3)]
     one = augment.renamed_epochs(rows, POOL, copies=3, p=0.5, seed=1)

@@ -79,6 +79,33 @@ def test_eval_leaves_out_what_its_run_trained_on(micro, tmp_path, capsys) -> Non
     assert RUN_TASKS in err and "--include-trained" in err and "Traceback" not in err
 
 
+def test_eval_plays_with_the_prompt_layout_its_run_trained_with(micro, tmp_path,
+                                                               monkeypatch) -> None:
+    from rl import evaluate
+    from rl.config import RUN_TASKS
+
+    folder, *_ = micro
+    run = tmp_path / "run"
+    model = run / "final"
+    model.mkdir(parents=True)
+    for f in folder.iterdir():
+        (model / f.name).write_bytes(f.read_bytes())
+    (run / RUN_TASKS).write_text(json.dumps({"train": [], "held_out": []}))
+    asked: list[bool] = []
+
+    def fake(*args, **kw):
+        asked.append(kw["task_last"])
+        return {"success_rate": 0.0, "episodes": 0, "valid_rate": 0.0, "left_out": 0,
+                "per_app": {}, "per_kind": {}}
+
+    monkeypatch.setattr(evaluate, "evaluate", fake)
+    args = ["eval", "--model", str(model), "--apps", str(APP), "--json"]
+    for cfg, want in (({}, False), ({"task_last": True}, True)):  # older runs: task first
+        (run / "config.json").write_text(json.dumps(cfg))
+        assert main(args) == 0
+        assert asked[-1] is want
+
+
 @pytest.mark.slow
 def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     pytest.importorskip("trl")

@@ -56,6 +56,16 @@ def test_prompt_holds_task_screen_and_last_k_actions() -> None:
     assert "none" in messages("x", ELEMENTS, [])[-1]["content"]
 
 
+def test_task_last_moves_the_task_next_to_the_reply_and_changes_nothing_else() -> None:
+    first = messages("Open Bakery.", ELEMENTS, ["a"], noted=["4 products"])[-1]["content"]
+    last = messages("Open Bakery.", ELEMENTS, ["a"], noted=["4 products"],
+                    task_last=True)[-1]["content"]
+    assert first.startswith("Task: Open Bakery.\n")
+    assert last.startswith('Notes: "4 products"\n')
+    assert last.endswith("\nPrevious steps:\na\nTask: Open Bakery.")
+    assert sorted(first.splitlines()) == sorted(last.splitlines())  # the same hints too
+
+
 @pytest.mark.parametrize("text, want", [
     ('{"action_type": "click", "index": 1}', {"action_type": "click", "index": 1}),
     ('Reasoning first.\nAction: {"action_type": "navigate_back"}',
@@ -232,6 +242,12 @@ def test_demos_planned_in_processes_are_the_same_examples_in_the_same_order() ->
     tasks = data.sample(specs, 5, 2)
     alone = data.demo_examples(specs, tasks, reason=True)
     assert alone and data.demo_examples(specs, tasks, reason=True, workers=2) == alone
+    last = data.demo_examples(specs, tasks, reason=True, workers=2, task_last=True)
+    assert len(last) == len(alone)
+    for a, b in zip(alone, last, strict=True):  # the layout reaches the worker processes
+        head, rest = a["messages"][1]["content"].split("\n", 1)
+        assert b["messages"][1]["content"] == rest + "\n" + head and b["messages"][2] == a[
+            "messages"][2]
 
 
 def test_demos_open_an_app_by_the_name_the_task_and_the_launcher_show() -> None:
