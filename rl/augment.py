@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rl.policy import _QUOTED, _keywords, marks
+from rl.policy import QUOTED, keywords, marks
 
 MAX_PASSES = 4  # renamed copies of the demos per run: trl tokenizes every row up front
 # (about 800 rows a CPU second), so 10 passes of 15,000 demo steps cost 190 CPU s
@@ -144,12 +144,12 @@ def rehint(user: str) -> str:
     start += len("Screen:\n")
     end = user.find("\nPrevious steps:", start)
     end = len(user) if end < 0 else end
-    wanted = _keywords(task.group(1))
+    wanted = keywords(task.group(1))
     lines = []
     for line in user[start:end].split("\n"):
         bare = line.lstrip("*").lstrip(" ") if line.startswith("*") else line
         words = []
-        for q in _QUOTED.findall(bare):
+        for q in QUOTED.findall(bare):
             try:
                 words.append(json.loads(q))
             except ValueError:

@@ -71,11 +71,11 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     With `task` (and `HINTS` on), a line that shares words with it starts with a `*` per
     shared word, up to `MAX_MARKS` (`** "Oat Milk" [9]` for "Remove Oat Milk"): the
     match a policy would otherwise have to learn to make, made for it; the words are those
-    that can name something (`_keywords`: no "the", "what", "tell" ...).
+    that can name something (`keywords`: no "the", "what", "tell" ...).
     """
     _check(fmt)
     out, size = [], 0
-    wanted = _keywords(task) if HINTS else set()
+    wanted = keywords(task) if HINTS else set()
     for line in screen_lines(elements):
         parts = [marks(wanted, [json.loads(w) for w in line.words]), line.label,
                  f"[{line.index}]", *line.flags, *line.words[1:]]
@@ -135,14 +135,14 @@ def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
     return lines
 
 
-def _keywords(text: str) -> set[str]:
+def keywords(text: str) -> set[str]:
     """The words of `text` that can name something on a screen (lower case)."""
     return {w for w in re.findall(r"[^\W_]+", text.lower()) if len(w) > 1 and w not in _STOP}
 
 
 def shared_words(wanted: set[str], words: Sequence[str]) -> int:
     """How many of the keywords `wanted` a line's words (unquoted) hold."""
-    return len(wanted & {k for w in words for k in _keywords(w)})
+    return len(wanted & {k for w in words for k in keywords(w)})
 
 
 def marks(wanted: set[str], words: Sequence[str]) -> str:
@@ -203,7 +203,8 @@ def _note(n: str | tuple[str, str]) -> str:
     return json.dumps(str(n), ensure_ascii=False)
 
 
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+# One JSON string (escapes included), as notes and replies quote values.
+QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def notes(text: str) -> list[str]:
@@ -216,7 +217,7 @@ def notes(text: str) -> list[str]:
         if not line.startswith("Note:"):
             continue
         rest = line[5:].strip()
-        quoted = _QUOTED.findall(rest)
+        quoted = QUOTED.findall(rest)
         if not quoted or not rest.endswith(quoted[-1]):
             continue
         try:
@@ -238,7 +239,7 @@ def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") ->
     shows it whole. A policy that names the line first copies the value from that line,
     not from another row that happens to be near it."""
     whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
-    wanted = _keywords(task)
+    wanted = keywords(task)
     best, hits = None, -1
     for line in screen_lines(elements):
         words = [json.loads(w) for w in line.words]
