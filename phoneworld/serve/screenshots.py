@@ -112,10 +112,10 @@ class Screenshotter:
                  memory: int | None = None, window: int | None = None) -> None:
         self.executable = chromium_path(executable)
         self.memory = memory
+        """Bytes of pixels the painter keeps (None: `painter.memory_budget()`)."""
         self.window = window
         """App rows a browser window of the painter shows (None: `painter.WINDOW`; 0: a
         whole page, each part of it captured as a clip)."""
-        """Bytes of pixels the painter keeps (None: `painter.memory_budget()`)."""
         self.assets = assets
         """Asset bytes by name (`runtime.look.asset_source`), for pages with a look."""
         self.timeout = timeout
