@@ -361,6 +361,12 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
             "Add “Hello World” to the “LOAD” list with “SAVE”."}
         # a save at the top leaves the folders' counts as they are
         assert {i.instruction for i in instances(spec) if i.template.startswith("count_")}
+    else:  # a list of lists, named by nothing but its button: not "the list"
+        assert "the list" not in inst.instruction and "“Add List”" in inst.instruction
+    # the one field of the name dialog says nothing of itself: the button to it does
+    fills = [i.instruction for i in instances(spec) if i.template.startswith("fill_") and
+             i.kind == "state"]
+    assert fills and all(f.startswith(("Tap “", "Press “")) for f in fills)
 
 
 def test_a_save_is_the_tap_after_which_the_list_shows_the_typed_name():

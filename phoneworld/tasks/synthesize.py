@@ -366,7 +366,7 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     for s in spec.screens:  # a title that is also the name of the row that opens it
         if table in tables_of(s.root) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"
-    return "the list"
+    return P.UNNAMED_LIST
 
 
 def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
