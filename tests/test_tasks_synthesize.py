@@ -254,6 +254,35 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     assert "screen" not in task.instruction
 
 
+def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id():
+    """qqmusic's album page says “专辑” in the middle of its top bar, under an id that says
+    nothing of a title ("ehs"): it is the page's title, a place to go; the same label at
+    the bar's left edge, with that id, is not (a tab, a clock)."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w = spec.width
+
+    def album(x0: int) -> Screen:
+        head = View(cls="android.widget.TextView", bounds=(x0, 170, x0 + 100, 230),
+                    id="com.shop:id/ehs", text=Const("Album"))
+        return Screen("album", "P1", View(cls="android.widget.FrameLayout",
+                                          bounds=(0, 0, w, spec.height), children=(head,)),
+                      package="com.shop")
+    opener = View(cls="android.widget.ImageView", bounds=(40, 2200, 140, 2300),
+                  id="com.shop:id/cover", name="cover", flags=("clickable",))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, opener))) if s.name == "home" else s
+        for s in spec.screens)
+    into = (*spec.transitions, Transition("home", "cover", "tap", "album", count=1))
+    centred = dataclasses.replace(spec, screens=(*screens, album(w // 2 - 50)),
+                                  transitions=into)
+    aside = dataclasses.replace(spec, screens=(*screens, album(40)), transitions=into)
+    assert screen_labels(centred)["album"] == ("Album", "title")
+    assert "album" not in screen_labels(aside)
+
+
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
     “Image dimming (in Dark theme)”, never “... ON”."""
