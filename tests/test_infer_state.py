@@ -287,6 +287,10 @@ def test_typing_that_leads_to_its_results_submits_it_and_yields_a_search_task(tm
     assert found and found[0].instruction.startswith(("Search for", "Look up", "Find"))
     demo = make_demo([spec], found[0])
     assert demo is not None and demo.verified
+    # its composites, one text each, crowd out none of the others: as many composites as
+    # other instances, still
+    kinds = [i.kind for i in instances(spec)]
+    assert 2 * kinds.count("composite") == len(kinds)
 
 
 def test_a_character_counter_by_a_field_counts_what_is_typed():

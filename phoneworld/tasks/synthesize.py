@@ -21,7 +21,6 @@ Cross-app templates combine two apps' templates when a phone is sampled (`instan
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -57,7 +56,9 @@ from phoneworld.tasks.schema import (
 )
 
 MAX_COMPOSITE = 24
-"""Composite templates per app (each has many instances)."""
+"""Composite templates per app (each has many instances); more, up to twice as many, while
+their instances are fewer than the other kinds' (as many composites as other instances
+are drawn: `sample.instances`), where the first ones pair goals with one row each."""
 _UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
 
 
@@ -68,9 +69,15 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
 
     bare = replace(spec, tasks=())
     bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
-    pairs = itertools.islice((t for t in composites(bases, Names(bare), screen_labels(bare),
-                                                    step_pairs(bare), typed_texts(bare))
-                              if draw(bare, t)), MAX_COMPOSITE)
+    room = sum(len(draw(bare, b.task)) for b in bases)
+    pairs: list[Task] = []
+    for t in composites(bases, Names(bare), screen_labels(bare), step_pairs(bare),
+                        typed_texts(bare)):
+        if len(pairs) >= MAX_COMPOSITE and room <= 0 or len(pairs) >= 2 * MAX_COMPOSITE:
+            break
+        if found := draw(bare, t):
+            pairs.append(t)
+            room -= len(found)
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
