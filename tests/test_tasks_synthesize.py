@@ -1068,6 +1068,25 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
     assert demo is not None and demo.verified
 
 
+def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_called_so():
+    """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal; a page
+    (no dialog) that "Save" leads to is not "the Save screen", nor one "OK" leads to."""
+    spec = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"'))
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    assert "open_sort_by" not in tasks  # titled: the title names it, no button does
+    untitled = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
+    tasks = {t.name: t for t in synthesize_tasks(untitled)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “SAVE”."
+    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
+        .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
+    assert "open_sort_by" not in {t.name for t in synthesize_tasks(page)}
+    ok = parse(_LISTS.replace('desc "Sort"', 'desc "OK"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
+    assert "open_sort_by" not in {t.name for t in synthesize_tasks(ok)}
+
+
 _TIPS = """app tips { package "a.b" start main }
 content tips(id int, ctx int, text text) {
   (1, null, "Click on top right + to add a list")
