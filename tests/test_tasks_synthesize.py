@@ -1069,8 +1069,9 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
 
 
 def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_called_so():
-    """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal; a page
-    (no dialog) that "Save" leads to is not "the Save screen", nor one "OK" leads to."""
+    """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal, though
+    the dialog is not called "SAVE" elsewhere; a page (no dialog) that "Save" leads to is
+    not "the Save screen", nor is a dialog "OK" leads to pressed for."""
     spec = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"'))
     tasks = {t.name: t for t in synthesize_tasks(spec)}
     assert "open_sort_by" not in tasks  # titled: the title names it, no button does
@@ -1078,6 +1079,7 @@ def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_
         '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
     tasks = {t.name: t for t in synthesize_tasks(untitled)}
     assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “SAVE”."
+    assert "sort_by" not in screen_labels(untitled)  # no "What is written ... on SAVE?"
     page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
         '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
         .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
@@ -1085,6 +1087,23 @@ def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_
     ok = parse(_LISTS.replace('desc "Sort"', 'desc "OK"').replace(
         '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
     assert "open_sort_by" not in {t.name for t in synthesize_tasks(ok)}
+
+
+def test_a_menu_that_pops_up_is_opened_by_pressing_its_button_a_page_is_gone_to():
+    """aeondroid's "More options" pops a menu up over part of the screen: "Tap “More
+    options”.", not "Navigate to the More options screen."; a page that fills the
+    display, opened the same way, is gone to."""
+    untitled = _LISTS.replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
+    menu = parse(untitled.replace("screen sort_by P1 {\n  modules dialog\n",
+                                  "screen sort_by P1 {\n"))
+    tasks = {t.name: t for t in synthesize_tasks(menu)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “Sort”."
+    page = parse(untitled.replace("screen sort_by P1 {\n  modules dialog\n  view FrameLayout "
+                                  "[100,600,980,1400]", "screen sort_by P1 {\n  view "
+                                  "FrameLayout [0,0,1080,2400]"))
+    tasks = {t.name: t for t in synthesize_tasks(page)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Open Sort."
 
 
 _TIPS = """app tips { package "a.b" start main }

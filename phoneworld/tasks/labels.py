@@ -28,9 +28,6 @@ _NOT_A_NAME = re.compile(
     r"apply|confirm|submit|send)$", re.I)
 """Labels of buttons that close, confirm or step through something: what they lead to is
 not called by them ("OK" opens no "OK" screen)."""
-_ASKS_FIRST = re.compile(r"^(clear|delete|remove|save|send)$", re.I)
-"""Of those, the ones that may open a dialog of their own first (ajsha's "SAVE" asks for a
-file name): pressing them to get that dialog is a goal."""
 _TITLE_ID = re.compile(r"(^|[/:])(alert_?|dialog_?|toolbar_?|action_?bar_?|app_?bar_?|page_?)?"
                        r"title$", re.I)
 MAX_WORDS = 6
@@ -58,9 +55,8 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                     "editable" in named[(t.screen, t.widget)].flags:
                 continue  # (a text field opens what it suggests, no place of its own)
             label = label_of(named[(t.screen, t.widget)])
-            if label and is_name(label) and label != app_title and \
-                    (not _NOT_A_NAME.match(label) or
-                     s.name in dialogs and _ASKS_FIRST.match(label)):
+            if label and is_name(label) and not _NOT_A_NAME.match(label) and \
+                    label != app_title:
                 votes[label] += t.count
                 if _is_button(named[(t.screen, t.widget)], label):
                     buttons.add(label)
