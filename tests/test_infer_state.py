@@ -269,6 +269,30 @@ def test_what_a_form_submits_is_kept_and_a_cancel_keeps_nothing(tmp_path):
     assert any(("Hello World",) == tuple(r[2] for r in t.rows) for t in typed.values())
 
 
+def test_typing_that_leads_to_its_results_submits_it_and_yields_a_search_task(tmp_path):
+    """uber: "Humanoid" typed into "Search for places" opens the places found as it is
+    typed, with no enter: the typing is the submit, kept in a flag, and searching for it
+    is a task with a demo that types it."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.tasks import make_demo
+    from phoneworld.tasks.sample import instances
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "uber"), tmp_path)
+    spec = app.spec
+    kept = [t for t in spec.transitions if t.action == "type" and t.target != "stay" and
+            any(e.op == "set" for e in t.effects)]
+    assert kept
+    found = [i for i in instances(spec) if i.kind == "state" and "Humanoid" in i.instruction]
+    assert found and found[0].instruction.startswith(("Search for", "Look up", "Find"))
+    demo = make_demo([spec], found[0])
+    assert demo is not None and demo.verified
+    # its composites, one text each, crowd out none of the others: as many composites as
+    # other instances, still
+    kinds = [i.kind for i in instances(spec)]
+    assert 2 * kinds.count("composite") == len(kinds)
+
+
 def test_a_character_counter_by_a_field_counts_what_is_typed():
     """qqmusic's feedback box shows "0 / 200" under it: typing moves it ("2 / 200"); a
     "0 / 200" far from any field stays as recorded."""
@@ -341,6 +365,12 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
             "Add “Hello World” to the “LOAD” list with “SAVE”."}
         # a save at the top leaves the folders' counts as they are
         assert {i.instruction for i in instances(spec) if i.template.startswith("count_")}
+    else:  # a list of lists, named by nothing but its button: not "the list"
+        assert "the list" not in inst.instruction and "“Add List”" in inst.instruction
+    # the one field of the name dialog says nothing of itself: the button to it does
+    fills = [i.instruction for i in instances(spec) if i.template.startswith("fill_") and
+             i.kind == "state"]
+    assert fills and all(f.startswith(("Tap “", "Press “")) for f in fills)
 
 
 def test_a_save_is_the_tap_after_which_the_list_shows_the_typed_name():

@@ -254,6 +254,35 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     assert "screen" not in task.instruction
 
 
+def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id():
+    """qqmusic's album page says “专辑” in the middle of its top bar, under an id that says
+    nothing of a title ("ehs"): it is the page's title, a place to go; the same label at
+    the bar's left edge, with that id, is not (a tab, a clock)."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w = spec.width
+
+    def album(x0: int) -> Screen:
+        head = View(cls="android.widget.TextView", bounds=(x0, 170, x0 + 100, 230),
+                    id="com.shop:id/ehs", text=Const("Album"))
+        return Screen("album", "P1", View(cls="android.widget.FrameLayout",
+                                          bounds=(0, 0, w, spec.height), children=(head,)),
+                      package="com.shop")
+    opener = View(cls="android.widget.ImageView", bounds=(40, 2200, 140, 2300),
+                  id="com.shop:id/cover", name="cover", flags=("clickable",))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, opener))) if s.name == "home" else s
+        for s in spec.screens)
+    into = (*spec.transitions, Transition("home", "cover", "tap", "album", count=1))
+    centred = dataclasses.replace(spec, screens=(*screens, album(w // 2 - 50)),
+                                  transitions=into)
+    aside = dataclasses.replace(spec, screens=(*screens, album(40)), transitions=into)
+    assert screen_labels(centred)["album"] == ("Album", "title")
+    assert "album" not in screen_labels(aside)
+
+
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
     “Image dimming (in Dark theme)”, never “... ON”."""
@@ -1037,6 +1066,44 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
     assert "open_sort_by" not in tasks
     demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_name"])[0])
     assert demo is not None and demo.verified
+
+
+def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_called_so():
+    """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal, though
+    the dialog is not called "SAVE" elsewhere; a page (no dialog) that "Save" leads to is
+    not "the Save screen", nor is a dialog "OK" leads to pressed for."""
+    spec = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"'))
+    tasks = {t.name: t for t in synthesize_tasks(spec)}
+    assert "open_sort_by" not in tasks  # titled: the title names it, no button does
+    untitled = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
+    tasks = {t.name: t for t in synthesize_tasks(untitled)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “SAVE”."
+    assert "sort_by" not in screen_labels(untitled)  # no "What is written ... on SAVE?"
+    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
+        .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
+    assert "open_sort_by" not in {t.name for t in synthesize_tasks(page)}
+    ok = parse(_LISTS.replace('desc "Sort"', 'desc "OK"').replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
+    assert "open_sort_by" not in {t.name for t in synthesize_tasks(ok)}
+
+
+def test_a_menu_that_pops_up_is_opened_by_pressing_its_button_a_page_is_gone_to():
+    """aeondroid's "More options" pops a menu up over part of the screen: "Tap “More
+    options”.", not "Navigate to the More options screen."; a page that fills the
+    display, opened the same way, is gone to."""
+    untitled = _LISTS.replace(
+        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
+    menu = parse(untitled.replace("screen sort_by P1 {\n  modules dialog\n",
+                                  "screen sort_by P1 {\n"))
+    tasks = {t.name: t for t in synthesize_tasks(menu)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “Sort”."
+    page = parse(untitled.replace("screen sort_by P1 {\n  modules dialog\n  view FrameLayout "
+                                  "[100,600,980,1400]", "screen sort_by P1 {\n  view "
+                                  "FrameLayout [0,0,1080,2400]"))
+    tasks = {t.name: t for t in synthesize_tasks(page)}
+    assert variants(tasks["open_sort_by"].instruction)[0] == "Open Sort."
 
 
 _TIPS = """app tips { package "a.b" start main }

@@ -10,9 +10,10 @@
 
 A field's typed texts are content like any other the app showed (tasks draw what to type
 from them); an enter that leaves a screen after something was typed there submits it, as
-does a tap after which what was typed shows up (not a "Cancel" or a link away); the state
-keeps what was submitted (a query, a form's fields), so that a task can check what was
-entered, not only where it ended up.
+does a tap after which what was typed shows up (not a "Cancel" or a link away), and so does
+typing itself where it leads on to a screen that shows what was typed (uber's place search
+lists places as they are typed); the state keeps what was submitted (a query, a form's
+fields), so that a task can check what was entered, not only where it ended up.
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
                 if name:
                     texts[(src, name)][step.action.text] = None
                     pending[src][name] = step.action.text
+                    if _leads_on(where, obs, t, step, src):
+                        # Typing alone took it on (a search that lists places as they
+                        # are typed): the typing submits it.
+                        submits[(src, name)].add((name, "type"))
+                        sent[(src, name)].append((t, k, step.action.text))
+                        pending.pop(src, None)
                 continue
             b = ObsRef(trace=t, index=step.after) if step.after is not None else None
             if b is None or where.get(b) in (None, src) or not pending.get(src):
@@ -102,6 +109,16 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
                          tuple(sorted(submits.get((screen, field), ()))),
                          tuple(sent.get((screen, field), ()))))
     return out
+
+
+def _leads_on(where, obs, t: int, step, src: str) -> bool:
+    """Whether a typing step itself left `src` for a screen of the app that shows what was
+    typed (the results of a search as it is typed), not a screen it merely went by."""
+    b = ObsRef(trace=t, index=step.after) if step.after is not None else None
+    if b is None or where.get(b) in (None, src) or obs[b].root is None:
+        return False
+    text = (step.action.text or "").strip()
+    return bool(text) and any(n.text and text in n.text for _, n in obs[b].root.walk())
 
 
 def typed_name(screen: str, field: str, taken: set[str] | frozenset[str]) -> str:

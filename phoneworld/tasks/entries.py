@@ -25,7 +25,7 @@ from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
-from phoneworld.tasks.labels import is_name, label_of, views_by_name
+from phoneworld.tasks.labels import is_name, label_of, screen_labels, views_by_name
 from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
@@ -65,7 +65,8 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         # button that opens where it is typed ("Use “SAVE” to add “{m}” to ...").
         button = "" if _lists(spec, ins.screen, ins.table) else _opener(spec, ins.screen, views)
         fill = {"where": where(ins.table), "button": button}
-        phrases = P.ADD_TYPED_VIA if button else P.ADD_TYPED
+        phrases = P.ADD_TYPED if not button else \
+            P.ADD_TYPED_BY if fill["where"] == P.UNNAMED_LIST else P.ADD_TYPED_VIA
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
                     instruction=P.join([P.words(p, fill, m=m) for p in phrases]),
                     condition=Call("exists", table=ins.table,
@@ -126,8 +127,13 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         phrases = P.SEARCH
     elif len(fields) == 1 and action == "submit":
         phrases = P.ENTER_SUBMIT
-    elif button and is_name(button):
+    elif button and is_name(button) and all(labels):
         phrases = P.FILL_IN
+    elif button and is_name(button) and (place or _opener(spec, screen, views)):
+        # One field that says nothing of itself: named by its form, or the button to it.
+        titled = place and screen_labels(spec).get(screen, ("", ""))[1] == "title"
+        phrases = P.FILL_IN_ON if titled else P.FILL_IN_VIA
+        place = place if titled else _opener(spec, screen, views)
     else:
         return
     what = ", ".join(f"{P.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"

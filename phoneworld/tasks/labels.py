@@ -139,8 +139,9 @@ def is_heading(text: str) -> bool:
 
 def title_of(s: Screen | None, spec: AppSpec) -> str:
     """A screen's title: the first fixed label in its top bar (the top tenth, below the
-    status bar) that is not an input, else the first fixed label whose id says it is a
-    title (a dialog's `alertTitle`), else a popup's heading (`popup_heading`)."""
+    status bar) that is not an input, with no id, a title's id, or in the middle of the
+    width; else the first fixed label whose id says it is a title (a dialog's
+    `alertTitle`), else a popup's heading (`popup_heading`)."""
     if s is None:
         return ""
     return marked_title(s, spec) or popup_heading(s, spec)
@@ -154,11 +155,20 @@ def marked_title(s: Screen, spec: AppSpec) -> str:
         text = v.text.value.strip()  # type: ignore[union-attr]
         if "editable" in v.flags:
             continue
-        if spec.height * 0.02 < v.bounds[1] < top and (not v.id or _TITLE_ID.search(v.id)):
+        if spec.height * 0.02 < v.bounds[1] < top and (not v.id or _TITLE_ID.search(v.id) or
+                                                      _centred(v, spec)):
             return text
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text
     return titled
+
+
+def _centred(v: View, spec: AppSpec) -> bool:
+    """Whether a label sits in the middle of the width, as a top bar's title does (qqmusic's
+    “专辑”), a short one that is no button."""
+    middle = (v.bounds[0] + v.bounds[2]) / 2
+    return abs(middle - spec.width / 2) <= spec.width * 0.03 and \
+        v.bounds[2] - v.bounds[0] < spec.width / 2 and "clickable" not in v.flags
 
 
 def popup_heading(s: Screen, spec: AppSpec) -> str:

@@ -169,6 +169,20 @@ ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}”
                 "Type “{m}” into the field and press Enter.")
 FILL_IN = ("On {screen}, fill in {fields} and tap “{button}”.",
            "Fill in {fields}, then press “{button}”.", "Enter {fields} and tap “{button}”.")
+UNNAMED_LIST = "the list"
+"""How a list with no name of its own is called (`synthesize._collection`)."""
+ADD_TYPED_BY = ("Use “{button}” to add “{m}”.", "Tap “{button}” and add “{m}”.",
+                "Add “{m}” with “{button}”.")
+"""The same where the list it goes to has no name of its own ("the list" would be
+ambiguous, or wrong where the button names what it adds: onelist's "Add List")."""
+FILL_IN_ON = ("On {screen}, fill in {fields} and tap “{button}”.",
+              "On {screen}, enter {fields} and tap “{button}”.",
+              "On {screen}, type {fields} and press “{button}”.")
+"""A form's one unnamed field: the form's name says where it is typed."""
+FILL_IN_VIA = ("Tap “{screen}”, fill in {fields} and tap “{button}”.",
+               "Press “{screen}”, enter {fields} and tap “{button}”.",
+               "Tap “{screen}”, type {fields} and press “{button}”.")
+"""The same where the form is named by the button that opens it (onelist's "Add List")."""
 ADD_TYPED = ("Add “{m}” to {where}.", "Create “{m}” in {where}.",
              "Type “{m}” and add it to {where}.")
 SUBMIT = ("Go through {form} and tap “{button}”.", "Press “{button}” on the {form} screen.",

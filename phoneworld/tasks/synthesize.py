@@ -21,7 +21,6 @@ Cross-app templates combine two apps' templates when a phone is sampled (`instan
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -45,7 +44,15 @@ from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, cells, choose, counts, entries
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
-from phoneworld.tasks.labels import const_text, fixed_texts, is_name, screen_labels, title_of
+from phoneworld.tasks.labels import (
+    const_text,
+    fixed_texts,
+    is_name,
+    label_of,
+    screen_labels,
+    title_of,
+    views_by_name,
+)
 from phoneworld.tasks.reach import explore, tables_of
 from phoneworld.tasks.schema import (
     Entity,
@@ -57,7 +64,9 @@ from phoneworld.tasks.schema import (
 )
 
 MAX_COMPOSITE = 24
-"""Composite templates per app (each has many instances)."""
+"""Composite templates per app (each has many instances); more, up to twice as many, while
+their instances are fewer than the other kinds' (as many composites as other instances
+are drawn: `sample.instances`), where the first ones pair goals with one row each."""
 _UNIT = re.compile(r"^\s*\d[\d,]*\s+([A-Za-z][A-Za-z ]*?)\s*$")
 
 
@@ -68,9 +77,15 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
 
     bare = replace(spec, tasks=())
     bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
-    pairs = itertools.islice((t for t in composites(bases, Names(bare), screen_labels(bare),
-                                                    step_pairs(bare), typed_texts(bare))
-                              if draw(bare, t)), MAX_COMPOSITE)
+    room = sum(len(draw(bare, b.task)) for b in bases)
+    pairs: list[Task] = []
+    for t in composites(bases, Names(bare), screen_labels(bare), step_pairs(bare),
+                        typed_texts(bare)):
+        if len(pairs) >= MAX_COMPOSITE and room <= 0 or len(pairs) >= 2 * MAX_COMPOSITE:
+            break
+        if found := draw(bare, t):
+            pairs.append(t)
+            room -= len(found)
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
@@ -366,7 +381,7 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     for s in spec.screens:  # a title that is also the name of the row that opens it
         if table in tables_of(s.root) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"
-    return "the list"
+    return P.UNNAMED_LIST
 
 
 def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
@@ -387,6 +402,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         # A dialog is no place to go to, but the button that opens it is one to press
         # (onelist's "Tap “Add List”.", ajsha's "Tap “LOAD”."): not one titled alone.
         popup = "dialog" in s.modules
+        if popup and not label:
+            label = _saves_into(spec, s)  # ajsha's "SAVE", which asks for a file name
         if s.name == spec.start or s.foreign or not label or label == schema.title or \
                 popup and kinds.get(s.name, ("", ""))[1] == "title":
             continue
@@ -418,14 +435,38 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         if label in seen_labels:
             continue
         seen_labels.add(label)
-        # A label that says what a button does ("START +10 XP") names no screen: press it.
-        pressed = popup or kinds.get(s.name, ("", ""))[1] == "button"
+        # A label that says what a button does ("START +10 XP") names no screen, nor does
+        # the button of a menu that pops up over the screen (aeondroid's "More options"):
+        # press it.
+        kind = kinds.get(s.name, ("", ""))[1]
+        pressed = popup or kind == "button" or kind == "opener" and _pops_up(spec, s)
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
                     instruction=P.join([P.words(p, fill) for p in phrases]), condition=cond)
         yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
+
+
+_SAVE = re.compile(r"^save( as)?$", re.I)
+
+
+def _saves_into(spec: AppSpec, s: Screen) -> str:
+    """The label of a "Save" button that opens dialog `s` (to ask for a name first): a
+    goal to press, though what "Save" leads to is never named by it (no "on SAVE")."""
+    named = views_by_name(spec)
+    for t in spec.transitions:
+        v = named.get((t.screen, t.widget))
+        if t.target == s.name and t.screen != s.name and t.with_param is None and \
+                v is not None and _SAVE.match(label_of(v)):
+            return label_of(v)
+    return ""
+
+
+def _pops_up(spec: AppSpec, s: Screen) -> bool:
+    """Whether `s` covers only part of the display (a menu, a popup)."""
+    b = s.root.bounds
+    return (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * spec.width * spec.height
 
 
 def _shows_param(s: Screen) -> bool:
