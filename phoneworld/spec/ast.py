@@ -136,7 +136,13 @@ class ListOf:
     filtered), laid out from `offset` with `pitch` pixels between items along `axis`.
 
     A grid (`span` > 1) puts `span` items on each line, `cross` pixels apart across the
-    axis; `pitch` is then the distance between lines."""
+    axis; `pitch` is then the distance between lines.
+
+    Rows differ in size (a title wrapped to two lines, a row with a comment, a section
+    header): `sizes` holds (row id, size along the axis) for the rows recorded at a size
+    other than the template's. Such a row takes `pitch + size - template size` and its
+    views stretch or move with it (see `runtime.layout.Rows`); any other row, one added
+    at run time among them, takes the template's size."""
 
     table: str
     where: Expr | None = None
@@ -144,6 +150,7 @@ class ListOf:
     axis: Literal["vertical", "horizontal"] = "vertical"
     span: int = 1
     cross: int = 0
+    sizes: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
