@@ -125,8 +125,9 @@ def _view(draw, depth: int, refs: list[Ref], item: str | None, ctx: dict) -> Vie
             Ref(("item", c)) for c in ctx["tables"][t]]
         span = draw(st.integers(1, 5))
         # Row sizes (a list row by row): one per row id, in id order.
-        sizes = tuple(sorted(draw(st.dictionaries(st.integers(1, 50), st.integers(1, 400),
-                                                  max_size=3)).items())) if span == 1 else ()
+        sizes = tuple((i, *s) for i, s in sorted(draw(st.dictionaries(
+            st.integers(1, 50), st.tuples(st.integers(1, 400), st.integers(0, 60)),
+            max_size=3)).items())) if span == 1 else ()
         items = ListOf(t, opt(exprs(inner, {}, 0)), draw(counts),
                        draw(st.sampled_from(["vertical", "horizontal"])), span, draw(counts),
                        sizes)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from phoneworld.infer import content as C
+from phoneworld.infer import extents as E
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layout import CENTRE, END, KEEP, STRETCH, anchor, fit
 from phoneworld.spec.ast import ListOf, View
@@ -33,25 +34,29 @@ def test_views_anchor_by_where_they_sit_in_their_row():
 def test_fit_of_equal_rows_is_pages_of_pitch():
     # Template [400, 700) in a list ending at 2200, 300 apart: 6 whole rows, offset 2 of 8.
     assert fit(None, 8, 300, 400, 700, 2200) == (6, 2)
-    assert fit([0] * 8, 8, 300, 400, 700, 2200) == (6, 2)
+    assert fit([(0, 300)] * 8, 8, 300, 400, 700, 2200) == (6, 2)
     assert fit(None, 3, 300, 400, 700, 2200) == (6, 0)  # the page is what fits
-    assert fit([0] * 3, 3, 300, 400, 700, 2200) == (6, 0)
+    assert fit([(0, 300)] * 3, 3, 300, 400, 700, 2200) == (6, 0)
     assert fit(None, 0, 300, 400, 700, 2200) == (6, 0)
 
 
 def test_fit_of_rows_of_sizes_counts_their_sizes():
     # Row 1 is 600 px larger: only 4 whole rows from the top; the last 6 fit at offset 2.
-    deltas = [0, 600, 0, 0, 0, 0, 0, 0]
-    assert fit(deltas, 8, 300, 400, 700, 2200) == (4, 2)
-    deltas = [0, 0, 0, 0, 0, 0, 0, 600]
-    assert fit(deltas, 8, 300, 400, 700, 2200) == (6, 4)
+    steps = [(0, 300), (600, 900)] + [(0, 300)] * 6
+    assert fit(steps, 8, 300, 400, 700, 2200) == (4, 2)
+    steps = [(0, 300)] * 7 + [(600, 900)]
+    assert fit(steps, 8, 300, 400, 700, 2200) == (6, 4)
+    # A divider after row 0 (100 px more space): 5 whole rows.
+    steps = [(0, 400)] + [(0, 300)] * 7
+    assert fit(steps, 8, 300, 400, 700, 2200) == (5, 2)
 
 
 # -- the runtime --------------------------------------------------------------------------
 
-def _machine(sizes: tuple[tuple[int, int], ...], pitch: int = 100) -> Machine:
+def _machine(sizes: tuple[tuple[int, ...], ...], pitch: int = 100) -> Machine:
     """The shop's home with a list of rows [400, 500): a title filling the row, a centred
-    icon, a line at its bottom; `sizes` per product id."""
+    icon, a line at its bottom; `sizes` per product id (id, size[, space after])."""
+    sizes = tuple((*s, pitch - 100)[:3] for s in sizes)
     title = View(cls="android.widget.TextView", bounds=(0, 400, 800, 500), id="title",
                  text=R("item", "name"))
     icon = View(cls="android.widget.ImageView", bounds=(900, 430, 960, 470), id="icon",
@@ -108,10 +113,11 @@ def test_scrolling_rows_of_sizes_shows_the_last_row_whole():
 
 
 @settings(max_examples=60, deadline=None)
-@given(sizes=st.dictionaries(st.integers(1, 8), st.integers(1, 700), max_size=8),
+@given(sizes=st.dictionaries(st.integers(1, 9), st.tuples(st.integers(1, 700),
+                                                          st.integers(0, 80)), max_size=9),
        pitch=st.integers(60, 160), scrolls=st.integers(0, 8))
 def test_rows_never_overlap_and_stay_in_order(sizes, pitch, scrolls):
-    m = _machine(tuple(sorted(sizes.items())), pitch)
+    m = _machine(tuple((i, *s) for i, s in sorted(sizes.items())), pitch)
     for _ in range(scrolls):
         m.step({"action_type": "scroll", "direction": "down"})
     rendering = m.rendered()
@@ -139,9 +145,9 @@ def test_a_row_added_at_run_time_takes_the_templates_size():
 # -- the spec and the compiler --------------------------------------------------------------
 
 def test_sizes_round_trip_through_the_spec_text():
-    m = _machine(((2, 200), (5, 37)))
+    m = _machine(((2, 200), (5, 37, 12)))
     text = emit(m.spec)
-    assert "pitch 100 vertical sizes 2:200 5:37 {" in text
+    assert "pitch 100 vertical sizes 2:200+0 5:37+12 {" in text
     assert parse(text) == m.spec
 
 
@@ -159,10 +165,10 @@ def test_the_compiler_keeps_each_rows_recorded_size():
                children=items)
     lc = C.ListContent(key="k", table="t")
     lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(lst)
-    C.collect(lc, lst, None)
+    E.measure(lc, lst, C.collect(lc, lst, None)[0])
     # Pitch: the template's 100 px and the 10 px gap; row 2 recorded at 200 px; the cut
     # row 4 (its true size unknown) takes the template's.
-    assert C.row_sizes(lc, items[0]) == (110, ((2, 200),))
+    assert E.row_sizes(lc, items[0]) == (110, ((2, 200, 10),))
 
 
 def test_a_sliver_at_the_lists_start_is_a_cut_item_not_a_tiny_row():
@@ -173,5 +179,19 @@ def test_a_sliver_at_the_lists_start_is_a_cut_item_not_a_tiny_row():
                children=items)
     lc = C.ListContent(key="k", table="t")
     lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(lst)
-    C.collect(lc, lst, None)
-    assert C.row_sizes(lc, items[1]) == (110, ((3, 200),))
+    E.measure(lc, lst, C.collect(lc, lst, None)[0])
+    assert E.row_sizes(lc, items[1]) == (110, ((3, 200, 10),))
+
+
+def test_a_divider_after_a_section_is_space_after_its_last_row():
+    items = (_item(0, 100, "a"), _item(110, 210, "b"), _item(258, 358, "Storage"),
+             _item(368, 468, "c"))
+    lst = Node(class_name="androidx.recyclerview.widget.RecyclerView", bounds=(0, 0, 1080, 480),
+               children=items)
+    lc = C.ListContent(key="k", table="t")
+    lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(lst)
+    E.measure(lc, lst, C.collect(lc, lst, None)[0])
+    assert E.row_sizes(lc, items[0]) == (110, ((2, 100, 48),))
+    m = _machine(((2, 100, 48),), 110)
+    tops = [b[1] for _, b in _by_id(m, "title")][:4]
+    assert tops == [400, 510, 658, 768]

@@ -65,10 +65,10 @@ class ListContent:
     span: int = 1
     cross: int = 0
     sizes: dict[int, Counter] = field(default_factory=dict)
-    """Row id -> how often it was recorded at each (uncut, size along the axis); an
-    item at the list's start may be cut (see `collect`)."""
+    """Row id -> how often it was recorded at each (uncut, size along the axis, space
+    to the next item or -1); see `extents`."""
     gaps: Counter = field(default_factory=Counter)
-    """Space between consecutive uncut items, by how often it was recorded."""
+    """Space between consecutive items, by how often it was recorded."""
 
     def ident(self, values: tuple) -> tuple:
         """What tells rows apart: their values, but for checkable nodes' texts."""
@@ -205,18 +205,8 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         values.append(tuple(by_key[k].text if k in by_key else "" for k in lc.fields))
     earlier = lc.shown.setdefault((ctx, len(values)), [])
     ids: list[int] = []
-    a = 1 if lc.axis == "vertical" else 0
-    last: Node | None = None
     for i, item in enumerate(lst.children):
         cut = clipped(item, lst, lc.axis)
-        # An item at the list's start is most often its first, whole (a list recorded
-        # from its top); one at its end most often cut. So the size of the first counts,
-        # after sizes seen uncut.
-        ends = item.bounds[a + 2] < lst.bounds[a + 2]
-        sized = item.visible and ends and lc.span == 1
-        if sized and not cut and last is not None:
-            lc.gaps[item.bounds[a] - last.bounds[a + 2]] += 1
-        last = item if sized else None
         rid = lc.find(ctx, values[i], cut)
         if rid is None:
             rid = _in_place(lc, earlier, values, i)
@@ -226,9 +216,6 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         if rid is None:
             rid = lc.add(ctx, values[i], cut)
         ids.append(rid)
-        if sized:  # the size it was drawn at (a wrapped title, a comment shown)
-            lc.sizes.setdefault(rid, Counter())[
-                (not cut, item.bounds[a + 2] - item.bounds[a])] += 1
         checked = next((n.checked for _, _, n in fields[i] if n.checkable), None)
         if checked is not None:  # (#21) each row's own recorded state
             lc.checks.setdefault(rid, checked)
@@ -344,36 +331,6 @@ def desc_columns(lc: ListContent) -> None:
         lc.columns.append(name)
         for r in lc.rows:
             r.append(first.get(r[0], ""))
-
-
-def row_sizes(lc: ListContent, template: Node) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """(pitch, sizes) of a list laid out row by row (`spec.ast.ListOf`): the template's
-    size along the axis plus the space recorded most often between uncut items, and
-    each row recorded at another size with the size it was recorded at most often,
-    uncut where it was (ties: the first seen). A grid, or a list with no row recorded
-    whole, keeps its mean pitch (`layout_pitch`)."""
-    if lc.span != 1 or not lc.sizes:
-        return lc.pitch, ()
-    a = 1 if lc.axis == "vertical" else 0
-    size = template.bounds[a + 2] - template.bounds[a]
-    if lc.gaps:
-        gap = max(0, min(lc.gaps.items(), key=lambda g: (-g[1], g[0]))[0])
-    else:
-        gap = max(0, lc.pitch - size)
-    # A size seen only at the list's start that no row had uncut is of a cut item (a
-    # chat recorded at its end shows a sliver of an earlier message at its top).
-    uncut = [n for seen in lc.sizes.values() for whole, n in seen if whole]
-    least = min(uncut, default=0)
-    sizes = tuple((rid, n) for rid in sorted(lc.sizes)
-                  if (n := _best(lc.sizes[rid], least)) != size and n > 0)
-    return max(1, size + gap), sizes
-
-
-def _best(seen: Counter, least: int) -> int:
-    """The size seen most often uncut, else at the list's start if `least` or more
-    (ties: the first seen); 0 for none."""
-    whole, n = max(seen.items(), key=lambda kv: (kv[0][0], kv[1]))[0]
-    return n if whole or n >= least else 0
 
 
 def layout_pitch(lst: Node) -> tuple[int, str, int, int]:

@@ -54,8 +54,9 @@ class ViewPlan:
         """A list's item template (its first child); a list shows no other children."""
         self.anchor = KEEP
         """How the view follows a list row's size (see `anchor`); KEEP outside templates."""
-        self.sizes: dict[Any, int] = {}
-        """A list's row id -> how much larger along its axis than the template it is."""
+        self.sizes: dict[Any, tuple[int, int]] = {}
+        """A list's row id -> (how much larger along its axis than the template it is,
+        where the next row starts from its start), for rows of `ListOf.sizes`."""
         if self.items is None:
             self.children = tuple(ViewPlan(c, (*vpath, i)) for i, c in enumerate(view.children))
         elif view.children:
@@ -63,7 +64,7 @@ class ViewPlan:
             a = 1 if self.items.axis == "vertical" else 0
             lo, hi = t.bounds[a], t.bounds[a + 2]
             _anchor(t, lo, hi, a)
-            self.sizes = {i: n - (hi - lo) for i, n in self.items.sizes if n != hi - lo}
+            self.sizes = {i: (n - (hi - lo), max(1, n + g)) for i, n, g in self.items.sizes}
 
 
 KEEP, STRETCH, CENTRE, END = 0, 1, 2, 3
@@ -92,28 +93,29 @@ def _anchor(p: ViewPlan, lo: int, hi: int, a: int) -> None:
         _anchor(c, lo, hi, a)
 
 
-def fit(deltas: list[int] | None, lines: int, pitch: int, t_lo: int, t_hi: int,
+def fit(steps: list[tuple[int, int]] | None, lines: int, pitch: int, t_lo: int, t_hi: int,
         hi: int) -> tuple[int, int]:
     """(lines wholly in view from the first, the largest scroll offset in lines) of a
     list whose template spans [t_lo, t_hi) along its axis, which ends at `hi`: `lines`
-    lines `pitch` apart, or, with `deltas`, one per row, each row that much larger
-    (`ListOf.sizes`). The largest offset shows the last row wholly, as early as it can."""
-    if not deltas:
+    lines `pitch` apart, or, with `steps`, one (larger by, step to the next) per row
+    (`ListOf.sizes`). The largest offset shows the last row whole, as early as it can;
+    the page counts rows of the template's size after the last."""
+    if not steps:
         page = max(1, (hi - t_hi) // pitch + 1) if t_hi <= hi else 1
         return page, max(0, lines - page)
     size = t_hi - t_lo
     page, at = 0, t_lo
-    for d in deltas:
-        if at + size + d > hi:
+    for grow, step in steps:
+        if at + size + grow > hi:
             break
         page += 1
-        at += max(1, pitch + d)
-    else:  # and rows of the template's size after them
+        at += step
+    else:
         page += (hi - at - size) // pitch + 1 if at + size <= hi else 0
-    k = len(deltas) - 1
-    end = t_lo + size + deltas[k]
-    while k > 0 and end + max(1, pitch + deltas[k - 1]) <= hi:
-        end += max(1, pitch + deltas[k - 1])
+    k = len(steps) - 1
+    end = t_lo + size + steps[k][0]
+    while k > 0 and end + steps[k - 1][1] <= hi:
+        end += steps[k - 1][1]
         k -= 1
     return max(1, page), k
 

@@ -4,10 +4,10 @@ Bindings are evaluated (`text`, `desc`, `checked`), an editable view shows what 
 it (its recorded text is the hint shown while it is empty), and a list view repeats its
 item template once per row of its table that passes the list's `where`, one row after
 another from the scroll offset (a row count) along the list's axis: `pitch` apart, or,
-a row recorded at another size (`ListOf.sizes`), `pitch` plus the difference, its views
-stretched or moved with it (`layout.anchor`) and kept to it. A grid steps by line:
+a row recorded at another size (`ListOf.sizes`) that large, its views stretched or
+moved with it (`layout.anchor`) and kept to it, then its own space. A grid steps by line:
 
-    View(list, items=ListOf("product", pitch=200, sizes=((2, 300),)), children=(row,))
+    View(list, items=ListOf("product", pitch=200, sizes=((2, 300, 0),)), children=(row,))
     -> list box, then one row box per product whose bounds meet the list's bounds:
        row 1 at [0, 200), row 2 at [200, 500), row 3 at [500, 700) ...
 
@@ -198,8 +198,9 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     span = max(1, lst.span)
     lines = -(-len(rows) // span)
     sizes = p.sizes
-    deltas = [sizes.get(r.get("id"), 0) for r in rows] if sizes and span == 1 else None
-    box.list_page, box.list_max = fit(deltas, lines, pitch, t_lo, t_hi, hi)
+    plain = (0, pitch)
+    steps = [sizes.get(r.get("id"), plain) for r in rows] if sizes and span == 1 else None
+    box.list_page, box.list_max = fit(steps, lines, pitch, t_lo, t_hi, hi)
     offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
     if span > 1:
         for i, row in enumerate(rows):
@@ -212,15 +213,16 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
                     b, box, out)
         return
     # One row after another, its views kept to its own size, and short of the next row.
-    if deltas is None:
-        at = -pitch * offset
-    else:
-        at = -sum(max(1, pitch + deltas[j]) for j in range(offset))
+    at = -pitch * offset if steps is None else -sum(steps[j][1] for j in range(offset))
     a = 1 if vertical else 0
+    grow = 0
     for i, row in enumerate(rows):
-        grow = deltas[i] if deltas is not None else 0
         start = at
-        at += max(1, pitch + grow)
+        if steps is None:
+            at += pitch
+        else:
+            grow, step = steps[i]
+            at += step
         if t_lo + start >= hi:
             break
         if t_hi + start + grow <= lo:

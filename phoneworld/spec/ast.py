@@ -139,10 +139,11 @@ class ListOf:
     axis; `pitch` is then the distance between lines.
 
     Rows differ in size (a title wrapped to two lines, a row with a comment, a section
-    header): `sizes` holds (row id, size along the axis) for the rows recorded at a size
-    other than the template's. Such a row takes `pitch + size - template size` and its
-    views stretch or move with it (see `runtime.layout.Rows`); any other row, one added
-    at run time among them, takes the template's size."""
+    header and the divider after a section): `sizes` holds (row id, size along the axis,
+    space to the next row) for the rows recorded otherwise than the template's size and
+    `pitch`. Such a row is that large, its views stretched or moved with it (see
+    `runtime.layout.anchor`), and the next row starts after that space; any other row,
+    one added at run time among them, is the template's size, `pitch` from the next."""
 
     table: str
     where: Expr | None = None
@@ -150,7 +151,7 @@ class ListOf:
     axis: Literal["vertical", "horizontal"] = "vertical"
     span: int = 1
     cross: int = 0
-    sizes: tuple[tuple[int, int], ...] = ()
+    sizes: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)

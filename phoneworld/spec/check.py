@@ -284,9 +284,10 @@ class _Checker:
             self.at(v, f"a list view has one child, its item template ({len(v.children)} here)")
         if not _is_int(lst.pitch) or lst.pitch < 0:
             self.at(lst, f"pitch is 0 or more pixels, not {lst.pitch!r}")
-        ids = [i for i, _ in lst.sizes]
-        if any(not _is_int(i) or not _is_int(n) or i < 1 or n < 1 for i, n in lst.sizes):
-            self.at(lst, "a row's size is a row id and a size, both 1 or more")
+        ids = [s[0] for s in lst.sizes]
+        if any(len(s) != 3 or not all(_is_int(x) for x in s) or min(s[:2]) < 1 or s[2] < 0
+               for s in lst.sizes):
+            self.at(lst, "a row's size is its id:size+space, the id and size 1 or more")
         elif len(set(ids)) != len(ids) or ids != sorted(ids):
             self.at(lst, "row sizes are given once per row, in row id order")
         elif lst.sizes and lst.span != 1:

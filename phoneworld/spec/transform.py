@@ -275,7 +275,7 @@ class ToAst(Transformer):
         return tuple(ch)
 
     def row_size(self, meta, ch):
-        return _int(ch[0]), _int(ch[1])
+        return _int(ch[0]), _int(ch[1]), _int(ch[2])
 
     # -- behaviour ---------------------------------------------------------------------------
     def transition(self, meta, ch):

@@ -122,10 +122,10 @@ def _fits(lst: View, ids: list) -> bool:
     a = 1 if items.axis == "vertical" else 0
     size = first[a + 2] - first[a]
     if items.sizes and items.span == 1 and ids:
-        sizes = dict(items.sizes)
-        ends = [sizes.get(i, size) for i in ids]
         pitch = items.pitch if items.pitch > 0 else max(1, size)
-        return first[a] + sum(max(1, pitch + n - size) for n in ends[:-1]) + ends[-1] <= b[a + 2]
+        sizes = {i: (n, max(1, n + g)) for i, n, g in items.sizes}
+        rows = [sizes.get(i, (size, pitch)) for i in ids]
+        return first[a] + sum(step for _, step in rows[:-1]) + rows[-1][0] <= b[a + 2]
     lines = -(-len(ids) // max(1, items.span))
     return first[a] - b[a] + (lines - 1) * items.pitch + size <= b[a + 2] - b[a]
 
