@@ -123,9 +123,14 @@ def _view(draw, depth: int, refs: list[Ref], item: str | None, ctx: dict) -> Vie
         # In a list's own `where`, `item` is the list's row (the outer one is out of reach).
         inner = refs + [Ref((c,)) for c in ctx["tables"][t]] + [
             Ref(("item", c)) for c in ctx["tables"][t]]
+        span = draw(st.integers(1, 5))
+        # Row sizes (a list row by row): one per row id, in id order.
+        sizes = tuple((i, *s) for i, s in sorted(draw(st.dictionaries(
+            st.integers(1, 50), st.tuples(st.integers(1, 400), st.integers(0, 60)),
+            max_size=3)).items())) if span == 1 else ()
         items = ListOf(t, opt(exprs(inner, {}, 0)), draw(counts),
-                       draw(st.sampled_from(["vertical", "horizontal"])),
-                       draw(st.integers(1, 5)), draw(counts))
+                       draw(st.sampled_from(["vertical", "horizontal"])), span, draw(counts),
+                       sizes)
         children = [_view(draw, depth + 1, refs, t, ctx)]
     elif depth < 2:
         children = [_view(draw, depth + 1, refs, item, ctx)

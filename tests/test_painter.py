@@ -140,13 +140,13 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
     painter = Painter(browser, _route({}), ORIGIN, None, window=window)
     _, whole = _pair(browser)
     shots = []
-    real = painter._png
+    real = painter.capture.png
 
     def png(page, clip, size):
         shots.append(clip)
         return real(page, clip, size)
 
-    painter._png = png
+    painter.capture.png = png
     m = Machine(shop_spec())
     m.reset()
     sent: list[str] = []
@@ -159,7 +159,7 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
         sent.clear()
         f = painter.draw(html, 1080, 2400)
         if a is None:  # from now on, count what is sent to the browser
-            page = painter._pages[(1080, 2400, False)]
+            page = painter.capture.pages[(1080, 2400, False)]
             page.cdp.send = _counted(page.cdp.send, sent)
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
         assert all(c == (0, 0, 1080, 2400) or c[3] - c[1] == window for c in shots)
@@ -235,8 +235,8 @@ def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
     still exactly the whole capture (buttons and tabs in the new accent)."""
     painter, whole = _pair(browser)
     sets: list[str] = []
-    set_ = painter._set
-    painter._set = lambda page, html, size, at=None: (sets.append(html),
+    set_ = painter.capture.set
+    painter.capture.set = lambda page, html, size, at=None: (sets.append(html),
                                                        set_(page, html, size, at))[1]
     m = Machine(shop_spec())
     m.reset()
@@ -398,7 +398,7 @@ def test_a_clip_over_a_rectangle_drawn_before_lays_the_overlay_there_once(browse
     painter, whole = _pair(browser, assets)
     html = states[1].observe("html")  # typed text: texts drawn over the plate
     painter.draw(html, 1080, 2400)  # their rectangles kept
-    for page in painter._pages.values():
+    for page in painter.capture.pages.values():
         page.recent.clear()  # drawn from the plate and its paints, not from that frame
     reuse = Painter._reuse
 

@@ -64,6 +64,11 @@ class ListContent:
     axis: str = "vertical"
     span: int = 1
     cross: int = 0
+    sizes: dict[int, Counter] = field(default_factory=dict)
+    """Row id -> how often it was recorded at each (uncut, size along the axis, space
+    to the next item or -1); see `extents`."""
+    gaps: Counter = field(default_factory=Counter)
+    """Space between consecutive items, by how often it was recorded."""
 
     def ident(self, values: tuple) -> tuple:
         """What tells rows apart: their values, but for checkable nodes' texts."""

@@ -10,6 +10,7 @@ import copy
 from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
+from phoneworld.infer import extents as E
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.keys import (
     list_items,
@@ -245,6 +246,7 @@ def collect_rows(f: Facts) -> Facts:
             for key, lc in mine.items():
                 if key in found:
                     ids, values = C.collect(lc, root.at(found[key]), ctx)
+                    E.measure(lc, root.at(found[key]), ids)
                     row_ids[ref][key], shown[ref][key] = tuple(ids), values
         return row_ids[ref]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from phoneworld.infer import content as C
+from phoneworld.infer import extents as E
 from phoneworld.infer import templates as T
 from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts, ScreenFacts
@@ -88,8 +89,9 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         cond = None
         if param is not None and any(r[1] is not None for r in lc.rows):
             cond = Compare("==", where, Ref(("param", "id")))
-        lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=lc.pitch, axis=lc.axis,
-                               span=lc.span, cross=lc.cross), template)
+        pitch, sizes = E.row_sizes(lc, item)
+        lists[lpath] = (ListOf(table=lc.table, where=cond, pitch=pitch, axis=lc.axis,
+                               span=lc.span, cross=lc.cross, sizes=sizes), template)
     path_keys = {p: k for k, p in info.keys.items()}
 
     hints = _field_texts(f, info) if any(n.editable for _, n in root.walk()) else {}

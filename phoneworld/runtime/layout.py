@@ -28,7 +28,7 @@ class ViewPlan:
 
     __slots__ = ("view", "bounds", "static", "editable", "password", "text", "text_expr",
                  "desc_expr", "checked", "checked_expr", "key", "children", "items",
-                 "template")
+                 "template", "anchor", "sizes")
 
     def __init__(self, view: View, vpath: tuple[int, ...]) -> None:
         flags = view.flags
@@ -52,10 +52,72 @@ class ViewPlan:
         self.children: tuple[ViewPlan, ...] = ()
         self.template: ViewPlan | None = None
         """A list's item template (its first child); a list shows no other children."""
+        self.anchor = KEEP
+        """How the view follows a list row's size (see `anchor`); KEEP outside templates."""
+        self.sizes: dict[Any, tuple[int, int]] = {}
+        """A list's row id -> (how much larger along its axis than the template it is,
+        where the next row starts from its start), for rows of `ListOf.sizes`."""
         if self.items is None:
             self.children = tuple(ViewPlan(c, (*vpath, i)) for i, c in enumerate(view.children))
         elif view.children:
-            self.template = ViewPlan(view.children[0], (*vpath, 0))
+            self.template = t = ViewPlan(view.children[0], (*vpath, 0))
+            a = 1 if self.items.axis == "vertical" else 0
+            lo, hi = t.bounds[a], t.bounds[a + 2]
+            _anchor(t, lo, hi, a)
+            self.sizes = {i: (n - (hi - lo), max(1, n + g)) for i, n, g in self.items.sizes}
+
+
+KEEP, STRETCH, CENTRE, END = 0, 1, 2, 3
+"""How a template's view follows its row being `d` pixels larger along the list's axis:
+stays (KEEP: top-aligned, or outside the row), grows by `d` at its end (STRETCH: it fills
+the row, or the row's middle), moves by `d // 2` (CENTRE: a centred icon) or by `d`
+(END: aligned to the row's end)."""
+
+
+def anchor(start: int, end: int, lo: int, hi: int) -> int:
+    """How a view over [start, end) of a row over [lo, hi) follows the row's size."""
+    if start >= hi or end <= lo:
+        return KEEP
+    tol = max(3, (hi - lo) // 20)
+    before, after = start - lo, hi - end
+    if before <= tol and after <= tol:
+        return STRETCH
+    if abs(before - after) <= tol:
+        return STRETCH if 2 * (end - start) >= hi - lo else CENTRE
+    return END if after <= tol else KEEP
+
+
+def _anchor(p: ViewPlan, lo: int, hi: int, a: int) -> None:
+    p.anchor = anchor(p.bounds[a], p.bounds[a + 2], lo, hi)
+    for c in p.children:
+        _anchor(c, lo, hi, a)
+
+
+def fit(steps: list[tuple[int, int]] | None, lines: int, pitch: int, t_lo: int, t_hi: int,
+        hi: int) -> tuple[int, int]:
+    """(lines wholly in view from the first, the largest scroll offset in lines) of a
+    list whose template spans [t_lo, t_hi) along its axis, which ends at `hi`: `lines`
+    lines `pitch` apart, or, with `steps`, one (larger by, step to the next) per row
+    (`ListOf.sizes`). The largest offset shows the last row whole, as early as it can;
+    the page counts rows of the template's size after the last."""
+    if not steps:
+        page = max(1, (hi - t_hi) // pitch + 1) if t_hi <= hi else 1
+        return page, max(0, lines - page)
+    size = t_hi - t_lo
+    page, at = 0, t_lo
+    for grow, step in steps:
+        if at + size + grow > hi:
+            break
+        page += 1
+        at += step
+    else:
+        page += (hi - at - size) // pitch + 1 if at + size <= hi else 0
+    k = len(steps) - 1
+    end = t_lo + size + steps[k][0]
+    while k > 0 and end + steps[k - 1][1] <= hi:
+        end += steps[k - 1][1]
+        k -= 1
+    return max(1, page), k
 
 
 def _literal(e: Expr | None, convert: Any, none: Any) -> tuple[Any, Expr | None]:

@@ -2,11 +2,14 @@
 
 Bindings are evaluated (`text`, `desc`, `checked`), an editable view shows what was typed into
 it (its recorded text is the hint shown while it is empty), and a list view repeats its
-item template once per row of its table that passes the list's `where`, item `i` shifted
-by `pitch * (i - scroll offset)` along the list's axis:
+item template once per row of its table that passes the list's `where`, one row after
+another from the scroll offset (a row count) along the list's axis: `pitch` apart, or,
+a row recorded at another size (`ListOf.sizes`) that large, its views stretched or
+moved with it (`layout.anchor`) and kept to it, then its own space. A grid steps by line:
 
-    View(list, items=ListOf("product", pitch=200), children=(row_template,))
-    -> list box, then one row box per product whose bounds meet the list's bounds
+    View(list, items=ListOf("product", pitch=200, sizes=((2, 300, 0),)), children=(row,))
+    -> list box, then one row box per product whose bounds meet the list's bounds:
+       row 1 at [0, 200), row 2 at [200, 500), row 3 at [500, 700) ...
 
 Like Android's uiautomator dump, a partly visible list item is kept with its bounds
 clipped to the list (and so are its descendants); items and views left with nothing
@@ -21,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.layout import ViewPlan
+from phoneworld.runtime.layout import CENTRE, END, STRETCH, ViewPlan, fit
 from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Ref
@@ -105,12 +108,20 @@ def _bare(p: ViewPlan) -> bool:
 
 
 def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
-            parent: Box | None, out: list[Box]) -> None:
+            parent: Box | None, out: list[Box], grow: int = 0, a: int = 1) -> None:
     x1, y1, x2, y2 = p.bounds
     x1 += dx
     y1 += dy
     x2 += dx
     y2 += dy
+    if grow and p.anchor:  # a list row larger than its template along axis `a`
+        move = grow if p.anchor == END else grow // 2 if p.anchor == CENTRE else 0
+        if a:
+            y1 += move
+            y2 += grow if p.anchor == STRETCH else move
+        else:
+            x1 += move
+            x2 += grow if p.anchor == STRETCH else move
     if clip is not None:
         cx1, cy1, cx2, cy2 = clip
         if x1 < cx1:
@@ -171,7 +182,7 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     lst = p.items
     if lst is None:
         for child in p.children:
-            _render(child, scope, frame, dx, dy, clip, box, out)
+            _render(child, scope, frame, dx, dy, clip, box, out, grow, a)
         return
     box.list_key = p.key
     template = p.template
@@ -185,20 +196,45 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     t_lo, t_hi = (t[1] + dy, t[3] + dy) if vertical else (t[0] + dx, t[2] + dx)
     pitch = lst.pitch if lst.pitch > 0 else max(1, t_hi - t_lo)
     span = max(1, lst.span)
-    # Lines wholly visible at offset 0: the page, and what the last page leaves over.
-    page = max(1, (hi - t_hi) // pitch + 1) if t_hi <= hi else 1
     lines = -(-len(rows) // span)
-    box.list_page = page
-    box.list_max = max(0, lines - page)
+    sizes = p.sizes
+    plain = (0, pitch)
+    steps = [sizes.get(r.get("id"), plain) for r in rows] if sizes and span == 1 else None
+    box.list_page, box.list_max = fit(steps, lines, pitch, t_lo, t_hi, hi)
     offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
+    if span > 1:
+        for i, row in enumerate(rows):
+            d = pitch * (i // span - offset)
+            across = lst.cross * (i % span)
+            if t_hi + d <= lo or t_lo + d >= hi:
+                continue
+            _render(template, scope.with_item(row), frame,
+                    dx + across if vertical else dx + d, dy + across if not vertical else dy + d,
+                    b, box, out)
+        return
+    # One row after another, its views kept to its own size, and short of the next row.
+    at = -pitch * offset if steps is None else -sum(steps[j][1] for j in range(offset))
+    a = 1 if vertical else 0
+    grow = 0
     for i, row in enumerate(rows):
-        d = pitch * (i // span - offset)
-        across = lst.cross * (i % span)
-        if t_hi + d <= lo or t_lo + d >= hi:
+        start = at
+        if steps is None:
+            at += pitch
+        else:
+            grow, step = steps[i]
+            at += step
+        if t_lo + start >= hi:
+            break
+        if t_hi + start + grow <= lo:
             continue
-        _render(template, scope.with_item(row), frame,
-                dx + across if vertical else dx + d, dy + d if vertical else dy + across,
-                b, box, out)
+        band = list(b)
+        band[a] = max(lo, t_lo + start)
+        band[a + 2] = min(hi, t_hi + start + grow, t_lo + at)
+        if band[a] >= band[a + 2]:
+            continue
+        _render(template, scope.with_item(row), frame, dx if vertical else dx + start,
+                dy + start if vertical else dy, tuple(band), box, out,  # type: ignore[arg-type]
+                grow, a)
 
 
 class Rendering:

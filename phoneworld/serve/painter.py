@@ -22,33 +22,16 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
-A capture waits for Chromium's next frames: two at 60 Hz for a clip, however small and
-however long after the change it is asked for (the clip is set by emulation and drawn
-anew), one or two for a window captured whole. So pages are shown in a window the app's
-width and `WINDOW` rows high, scrolled to each clip and captured whole (a clip higher
-than the window band by band, a whole page from beyond the window); the page is changed
-first (Chromium lays it out while the recorded pixels are laid here), and the copy of
-the base frame (8 MB at 1080x2400) is made by another thread while the capture waits
-(`_copy_while`).
-
-Pages are laid out at `zoom` app-pixels per CSS pixel (not a mobile viewport's page
-scale), the phone as high as the app whatever the window's height, so that a part of
-the window in app pixels is the very pixels a whole capture has there (a clip scaled by
-the page scale re-lays the page out). Every pixel of a result comes from Chromium at the
-device's size or from a recording: nothing is scaled up.
+The browser's side, its pages shown and captured in a window `WINDOW` rows high, is
+`capture`'s; the page is changed first (Chromium lays it out while the recorded pixels
+are laid here). Every pixel of a result comes from Chromium at the device's size or
+from a recording: nothing is scaled up.
 """
 
 from __future__ import annotations
 
-import base64
-import html as html_lib
-import json
 import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from typing import Any
 
 import numpy as np
@@ -56,8 +39,9 @@ import numpy as np
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
-from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers, page_layers
-from phoneworld.serve.frame import Frame, decode_png, decode_rgb
+from phoneworld.runtime.layers import PageLayers, page_layers
+from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while
+from phoneworld.serve.frame import Frame, decode_rgb
 from phoneworld.serve.regions import (
     CLIP_COST,
     Regions,
@@ -67,7 +51,6 @@ from phoneworld.serve.regions import (
     ground,
     join,
     merge,
-    phone_style,
 )
 
 Rect = tuple[int, int, int, int]
@@ -80,49 +63,8 @@ quarter for `regions`, the rest for decoded recorded images, plates with their p
 laid and empty phones (8 MB each at 1080x2400), least recently used dropped first. The
 `RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
-WINDOW = 256
-"""App rows a browser window shows (the page is scrolled to each clip and the window
-captured whole): Chromium captures a window in one or two frames (a clip of a larger
-window, set by emulation, waits for two however small), and encodes few more pixels
-than a clip has. A clip higher than the window is captured band by band; a whole page
-beyond the window (`captureBeyondViewport`)."""
-DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
-"""Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
-_PATCH = """(() => {
-  const phone = document.querySelector('.phone'), kids = Array.from(phone.children);
-  for (const [i1, i2, html] of %s) {
-    for (const k of kids.slice(i1, i2)) k.remove();
-    if (!html) continue;
-    if (kids[i2]) kids[i2].insertAdjacentHTML('beforebegin', html);
-    else phone.insertAdjacentHTML('beforeend', html);
-  }
-})()"""
-"""Replaces runs of the phone's children, last run first (so indexes stay true)."""
-_RESTYLE = ";document.querySelector('.phone').setAttribute('style', %s)"
-"""Sets the phone's own style (the page's zoom style overrides its height)."""
 _TAIL = "</div></body></html>"
 """What closes a page after the phone's divs (`layers`)."""
-
-
-@dataclass
-class _Page:
-    """One browser page at one window size, and what it shows."""
-
-    cdp: Any
-    frame_id: str
-    view: tuple[int, int]
-    """The window's size in app pixels (at most `WINDOW` high)."""
-    doc: str = ""
-    scroll: int | None = None
-    """Where the window is scrolled to (app pixels from the top; None: not known)."""
-    head: str = ""
-    divs: tuple[Layer, ...] | None = None
-    """The phone's children in the document, where known (a page set by `_show`)."""
-    pending: tuple[PageLayers, Frame] | None = None
-    """A whole capture whose regions are not kept yet (the page, its frame)."""
-    recent: list[tuple[Any, PageLayers, Frame]] = field(default_factory=list)
-    """The last frames drawn here (newest last): what each was laid on (a plate and its
-    paints, or the page's head and recorded pixels), the page it shows, the frame."""
 
 
 def small_pages() -> None:
@@ -162,12 +104,9 @@ class Painter:
                  assets: Callable[[str], bytes | None] | None, *,
                  memory: int | None = None, window: int | None = None) -> None:
         small_pages()
-        self.window = WINDOW if window is None else window
-        self.browser = browser
-        self.route = route
-        self.origin = origin
+        self.capture = Capturer(browser, route, origin, WINDOW if window is None else window)
+        """The browser's pages, and what they captured (`capture`)."""
         self.assets = assets
-        self._pages: dict[tuple[int, int, bool], _Page] = {}
         if memory is None:
             memory = memory_budget()
         self.regions = Regions(memory // 4)
@@ -175,10 +114,13 @@ class Painter:
         self.kept: LRU[Frame | np.ndarray] = LRU(memory - memory // 4, weigh=_nbytes)
         """Decoded recorded images, plates (laid with their paints) and empty phones,
         by ("image" | "plate" | "painted" | "blank", ...)."""
-        self.captured = 0
-        """App pixels captured from the browser so far (a measure of its work)."""
         self.reused = 0
         """App pixels taken from `regions` instead of the browser so far."""
+
+    @property
+    def captured(self) -> int:
+        """App pixels captured from the browser so far (a measure of its work)."""
+        return self.capture.captured
 
     def draw(self, html: str, width: int, height: int, *, png: bool = True) -> Frame:
         """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
@@ -196,7 +138,7 @@ class Painter:
     def _on_plate(self, pl: PageLayers, base: Frame, width: int, height: int,
                   png: bool) -> Frame:
         key = (pl.plate, width, height, pl.paints)
-        page = self._page(width, height, transparent=True)
+        page = self.capture.page(width, height, transparent=True)
         size = (width, height)
         # From the recent frame on these paints that needs the fewest pixels drawn, or
         # from the paints alone: the divs that changed laid anew, each rectangle first
@@ -211,7 +153,7 @@ class Painter:
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
-            self._show(page, pl, pl.overlay(), size, at=clips[0][1])
+            self.capture.show(page, pl, pl.overlay(), size, at=clips[0][1])
         # (frames are never changed once drawn: a plate without paints is its own)
         painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
@@ -228,7 +170,7 @@ class Painter:
             self.kept.put(("painted", key), painted)  # weighed again, with its bands
         f, imgs = last or painted, []
         if hits or clips:
-            f, imgs = self._copy_while(f, page, clips, size)
+            f, imgs = copy_while(self.capture, f, page, clips, size)
         self.reused += sum(area([r]) for r, _ in hits)
         for r, img in hits:
             self._lay_over(f, painted, r, img)
@@ -239,7 +181,7 @@ class Painter:
         return f
 
     def _changed(self, pl: PageLayers | None, html: str, width: int, height: int) -> Frame:
-        page = self._page(width, height, transparent=False)
+        page = self.capture.page(width, height, transparent=False)
         if page.recent and page.recent[-1][1].html == html:
             return page.recent[-1][2]
         size = (width, height)
@@ -272,10 +214,10 @@ class Painter:
         if last is None or len(clips) * CLIP_COST + area(clips) / (width * height) \
                 > CLIP_COST + 1:
             if pl is None:
-                self._set(page, html, size)
+                self.capture.set(page, html, size)
             else:
-                self._show(page, pl, html, size)
-            f = Frame.from_png(self._png(page, (0, 0, width, height), size))
+                self.capture.show(page, pl, html, size)
+            f = Frame.from_png(self.capture.png(page, (0, 0, width, height), size))
             if pl is not None:
                 # Its divs' rectangles are kept for later pages when the next page comes
                 # (which mostly decodes this frame anyway): a PNG asked for now is
@@ -284,10 +226,10 @@ class Painter:
         else:
             assert pl is not None
             if clips:
-                self._show(page, pl, html, size, at=clips[0][1])
+                self.capture.show(page, pl, html, size, at=clips[0][1])
             f, imgs = last, []
             if hits or clips:
-                f, imgs = self._copy_while(last, page, clips, size)
+                f, imgs = copy_while(self.capture, last, page, clips, size)
             self.reused += sum(area([r]) for r, _ in hits)
             for r, img in hits:
                 f.paste(r[0], r[1], img)
@@ -300,7 +242,7 @@ class Painter:
             _remember(page, under, pl, f)
         return f
 
-    def _blank(self, page: _Page, pl: PageLayers, size: tuple[int, int],
+    def _blank(self, page: Page, pl: PageLayers, size: tuple[int, int],
                need: bool) -> Frame | None:
         """The empty phone of `pl`'s page (its head, no divs), captured whole once per
         `ground` and size where `need`ed (None where not kept and not needed)."""
@@ -310,27 +252,12 @@ class Painter:
             html = pl.html[:pl.cut[0]] + _TAIL
             empty = page_layers(html, size)
             assert empty is not None and not empty.layers
-            self._show(page, empty, html, size)
-            f = Frame.from_png(self._png(page, (0, 0, *size), size))
+            self.capture.show(page, empty, html, size)
+            f = Frame.from_png(self.capture.png(page, (0, 0, *size), size))
             f.pixels  # noqa: B018 - decoded once, not by each frame drawn on it
             self.kept.put(key, f)
         assert f is None or isinstance(f, Frame)
         return f
-
-    def _copy_while(self, frame: Frame, page: _Page, clips: list[Rect],
-                    size: tuple[int, int]) -> tuple[Frame, list[np.ndarray]]:
-        """A copy of `frame` to draw on, and the page's pixels in each of `clips`: the
-        copy (8 MB at 1080x2400; numpy copies without holding the GIL) is made by
-        another thread while this one waits for Chromium's captures, each of which
-        waits for its next frames however early it is asked for."""
-        if not clips:
-            return frame.copy(), []
-        copying = _copier().submit(frame.copy)
-        try:
-            imgs = self._captures(page, clips, size)
-        finally:
-            f = copying.result()
-        return f, imgs
 
     @staticmethod
     def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
@@ -424,160 +351,6 @@ class Painter:
 
     # -- the browser -------------------------------------------------------------------------
 
-    def _page(self, width: int, height: int, transparent: bool) -> _Page:
-        key = (width, height, transparent)
-        page = self._pages.get(key)
-        if page is None:
-            # The window is the app's width (the phone is laid out at its own height,
-            # whatever the window's: `_set`), and at most `WINDOW` high.
-            view = (width, min(height, self.window or height))
-            ctx = self.browser.new_context(viewport={"width": view[0], "height": view[1]},
-                                           device_scale_factor=1, is_mobile=False,
-                                           has_touch=True, java_script_enabled=False)
-            p = ctx.new_page()
-            p.route(f"{self.origin}**", self.route)
-            p.goto(self.origin)
-            cdp = ctx.new_cdp_session(p)
-            if transparent:
-                cdp.send("Emulation.setDefaultBackgroundColorOverride",
-                         {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
-            frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-            page = self._pages[key] = _Page(cdp, frame, view)
-        return page
-
-    def _show(self, page: _Page, pl: PageLayers, html: str, size: tuple[int, int],
-              at: int | None = None) -> None:
-        """Show `html`, a page whose phone holds `pl.layers` alone: by patching the divs
-        that differ from those the page shows, where it shows a page of the same head (a
-        new document costs Chromium 20 to 30 ms of CPU, however little changed). The
-        window is scrolled to app row `at` (the first clip) by the same evaluation."""
-        if page.doc == html:
-            return
-        shown, style = phone_style(page.head)
-        head, new_style = phone_style(pl.head)
-        if page.divs is None or shown != head:
-            self._set(page, html, size, at)
-            page.head, page.divs = pl.head, pl.layers
-            return
-        ops = SequenceMatcher(None, [x.key for x in page.divs], [x.key for x in pl.layers],
-                              autojunk=False).get_opcodes()
-        edits = [[i1, i2, "".join(x.div for x in pl.layers[j1:j2])]
-                 for tag, i1, i2, j1, j2 in reversed(ops) if tag != "equal"]
-        script = _PATCH % json.dumps(edits) if edits else ""
-        if style != new_style:
-            # Screens of one app differ in the phone's style alone (each its accent).
-            script += _RESTYLE % json.dumps(html_lib.unescape(new_style))
-        scroll, top = self._scrolling(page, at, size)
-        script += scroll
-        if any("<img" in e[2] for e in edits):
-            # New images load and decode after the patch: one evaluation waits for them.
-            page.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
-                                               "awaitPromise": True})
-        elif script:
-            page.cdp.send("Runtime.evaluate", {"expression": script})
-        page.scroll = top if top is not None else page.scroll
-        page.head = pl.head
-        page.doc, page.divs = html, pl.layers
-
-    def _set(self, page: _Page, html: str, size: tuple[int, int],
-             at: int | None = None) -> None:
-        if page.doc == html:
-            return
-        page.divs = None
-        # The phone exactly as high as the app (the page rounds it to a CSS pixel),
-        # so that its plate is drawn 1:1, as `_on_plate` lays it.
-        zoom = size[0] / FRAME_WIDTH
-        css = (f"html {{ zoom: {zoom:.9f}; }}\n.phone {{ height: {size[1] / zoom:.4f}px "
-               "!important; }\n</style>")
-        page.cdp.send("Page.setDocumentContent",
-                      {"frameId": page.frame_id, "html": html.replace("</style>", css, 1)})
-        page.doc, page.scroll = html, None
-        if "<img" in html:
-            # Images load and decode after the document is set: wait for them (a DevTools
-            # evaluation, which runs with the page's own scripts off; it scrolls, too).
-            scroll, top = self._scrolling(page, at, size)
-            page.cdp.send("Runtime.evaluate", {"expression": f"{scroll};{DECODED}",
-                                               "awaitPromise": True})
-            page.scroll = top
-
-    @staticmethod
-    def _scrolling(page: _Page, at: int | None,
-                   size: tuple[int, int]) -> tuple[str, int | None]:
-        """The script that scrolls the window to show app row `at` as near its top as it
-        can ("" where it does already), and the row then at its top (None: no `at`, or
-        a window as high as the page)."""
-        if at is None or page.view == size:
-            return "", None
-        top = max(0, min(at, size[1] - page.view[1]))
-        return ("" if page.scroll == top else f";window.scrollTo(0, {top})"), top
-
-    def _png(self, page: _Page, clip: Rect, size: tuple[int, int]) -> bytes:
-        """The page's pixels in `clip` (app pixels) as Chromium's PNG: the whole page, or
-        a part of it that the window holds."""
-        x1, y1, x2, y2 = clip
-        # optimizeForSpeed: faster zlib settings, a slightly larger PNG.
-        params: dict[str, Any] = {"format": "png", "optimizeForSpeed": True}
-        whole = clip == (0, 0, *size)
-        if page.view != size and not whole:  # the window, scrolled there (`_capture`)
-            assert clip == (0, page.scroll, page.view[0], (page.scroll or 0) + page.view[1])
-        else:  # a window as large as the page (any clip of it), or the page beyond one
-            self.captured += (x2 - x1) * (y2 - y1)
-            if not whole or page.view != size:
-                params["clip"] = {"x": x1, "y": y1, "width": x2 - x1, "height": y2 - y1,
-                                  "scale": 1}
-                params["captureBeyondViewport"] = whole
-        return base64.b64decode(page.cdp.send("Page.captureScreenshot", params)["data"])
-
-    def _scroll(self, page: _Page, y: int, size: tuple[int, int]) -> int:
-        """Scroll the window so that it shows app row `y` as near its top as it can;
-        the row at its top."""
-        script, top = self._scrolling(page, y, size)
-        assert top is not None
-        if script:
-            page.cdp.send("Runtime.evaluate", {"expression": script})
-            page.scroll = top
-        return top
-
-    def _captures(self, page: _Page, clips: list[Rect],
-                  size: tuple[int, int]) -> list[np.ndarray]:
-        """The page's pixels in each of `clips` (app pixels): RGBA arrays, or RGB where a
-        capture is opaque. A window as large as the page is clipped; a smaller one is
-        scrolled to each clip and captured whole (a clip higher than the window band by
-        band, clips that one window holds from one capture)."""
-        if page.view == size:
-            return [decode_png(self._png(page, c, size)) for c in clips]
-        shown: tuple[int, np.ndarray] | None = None  # the last window captured
-        out = []
-        for x1, y1, x2, y2 in clips:
-            bands = []
-            for y in range(y1, y2, page.view[1]):
-                end = min(y2, y + page.view[1])
-                if shown is None or not shown[0] <= y < end <= shown[0] + page.view[1]:
-                    top = self._scroll(page, y, size)
-                    shown = top, decode_png(self._png(
-                        page, (0, top, page.view[0], top + page.view[1]), size))
-                top, img = shown
-                bands.append(img[y - top:end - top, x1:x2])
-            self.captured += (x2 - x1) * (y2 - y1)
-            if len({b.shape[2] for b in bands}) > 1:  # some opaque, some not: all RGBA
-                bands = [b if b.shape[2] == 4 else
-                         np.dstack([b, np.full(b.shape[:2], 255, np.uint8)]) for b in bands]
-            out.append(bands[0] if len(bands) == 1 else np.concatenate(bands))
-        return out
-
-
-_COPIER: list[ThreadPoolExecutor] = []
-_COPIER_LOCK = threading.Lock()
-
-
-def _copier() -> ThreadPoolExecutor:
-    """The process's one thread that copies frames for painters (`_copy_while`)."""
-    with _COPIER_LOCK:
-        if not _COPIER:
-            _COPIER.append(ThreadPoolExecutor(1, thread_name_prefix="phoneworld-copy"))
-        return _COPIER[0]
-
-
 def memory_budget() -> int:
     """The painter's byte budget: $PHONEWORLD_PAINTER_MB megabytes, else `MEMORY`."""
     got = os.environ.get(MEMORY_ENV, "").strip()
@@ -601,7 +374,7 @@ def _cost(got: tuple[Any, ...]) -> int:
     return 8 * area(clips) + area([r for r, _ in hits])
 
 
-def _remember(page: _Page, base: Any, pl: PageLayers, f: Frame) -> None:
+def _remember(page: Page, base: Any, pl: PageLayers, f: Frame) -> None:
     """Keep `f` (showing `pl`, laid on `base`) as the page's newest recent frame."""
     kept = [r for r in page.recent if r[1].html != pl.html]
     page.recent = [*kept[max(0, len(kept) - RECENT + 1):], (base, pl, f)]

@@ -136,7 +136,14 @@ class ListOf:
     filtered), laid out from `offset` with `pitch` pixels between items along `axis`.
 
     A grid (`span` > 1) puts `span` items on each line, `cross` pixels apart across the
-    axis; `pitch` is then the distance between lines."""
+    axis; `pitch` is then the distance between lines.
+
+    Rows differ in size (a title wrapped to two lines, a row with a comment, a section
+    header and the divider after a section): `sizes` holds (row id, size along the axis,
+    space to the next row) for the rows recorded otherwise than the template's size and
+    `pitch`. Such a row is that large, its views stretched or moved with it (see
+    `runtime.layout.anchor`), and the next row starts after that space; any other row,
+    one added at run time among them, is the template's size, `pitch` from the next."""
 
     table: str
     where: Expr | None = None
@@ -144,6 +151,7 @@ class ListOf:
     axis: Literal["vertical", "horizontal"] = "vertical"
     span: int = 1
     cross: int = 0
+    sizes: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -284,6 +284,14 @@ class _Checker:
             self.at(v, f"a list view has one child, its item template ({len(v.children)} here)")
         if not _is_int(lst.pitch) or lst.pitch < 0:
             self.at(lst, f"pitch is 0 or more pixels, not {lst.pitch!r}")
+        ids = [s[0] for s in lst.sizes]
+        if any(len(s) != 3 or not all(_is_int(x) for x in s) or min(s[:2]) < 1 or s[2] < 0
+               for s in lst.sizes):
+            self.at(lst, "a row's size is its id:size+space, the id and size 1 or more")
+        elif len(set(ids)) != len(ids) or ids != sorted(ids):
+            self.at(lst, "row sizes are given once per row, in row id order")
+        elif lst.sizes and lst.span != 1:
+            self.at(lst, "a grid's rows all take its pitch (no row sizes)")
         _among(lst, lst.axis, ("vertical", "horizontal"), "axis", self)
 
     # -- behaviour -----------------------------------------------------------------------------

@@ -171,6 +171,9 @@ def _view(v: View, depth: int) -> list[str]:
         parts += ["pitch", _count(v.items.pitch), _among(v.items.axis, _AXES)]
         if v.items.span != 1 or v.items.cross:
             parts += ["grid", _count(v.items.span), "cross", _count(v.items.cross)]
+        if v.items.sizes:
+            parts += ["sizes", *(f"{_count(i)}:{_count(n)}+{_count(g)}"
+                                 for i, n, g in v.items.sizes)]
     line = pad + " ".join(parts)
     if not v.children:
         return [line]

@@ -265,11 +265,17 @@ class ToAst(Transformer):
     view_flag = _item("flag", str)
 
     def list_of(self, meta, ch):
-        table, where, pitch, axis, span, cross = ch
+        table, where, pitch, axis, span, cross, sizes = ch
         node = ast.ListOf(_name(table), where, _int(pitch) if pitch is not None else 0,
                           axis or "vertical", _int(span) if span is not None else 1,
-                          _int(cross) if cross is not None else 0)
+                          _int(cross) if cross is not None else 0, sizes or ())
         return "list", self._at(self._at(node, meta), table, "table"), meta
+
+    def row_sizes(self, meta, ch):
+        return tuple(ch)
+
+    def row_size(self, meta, ch):
+        return _int(ch[0]), _int(ch[1]), _int(ch[2])
 
     # -- behaviour ---------------------------------------------------------------------------
     def transition(self, meta, ch):

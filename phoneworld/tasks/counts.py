@@ -70,7 +70,8 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
                     continue  # an action adds rows under it (a file saved there)
                 if isinstance(name, str) and is_name(name) and under[r[0]] >= 2 and \
                         len(kinds.get(r[0], ())) == 1 and \
-                        _fits(v, under[r[0]]) and (s.name, normalise(name)) in reach.rows:
+                        _fits(v, [x[0] for x in shown if x[ctx] == r[0]]) and \
+                        (s.name, normalise(name)) in reach.rows:
                     found.append((s.name, listed.name, name.strip(), r[0], under[r[0]],
                                   _options(v.children[0])))
     answers: dict[str, set[int]] = {}
@@ -113,14 +114,20 @@ def _item_columns(item: View) -> set[str]:
             if isinstance(x, Ref) and len(x.path) == 2 and x.path[0] == "item"}
 
 
-def _fits(lst: View, n: int) -> bool:
-    """Whether `n` items of a list are all in its view at once."""
+def _fits(lst: View, ids: list) -> bool:
+    """Whether the rows `ids` of a list are all in its view at once, at their sizes
+    (`ListOf.sizes`) as the runtime lays them out."""
     items, b, first = lst.items, lst.bounds, lst.children[0].bounds
     assert items is not None
-    lines = -(-n // max(1, items.span))
-    if items.axis == "vertical":
-        return first[1] - b[1] + (lines - 1) * items.pitch + first[3] - first[1] <= b[3] - b[1]
-    return first[0] - b[0] + (lines - 1) * items.pitch + first[2] - first[0] <= b[2] - b[0]
+    a = 1 if items.axis == "vertical" else 0
+    size = first[a + 2] - first[a]
+    if items.sizes and items.span == 1 and ids:
+        pitch = items.pitch if items.pitch > 0 else max(1, size)
+        sizes = {i: (n, max(1, n + g)) for i, n, g in items.sizes}
+        rows = [sizes.get(i, (size, pitch)) for i in ids]
+        return first[a] + sum(step for _, step in rows[:-1]) + rows[-1][0] <= b[a + 2]
+    lines = -(-len(ids) // max(1, items.span))
+    return first[a] - b[a] + (lines - 1) * items.pitch + size <= b[a + 2] - b[a]
 
 
 def _options(item: View) -> bool:
