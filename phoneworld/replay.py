@@ -134,7 +134,8 @@ def _by_element(act: dict, action: Action, obs: Observation, machine) -> dict:
     dialog listing a folder) or lists scrolled elsewhere put the same widget at other
     coordinates than the app's one layout; an agent reading the screen would act on
     the widget, and so does replay. The mock's list is scrolled as the recording's was
-    when the widget is not in view.
+    when the widget is not in view: on down first, then back up from where it was (a
+    screen placed further down than the widget, where its list's rows differ in size).
     """
     if action.target is None or obs.root is None or "x" not in act:
         return act
@@ -143,23 +144,28 @@ def _by_element(act: dict, action: Action, obs: Observation, machine) -> dict:
     ref = widget_ref(obs.root, action.target)
     want_texts = _item_texts(obs.root, action.target, ref)
     snap = machine.snapshot()
-    seen: list = []
-    for scrolls in range(_MAX_SCROLLS + 1):
-        if scrolls:  # scroll the mock on, as the recording had scrolled
-            machine.step({"action_type": "scroll", "direction": "down"})
-        elements = machine.observe("elements")
-        texts = [e["text"] for e in elements]
-        if texts in seen:
-            break
-        seen.append(texts)
-        found = [e for e in elements
-                 if (e["class"], e["resource_id"], e["text"] or e["content_desc"]) == (
-                     node.class_name, node.resource_id, label)]
-        if len(found) == 1:
-            return _at_element(act, found[0]["bounds"])
-        bounds = _same_widget(machine.observe("node"), ref, want_texts)
-        if bounds is not None:
-            return _at_element(act, bounds)
+    for direction in ("down", "up"):
+        machine.restore(snap)
+        seen: list = []
+        for scrolls in range(_MAX_SCROLLS + 1):
+            if scrolls:  # scroll the mock on, as the recording had scrolled
+                try:
+                    machine.step({"action_type": "scroll", "direction": direction})
+                except InvalidAction:
+                    break
+            elements = machine.observe("elements")
+            texts = [e["text"] for e in elements]
+            if texts in seen:
+                break
+            seen.append(texts)
+            found = [e for e in elements
+                     if (e["class"], e["resource_id"], e["text"] or e["content_desc"]) == (
+                         node.class_name, node.resource_id, label)]
+            if len(found) == 1:
+                return _at_element(act, found[0]["bounds"])
+            bounds = _same_widget(machine.observe("node"), ref, want_texts)
+            if bounds is not None:
+                return _at_element(act, bounds)
     machine.restore(snap)
     return act
 

@@ -412,6 +412,25 @@ def test_injection_shaped_values_are_stored_and_shown_as_data(m: Machine):
     assert m.state.dump()["cart"] == [(3, 1)]  # the cart table is still there
 
 
+def test_an_inserted_row_never_takes_a_deleted_initial_rows_key():
+    # A list keeps what it recorded of row 3 (its size): a row added after row 3 was
+    # deleted is a new row, key 4, not a second row 3.
+    spec = AppSpec(name="k", package="p", start="s",
+                   tables=(Table("note", "state", (Column("id", "int"), Column("t")),
+                                 rows=((1, "a"), (3, "c"))),),
+                   screens=(Screen("s", "P0", View("android.widget.FrameLayout",
+                                                   (0, 0, 1080, 2400))),))
+    s = State(spec)
+    s.delete("note", s.rowids("note")[1:])
+    s.insert("note", {"t": "new"})
+    assert [r["id"] for r in s.rows("note")] == [1, 4]
+    s.insert("note", {"t": "newer"})
+    assert [r["id"] for r in s.rows("note")] == [1, 4, 5]
+    s.reset()
+    s.insert("note", {"t": "x"})
+    assert [r["id"] for r in s.rows("note")] == [1, 3, 4]
+
+
 def test_state_quotes_identifiers_and_binds_values():
     weird = "we\"ird'); DROP TABLE x; --"
     spec = AppSpec(name="w", package="p", start="s",

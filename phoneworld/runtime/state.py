@@ -140,6 +140,11 @@ class State:
         self._types = {t.name: {c.name: c.type for c in t.columns} for t in spec.tables}
         self._bools = {t.name: [i for i, c in enumerate(t.columns) if c.type == "bool"]
                        for t in spec.tables}
+        # The largest integer key of each table's initial rows: a row inserted later never
+        # takes the key of one deleted from them (what the spec says of that row, such as
+        # its recorded size in a list, is not the new row's).
+        self._seeded = {t.name: max((r[0] for r in t.rows if type(r[0]) is int), default=0)
+                        for t in spec.tables}
         self._image = initial_image(spec)
         self.conn = _connect()
         self._rows: dict[str, tuple[list[int], list[Row]]] = {}
@@ -260,13 +265,15 @@ class State:
         self._advance(("flag", name, _typed((stored,))))
 
     def insert(self, table: str, values: Mapping[str, Value]) -> None:
-        """Insert one row; an omitted integer key gets the next free number."""
+        """Insert one row; an omitted integer key gets the next number above every key
+        it holds and every key of its initial rows (a deleted initial row's key is not
+        reused)."""
         types = self._types[table]
         row = {c: coerce(v, types[c]) for c, v in values.items()}
         key = self.tables[table].columns[0]
         if key.name not in row and key.type == "int":
             keys = [r[key.name] for r in self.rows(table) if isinstance(r[key.name], int)]
-            row[key.name] = max(keys, default=0) + 1
+            row[key.name] = max([*keys, self._seeded[table]]) + 1
         cols = ", ".join(quote(c) for c in row)
         marks = ", ".join("?" * len(row))
         stored = [_stored(v) for v in row.values()]
