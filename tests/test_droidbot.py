@@ -151,6 +151,18 @@ def test_a_start_state_without_file_is_the_screen_before_when_it_holds_the_view(
                for w in trace.warnings)
 
 
+def test_uber_cancellation_rate_is_tapped_on_uber_pro():
+    """(#21) uber: the tap on "Cancellation rate" starts in a state with no file; the
+    Uber Pro page the event before left holds that very row, and it opens How Uber Pro
+    works (the only way the recording enters it)."""
+    (trace,) = droidbot.read(shared("droidbot", "uber"))
+    (step,) = [s for s in trace.steps if s.source.endswith("140919.json")]
+    before, after = trace.observations[step.before], trace.observations[step.after]
+    assert before.root is not None and after.root is not None
+    assert before.root.at(step.action.target).text == "Cancellation rate"
+    assert any(n.text == "How Uber Pro Works" for _, n in after.root.walk())
+
+
 def test_not_droidbot():
     assert not droidbot.detect(DATA / "llamatouch" / "quirks")
     assert not droidbot.detect(QUIRKS / "utg.js")
