@@ -125,6 +125,44 @@ def test_quirks_fixture():
         assert expected in warnings
 
 
+def test_a_start_state_without_file_is_the_screen_before_when_it_holds_the_view(tmp_path):
+    """(#21) An event that starts in a state DroidBot wrote no file for starts on the screen
+    the event before left, when that screen holds the view it touched (same view_str):
+    uber's Uber Pro -> "Cancellation rate" -> How Uber Pro works is known only this way.
+    A view that screen lacks, or no view at all, keeps the state without hierarchy."""
+    shutil.copytree(QUIRKS, tmp_path / "t")
+    states, events = tmp_path / "t" / "states", tmp_path / "t" / "events"
+    main = json.loads((states / "state_2024-01-01_000005.json").read_text())
+    main["views"][2]["view_str"] = "v_open"
+    (states / "state_2024-01-01_000005.json").write_text(json.dumps(main))
+    opened = json.loads((events / "event_2024-01-01_000006.json").read_text())
+    for n, start, view_str in (("15", "s_unsaved", "v_open"), ("16", "s_unsaved2", "v_else")):
+        event = json.loads(json.dumps(opened))
+        event.update(tag=f"2024-01-01_0000{n}", start_state=start, stop_state="s_main")
+        event["event"]["view"]["view_str"] = view_str
+        (events / f"event_2024-01-01_0000{n}.json").write_text(json.dumps(event))
+    (trace,) = droidbot.read(tmp_path / "t")
+    resumed, unknown = trace.steps[-2:]
+    assert resumed.before == 1 and resumed.action.target == (1,)  # main, its "Open" button
+    assert trace.observations[unknown.before].root is None
+    assert trace.observations[unknown.before].source == "utg.js node s_unsaved2"
+    assert not any("s_unsaved " in w or w.endswith("s_unsaved") for w in trace.warnings)
+    assert any(w.startswith("1 events started in a state with no file")
+               for w in trace.warnings)
+
+
+def test_uber_cancellation_rate_is_tapped_on_uber_pro():
+    """(#21) uber: the tap on "Cancellation rate" starts in a state with no file; the
+    Uber Pro page the event before left holds that very row, and it opens How Uber Pro
+    works (the only way the recording enters it)."""
+    (trace,) = droidbot.read(shared("droidbot", "uber"))
+    (step,) = [s for s in trace.steps if s.source.endswith("140919.json")]
+    before, after = trace.observations[step.before], trace.observations[step.after]
+    assert before.root is not None and after.root is not None
+    assert before.root.at(step.action.target).text == "Cancellation rate"
+    assert any(n.text == "How Uber Pro Works" for _, n in after.root.walk())
+
+
 def test_not_droidbot():
     assert not droidbot.detect(DATA / "llamatouch" / "quirks")
     assert not droidbot.detect(QUIRKS / "utg.js")

@@ -293,6 +293,38 @@ def test_typing_that_leads_to_its_results_submits_it_and_yields_a_search_task(tm
     assert 2 * kinds.count("composite") == len(kinds)
 
 
+def test_uber_pages_entered_only_from_a_stat_column_or_a_fileless_start_are_reached(tmp_path):
+    """(#21) uber: the profile header's three unnamed stat columns are widgets of their
+    own, so the acceptance-rate column's page is a transition apart from the ratings
+    column's; Uber Pro's "Cancellation rate" (tapped in a state DroidBot wrote no file
+    for) opens How Uber Pro Works. The task walk reaches both."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.spec.walk import walk
+    from phoneworld.tasks.reach import explore
+    from tests.conftest import shared
+
+    (app,) = compile_traces(shared("droidbot", "uber"), tmp_path)
+    spec = app.spec
+
+    def shows(screen, text):
+        stack = [screen.root]
+        while stack:
+            v = stack.pop()
+            stack.extend(v.children)
+            if any(isinstance(x, Const) and x.value == text
+                   for e in (v.text, v.desc) if e is not None for x in walk(e)):
+                return True
+        return False
+
+    profile = {t.widget: t.target for t in spec.transitions
+               if t.screen == "carbon_profile" and t.action == "tap"}
+    columns = {w: t for w, t in profile.items() if w.startswith("linear_layout")}
+    assert len(set(columns.values())) == 2, columns
+    reached = explore(spec).screens
+    for text in ("Acceptance rate", "How Uber Pro Works"):
+        assert any(shows(s, text) and s.name in reached for s in spec.screens), text
+
+
 def test_a_character_counter_by_a_field_counts_what_is_typed():
     """qqmusic's feedback box shows "0 / 200" under it: typing moves it ("2 / 200"); a
     "0 / 200" far from any field stays as recorded."""

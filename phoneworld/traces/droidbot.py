@@ -99,6 +99,8 @@ def read(path: Path) -> list[Trace]:
     size = Counter((o.width, o.height) for o in observations).most_common(1)[0][0]
     missing: dict[str, int] = {}
     settled_at: list[str] = []
+    resumed_at: list[str] = []
+    last: int | None = None  # where the previous event left the device
 
     def placeholder(state_str: str, rel: str, which: str) -> int:
         """An observation without hierarchy for a state the recorder wrote no file for."""
@@ -119,6 +121,14 @@ def read(path: Path) -> list[Trace]:
     for i, (tag, rel, record) in enumerate(events):
         start = as_str(record.get("start_state"))
         before = _pick(by_state.get(start), tag)
+        if before is None and _holds(screens[last] if last is not None else None,
+                                     record["event"].get("view")):
+            # No file for where the event started, but the screen the previous event
+            # left holds the very view it touched (DroidBot's view_str: class, ids,
+            # text, parents and children): the touch was made there (uber's Uber Pro
+            # -> "Cancellation rate" -> How Uber Pro works is only known this way).
+            before = last
+            resumed_at.append(rel)
         if before is None:
             before = placeholder(start, rel, "start")
         upto = events[i + 1][0] if i + 1 < len(events) else None
@@ -135,12 +145,17 @@ def read(path: Path) -> list[Trace]:
                 settled_at.append(rel)
         if after is None:
             after = placeholder(stop, rel, "stop")
+        last = after
         action = _action(record, screens[before], app, rel, notes, moved)
         if action is not None:
             steps.append(Step(before=before, action=action, after=after, source=rel))
     if settled_at:
         notes.append(f"{len(settled_at)} events left no state file of where they stopped; "
                      f"the next event's start state stands for it ({settled_at[0]}, ...)")
+    if resumed_at:
+        notes.append(f"{len(resumed_at)} events started in a state with no file; the view "
+                     f"they touched is on the screen the event before left, which stands "
+                     f"for it ({resumed_at[0]}, ...)")
     if moved:
         notes.append(f"{len(moved)} touches hit a view that the state file recorded elsewhere "
                      f"(the screen changed within one state_str); moved to the view's centre "
@@ -346,6 +361,12 @@ def _point(x: object, y: object, view: object) -> tuple[int | None, int | None]:
         return xi, yi
     b = parse_bounds(view.get("bounds")) if isinstance(view, dict) else None
     return centre(b) if b else (None, None)
+
+
+def _holds(screen: _Screen | None, view: object) -> bool:
+    """Whether `screen` has a view with the recorded view's `view_str`."""
+    return screen is not None and isinstance(view, dict) and \
+        bool(as_str(view.get("view_str"))) and as_str(view.get("view_str")) in screen.by_view_str
 
 
 def _upright(b: Bounds) -> Bounds:

@@ -6,7 +6,9 @@ A widget key is the class + resource-id path from the app window down to the nod
 child indices dropped. Inside an adapter list, the path continues from `[item]` (the item
 template) so every item of one list shares one key and the tapped row is the entity.
 Where several nodes outside lists share a path, their label (text or description) tells
-them apart, else their position among the look-alikes.
+them apart, else their position among the look-alikes; inside one list item, only their
+position does (labels change from row to row): uber's profile header holds three
+unnamed stat columns, and a tap on each opens a page of its own.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ def widget_ref(root: Node, target: NodePath, *, by_label: bool = True) -> Widget
     key = "/".join(parts)
     if item is None and not system:
         key = _disambiguate(root, target, key, by_label)
+    elif not system and (nth := _in_items(root).get(target)) is not None:
+        key = f"{key}@{nth}"
     if system:
         key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
     return WidgetRef(key=key, item=item, list_key=list_key, system=system)
@@ -98,6 +102,39 @@ def _outside_lists(root: Node) -> dict[str, _SameKey]:
              for k, ps in grouped.items()}
     _INDEX.insert(0, (root, index))
     del _INDEX[_INDEXED:]
+    return index
+
+
+_ITEMS: list[tuple[Node, dict[NodePath, int]]] = []
+
+
+def _in_items(root: Node) -> dict[NodePath, int]:
+    """Path -> position among its look-alikes (same key from the item down) inside its
+    list item, for the nodes in items that have look-alikes there (indexed once per
+    tree, as `_outside_lists`)."""
+    for tree, index in _ITEMS:
+        if tree is root:
+            return index
+    index: dict[NodePath, int] = {}
+    stack: list[tuple[NodePath, Node]] = [((), root)]
+    while stack:
+        p, n = stack.pop()
+        if not is_list(n):
+            stack.extend((p + (i,), c) for i, c in enumerate(n.children))
+            continue
+        for i, item in enumerate(n.children):
+            grouped: dict[str, list[NodePath]] = {}
+            inner = [(p + (i,), item, "")]
+            while inner:
+                q, m, k = inner.pop()
+                grouped.setdefault(k, []).append(q)
+                for j in range(len(m.children) - 1, -1, -1):
+                    inner.append((q + (j,), m.children[j], k + "/" + node_key(m.children[j])))
+            for paths in grouped.values():
+                if len(paths) > 1:
+                    index.update((q, nth) for nth, q in enumerate(paths))
+    _ITEMS.insert(0, (root, index))
+    del _ITEMS[_INDEXED:]
     return index
 
 
