@@ -64,7 +64,13 @@ class ViewPlan:
             a = 1 if self.items.axis == "vertical" else 0
             lo, hi = t.bounds[a], t.bounds[a + 2]
             _anchor(t, lo, hi, a)
-            self.sizes = {i: (n - (hi - lo), max(1, n + g)) for i, n, g in self.items.sizes}
+            self.sizes = row_steps(self.items, hi - lo)
+
+
+def row_steps(items: ListOf, size: int) -> dict[int, tuple[int, int]]:
+    """Row id -> (how much larger along the axis than the template's `size` it is, where
+    the next row starts from its start), for the rows of `items.sizes`."""
+    return {i: (n - size, max(1, n + g)) for i, n, g in items.sizes}
 
 
 KEEP, STRETCH, CENTRE, END = 0, 1, 2, 3

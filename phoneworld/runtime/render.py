@@ -213,16 +213,12 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
                     b, box, out)
         return
     # One row after another, its views kept to its own size, and short of the next row.
-    at = -pitch * offset if steps is None else -sum(steps[j][1] for j in range(offset))
+    steps = steps or [plain] * len(rows)
+    at = -sum(step for _, step in steps[:offset])
     a = 1 if vertical else 0
-    grow = 0
-    for i, row in enumerate(rows):
+    for row, (grow, step) in zip(rows, steps, strict=True):
         start = at
-        if steps is None:
-            at += pitch
-        else:
-            grow, step = steps[i]
-            at += step
+        at += step
         if t_lo + start >= hi:
             break
         if t_hi + start + grow <= lo:

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from phoneworld.runtime.expr import normalise
+from phoneworld.runtime.layout import row_steps
 from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
@@ -123,9 +124,9 @@ def _fits(lst: View, ids: list) -> bool:
     size = first[a + 2] - first[a]
     if items.sizes and items.span == 1 and ids:
         pitch = items.pitch if items.pitch > 0 else max(1, size)
-        sizes = {i: (n, max(1, n + g)) for i, n, g in items.sizes}
-        rows = [sizes.get(i, (size, pitch)) for i in ids]
-        return first[a] + sum(step for _, step in rows[:-1]) + rows[-1][0] <= b[a + 2]
+        sizes = row_steps(items, size)
+        rows = [sizes.get(i, (0, pitch)) for i in ids]
+        return first[a] + sum(step for _, step in rows[:-1]) + size + rows[-1][0] <= b[a + 2]
     lines = -(-len(ids) // max(1, items.span))
     return first[a] - b[a] + (lines - 1) * items.pitch + size <= b[a + 2] - b[a]
 
