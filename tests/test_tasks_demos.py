@@ -10,7 +10,7 @@ import pytest
 from phoneworld.runtime import Machine
 from phoneworld.runtime.actions import Action
 from phoneworld.runtime.expr import Scope, display, evaluate
-from phoneworld.spec.ast import Call, Compare, Const, Ref, Task
+from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref, Task
 from phoneworld.tasks import export_sft, make_demo, sample_tasks
 from phoneworld.tasks.demos import new_target
 from phoneworld.tasks.instances import instance
@@ -39,9 +39,13 @@ def test_the_other_example_apps_get_verified_demos(app):
 
 def _expected(goal, specs) -> str:
     """The answer a question's goal (`answer ~ v`, `answer ~ "text"` or `answer ~
-    count(...)`) expects, the last read in the goal's app as it starts."""
-    (other,) = [x for x in (goal.condition.left, goal.condition.right)
-                if x != Ref(("answer",))]
+    count(...)`, also among conditions on the drawn row, or the first of answers that
+    count alike) expects, the last read in the goal's app as it starts."""
+    asked = goal.condition
+    while isinstance(asked, BoolOp):
+        asked = next(x for x in asked.items if Ref(("answer",)) in (
+            getattr(x, "left", None), getattr(x, "right", None)) or isinstance(x, BoolOp))
+    (other,) = [x for x in (asked.left, asked.right) if x != Ref(("answer",))]
     if isinstance(other, Const):
         return str(other.value)
     if isinstance(other, Ref):

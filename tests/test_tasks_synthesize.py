@@ -825,6 +825,28 @@ def test_a_single_choice_without_a_write_is_chosen_by_its_tick():
     assert not [t for t in spec.tasks if t.name.startswith("choose_")]
 
 
+def test_the_option_a_dialog_shows_ticked_is_asked_for():
+    """aeondroid's "Planetary hours indicator style" dialog shows "Chakras" ticked: "What
+    is Planetary hours indicator style set to?", answered by the option ticked after a
+    reset, one instance per row; an option list no recording showed ticked or not (a
+    `null` tick) is asked nothing."""
+    spec = with_tasks(parse(_TICKS))
+    (ask,) = [t for t in spec.tasks if t.name.startswith("ask_selected_")]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, ask)}
+    assert drawn == {("Theme", "System"), ("Size", "Small")}
+    inst = next(i for i in draw(spec, ask) if i.params["n"] == "Theme")
+    assert inst.instruction in {"What is Theme set to?", "Which option is selected for Theme?",
+                                "Tell me which option is ticked for Theme."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "System"}
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "Light"})
+    assert not inst.check(m).success
+    unseen = with_tasks(parse(_TICKS.replace(", true)", ", null)").replace(", false)", ", null)")))
+    assert not [t for t in unseen.tasks if t.name.startswith("ask_selected_")]
+
+
 def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
@@ -1070,23 +1092,26 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
 
 def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_called_so():
     """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal, though
-    the dialog is not called "SAVE" elsewhere; a page (no dialog) that "Save" leads to is
-    not "the Save screen", nor is a dialog "OK" leads to pressed for."""
+    the dialog is not called "SAVE" elsewhere; what tells it is what the button does
+    (it opens a dialog to type into), not its word: "保存" and "Speichern" alike. A page
+    (no dialog) that "Save" leads to is not "the Save screen", nor is a dialog with
+    nothing to type in pressed for by a button that names no place ("SAVE", "OK")."""
+    titled = '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n'
+    field = '    view EditText [140,700,940,800] as file_name editable\n'
     spec = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"'))
     tasks = {t.name: t for t in synthesize_tasks(spec)}
     assert "open_sort_by" not in tasks  # titled: the title names it, no button does
-    untitled = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
-    tasks = {t.name: t for t in synthesize_tasks(untitled)}
-    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “SAVE”."
-    assert "sort_by" not in screen_labels(untitled)  # no "What is written ... on SAVE?"
-    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
-        .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
+    for word in ("SAVE", "保存", "Speichern", "OK"):
+        untitled = parse(_LISTS.replace('desc "Sort"', f'desc "{word}"').replace(titled, field))
+        tasks = {t.name: t for t in synthesize_tasks(untitled)}
+        assert variants(tasks["open_sort_by"].instruction)[0] == f"Tap “{word}”.", word
+        assert "sort_by" not in screen_labels(untitled) or word not in ("SAVE", "OK")
+    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(titled, field)
+                 .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
     assert "open_sort_by" not in {t.name for t in synthesize_tasks(page)}
-    ok = parse(_LISTS.replace('desc "Sort"', 'desc "OK"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
-    assert "open_sort_by" not in {t.name for t in synthesize_tasks(ok)}
+    for word in ("SAVE", "OK"):
+        nothing = parse(_LISTS.replace('desc "Sort"', f'desc "{word}"').replace(titled, ""))
+        assert "open_sort_by" not in {t.name for t in synthesize_tasks(nothing)}, word
 
 
 def test_a_menu_that_pops_up_is_opened_by_pressing_its_button_a_page_is_gone_to():
@@ -1223,3 +1248,93 @@ def test_a_tick_is_selected_for_a_row_named_in_another_column():
     inst = next(i for i in draw(spec, select) if i.params["o"] == "Large")
     demo = make_demo([spec], inst)
     assert demo is not None and demo.verified
+
+
+_ABOUT = """app about { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Moons"
+    view TextView [900,60,1040,140] as more desc "More options" clickable
+  }
+}
+screen about P2 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view TextView [140,620,940,700] id "android:id/alertTitle" text "About Moons"
+    view TextView [140,720,940,780] text "Version 1.0.3"
+    view TextView [140,800,940,860] as site text "https://github.com/moons/app" clickable
+    view TextView [140,880,940,940] text "moons@example.org"
+    view TextView [140,960,940,1020] text "13.10.2022"
+  }
+}
+on main.more tap -> about
+"""
+
+
+def test_an_address_or_a_version_is_asked_by_its_form():
+    """aeondroid's About dialog: its version, web address and email address, known by
+    their form in any language (no label names them): "Which version does About Moons
+    show?", answered by the text or its number alone; a date is no version."""
+    from phoneworld.tasks.patterns import form_of
+
+    assert form_of("Version 1.0.3") == ("version", "1.0.3")
+    assert form_of("版本 2.7.50330-dev") == ("version", "2.7.50330")
+    assert form_of("13.10.2022") is None and form_of("104.28.217.50") is None
+    assert form_of("1.99") is None and form_of("Hello.World") is None
+    spec = with_tasks(parse(_ABOUT))
+    asked = {t.name: t for t in spec.tasks if t.name.startswith("ask_")}
+    assert set(asked) == {"ask_email_about", "ask_version_about", "ask_web_about"}
+    assert variants(asked["ask_version_about"].instruction)[0] == \
+        "Which version does About Moons show?"
+    (inst,) = draw(spec, asked["ask_version_about"])
+    demo = make_demo([spec], inst)
+    assert demo.verified
+    for said, ok in (("1.0.3", True), ("Version 1.0.3", True), ("1.0", False)):
+        m = Machine(spec)
+        m.reset()
+        m.step({"action_type": "answer", "text": said})
+        assert inst.check(m).success == ok, said
+    two = with_tasks(parse(_ABOUT.replace('text "13.10.2022"', 'text "help@example.org"')))
+    assert "ask_email_about" not in {t.name for t in two.tasks}  # which one: neither
+
+
+_HOURS = """app hours { package "a.b" start main }
+content hours(id int, ctx int, name text, starts text, ends text) {
+  (1, null, "Jupiter", "Starts at: 20:00", "Ends at: 21:00")
+  (2, null, "Mars", "Starts at: 21:00", "Ends at: 22:00")
+  (3, null, "Jupiter", "Starts at: 22:00", "Ends at: 23:00")
+  (4, null, "Mars", "Starts at: 23:00", "Ends at: 24:00")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Hours"
+    view ListView [0,200,1080,2200] list hours pitch 300 vertical {
+      view LinearLayout [0,200,1080,500] {
+        view TextView [40,210,800,280] text item.name
+        view TextView [40,290,800,360] text item.starts
+        view TextView [40,370,800,440] text item.ends
+      }
+    }
+  }
+}
+"""
+
+
+def test_rows_that_share_their_names_are_called_by_a_text_that_tells_them_apart():
+    """aeondroid's planetary hours: "Jupiter", "Mars", ... each twice, so "What is written
+    under Jupiter?" has two answers; each row is called by its start instead: "What is
+    written under “Starts at: 22:00”?", answered "Ends at: 23:00" (quoted: a colon reads
+    as ours). Rows whose names tell them apart are called by their names as before."""
+    spec = with_tasks(parse(_HOURS))
+    (read,) = [t for t in spec.tasks if t.name.startswith("read_") and t.kind == "information"]
+    drawn = {i.params["n"]: i for i in draw(spec, read)}
+    assert set(drawn) == {"Starts at: 20:00", "Starts at: 21:00", "Starts at: 22:00",
+                          "Starts at: 23:00"}
+    inst = drawn["Starts at: 22:00"]
+    assert "“Starts at: 22:00”" in inst.instruction
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer",
+                                                  "text": "Ends at: 23:00"}
+    named = with_tasks(parse(_HOURS.replace('(3, null, "Jupiter"', '(3, null, "Sun"')
+                             .replace('(4, null, "Mars"', '(4, null, "Moon"')))
+    assert not [t for t in named.tasks if "_by_" in t.name]

@@ -274,6 +274,61 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
                        Compare("~", Ref(("answer",)), Ref((v,))),
                        (TaskParam(n, table, e.name), TaskParam(v, table, column)))
+    for table, key_view, key, other, column, rivals in _keyed_rows(spec, schema):
+        t = tables[table]
+        cols = [c.name for c in t.columns]
+        place = _place(key_view.bounds, other.bounds)
+        if place not in ("under", "next") or (table, f"{column}>{key}") in done or \
+                not _informative(t.rows, cols.index(key), cols.index(column)) or \
+                not _nearest(key_view, other, rivals):
+            continue
+        done.add((table, f"{column}>{key}"))
+        n, v = new("n"), new("v")
+        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}_by_{key}", n,
+                       Compare("~", Ref(("answer",)), Ref((v,))),
+                       (TaskParam(n, table, key), TaskParam(v, table, column)))
+
+
+def _keyed_rows(spec: AppSpec, schema: Schema
+                ) -> Iterator[tuple[str, View, str, View, str, list[View]]]:
+    """(table, the view of the text that tells its rows apart, that text's column, a view
+    of another text of the row, its column, the views of the row's other texts) for the
+    lists whose rows mostly share their names (aeondroid's planetary hours: "Jupiter",
+    "Mars", ... twice a day): each row is called by the first other text that is a name
+    and differs on every row ("Starts at: 2023-10-19 00:48:07"), as a person points at
+    it, where the name can call fewer than half of them."""
+    tables = {t.name: t for t in spec.tables}
+    seen: set[str] = set()
+    for table, name_view, _, _, _ in _row_texts(spec, schema):
+        e, t = schema.entity(table), tables[table]
+        if table in seen or e is None:
+            continue
+        seen.add(table)
+        cols = [c.name for c in t.columns]
+        names = [str(r[cols.index(e.name)]).strip() for r in t.rows
+                 if _usable(r[cols.index(e.name)])]
+        if 2 * sum(names.count(x) == 1 for x in names) >= len(names):
+            continue  # the name calls most rows
+        bound = [b for b in _bound_texts(_item_of(spec, table, name_view)) if b[1] != e.name]
+        for view, key in bound:
+            keys = [r[cols.index(key)] for r in t.rows if _usable(r[cols.index(e.name)])]
+            if all(_usable(k) and is_name(str(k)) for k in keys) and \
+                    len({str(k).strip() for k in keys}) == len(keys) == len(names):
+                for other, column in bound:
+                    if column != key:
+                        yield table, view, key, other, column, [
+                            b for b, c in bound if c not in (key, column)]
+                break
+
+
+def _item_of(spec: AppSpec, table: str, inside: View) -> View:
+    """The item template of a list of `table` that holds view `inside`."""
+    for s in spec.screens:
+        for v in views(s.root):
+            if v.items is not None and v.items.table == table and v.children and \
+                    any(x is inside for x in views(v.children[0])):
+                return v.children[0]
+    raise LookupError(table)
 
 
 def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:

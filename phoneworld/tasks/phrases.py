@@ -81,6 +81,10 @@ CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 SELECT = ("Select {o} for {n}.", "Choose {o} under {n}.", "Set {n} to {o}.")
 """An option a single-choice dialog ticks for the row it was opened on, which shows it
 nowhere else ("Select Planets for Planetary hours indicator style.")."""
+SELECTED = (("What is {n} set to?", "Which option is selected for {n}?",
+             "Tell me which option is ticked for {n}."),
+            "what {n} is set to")
+"""The option a single-choice dialog shows ticked for the row it was opened on."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -115,7 +119,7 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
              "entry say?"),
             "what else the {n} row shows"),
     # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
-    "rank": (("What number is {n} in the list?", "Which number does the list give {n}?",
+    "rank": (("What number is {n} in the list?", "Which number does {n} have in the list?",
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
@@ -149,6 +153,33 @@ BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say bes
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
+FORM_ON: dict[str, tuple[tuple[str, ...], str]] = {
+    "email": (("What email address does {screen} give?",
+               "Find the email address shown on {screen}.",
+               "Tell me the email address on {screen}."),
+              "the email address on {screen}"),
+    "web": (("What web address does {screen} show?", "Find the web address shown on {screen}.",
+             "Tell me the web address on {screen}."),
+            "the web address on {screen}"),
+    "version": (("Which version does {screen} show?",
+                 "What version number is shown on {screen}?",
+                 "Tell me the version shown on {screen}."),
+                "the version shown on {screen}"),
+}
+"""A text known by its form (`patterns`), asked of the screen that shows it."""
+FORM_ANYWHERE: dict[str, tuple[tuple[str, ...], str]] = {
+    "email": (("What email address does the app give?",
+               "Find the email address the app shows.",
+               "Tell me the email address shown in the app."),
+              "the email address the app gives"),
+    "web": (("What web address does the app show?", "Find the web address the app shows.",
+             "Tell me the web address shown in the app."),
+            "the web address the app shows"),
+    "version": (("Which version does the app show?", "What version number does the app show?",
+                 "Tell me the version the app shows."),
+                "the version the app shows"),
+}
+"""The same where the app shows one such text in all, on a screen with no name."""
 COUNT_ENTRIES = (("How many entries does “{head}” list?",
                   "Open “{head}” and tell me how many entries it lists.",
                   "Count the entries listed in “{head}”."),
@@ -263,9 +294,10 @@ def fill(template: str, values: dict[str, object]) -> str:
 
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
-    name: a sentence, or a name that reads as words of ours ("default", lower case)."""
+    name: a sentence, a name that reads as words of ours ("default", lower case), or one
+    with brackets, which would read as an aside of ours ("与你无关 (DJ版)")."""
     v = value.strip()
-    return is_sentence(v) or v[:1].islower()
+    return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v)
 
 
 def is_sentence(value: str) -> bool:
@@ -277,6 +309,7 @@ def is_sentence(value: str) -> bool:
 
 
 _ENDS = frozenset(".?!…")
+_BRACKETS = frozenset("()[]（）【】:：")
 _FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
 """Words a value may have and still read as a name inside an instruction."""
