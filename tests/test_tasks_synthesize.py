@@ -978,6 +978,44 @@ def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     assert not _numbers_rows(prices, 3, 2)
 
 
+_CHART = """app chart { package "a.b" start main }
+content main_list(id int, ctx int, rank text, title text) {
+  (1, null, "1", "Song One")
+  (2, null, "2", "Song Two (DJ)")
+  (3, null, "3", "Song Three")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [400,60,680,140] text "Album"
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,120,280] text item.rank
+        view TextView [160,210,800,280] text item.title
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_numbered_row_is_asked_its_number_and_a_number_its_row():
+    """qqmusic's album numbers its songs: "What number is “与你无关 (DJ版)” in the list?"
+    (a name with brackets quoted) and the other way round, named by the list's screen:
+    "What is number 3 in the list on 专辑?"."""
+    spec = with_tasks(parse(_CHART))
+    number = next(t for t in spec.tasks if t.name == "read_rank_main_list")
+    inst = next(i for i in draw(spec, number) if i.params["n"] == "Song Two (DJ)")
+    assert "“Song Two (DJ)”" in inst.instruction and "give" not in number.instruction
+    at = next(t for t in spec.tasks if t.name == "read_title_main_list_at_rank")
+    assert variants(at.instruction)[0] == "What is number {r} in the list on Album?"
+    inst = next(i for i in draw(spec, at) if i.params["r"] == "3")
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "Song Three"}
+    untitled = with_tasks(parse(_CHART.replace('    view TextView [400,60,680,140] text "Album"\n',
+                                               "")))
+    assert not [t for t in untitled.tasks if t.name.endswith("_at_rank")]
+
+
 def test_a_place_word_names_the_nearest_text_there():
     from types import SimpleNamespace
 
@@ -1338,3 +1376,61 @@ def test_rows_that_share_their_names_are_called_by_a_text_that_tells_them_apart(
     named = with_tasks(parse(_HOURS.replace('(3, null, "Jupiter"', '(3, null, "Sun"')
                              .replace('(4, null, "Mars"', '(4, null, "Moon"')))
     assert not [t for t in named.tasks if "_by_" in t.name]
+
+
+def test_the_entry_that_lists_a_row_is_asked_for():
+    """ajsha's files: "Which entry lists “calculation”?", answered "examples/", the row
+    whose own page lists it; a name two rows list is asked of neither; where one row
+    alone lists any (uber's one profile and its ratings), nothing is asked."""
+    spec = with_tasks(parse(_CHOICES))
+    asked = [t for t in spec.tasks if t.name.startswith("ask_parent_")]
+    drawn = {i.params[t.params[0].name]: i for t in asked for i in draw(spec, t)}
+    assert set(drawn) == {"System", "Light", "Dark", "Small", "Large"}
+    inst = drawn["Dark"]
+    assert inst.instruction in {"Which entry lists Dark?", "Under which entry is Dark listed?",
+                                "Find the entry that lists Dark."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "Theme"}
+    twice = with_tasks(parse(_CHOICES.replace('(5, 2, "Large")', '(5, 2, "Light")')))
+    assert {i.params[t.params[0].name] for t in twice.tasks if t.name.startswith("ask_parent_")
+            for i in draw(twice, t)} == {"System", "Dark", "Small"}
+    one = with_tasks(parse(_CHOICES.replace("when item.id == 1 or item.id == 2",
+                                            "when item.id == 1")))
+    assert not [t for t in one.tasks if t.name.startswith("ask_parent_")]
+
+
+_APPS = """app apps { package "a.b" start main }
+content apps_list(id int, ctx int, package_name text, activity_title text, activity_class text) {
+  (1, null, "App A", "", "")
+  (2, null, "", ".Main", "a.Main")
+  (3, null, "", "Help", "a.Help")
+  (4, null, "App B", "", "")
+  (5, null, "", "App B", "b.Main")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Apps"
+    view ListView [0,200,1080,2200] list apps_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.package_name
+        view TextView [140,210,800,280] text item.activity_title
+        view TextView [140,290,800,360] text item.activity_class
+      }
+    }
+  }
+}
+"""
+
+
+def test_rows_of_another_layout_are_called_by_their_own_first_text():
+    """activitylauncher's activities under each app's row leave the app's name empty:
+    "What is written under Help?" is answered by the class under the activity's title,
+    a title that starts with a mark is quoted (“.Main”), and one that is also an app's
+    name ("App B") calls two rows: asked of neither."""
+    spec = with_tasks(parse(_APPS))
+    (read,) = [t for t in spec.tasks if "_by_" in t.name]
+    drawn = {i.params[read.params[0].name]: i for i in draw(spec, read)}
+    assert set(drawn) == {".Main", "Help"}
+    assert "“.Main”" in drawn[".Main"].instruction
+    demo = make_demo([spec], drawn["Help"])
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "a.Help"}

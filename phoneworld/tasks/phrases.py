@@ -123,6 +123,10 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
+AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
+            "On {screen}, what is listed at number {n}?"),
+           "what is number {n} in the list on {screen}")
+"""The row a list numbers so (a playlist's 3), named by the screen of that list."""
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
                 "whether {n} is on or off")
@@ -185,6 +189,10 @@ COUNT_ENTRIES = (("How many entries does “{head}” list?",
                   "Count the entries listed in “{head}”."),
                  "how many entries “{head}” lists")
 """The rows a row's own page lists (a folder's files)."""
+LISTED_UNDER = (("Which entry lists {x}?", "Under which entry is {x} listed?",
+                 "Find the entry that lists {x}."),
+                "which entry lists {x}")
+"""The row whose own list shows a row (the folder a file is in), the other way round."""
 COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Open “{head}” and tell me how many options it offers.",
                   "Count the options of “{head}”."),
@@ -295,9 +303,11 @@ def fill(template: str, values: dict[str, object]) -> str:
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
     name: a sentence, a name that reads as words of ours ("default", lower case), or one
-    with brackets, which would read as an aside of ours ("与你无关 (DJ版)")."""
+    with brackets or a colon, or starting with no letter or digit, which would read as
+    words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00", ".ShortcutActivity")."""
     v = value.strip()
-    return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v)
+    return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
+        not v[:1].isalnum()
 
 
 def is_sentence(value: str) -> bool:

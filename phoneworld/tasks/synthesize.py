@@ -128,6 +128,8 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in counts.count_questions(spec, schema, explore(spec)):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in counts.parent_questions(spec, schema, explore(spec), names.new):
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
