@@ -1319,6 +1319,7 @@ def test_an_address_or_a_version_is_asked_by_its_form():
     assert form_of("版本 2.7.50330-dev") == ("version", "2.7.50330")
     assert form_of("13.10.2022") is None and form_of("104.28.217.50") is None
     assert form_of("1.99") is None and form_of("Hello.World") is None
+    assert form_of("notes.txt") is None and form_of("www.example.org")[0] == "web"
     spec = with_tasks(parse(_ABOUT))
     asked = {t.name: t for t in spec.tasks if t.name.startswith("ask_")}
     assert set(asked) == {"ask_email_about", "ask_version_about", "ask_web_about"}

@@ -10,8 +10,9 @@
               { answer ~ "Version 1.0.3" or answer ~ "1.0.3" }
 
 A label names no such text (an About page lists them under no heading), but its form says
-what it is, in any language: `name@host.tld`, `https://host.tld/...` or `host.tld/...`, and
-a version number of three parts or more ("1.0.3", "v2.7.50330-dev") alone or after one word.
+what it is, in any language: `name@host.tld`, `https://host.tld`, `www.host.tld` or
+`host.tld/...` (a file's `notes.txt` is none), and a version number of three parts or
+more ("1.0.3", "v2.7.50330-dev") alone or after one word.
 Only fixed texts of the app's own screens a person gets to, outside lists, no field; the
 screen is named by its label (`labels`), or, where the app shows one text of that form
 in all, by none ("What email address does the app give?"). A screen that shows two texts
@@ -45,7 +46,7 @@ def form_of(text: str) -> tuple[str, str] | None:
         return None
     if _EMAIL.match(t):
         return "email", t
-    if _WEB.match(t) and not t.replace(".", "").isdigit():
+    if _WEB.match(t) and (t.startswith(("http", "www.")) or "/" in t):  # not "notes.txt"
         return "web", re.sub(r"^https?://(www\.)?", "", t).rstrip("/")
     m = _VERSION.match(t)
     if m and (m.group(1) is None or any(ch.isalpha() for ch in m.group(1))) and \
