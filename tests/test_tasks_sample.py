@@ -10,6 +10,7 @@ import pytest
 
 from phoneworld.tasks import TaskInstance, find_task, sample_tasks
 from phoneworld.tasks.instances import draw
+from phoneworld.tasks.labels import screen_labels
 from tests.tasks_fixtures import example, phone_specs, tiny_shop
 
 
@@ -74,9 +75,12 @@ def test_instructions_read_naturally():
             assert not re.search(r"\{[a-z_0-9]*\}|\?\?|\.\.| \| |\s[.,?]", text), text
             assert text[-1] in ".?)", text
             if t.kind == "information":  # a question names what it is about: a row's
-                # value, or a heading the screen shows ("under “License”")
+                # value, a heading the screen shows ("under “License”"), or the screen
+                # that shows it ("the email address on Account")
                 assert any(isinstance(v, str) and v in text for v in t.params.values()) or \
-                    re.search(r"“[^”]+”", text), text
+                    re.search(r"“[^”]+”", text) or any(
+                        f"on {label}" in text for s in specs
+                        for label, _ in screen_labels(s).values()), text
 
 
 def test_a_phone_names_the_app_and_joins_apps():

@@ -825,6 +825,28 @@ def test_a_single_choice_without_a_write_is_chosen_by_its_tick():
     assert not [t for t in spec.tasks if t.name.startswith("choose_")]
 
 
+def test_the_option_a_dialog_shows_ticked_is_asked_for():
+    """aeondroid's "Planetary hours indicator style" dialog shows "Chakras" ticked: "What
+    is Planetary hours indicator style set to?", answered by the option ticked after a
+    reset, one instance per row; an option list no recording showed ticked or not (a
+    `null` tick) is asked nothing."""
+    spec = with_tasks(parse(_TICKS))
+    (ask,) = [t for t in spec.tasks if t.name.startswith("ask_selected_")]
+    drawn = {(i.params["n"], i.params["o"]) for i in draw(spec, ask)}
+    assert drawn == {("Theme", "System"), ("Size", "Small")}
+    inst = next(i for i in draw(spec, ask) if i.params["n"] == "Theme")
+    assert inst.instruction in {"What is Theme set to?", "Which option is selected for Theme?",
+                                "Tell me which option is ticked for Theme."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "System"}
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "Light"})
+    assert not inst.check(m).success
+    unseen = with_tasks(parse(_TICKS.replace(", true)", ", null)").replace(", false)", ", null)")))
+    assert not [t for t in unseen.tasks if t.name.startswith("ask_selected_")]
+
+
 def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
@@ -956,6 +978,44 @@ def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     assert not _numbers_rows(prices, 3, 2)
 
 
+_CHART = """app chart { package "a.b" start main }
+content main_list(id int, ctx int, rank text, title text) {
+  (1, null, "1", "Song One")
+  (2, null, "2", "Song Two (DJ)")
+  (3, null, "3", "Song Three")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [400,60,680,140] text "Album"
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,120,280] text item.rank
+        view TextView [160,210,800,280] text item.title
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_numbered_row_is_asked_its_number_and_a_number_its_row():
+    """qqmusic's album numbers its songs: "What number is “与你无关 (DJ版)” in the list?"
+    (a name with brackets quoted) and the other way round, named by the list's screen:
+    "What is number 3 in the list on 专辑?"."""
+    spec = with_tasks(parse(_CHART))
+    number = next(t for t in spec.tasks if t.name == "read_rank_main_list")
+    inst = next(i for i in draw(spec, number) if i.params["n"] == "Song Two (DJ)")
+    assert "“Song Two (DJ)”" in inst.instruction and "give" not in number.instruction
+    at = next(t for t in spec.tasks if t.name == "read_title_main_list_at_rank")
+    assert variants(at.instruction)[0] == "What is number {r} in the list on Album?"
+    inst = next(i for i in draw(spec, at) if i.params["r"] == "3")
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "Song Three"}
+    untitled = with_tasks(parse(_CHART.replace('    view TextView [400,60,680,140] text "Album"\n',
+                                               "")))
+    assert not [t for t in untitled.tasks if t.name.endswith("_at_rank")]
+
+
 def test_a_place_word_names_the_nearest_text_there():
     from types import SimpleNamespace
 
@@ -1070,23 +1130,26 @@ def test_the_button_that_opens_a_dialog_is_pressed_a_titled_dialog_is_no_place()
 
 def test_a_save_that_asks_for_a_name_first_is_pressed_a_page_it_leads_to_is_not_called_so():
     """ajsha's "SAVE" opens a dialog for the file name: "Tap “SAVE”." is a goal, though
-    the dialog is not called "SAVE" elsewhere; a page (no dialog) that "Save" leads to is
-    not "the Save screen", nor is a dialog "OK" leads to pressed for."""
+    the dialog is not called "SAVE" elsewhere; what tells it is what the button does
+    (it opens a dialog to type into), not its word: "保存" and "Speichern" alike. A page
+    (no dialog) that "Save" leads to is not "the Save screen", nor is a dialog with
+    nothing to type in pressed for by a button that names no place ("SAVE", "OK")."""
+    titled = '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n'
+    field = '    view EditText [140,700,940,800] as file_name editable\n'
     spec = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"'))
     tasks = {t.name: t for t in synthesize_tasks(spec)}
     assert "open_sort_by" not in tasks  # titled: the title names it, no button does
-    untitled = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
-    tasks = {t.name: t for t in synthesize_tasks(untitled)}
-    assert variants(tasks["open_sort_by"].instruction)[0] == "Tap “SAVE”."
-    assert "sort_by" not in screen_labels(untitled)  # no "What is written ... on SAVE?"
-    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', "")
-        .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
+    for word in ("SAVE", "保存", "Speichern", "OK"):
+        untitled = parse(_LISTS.replace('desc "Sort"', f'desc "{word}"').replace(titled, field))
+        tasks = {t.name: t for t in synthesize_tasks(untitled)}
+        assert variants(tasks["open_sort_by"].instruction)[0] == f"Tap “{word}”.", word
+        assert "sort_by" not in screen_labels(untitled) or word not in ("SAVE", "OK")
+    page = parse(_LISTS.replace('desc "Sort"', 'desc "SAVE"').replace(titled, field)
+                 .replace("screen sort_by P1 {\n  modules dialog\n", "screen sort_by P1 {\n"))
     assert "open_sort_by" not in {t.name for t in synthesize_tasks(page)}
-    ok = parse(_LISTS.replace('desc "Sort"', 'desc "OK"').replace(
-        '    view TextView [140,620,940,700] id "android:id/alertTitle" text "Sort by"\n', ""))
-    assert "open_sort_by" not in {t.name for t in synthesize_tasks(ok)}
+    for word in ("SAVE", "OK"):
+        nothing = parse(_LISTS.replace('desc "Sort"', f'desc "{word}"').replace(titled, ""))
+        assert "open_sort_by" not in {t.name for t in synthesize_tasks(nothing)}, word
 
 
 def test_a_menu_that_pops_up_is_opened_by_pressing_its_button_a_page_is_gone_to():
@@ -1223,3 +1286,152 @@ def test_a_tick_is_selected_for_a_row_named_in_another_column():
     inst = next(i for i in draw(spec, select) if i.params["o"] == "Large")
     demo = make_demo([spec], inst)
     assert demo is not None and demo.verified
+
+
+_ABOUT = """app about { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Moons"
+    view TextView [900,60,1040,140] as more desc "More options" clickable
+  }
+}
+screen about P2 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view TextView [140,620,940,700] id "android:id/alertTitle" text "About Moons"
+    view TextView [140,720,940,780] text "Version 1.0.3"
+    view TextView [140,800,940,860] as site text "https://github.com/moons/app" clickable
+    view TextView [140,880,940,940] text "moons@example.org"
+    view TextView [140,960,940,1020] text "13.10.2022"
+  }
+}
+on main.more tap -> about
+"""
+
+
+def test_an_address_or_a_version_is_asked_by_its_form():
+    """aeondroid's About dialog: its version, web address and email address, known by
+    their form in any language (no label names them): "Which version does About Moons
+    show?", answered by the text or its number alone; a date is no version."""
+    from phoneworld.tasks.patterns import form_of
+
+    assert form_of("Version 1.0.3") == ("version", "1.0.3")
+    assert form_of("版本 2.7.50330-dev") == ("version", "2.7.50330")
+    assert form_of("13.10.2022") is None and form_of("104.28.217.50") is None
+    assert form_of("1.99") is None and form_of("Hello.World") is None
+    assert form_of("notes.txt") is None and form_of("www.example.org")[0] == "web"
+    spec = with_tasks(parse(_ABOUT))
+    asked = {t.name: t for t in spec.tasks if t.name.startswith("ask_")}
+    assert set(asked) == {"ask_email_about", "ask_version_about", "ask_web_about"}
+    assert variants(asked["ask_version_about"].instruction)[0] == \
+        "Which version does About Moons show?"
+    (inst,) = draw(spec, asked["ask_version_about"])
+    demo = make_demo([spec], inst)
+    assert demo.verified
+    for said, ok in (("1.0.3", True), ("Version 1.0.3", True), ("1.0", False)):
+        m = Machine(spec)
+        m.reset()
+        m.step({"action_type": "answer", "text": said})
+        assert inst.check(m).success == ok, said
+    two = with_tasks(parse(_ABOUT.replace('text "13.10.2022"', 'text "help@example.org"')))
+    assert "ask_email_about" not in {t.name for t in two.tasks}  # which one: neither
+
+
+_HOURS = """app hours { package "a.b" start main }
+content hours(id int, ctx int, name text, starts text, ends text) {
+  (1, null, "Jupiter", "Starts at: 20:00", "Ends at: 21:00")
+  (2, null, "Mars", "Starts at: 21:00", "Ends at: 22:00")
+  (3, null, "Jupiter", "Starts at: 22:00", "Ends at: 23:00")
+  (4, null, "Mars", "Starts at: 23:00", "Ends at: 24:00")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Hours"
+    view ListView [0,200,1080,2200] list hours pitch 300 vertical {
+      view LinearLayout [0,200,1080,500] {
+        view TextView [40,210,800,280] text item.name
+        view TextView [40,290,800,360] text item.starts
+        view TextView [40,370,800,440] text item.ends
+      }
+    }
+  }
+}
+"""
+
+
+def test_rows_that_share_their_names_are_called_by_a_text_that_tells_them_apart():
+    """aeondroid's planetary hours: "Jupiter", "Mars", ... each twice, so "What is written
+    under Jupiter?" has two answers; each row is called by its start instead: "What is
+    written under “Starts at: 22:00”?", answered "Ends at: 23:00" (quoted: a colon reads
+    as ours). Rows whose names tell them apart are called by their names as before."""
+    spec = with_tasks(parse(_HOURS))
+    (read,) = [t for t in spec.tasks if t.name.startswith("read_") and t.kind == "information"]
+    drawn = {i.params["n"]: i for i in draw(spec, read)}
+    assert set(drawn) == {"Starts at: 20:00", "Starts at: 21:00", "Starts at: 22:00",
+                          "Starts at: 23:00"}
+    inst = drawn["Starts at: 22:00"]
+    assert "“Starts at: 22:00”" in inst.instruction
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer",
+                                                  "text": "Ends at: 23:00"}
+    named = with_tasks(parse(_HOURS.replace('(3, null, "Jupiter"', '(3, null, "Sun"')
+                             .replace('(4, null, "Mars"', '(4, null, "Moon"')))
+    assert not [t for t in named.tasks if "_by_" in t.name]
+
+
+def test_the_entry_that_lists_a_row_is_asked_for():
+    """ajsha's files: "Which entry lists “calculation”?", answered "examples/", the row
+    whose own page lists it; a name two rows list is asked of neither; where one row
+    alone lists any (uber's one profile and its ratings), nothing is asked."""
+    spec = with_tasks(parse(_CHOICES))
+    asked = [t for t in spec.tasks if t.name.startswith("ask_parent_")]
+    drawn = {i.params[t.params[0].name]: i for t in asked for i in draw(spec, t)}
+    assert set(drawn) == {"System", "Light", "Dark", "Small", "Large"}
+    inst = drawn["Dark"]
+    assert inst.instruction in {"Which entry lists Dark?", "Under which entry is Dark listed?",
+                                "Find the entry that lists Dark."}
+    demo = make_demo([spec], inst)
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "Theme"}
+    twice = with_tasks(parse(_CHOICES.replace('(5, 2, "Large")', '(5, 2, "Light")')))
+    assert {i.params[t.params[0].name] for t in twice.tasks if t.name.startswith("ask_parent_")
+            for i in draw(twice, t)} == {"System", "Dark", "Small"}
+    one = with_tasks(parse(_CHOICES.replace("when item.id == 1 or item.id == 2",
+                                            "when item.id == 1")))
+    assert not [t for t in one.tasks if t.name.startswith("ask_parent_")]
+
+
+_APPS = """app apps { package "a.b" start main }
+content apps_list(id int, ctx int, package_name text, activity_title text, activity_class text) {
+  (1, null, "App A", "", "")
+  (2, null, "", ".Main", "a.Main")
+  (3, null, "", "Help", "a.Help")
+  (4, null, "App B", "", "")
+  (5, null, "", "App B", "b.Main")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Apps"
+    view ListView [0,200,1080,2200] list apps_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.package_name
+        view TextView [140,210,800,280] text item.activity_title
+        view TextView [140,290,800,360] text item.activity_class
+      }
+    }
+  }
+}
+"""
+
+
+def test_rows_of_another_layout_are_called_by_their_own_first_text():
+    """activitylauncher's activities under each app's row leave the app's name empty:
+    "What is written under Help?" is answered by the class under the activity's title,
+    a title that starts with a mark is quoted (“.Main”), and one that is also an app's
+    name ("App B") calls two rows: asked of neither."""
+    spec = with_tasks(parse(_APPS))
+    (read,) = [t for t in spec.tasks if "_by_" in t.name]
+    drawn = {i.params[read.params[0].name]: i for i in draw(spec, read)}
+    assert set(drawn) == {".Main", "Help"}
+    assert "“.Main”" in drawn[".Main"].instruction
+    demo = make_demo([spec], drawn["Help"])
+    assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "a.Help"}

@@ -274,6 +274,96 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
                        Compare("~", Ref(("answer",)), Ref((v,))),
                        (TaskParam(n, table, e.name), TaskParam(v, table, column)))
+        where = _list_label(spec, schema, table)
+        if place == "rank" and where:
+            # and the other way round: "What is number 3 in the list on 专辑?"
+            r, v = new("r"), new("v")
+            questions, obj = P.AT_RANK
+            yield _ask_row(([P.words(q, {"screen": where}) for q in questions],
+                            P.words(obj, {"screen": where})),
+                           f"read_{e.name}_{table}_at_{column}", r,
+                           Compare("~", Ref(("answer",)), Ref((v,))),
+                           (TaskParam(r, table, column), TaskParam(v, table, e.name)))
+    pairs: set[frozenset[tuple[str, str]]] = set()
+    for table, key_view, key, other, column, rivals in _keyed_rows(spec, schema):
+        t = tables[table]
+        cols = [c.name for c in t.columns]
+        place = _place(key_view.bounds, other.bounds)
+        if place not in ("under", "next") or (table, f"{column}>{key}") in done or \
+                not _informative(t.rows, cols.index(key), cols.index(column)) or \
+                not _nearest(key_view, other, rivals):
+            continue
+        said = frozenset((str(r[cols.index(key)]), str(r[cols.index(column)])) for r in t.rows)
+        if said in pairs:
+            continue  # the same rows in another table (a screen recorded twice): asked
+        pairs.add(said)
+        done.add((table, f"{column}>{key}"))
+        n, v = new("n"), new("v")
+        e = schema.entity(table)
+        # A text that also names a row of the list (activitylauncher's "AndroFish", an
+        # app and its activity) calls two rows: asked of neither.
+        names = sorted({str(r[cols.index(e.name)]).strip() for r in t.rows
+                        if e is not None and _usable(r[cols.index(e.name)])} &
+                       {str(r[cols.index(key)]).strip() for r in t.rows})
+        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}_by_{key}", n,
+                       BoolOp("and", (Compare("~", Ref(("answer",)), Ref((v,))), *(
+                           Compare("!=", Ref((n,)), Const(x)) for x in names)))
+                       if names else Compare("~", Ref(("answer",)), Ref((v,))),
+                       (TaskParam(n, table, key), TaskParam(v, table, column)))
+
+
+def _list_label(spec: AppSpec, schema: Schema, table: str) -> str:
+    """The label of the one screen that lists `table`, "" where none or several do."""
+    shown = [s.name for s in spec.screens if not s.foreign and
+             any(v.items is not None and v.items.table == table for v in views(s.root))]
+    return schema.screen_label(shown[0]) if len(shown) == 1 else ""
+
+
+def _keyed_rows(spec: AppSpec, schema: Schema
+                ) -> Iterator[tuple[str, View, str, View, str, list[View]]]:
+    """(table, the view of the text that tells some rows apart, that text's column, a view
+    of another text of the row, its column, the views of the row's other texts) for the
+    rows a list's name column cannot call: where the rows mostly share their names
+    (aeondroid's planetary hours: "Jupiter", "Mars", ... twice a day), and rows of
+    another layout that leave it empty (activitylauncher's activities under each app's
+    row). Such rows are called by the first other text that every one of them shows, a
+    name on most, that differs on most ("Starts at: 2023-10-19 00:48:07"), as a person
+    points at them; drawing drops a text two rows share."""
+    tables = {t.name: t for t in spec.tables}
+    seen: set[str] = set()
+    for table, name_view, _, _, _ in _row_texts(spec, schema):
+        e, t = schema.entity(table), tables[table]
+        if table in seen or e is None:
+            continue
+        seen.add(table)
+        cols = [c.name for c in t.columns]
+        named = [r for r in t.rows if _usable(r[cols.index(e.name)])]
+        names = [str(r[cols.index(e.name)]).strip() for r in named]
+        unnamed = [r for r in t.rows if not _usable(r[cols.index(e.name)]) and
+                   any(_usable(v) for v in r[2:])]
+        groups = [g for g in (named if 2 * sum(names.count(x) == 1 for x in names) <
+                              len(names) else [], unnamed) if len(g) >= 2]
+        bound = [b for b in _bound_texts(_item_of(spec, table, name_view)) if b[1] != e.name]
+        for rows in groups:
+            for view, key in bound:
+                keys = [str(r[cols.index(key)]).strip() for r in rows]
+                if all(_usable(k) for k in keys) and 2 * len(set(keys)) >= len(keys) and \
+                        2 * sum(is_name(k) for k in keys) > len(keys):
+                    for other, column in bound:
+                        if column != key:
+                            yield table, view, key, other, column, [
+                                b for b, c in bound if c not in (key, column)]
+                    break
+
+
+def _item_of(spec: AppSpec, table: str, inside: View) -> View:
+    """The item template of a list of `table` that holds view `inside`."""
+    for s in spec.screens:
+        for v in views(s.root):
+            if v.items is not None and v.items.table == table and v.children and \
+                    any(x is inside for x in views(v.children[0])):
+                return v.children[0]
+    raise LookupError(table)
 
 
 def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:

@@ -20,6 +20,11 @@ A single-choice dialog that writes nothing into its row but ticks the option tap
 (`infer.choices`: `update options set checked = id == item.id where ctx == param.id`) is
 chosen by its tick: "Select Planets for Planetary hours indicator style." checked on
 `exists(options where ctx == k and text1 == o and checked == true)`.
+
+Where a dialog ticks its options (with or without a write into the row) and a recording
+showed which one is ticked, which it is is also asked (`selected_questions`): "What is
+Planetary hours indicator style set to?", answered "Chakras", the option ticked after a
+reset (an option no recording showed ticked or not is never asked about).
 """
 
 from __future__ import annotations
@@ -80,6 +85,51 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
             for name in _names(tables[e.target], tables[options[0]], owner.name, column):
                 yield _template(e.target, column, owner, options[0], field, t.target, new,
                                 name)
+
+
+def selected_questions(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
+    """One question per (row table, options table) of a dialog that ticks the option
+    tapped: which option is ticked for the row it was opened on."""
+    screens = {s.name: s for s in spec.screens}
+    tables = {t.name: t for t in spec.tables}
+    done: set[str] = set()
+    for t in spec.transitions:
+        dialog = screens.get(t.screen)
+        if dialog is None or dialog.param is None or dialog.foreign or \
+                dialog.param not in tables:
+            continue
+        for e in t.effects:
+            if e.op != "update" or e.values != _TICK or e.where != _UNDER_ROW or \
+                    e.target in done or e.target not in tables:
+                continue
+            owner, field = schema.entity(dialog.param), _option_name(dialog, e.target)
+            if owner is None or field is None:
+                continue
+            done.add(e.target)
+            for name in _names(tables[dialog.param], tables[e.target], owner.name, ""):
+                yield _selected(dialog.param, owner, e.target, field, dialog.name, new, name)
+
+
+def _selected(table: str, owner, options: str, field: str, dialog: str, new: NewName,
+              name: str) -> Template:
+    """"What is {n} set to?", answered by the option `o` listed under row `k` (`c == k`)
+    and ticked after a reset (`x == true`): both read the parameters alone, so drawing
+    keeps only the ticked option of each row."""
+    n, k = new("n"), new("k")
+    o = new("o", {n, k})
+    c = new("c", {n, k, o})
+    x = new("x", {n, k, o, c})
+    questions, obj = P.SELECTED
+    suffix = "" if name == owner.name else f"_by_{name}"
+    task = Task(name=f"ask_selected_{options}{suffix}", kind="information",
+                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                condition=BoolOp("and", (Compare("~", Ref(("answer",)), Ref((o,))),
+                                         Compare("==", Ref((c,)), Ref((k,))),
+                                         Compare("==", Ref((x,)), Const(True)))),
+                params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
+                        TaskParam(o, options, field), TaskParam(c, options, "ctx"),
+                        TaskParam(x, options, "checked")))
+    return Template(task, asks=P.rename_holes(obj, {"n": n}), screen=dialog)
 
 
 def _names(table, options, name: str, column: str) -> list[str]:

@@ -26,10 +26,10 @@ from collections.abc import Iterator
 
 from phoneworld.runtime.expr import normalise
 from phoneworld.runtime.layout import row_steps
-from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Ref, Task, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.browse import Template
+from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import is_name, row_name
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
@@ -39,6 +39,69 @@ _UNDER_ROW = Compare("==", Ref(("item", "ctx")), Ref(("param", "id")))
 
 def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template]:
     """One question per (screen, opening row) whose own list is counted (see above)."""
+    found = _counted(spec, schema, reach)
+    answers: dict[str, set[int]] = {}
+    for _, _, name, _, n, _ in found:
+        answers.setdefault(name, set()).add(n)
+    done: set[str] = set()
+    for screen, table, name, key, _, options in found:
+        if len(answers[name]) > 1 or name in done:
+            continue
+        done.add(name)
+        questions, obj = P.COUNT_OPTIONS if options else P.COUNT_ENTRIES
+        fill = {"head": name}
+        task = Task(name=f"count_{table}_{len(done)}", kind="information",
+                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), Call(
+                        "count", table=table,
+                        where=Compare("==", Ref(("ctx",)), Const(key)))))
+        yield Template(task, asks=P.words(obj, fill), screen=screen)
+
+
+def parent_questions(spec: AppSpec, schema: Schema, reach: Reach,
+                     new: NewName) -> Iterator[Template]:
+    """The other way round, for entries (not a dialog's options): "Which entry lists
+    “calculation”?", answered by the row whose own list shows it ("examples/"); one
+    template per such row (its rows may be of its own table, as a folder's files are),
+    one instance per row listed under it and under no other, where two rows or more
+    list some."""
+    tables = {t.name: t for t in spec.tables}
+    found = [f for f in _counted(spec, schema, reach) if not f[5]]
+    under: dict[str, dict[object, set[str]]] = {}  # table -> name -> the rows listing it
+    for _, table, _, key, _, _ in found:
+        e, t = schema.entity(table), tables[table]
+        if e is None:
+            continue
+        cols = [c.name for c in t.columns]
+        for r in t.rows:
+            if r[cols.index("ctx")] == key and isinstance(r[cols.index(e.name)], str):
+                under.setdefault(table, {}).setdefault(r[cols.index(e.name)].strip(),
+                                                       set()).add(key)
+    done: set[tuple[str, object]] = set()
+    for screen, table, name, key, _, _ in found:
+        e = schema.entity(table)
+        if e is None or (table, key) in done or \
+                len({k for _, t, _, k, _, _ in found if t == table}) < 2:
+            continue  # (one row that lists any: the question has one answer, asks nothing)
+        done.add((table, key))
+        x, c = new("x"), new("c")
+        # A name another row lists too: which of them is meant, nobody can say.
+        twice = sorted(n for n, keys in under.get(table, {}).items() if len(keys) > 1)
+        questions, obj = P.LISTED_UNDER
+        task = Task(name=f"ask_parent_{table}_{len(done)}", kind="information",
+                    instruction=P.join([P.rename_holes(q, {"x": x}) for q in questions]),
+                    condition=BoolOp("and", (
+                        Compare("~", Ref(("answer",)), Const(name)),
+                        Compare("==", Ref((c,)), Const(key)),
+                        *(Compare("!=", Ref((x,)), Const(n)) for n in twice))),
+                    params=(TaskParam(x, table, e.name), TaskParam(c, table, "ctx")))
+        yield Template(task, asks=P.rename_holes(obj, {"x": x}), screen=screen)
+
+
+def _counted(spec: AppSpec, schema: Schema, reach: Reach
+             ) -> list[tuple[str, str, str, object, int, bool]]:
+    """(screen, listed table, opening row's name, its key, how many it lists, whether
+    they are options) for each row whose own list a person can count (see above)."""
     tables = {t.name: t for t in spec.tables}
     changed, changed_under = _changed(spec)
     # (screen, table, name, row id, how many, options)
@@ -75,22 +138,7 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
                         (s.name, normalise(name)) in reach.rows:
                     found.append((s.name, listed.name, name.strip(), r[0], under[r[0]],
                                   _options(v.children[0])))
-    answers: dict[str, set[int]] = {}
-    for _, _, name, _, n, _ in found:
-        answers.setdefault(name, set()).add(n)
-    done: set[str] = set()
-    for screen, table, name, key, _, options in found:
-        if len(answers[name]) > 1 or name in done:
-            continue
-        done.add(name)
-        questions, obj = P.COUNT_OPTIONS if options else P.COUNT_ENTRIES
-        fill = {"head": name}
-        task = Task(name=f"count_{table}_{len(done)}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
-                    condition=Compare("~", Ref(("answer",)), Call(
-                        "count", table=table,
-                        where=Compare("==", Ref(("ctx",)), Const(key)))))
-        yield Template(task, asks=P.words(obj, fill), screen=screen)
+    return found
 
 
 def _changed(spec: AppSpec) -> tuple[set[str], dict[str, set[object]]]:

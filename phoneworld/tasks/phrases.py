@@ -81,6 +81,10 @@ CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 SELECT = ("Select {o} for {n}.", "Choose {o} under {n}.", "Set {n} to {o}.")
 """An option a single-choice dialog ticks for the row it was opened on, which shows it
 nowhere else ("Select Planets for Planetary hours indicator style.")."""
+SELECTED = (("What is {n} set to?", "Which option is selected for {n}?",
+             "Tell me which option is ticked for {n}."),
+            "what {n} is set to")
+"""The option a single-choice dialog shows ticked for the row it was opened on."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -115,10 +119,14 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
              "entry say?"),
             "what else the {n} row shows"),
     # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
-    "rank": (("What number is {n} in the list?", "Which number does the list give {n}?",
+    "rank": (("What number is {n} in the list?", "Which number does {n} have in the list?",
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
+AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
+            "On {screen}, what is listed at number {n}?"),
+           "what is number {n} in the list on {screen}")
+"""The row a list numbers so (a playlist's 3), named by the screen of that list."""
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
                 "whether {n} is on or off")
@@ -149,11 +157,42 @@ BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say bes
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")
+FORM_ON: dict[str, tuple[tuple[str, ...], str]] = {
+    "email": (("What email address does {screen} give?",
+               "Find the email address shown on {screen}.",
+               "Tell me the email address on {screen}."),
+              "the email address on {screen}"),
+    "web": (("What web address does {screen} show?", "Find the web address shown on {screen}.",
+             "Tell me the web address on {screen}."),
+            "the web address on {screen}"),
+    "version": (("Which version does {screen} show?",
+                 "What version number is shown on {screen}?",
+                 "Tell me the version shown on {screen}."),
+                "the version shown on {screen}"),
+}
+"""A text known by its form (`patterns`), asked of the screen that shows it."""
+FORM_ANYWHERE: dict[str, tuple[tuple[str, ...], str]] = {
+    "email": (("What email address does the app give?",
+               "Find the email address the app shows.",
+               "Tell me the email address shown in the app."),
+              "the email address the app gives"),
+    "web": (("What web address does the app show?", "Find the web address the app shows.",
+             "Tell me the web address shown in the app."),
+            "the web address the app shows"),
+    "version": (("Which version does the app show?", "What version number does the app show?",
+                 "Tell me the version the app shows."),
+                "the version the app shows"),
+}
+"""The same where the app shows one such text in all, on a screen with no name."""
 COUNT_ENTRIES = (("How many entries does “{head}” list?",
                   "Open “{head}” and tell me how many entries it lists.",
                   "Count the entries listed in “{head}”."),
                  "how many entries “{head}” lists")
 """The rows a row's own page lists (a folder's files)."""
+LISTED_UNDER = (("Which entry lists {x}?", "Under which entry is {x} listed?",
+                 "Find the entry that lists {x}."),
+                "which entry lists {x}")
+"""The row whose own list shows a row (the folder a file is in), the other way round."""
 COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Open “{head}” and tell me how many options it offers.",
                   "Count the options of “{head}”."),
@@ -263,9 +302,12 @@ def fill(template: str, values: dict[str, object]) -> str:
 
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
-    name: a sentence, or a name that reads as words of ours ("default", lower case)."""
+    name: a sentence, a name that reads as words of ours ("default", lower case), or one
+    with brackets or a colon, or starting with no letter or digit, which would read as
+    words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00", ".ShortcutActivity")."""
     v = value.strip()
-    return is_sentence(v) or v[:1].islower()
+    return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
+        not v[:1].isalnum()
 
 
 def is_sentence(value: str) -> bool:
@@ -277,6 +319,7 @@ def is_sentence(value: str) -> bool:
 
 
 _ENDS = frozenset(".?!…")
+_BRACKETS = frozenset("()[]（）【】:：")
 _FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
 """Words a value may have and still read as a name inside an instruction."""

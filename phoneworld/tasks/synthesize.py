@@ -41,7 +41,7 @@ from phoneworld.spec.ast import (
     TaskParam,
 )
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, cells, choose, counts, entries
+from phoneworld.tasks import browse, cells, choose, counts, entries, patterns
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
 from phoneworld.tasks.labels import (
@@ -120,9 +120,15 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
                     label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in patterns.form_questions(spec, dict(schema.screen_labels), explore(spec)):
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen, about=t.about)
+    for t in choose.selected_questions(spec, schema, names.new):
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in counts.count_questions(spec, schema, explore(spec)):
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+    for t in counts.parent_questions(spec, schema, explore(spec), names.new):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     yield from _state(spec, schema, names)
     for t in entries.typing_templates(spec, schema, names.new,
@@ -403,7 +409,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         # (onelist's "Tap “Add List”.", ajsha's "Tap “LOAD”."): not one titled alone.
         popup = "dialog" in s.modules
         if popup and not label:
-            label = _saves_into(spec, s)  # ajsha's "SAVE", which asks for a file name
+            label = _asks_for_text(spec, s)  # ajsha's "SAVE", which asks for a file name
         if s.name == spec.start or s.foreign or not label or label == schema.title or \
                 popup and kinds.get(s.name, ("", ""))[1] == "title":
             continue
@@ -448,17 +454,21 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
                     touches="screen", screen=s.name)
 
 
-_SAVE = re.compile(r"^save( as)?$", re.I)
-
-
-def _saves_into(spec: AppSpec, s: Screen) -> str:
-    """The label of a "Save" button that opens dialog `s` (to ask for a name first): a
-    goal to press, though what "Save" leads to is never named by it (no "on SAVE")."""
+def _asks_for_text(spec: AppSpec, s: Screen) -> str:
+    """The label of the button that opens dialog `s` where `s` asks for text (a field to
+    type a name in: ajsha's "SAVE"): pressing it is a goal. Told by what the button
+    does, not by its word: a label such as "SAVE" or "OK" names no place (`labels`
+    leaves it out), but opening a dialog to type into is a step a person asks for; a
+    dialog with nothing to type in ("OK" before a confirmation) is no goal that way."""
+    if not any("editable" in v.flags for v in views(s.root)):
+        return ""
     named = views_by_name(spec)
+    dialogs = {x.name for x in spec.screens if "dialog" in x.modules}
     for t in spec.transitions:
         v = named.get((t.screen, t.widget))
         if t.target == s.name and t.screen != s.name and t.with_param is None and \
-                v is not None and _SAVE.match(label_of(v)):
+                t.screen not in dialogs and v is not None and "editable" not in v.flags and \
+                is_name(label_of(v)):
             return label_of(v)
     return ""
 
