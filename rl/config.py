@@ -48,8 +48,8 @@ class TrainConfig:
                                "`phoneworld eval` reads it from the run)")
     anchored: bool = _f(False, "a note names the line it read the value on (`Note: \"BBQ "
                                "Potato Chips\" [9] \"8 oz\"`) and copies only that line's "
-                               "words (rl.policy.anchor); `phoneworld eval` reads it from "
-                               "the run")
+                               "words (rl.policy.anchor; seed 0: held-out 67.5% -> 50.0% "
+                               "after SFT, so off); `phoneworld eval` reads it from the run")
     # SFT
     tasks: int = _f(2400, "training task instances (SFT demos; RL draws from them too)")
     kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")
