@@ -57,11 +57,10 @@ def device_double(tasks_file: Path) -> tuple[list, str]:
 
 def shop_alone(model: Path, trained: set[str]) -> dict:
     """`phoneworld eval --model RUN --apps generated/shopping --tasks 50 --seed 987654`."""
-    from rl.evaluate import evaluate, run_config
+    from rl.evaluate import evaluate, played_as
 
-    ran = run_config(model)
     return evaluate(model, [str(ROOT / "generated" / "shopping")], 50, 987654,
-                    max_steps=ran.get("max_steps", 10), progress=False, exclude=trained)
+                    progress=False, exclude=trained, **played_as(model))
 
 
 def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
@@ -90,7 +89,8 @@ def one_run(cfg, args: argparse.Namespace) -> dict:  # noqa: ANN001
            "rollouts": [{"iteration": r["iteration"], **r["success"]} for r in curve["rl"]],
            "probe": _probe(Path(cfg.out)),
            "holdout_apps": {a: r["success_rate"] for a, r in result["eval_apps"].items()},
-           "seconds": result["seconds"], "wall": round(time.time() - t0, 1),
+           "seconds": result["seconds"], "cpu_seconds": result["cpu_seconds"],
+           "wall": round(time.time() - t0, 1),
            "cpu": round(time.process_time() - c0, 1), "load": os.getloadavg()[0]}
     if sft_shop is not None:
         out["shop_alone_after_sft"] = sft_shop["success_rate"]

@@ -109,7 +109,7 @@ def run_train(args: argparse.Namespace) -> int:
     print(json.dumps({"final": result["final"], "sft_model": result["sft_model"],
                       "rl_iterations": len(result.get("rl_log", [])),
                       "success_rate": result.get("eval", {}).get("success_rate"),
-                      "seconds": result["seconds"]}))
+                      "seconds": result["seconds"], "cpu_seconds": result["cpu_seconds"]}))
     return 0
 
 
@@ -117,19 +117,17 @@ def run_eval(args: argparse.Namespace) -> int:
     need_train_extra("eval")
     _quiet()
 
-    from rl.evaluate import evaluate, model_folder, run_config, trained_on
+    from rl.evaluate import evaluate, model_folder, played_as, trained_on
 
     model = model_folder(args.model)
-    ran = run_config(model)  # what the run that made it played with, when there was one
-    fmt = args.format or ran.get("format", "androidworld")
-    max_steps = args.max_steps or ran.get("max_steps", DEFAULT_MAX_STEPS)
-    grounded = ran.get("grounded", True) if args.grounded is None else args.grounded
+    kw = played_as(model)  # as the run that made it played, when there was one
+    kw["fmt"] = args.format or kw["fmt"]
+    kw["max_steps"] = args.max_steps or kw["max_steps"]
+    kw["grounded"] = kw["grounded"] if args.grounded is None else args.grounded
     plot_to = args.plot or str(model / "eval.png")
     exclude = set() if args.include_trained else trained_on(model)
-    result = evaluate(model, args.apps, args.tasks, args.seed, fmt=fmt,
-                      max_steps=max_steps, plot_to=plot_to, progress=not args.json,
-                      grounded=grounded, exclude=exclude,
-                      task_last=ran.get("task_last", False))
+    result = evaluate(model, args.apps, args.tasks, args.seed, plot_to=plot_to,
+                      progress=not args.json, exclude=exclude, **kw)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

@@ -46,6 +46,10 @@ class TrainConfig:
                                "reply, instead of opening it with it (seed 1: held-out "
                                "30.0% -> 47.5% after SFT, Shopping 24% -> 38%, same CPU; "
                                "`phoneworld eval` reads it from the run)")
+    anchored: bool = _f(False, "a note names the line it read the value on (`Note: \"BBQ "
+                               "Potato Chips\" [9] \"8 oz\"`) and copies only that line's "
+                               "words (rl.policy.anchor; seed 0: held-out 67.5% -> 50.0% "
+                               "after SFT, so off); `phoneworld eval` reads it from the run")
     # SFT
     tasks: int = _f(2400, "training task instances (SFT demos; RL draws from them too)")
     kinds: list[str] = _f([], "task kinds to train on (default: all)", nargs="*")

@@ -206,9 +206,11 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
 
 def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androidworld",
                   k: int = HISTORY, reason: bool = False, *, workers: int = 0,
-                  alone: bool = False, task_last: bool = False) -> list[dict[str, Any]]:
+                  alone: bool = False, task_last: bool = False, anchored: bool = False
+                  ) -> list[dict[str, Any]]:
     """One chat example per step of every task's verified demo, played where `stage`
-    says (`alone`). With `workers` > 1 the demos are planned in that many processes, a
+    says (`alone`), its notes anchored to their lines with `anchored` (`rl.policy.
+    anchoring`). With `workers` > 1 the demos are planned in that many processes, a
     run of tasks each: the same examples in the same order, sooner (planning is most of
     the time)."""
     if workers > 1 and len(tasks) > 1:
@@ -220,24 +222,24 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
         with ProcessPoolExecutor(max_workers=len(runs),
                                  mp_context=mp.get_context("spawn")) as pool:
             done = pool.map(partial(demo_examples, fmt=fmt, k=k, reason=reason, alone=alone,
-                                    task_last=task_last),
+                                    task_last=task_last, anchored=anchored),
                             [list(specs)] * len(runs), runs)
             return [e for part in done for e in part]
     from phoneworld.tasks import make_demo
+    from rl.policy import anchoring
 
     backends: dict[tuple[str, ...], Any] = {}
     out: list[dict[str, Any]] = []
-    for t in tasks:
-        apps, t = stage(specs, t, alone)
-        key = tuple(s.name for s in apps)
-        backend = backends.get(key) or backends.setdefault(key, target(apps))
-        demo = make_demo(apps, t)
-        if demo is None or not getattr(demo, "verified", True):
-            continue
-        ex = replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k, reason,
-                             task_last)
-        if ex:
-            out.extend(ex)
+    with anchoring(anchored):
+        for t in tasks:
+            apps, t = stage(specs, t, alone)
+            key = tuple(s.name for s in apps)
+            backend = backends.get(key) or backends.setdefault(key, target(apps))
+            demo = make_demo(apps, t)
+            if demo is None or not getattr(demo, "verified", True):
+                continue
+            out.extend(replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k,
+                                       reason, task_last) or [])
     return out
 
 

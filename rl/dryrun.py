@@ -41,7 +41,8 @@ def dry_run(cfg: TrainConfig, examples: int = 4) -> dict[str, Any]:
     tasks, held = data.split(specs, min(cfg.tasks, examples), cfg.eval_tasks, cfg.seed,
                              cfg.kinds)
     demos = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
-                               alone=cfg.alone, task_last=cfg.task_last)
+                               alone=cfg.alone, task_last=cfg.task_last,
+                               anchored=cfg.anchored)
     if not demos:
         raise TrainError("no verified demo among the first task instances: check --apps")
     if cfg.model is not None:

@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from rl.config import RUN_TASKS
+from rl.config import RUN_TASKS, TrainConfig
 from rl.policy import HISTORY
 from rl.rollout import Episode
 
@@ -38,7 +38,8 @@ def rates(episodes: Sequence[Episode]) -> dict[str, Any]:
 def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[Any], *,
                    fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
                    max_new_tokens: int = 64, batch: int = 16, progress: bool = False,
-                   grounded: bool = True, task_last: bool = False) -> dict[str, Any]:
+                   grounded: bool = True, task_last: bool = False, anchored: bool = False
+                   ) -> dict[str, Any]:
     """Rates of one greedy episode per task (see `rates`)."""
     from rl.data import target
     from rl.rollout import Slot, play
@@ -55,7 +56,7 @@ def evaluate_tasks(model: Any, tok: Any, specs: Sequence[Any], tasks: Sequence[A
         slots = [Slot(b, t) for b, t in zip(backends, part, strict=False)]
         eps += play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
                     max_new_tokens=max_new_tokens, greedy=True, grounded=grounded,
-                    task_last=task_last)
+                    task_last=task_last, anchored=anchored)
     return rates(eps)
 
 
@@ -89,7 +90,8 @@ class HeldOut:
         return evaluate_tasks(model, tok, self.specs, self.tasks, fmt=c.format, k=c.history,
                               max_steps=c.max_steps, max_new_tokens=c.max_new_tokens,
                               progress=True, grounded=c.grounded,
-                              task_last=getattr(c, "task_last", False))
+                              task_last=getattr(c, "task_last", False),
+                              anchored=getattr(c, "anchored", False))
 
     def stage(self, name: str, folder: str | Path, again: bool = False
               ) -> dict[str, Any] | None:
@@ -130,7 +132,7 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
              fmt: str = "androidworld", k: int = HISTORY, max_steps: int = 6,
              plot_to: str | Path | None = None, progress: bool = True,
              grounded: bool = True, exclude: Collection[str] = (),
-             task_last: bool = False) -> dict[str, Any]:
+             task_last: bool = False, anchored: bool = False) -> dict[str, Any]:
     """Load a policy folder, play `n` task instances drawn with `seed` whose ids are not
     in `exclude` (see `trained_on`), and report; `left_out` counts those passed over."""
     import torch
@@ -152,7 +154,7 @@ def evaluate(model_dir: str | Path, apps: Sequence[str], n: int = 40, seed: int 
             tasks.append(t)
     result = evaluate_tasks(model, tok, specs, tasks, fmt=fmt, k=k,
                             max_steps=max_steps, progress=progress, grounded=grounded,
-                            task_last=task_last)
+                            task_last=task_last, anchored=anchored)
     result["model"] = str(model_dir)
     result["left_out"] = left_out
     if plot_to is not None:
@@ -191,6 +193,17 @@ def run_config(model_dir: str | Path) -> dict[str, Any]:
                 return {}
             return cfg if isinstance(cfg, dict) else {}
     return {}
+
+
+def played_as(model_dir: str | Path) -> dict[str, Any]:
+    """How the run that made `model_dir` played (`run_config`), as `evaluate`'s keywords:
+    format, step limit, grounding, the task's place and anchored notes; the defaults
+    of a run that recorded none (a model from elsewhere, an older run: task first)."""
+    ran = run_config(model_dir)
+    return {"fmt": ran.get("format", "androidworld"),
+            "max_steps": ran.get("max_steps", TrainConfig.max_steps),
+            "grounded": ran.get("grounded", True), "task_last": ran.get("task_last", False),
+            "anchored": ran.get("anchored", False)}
 
 
 def trained_on(model_dir: str | Path) -> set[str]:

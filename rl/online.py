@@ -89,7 +89,8 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
         log_path.unlink()
     settings = {"fmt": cfg.format, "k": cfg.history, "max_steps": cfg.max_steps,
                 "max_new_tokens": cfg.max_new_tokens, "temperature": cfg.temperature,
-                "grounded": cfg.grounded, "task_last": cfg.task_last}
+                "grounded": cfg.grounded, "task_last": cfg.task_last,
+                "anchored": cfg.anchored}
     pol = policy_dir(rl_dir)
     pool = _pool(cfg, tasks, rl_dir, resumed, model, tok, pol, settings, curriculum)
     weight = balanced(curriculum.weight if cfg.curriculum else None, pool)

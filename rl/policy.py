@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,6 +231,18 @@ def notes(text: str) -> list[str]:
 
 
 ANCHORED = False  # on: a demo's note names the line it read the value on (`anchor`)
+
+
+@contextmanager
+def anchoring(on: bool) -> Iterator[None]:
+    """`ANCHORED` set to `on` while the block runs (a run's `anchored` setting: the demos
+    it writes and the grounding its plays use), then as it was."""
+    global ANCHORED
+    was, ANCHORED = ANCHORED, bool(on)
+    try:
+        yield
+    finally:
+        ANCHORED = was
 
 
 def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") -> str | None:

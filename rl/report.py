@@ -6,6 +6,7 @@
     plot_rates(result, "eval.png")                        # bars: overall, per app, per kind
     plot_curve(curve, "curve.png")                        # held-out success by stage and
                                                           # rollout success per RL iteration
+    with phases("sft"): ...                               # wall and CPU seconds per phase
 
 A curve is `{"held_out": [{"stage": "before" | "sft" | "rl N", "success_rate": ...}],
 "rl": [{"iteration": i, "success": {"mock": 0.5, "device": 0.25}}]}`; the plots are drawn
@@ -14,12 +15,42 @@ by matplotlib (the `train` extra) on its file-only backend.
 
 from __future__ import annotations
 
+import resource
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 COLOURS = {"mock": "#4a7ebb", "device": "#d9822b", "held_out": "#2e8b57"}
+
+
+class Phases:
+    """Wall and CPU seconds of a run's phases: `with phases("sft"): ...` adds to "sft".
+    CPU seconds are this process's and its finished children's (the demo planners)."""
+
+    def __init__(self) -> None:
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    @staticmethod
+    def _cpu() -> float:
+        return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                      resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+    @contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        wall, cpu = time.monotonic(), self._cpu()
+        try:
+            yield
+        finally:
+            self.wall[name] = self.wall.get(name, 0.0) + time.monotonic() - wall
+            self.cpu[name] = self.cpu.get(name, 0.0) + self._cpu() - cpu
+
+    def report(self) -> dict[str, dict[str, float]]:
+        return {"seconds": {k: round(v, 1) for k, v in self.wall.items()},
+                "cpu_seconds": {k: round(v, 1) for k, v in self.cpu.items()}}
 
 
 def say(msg: str) -> None:

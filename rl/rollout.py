@@ -109,9 +109,21 @@ def generate(model: Any, tok: Any, prompts: list[list[int]], *, max_new_tokens: 
 
 def play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str = "androidworld",
          k: int = HISTORY, max_steps: int = 6, max_new_tokens: int = 64, temperature: float = 1.0,
-         greedy: bool = False, grounded: bool = True, task_last: bool = False
-         ) -> list[Episode]:
-    """Play every slot's episode to its end, in lock-step (see the module docstring)."""
+         greedy: bool = False, grounded: bool = True, task_last: bool = False,
+         anchored: bool = False) -> list[Episode]:
+    """Play every slot's episode to its end, in lock-step (see the module docstring); with
+    `anchored`, a note names its line and copies that line's words (`rl.policy.anchoring`)."""
+    from rl.policy import anchoring
+
+    with anchoring(anchored):
+        return _play(model, tok, slots, fmt=fmt, k=k, max_steps=max_steps,
+                     max_new_tokens=max_new_tokens, temperature=temperature, greedy=greedy,
+                     grounded=grounded, task_last=task_last)
+
+
+def _play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str, k: int, max_steps: int,
+          max_new_tokens: int, temperature: float, greedy: bool, grounded: bool,
+          task_last: bool) -> list[Episode]:
     from phoneworld.runtime.actions import Action
 
     eps, views, hist, noted = [], [], [], []

@@ -4,6 +4,7 @@
     runs/NAME/tasks.json         the ids of its training and held-out task instances
                                  (`phoneworld eval` leaves the training ones out)
     runs/NAME/base/              the model it started from (built when --model is not given)
+    runs/NAME/demos.json.gz      its SFT examples (a resumed run reads them, not replans)
     runs/NAME/sft/               SFT checkpoints; sft/final is the SFT model (RL's start)
     runs/NAME/rl/state/          the RL checkpoint: policy, optimizer, scheduler, iteration
     runs/NAME/rl/log.jsonl       one line per RL iteration: success per source, valid rate
@@ -11,7 +12,8 @@
     runs/NAME/eval.json, .png    its success on held-out task instances (--eval-tasks)
     runs/NAME/curve.json, .png   held-out success before training, after SFT and RL
                                  iterations; rollout success per RL iteration and source
-    runs/NAME/result.json        what `train` returned: the run finished
+    runs/NAME/result.json        what `train` returned, with the wall and CPU seconds of
+                                 each phase: the run finished
 
 `--resume` continues from whatever is there: a finished stage is skipped, SFT resumes
 from its latest checkpoint, RL from its state after the last saved iteration.
@@ -19,15 +21,16 @@ from its latest checkpoint, RL from its state after the last saved iteration.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
-import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from phoneworld.errors import PhoneworldError
 from rl.config import RUN_RESULT, RUN_TASKS, TrainConfig
-from rl.report import say
+from rl.report import Phases, say
 
 
 class TrainError(PhoneworldError):
@@ -73,6 +76,37 @@ def run_folder(cfg: TrainConfig) -> Path:
     return out
 
 
+DEMOS = "demos.json.gz"
+"""A run's SFT examples with what they were made from: `{"made_of": ..., "examples": [...]}`."""
+
+
+def sft_examples(cfg: TrainConfig, specs: Sequence[Any], tasks: Sequence[Any], out: Path
+                 ) -> list[dict[str, Any]]:
+    """The run's SFT examples: verified demos of `tasks` and `cfg.traces`' steps. Planned
+    once and kept in `out/DEMOS`; a resumed run made of the same reads them back."""
+    from rl import data
+
+    made_of = {"tasks": [t.id for t in tasks], "traces": cfg.traces, "format": cfg.format,
+               **{k: getattr(cfg, k) for k in ("history", "reason", "alone", "task_last",
+                                               "anchored")}}
+    path = out / DEMOS
+    if cfg.resume and path.is_file():
+        kept = json.loads(gzip.decompress(path.read_bytes()))
+        if kept.get("made_of") == made_of:
+            say(f"{len(kept['examples'])} SFT examples, as planned before ({path})")
+            return kept["examples"]
+    say(f"demos for {len(tasks)} task instances ...")
+    examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
+                                  workers=cfg.demo_workers, alone=cfg.alone,
+                                  task_last=cfg.task_last, anchored=cfg.anchored)
+    examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason,
+                                    cfg.task_last)
+    path.write_bytes(gzip.compress(json.dumps({"made_of": made_of, "examples": examples})
+                                   .encode(), compresslevel=1, mtime=0))
+    say(f"{len(examples)} SFT examples")
+    return examples
+
+
 def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
           judge: Any = None, hold_out: int | None = None) -> dict[str, Any]:
     """Run SFT then RL as `cfg` says; returns the final folder and the figures.
@@ -106,65 +140,76 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                             "leaves no app to train on"))
     out = run_folder(cfg)
     (out / "config.json").write_text(cfg.to_json())
-    tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0), cfg.seed,
-                             cfg.kinds)
+    phases = Phases()
+    with phases("tasks"):
+        tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0),
+                                 cfg.seed, cfg.kinds)
     (out / RUN_TASKS).write_text(json.dumps({"train": [t.id for t in tasks],
                                              "held_out": [t.id for t in held]}, indent=1))
     held_out = HeldOut(cfg, specs, held[:cfg.eval_tasks], out / "curve.json")
     examples = []
-    clock = time.monotonic()
-    seconds: dict[str, float] = {}
     sft_done = cfg.resume and (out / "sft" / "final" / "config.json").is_file()
     if (cfg.sft_steps > 0 or cfg.model is None) and not sft_done:
-        say(f"demos for {len(tasks)} task instances ...")
-        examples = data.demo_examples(specs, tasks, cfg.format, cfg.history, cfg.reason,
-                                      workers=cfg.demo_workers, alone=cfg.alone,
-                                      task_last=cfg.task_last)
-        examples += data.trace_examples(cfg.traces, cfg.format, cfg.history, cfg.reason,
-                                        cfg.task_last)
-        say(f"{len(examples)} SFT examples")
-        seconds["demos"] = time.monotonic() - clock
+        with phases("demos"):
+            examples = sft_examples(cfg, specs, tasks, out)
     base = Path(cfg.model) if cfg.model else out / "base"
     if cfg.model is None and not (base / "config.json").is_file():
         from rl.model import build_tiny
 
-        build_tiny(data.corpus(specs, examples), base, size=cfg.tiny_size, seed=cfg.seed)
-    held_out.stage("before", base)
+        with phases("sft"):
+            build_tiny(data.corpus(specs, examples), base, size=cfg.tiny_size, seed=cfg.seed)
+    with phases("eval"):
+        held_out.stage("before", base)
     start, losses = base, []
     if cfg.sft_steps > 0:
         from rl.sft import train_sft
 
         rows = examples
-        if cfg.rename > 0 and examples:  # fresh renamings, each seen a few times
-            from rl.augment import MAX_PASSES, name_pool, renamed_epochs
+        with phases("sft"):
+            if cfg.rename > 0 and examples:  # fresh renamings, each seen a few times
+                from rl.augment import MAX_PASSES, name_pool, renamed_epochs
 
-            passes = min(MAX_PASSES, -(-cfg.sft_steps * cfg.sft_batch // len(examples)))
-            rows = renamed_epochs(examples, name_pool(specs), copies=passes, p=cfg.rename,
-                                  seed=cfg.seed)
-        start, losses = train_sft(base, rows, out / "sft", steps=cfg.sft_steps,
-                                  lr=cfg.sft_lr, batch=cfg.sft_batch,
-                                  weight_decay=cfg.sft_weight_decay,
-                                  max_length=cfg.max_length, seed=cfg.seed,
-                                  save_steps=max(20 * cfg.save_every, cfg.sft_steps // 10),
-                                  resume=cfg.resume)
-        seconds["sft"] = time.monotonic() - clock - sum(seconds.values())
-        held_out.stage("sft", start)
+                passes = min(MAX_PASSES, -(-cfg.sft_steps * cfg.sft_batch // len(examples)))
+                rows = renamed_epochs(examples, name_pool(specs), copies=passes,
+                                      p=cfg.rename, seed=cfg.seed)
+            start, losses = train_sft(base, rows, out / "sft", steps=cfg.sft_steps,
+                                      lr=cfg.sft_lr, batch=cfg.sft_batch,
+                                      weight_decay=cfg.sft_weight_decay,
+                                      max_length=cfg.max_length, seed=cfg.seed,
+                                      save_steps=max(20 * cfg.save_every,
+                                                     cfg.sft_steps // 10),
+                                      resume=cfg.resume)
+        with phases("eval"):
+            held_out.stage("sft", start)
     result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start)}
     final = start
     if cfg.rl_steps > 0:
         from rl.online import train_rl
 
-        final, log = train_rl(cfg, start, specs, tasks, devices=devices, judge=judge,
-                              probe=held_out.probe)
+        with phases("rl"):  # the probe and --eval-every evaluations included
+            final, log = train_rl(cfg, start, specs, tasks, devices=devices, judge=judge,
+                                  probe=held_out.probe)
         result["rl_log"] = log
-        seconds["rl"] = time.monotonic() - clock - sum(seconds.values())
-    result["seconds"] = {k: round(v, 1) for k, v in seconds.items()}
     dest = out / "final"
     if final != dest:
         if dest.exists():
             shutil.rmtree(dest)
         shutil.copytree(final, dest)
     result["final"] = str(dest)
+    with phases("eval"):
+        _last_evals(cfg, held_out, every, dest, out, result)
+    result.update(phases.report())
+    (out / RUN_RESULT).write_text(json.dumps(result, indent=1, sort_keys=True))
+    return result
+
+
+def _last_evals(cfg: TrainConfig, held_out: Any, every: Sequence[Any], dest: Path, out: Path,
+                result: dict[str, Any]) -> None:
+    """The final model's held-out success (`eval.json`, `eval.png`), on the apps left out
+    (`cfg.holdout_apps`), and the run's curve (`curve.png`), into `result`."""
+    from rl import data
+    from rl.evaluate import HeldOut
+
     if cfg.eval_tasks > 0:
         from rl.report import plot_rates
 
@@ -182,5 +227,3 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
         held_out.plot(out / "curve.png", [json.loads(x) for x in log.read_text().splitlines()]
                       if log.is_file() else [])
         result["curve"] = str(out / "curve.png")
-    (out / RUN_RESULT).write_text(json.dumps(result, indent=1, sort_keys=True))
-    return result

@@ -79,8 +79,8 @@ def test_eval_leaves_out_what_its_run_trained_on(micro, tmp_path, capsys) -> Non
     assert RUN_TASKS in err and "--include-trained" in err and "Traceback" not in err
 
 
-def test_eval_plays_with_the_prompt_layout_its_run_trained_with(micro, tmp_path,
-                                                               monkeypatch) -> None:
+def test_eval_plays_with_the_prompt_and_notes_its_run_trained_with(micro, tmp_path,
+                                                                   monkeypatch) -> None:
     from rl import evaluate
     from rl.config import RUN_TASKS
 
@@ -91,19 +91,20 @@ def test_eval_plays_with_the_prompt_layout_its_run_trained_with(micro, tmp_path,
     for f in folder.iterdir():
         (model / f.name).write_bytes(f.read_bytes())
     (run / RUN_TASKS).write_text(json.dumps({"train": [], "held_out": []}))
-    asked: list[bool] = []
+    asked: list[tuple[bool, bool]] = []
 
     def fake(*args, **kw):
-        asked.append(kw["task_last"])
+        asked.append((kw["task_last"], kw["anchored"]))
         return {"success_rate": 0.0, "episodes": 0, "valid_rate": 0.0, "left_out": 0,
                 "per_app": {}, "per_kind": {}}
 
     monkeypatch.setattr(evaluate, "evaluate", fake)
     args = ["eval", "--model", str(model), "--apps", str(APP), "--json"]
-    for cfg, want in (({}, False), ({"task_last": True}, True)):  # older runs: task first
-        (run / "config.json").write_text(json.dumps(cfg))
+    for cfg, want in (({}, (False, False)), ({"task_last": True}, (True, False)),
+                      ({"task_last": True, "anchored": True}, (True, True))):
+        (run / "config.json").write_text(json.dumps(cfg))  # older runs: task first, plain
         assert main(args) == 0
-        assert asked[-1] is want
+        assert asked[-1] == want
 
 
 @pytest.mark.slow
@@ -121,8 +122,9 @@ def test_train_runs_end_to_end_and_resumes(tmp_path, capsys) -> None:
     assert any(ln.strip().startswith("kind ") for ln in lines)  # success per task kind
     assert (tmp_path / "run" / "final" / "config.json").is_file()
     assert out["rl_iterations"] == 1 and 0.0 <= out["success_rate"] <= 1.0
-    assert set(out["seconds"]) == {"demos", "sft", "rl"}
-    assert all(v >= 0 for v in out["seconds"].values())
+    assert set(out["seconds"]) == set(out["cpu_seconds"]) == {"tasks", "demos", "sft",
+                                                               "eval", "rl"}
+    assert all(v >= 0 for v in [*out["seconds"].values(), *out["cpu_seconds"].values()])
     assert (tmp_path / "run" / "eval.png").is_file()
     record = json.loads((tmp_path / "run" / "tasks.json").read_text())
     assert len(record["train"]) == 4 and len(record["held_out"]) == 2
@@ -235,3 +237,28 @@ def test_holdout_apps_are_never_trained_on_and_reported(tmp_path) -> None:
     assert not any("settings" in i for i in record["held_out"])
     assert set(result["eval_apps"]) == {"settings"}
     assert result["eval_apps"]["settings"]["episodes"] == 2
+
+
+def test_a_resumed_run_reads_its_demos_back_instead_of_planning_them(tmp_path,
+                                                                     monkeypatch) -> None:
+    from rl import data
+    from rl.config import TrainConfig
+    from rl.train import DEMOS, sft_examples
+
+    specs = data.load_specs([APP])
+    tasks = data.sample(specs, 3, 2)
+    cfg = TrainConfig(apps=[str(APP)], out=str(tmp_path), demo_workers=0)
+    made = sft_examples(cfg, specs, tasks, tmp_path)
+    assert made and (tmp_path / DEMOS).is_file()
+
+    def planned(*args, **kw):
+        raise AssertionError("planned again")
+
+    monkeypatch.setattr(data, "demo_examples", planned)
+    resumed = TrainConfig(apps=[str(APP)], out=str(tmp_path), demo_workers=0, resume=True)
+    assert sft_examples(resumed, specs, tasks, tmp_path) == made
+    with pytest.raises(AssertionError, match="planned again"):  # made of other settings
+        sft_examples(TrainConfig(apps=[str(APP)], out=str(tmp_path), resume=True,
+                                 anchored=True), specs, tasks, tmp_path)
+    with pytest.raises(AssertionError, match="planned again"):  # not a resumed run
+        sft_examples(cfg, specs, tasks, tmp_path)

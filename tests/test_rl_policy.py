@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -248,6 +249,27 @@ def test_demos_planned_in_processes_are_the_same_examples_in_the_same_order() ->
         head, rest = a["messages"][1]["content"].split("\n", 1)
         assert b["messages"][1]["content"] == rest + "\n" + head and b["messages"][2] == a[
             "messages"][2]
+
+
+def test_anchored_notes_are_a_setting_that_reaches_the_worker_processes() -> None:
+    from rl import data, policy
+    from tests.rl_fixtures import APP
+
+    specs = data.load_specs([APP])
+    tasks = [t for t in data.sample(specs, 60, 2) if t.kind == "information"][:3]
+    plain = data.demo_examples(specs, tasks, reason=True)
+    here = data.demo_examples(specs, tasks, reason=True, anchored=True)
+    assert data.demo_examples(specs, tasks, reason=True, workers=2, anchored=True) == here
+    said = [(a["messages"][-1]["content"], b["messages"][-1]["content"])
+            for a, b in zip(plain, here, strict=True)]
+    noted = [(a, b) for a, b in said if a.startswith("Note: ")]
+    assert noted and all(re.match(r'Note: "[^"]*" \[\d+\] "', b) for _, b in noted)
+    assert all(notes(a) == notes(b) for a, b in noted)  # the same values, now anchored
+    assert all(a == b for a, b in said if not a.startswith("Note: "))
+    assert policy.ANCHORED is False  # set for the demos only
+    with policy.anchoring(True):
+        assert policy.ANCHORED is True
+    assert policy.ANCHORED is False
 
 
 def test_demos_open_an_app_by_the_name_the_task_and_the_launcher_show() -> None:
