@@ -12,7 +12,7 @@ the rows of a table; transitions between screens with their effects on state; ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -281,3 +281,17 @@ class AppSpec:
         (else its name), capitalised when all lower case (`shopping` -> `Shopping`)."""
         t = self.title or self.name
         return t[:1].upper() + t[1:] if t.islower() else t
+
+    def __hash__(self) -> int:
+        """The hash of the compared fields, as the dataclass's own, computed once: an app
+        is a key of caches looked up many times (task sampling), and walking its whole tree
+        each time cost two thirds of `rl.data.split`."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached hash: another process hashes strings its own way."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
