@@ -41,7 +41,7 @@ from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while
-from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.frame import Frame, decode_rgb, over
 from phoneworld.serve.regions import (
     CLIP_COST,
     Regions,
@@ -265,11 +265,9 @@ class Painter:
         to `painted`: `f` may hold overlay pixels there already (an older frame's, or a
         rectangle drawn before that a clip joined to its neighbours covers), which the
         see-through overlay must not be laid over twice."""
-        f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
         if img.shape[2] == 4:
-            f.composite(r[0], r[1], img)
-        else:  # nothing in it is see-through
-            f.paste(r[0], r[1], img)
+            img = over(painted.pixels[r[1]:r[3], r[0]:r[2]], img)
+        f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
 
     # -- regions drawn before ----------------------------------------------------------------
 
