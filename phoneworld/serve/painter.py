@@ -153,7 +153,7 @@ class Painter:
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
-            self.capture.show(page, pl, pl.overlay(), size, at=clips[0][1])
+            self.capture.show(page, pl, pl.overlay(), size, clips)
         # (frames are never changed once drawn: a plate without paints is its own)
         painted = self.kept.get(("painted", key)) if pl.paints else base
         if painted is None:
@@ -226,7 +226,7 @@ class Painter:
         else:
             assert pl is not None
             if clips:
-                self.capture.show(page, pl, html, size, at=clips[0][1])
+                self.capture.show(page, pl, html, size, clips)
             f, imgs = last, []
             if hits or clips:
                 f, imgs = copy_while(self.capture, last, page, clips, size)
