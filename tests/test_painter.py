@@ -243,6 +243,33 @@ def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):
         assert captured < (0.25 if n != 2 else 0.08) * 1080 * 2400, n  # 2: the field
 
 
+def test_paints_laid_from_the_last_ones_on_a_plate_are_those_laid_afresh():
+    """A plate's paints in a new state are laid on the last state's (only the rectangles
+    of the paints that differ restored and laid again): the same pixels as laying them
+    all on the plate, for fewer paints laid."""
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    states = list(_states())
+    for lst in (lst for m in states for s in m.spec.look.screens.values() for lst in s.lists):
+        assets[SPRITE] = _webp(*lst.sprite_size, 2)
+    painter = Painter(None, _route(assets), ORIGIN, assets.get)
+    laid = []
+    lay = painter._lay
+    painter._lay = lambda f, p, within=None: (laid.append(within), lay(f, p, within))[1]
+    partly = 0
+    for m in [*states, *reversed(states)]:
+        pl = page_layers(m.observe("html"), (1080, 2400))
+        key = (pl.plate, 1080, 2400, pl.paints)
+        if not pl.paints or ("painted", key) in painter.kept._items:
+            continue
+        laid.clear()
+        got = painter._painted(pl, painter._plate(pl.plate, 1080, 2400, False), key)
+        fresh = Painter(None, _route(assets), ORIGIN, assets.get)
+        want = fresh._painted(pl, fresh._plate(pl.plate, 1080, 2400, False), key)
+        assert np.array_equal(got.pixels, want.pixels)
+        partly += None not in laid
+    assert partly >= 2
+
+
 def test_more_chromium_switches_come_from_the_environment(monkeypatch):
     from phoneworld.serve.screenshots import ARGS_ENV, chromium_args
 
