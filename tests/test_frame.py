@@ -112,9 +112,11 @@ def test_over_blends_as_straight_alpha_rounded(seed):
     under = rng.integers(0, 256, (7, 9, 3), dtype=np.uint8)
     rgba = rng.integers(0, 256, (7, 9, 4), dtype=np.uint8)
     rgba[..., 3][rng.random((7, 9)) < 0.4] = rng.choice([0, 255])
-    a = rgba[..., 3:4].astype(np.int64)
-    want = (rgba[..., :3] * a + under * (255 - a) + 127) // 255
-    assert (over(under, rgba) == want).all()
+    for clear in (0.0, 0.9):  # blended as a box, and pixel by pixel (few not clear)
+        rgba[..., 3][rng.random((7, 9)) < clear] = 0
+        a = rgba[..., 3:4].astype(np.int64)
+        want = (rgba[..., :3] * a + under * (255 - a) + 127) // 255
+        assert (over(under, rgba) == want).all()
     assert (under == over(under, np.zeros((7, 9, 4), np.uint8))).all()
 
 

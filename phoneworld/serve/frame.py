@@ -109,18 +109,26 @@ def over(under: np.ndarray, rgba: np.ndarray) -> np.ndarray:
     rows = np.flatnonzero(alpha.any(axis=1))
     if not rows.size:
         return out
-    # Texts cover few of a clip's pixels: blend only the box around those not clear.
+    # Texts cover few of a clip's pixels: blend only in the box around those not clear,
+    # and where they are few in it too (lines of text down a list), only them.
     cols = np.flatnonzero(alpha.any(axis=0))
     r1, r2, c1, c2 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
-    src = rgba[r1:r2, c1:c2]
-    a = src[..., 3:4].astype(np.uint16)
-    v = src[..., :3] * a
-    v += out[r1:r2, c1:c2] * (255 - a)
+    src, dst, a = rgba[r1:r2, c1:c2, :3], out[r1:r2, c1:c2], alpha[r1:r2, c1:c2]
+    at: tuple[np.ndarray, ...] | None = None
+    if 4 * np.count_nonzero(a) < a.size:
+        at = np.nonzero(a)
+        src, dst, a = src[at], dst[at], a[at]
+    a16 = a[..., None].astype(np.uint16)
+    v = src * a16
+    v += dst * (255 - a16)
     # (v + 127) // 255 for v <= 255 * 255, exactly, without a division (Blinn's).
     v += 128
     v += v >> 8
     v >>= 8
-    out[r1:r2, c1:c2] = v
+    if at is None:
+        dst[...] = v
+    else:
+        out[r1:r2, c1:c2][at] = v
     return out
 
 
