@@ -26,7 +26,8 @@ import zlib
 
 import numpy as np
 
-try:  # ISA-L: the same deflate format, about 4 times faster than zlib at level 1
+try:  # ISA-L: the same deflate format, about 4 times faster than zlib at level 1 (and
+    # its Adler-32, 25 times faster)
     from isal import isal_zlib as _deflate
 except ImportError:  # pragma: no cover - the browser extra installs it
     _deflate = zlib  # type: ignore[assignment]
@@ -264,7 +265,7 @@ class Frame:
             raw = out.data
             z = _deflate.compressobj(LEVEL, _deflate.DEFLATED, -15)
             got = self._bands[b] = (z.compress(raw) + z.flush(_deflate.Z_FULL_FLUSH),
-                                    zlib.adler32(raw), out.size)
+                                    _deflate.adler32(raw), out.size)
         return got
 
     def encode(self) -> None:
