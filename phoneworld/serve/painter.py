@@ -22,10 +22,11 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
-The browser's side, its pages shown and captured in a window `WINDOW` rows high, is
-`capture`'s; the page is changed first (Chromium lays it out while the recorded pixels
-are laid here). Every pixel of a result comes from Chromium at the device's size or
-from a recording: nothing is scaled up.
+The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
+one up to four times as high, for a tall clip), is `capture`'s; the page is changed
+first (Chromium lays it out while the recorded pixels are laid here). Every pixel of a
+result comes from Chromium at the device's size or from a recording: nothing is scaled
+up.
 """
 
 from __future__ import annotations
