@@ -200,7 +200,7 @@ def test_a_clip_higher_than_the_window_comes_from_one_capture_of_a_taller_one(br
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
         if a is not None:  # one field's row, 142 app pixels high: one 160-row capture
             assert [c[3] - c[1] for c in shots] == [160], shots
-    assert sorted(painter.capture.pages[(1080, 2400, False)].windows) == [40, 80, 160]
+    assert sorted(painter.capture.pages[(1080, 2400, False)].windows) == [40, 160]
 
 
 def test_the_window_for_clips_is_the_one_of_fewest_captures_for_the_pixels():

@@ -116,8 +116,9 @@ class Capturer:
 
     A page is shown in a window `window` rows high, or, for clips that one would capture
     in several bands, in one `2 ** k` times as high (`k <= taller`; below the page's
-    height) where that costs fewer captures for the pixels (`window_rows`): a page's
-    windows are made with it, and each keeps its own document, patched when shown.
+    height) where that costs fewer captures for the pixels (`window_rows`): a window
+    is made when first used (a browser context: 0.2 to 1 s, once), and each keeps its
+    own document, patched when shown.
 
     Args:
         browser: a Playwright `Browser`.
@@ -144,10 +145,6 @@ class Capturer:
         page = self.pages.get(key)
         if page is None:
             page = self.pages[key] = Page((width, height), transparent)
-            # Every window it may use, made now: a window costs the browser a context
-            # and a page (0.2 to 1 s), which the page's first shot pays anyway.
-            for rows in self.heights(height):
-                self._window(page, rows)
         return page
 
     def heights(self, height: int) -> list[int]:
