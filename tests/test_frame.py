@@ -19,6 +19,7 @@ from phoneworld.serve.frame import (
     adler32_combine,
     decode_png,
     decode_rgb,
+    over,
 )
 
 
@@ -91,6 +92,32 @@ def test_composite_leaves_clear_pixels_and_replaces_opaque_ones():
     rgba[1] = (200, 0, 50, 255)
     f.composite(0, 1, rgba)
     assert (f.pixels[1] == 100).all() and f.pixels[2].tolist() == [[200, 0, 50]] * 4
+
+
+def test_a_change_stales_only_the_bands_whose_pixels_it_changes():
+    f = Frame(np.full((4 * BAND, 10, 3), 9, np.uint8))
+    f.encode()
+    f.paste(0, 0, np.full((4 * BAND, 10, 3), 9, np.uint8))  # what it shows already
+    rgba = np.zeros((4 * BAND, 10, 4), np.uint8)
+    rgba[2 * BAND + 3, 4] = (1, 2, 3, 255)
+    f.composite(0, 0, rgba)  # clear but for one pixel, in the third band
+    assert [b is None for b in f._bands] == [False, False, True, False]
+    assert f.png() == Frame(f.pixels.copy()).png()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_over_blends_as_straight_alpha_rounded(seed):
+    rng = np.random.default_rng(seed)
+    under = rng.integers(0, 256, (7, 9, 3), dtype=np.uint8)
+    rgba = rng.integers(0, 256, (7, 9, 4), dtype=np.uint8)
+    rgba[..., 3][rng.random((7, 9)) < 0.4] = rng.choice([0, 255])
+    for clear in (0.0, 0.9):  # blended as a box, and pixel by pixel (few not clear)
+        rgba[..., 3][rng.random((7, 9)) < clear] = 0
+        a = rgba[..., 3:4].astype(np.int64)
+        want = (rgba[..., :3] * a + under * (255 - a) + 127) // 255
+        assert (over(under, rgba) == want).all()
+    assert (under == over(under, np.zeros((7, 9, 4), np.uint8))).all()
 
 
 def test_a_view_cannot_change_the_frame():

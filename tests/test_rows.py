@@ -13,7 +13,7 @@ from phoneworld.infer import content as C
 from phoneworld.infer import extents as E
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layout import CENTRE, END, KEEP, STRETCH, anchor, fit
-from phoneworld.spec.ast import ListOf, View
+from phoneworld.spec.ast import Column, ListOf, Table, View
 from phoneworld.spec.emit import emit
 from phoneworld.spec.parse import parse
 from phoneworld.ui.node import Node
@@ -140,6 +140,25 @@ def test_a_row_added_at_run_time_takes_the_templates_size():
     assert [b.bounds[3] - b.bounds[1] for b in rows][:3] == [100, 200, 100]
     assert [b.row["name"] for b in rows][-1] == "Kefir"  # 8 rows of 900 px, then it
     assert rows[-1].bounds[1::2] == (1300, 1400)
+
+
+def test_row_sizes_go_by_the_tables_key_whatever_its_name():
+    """A hand-written spec's table keyed by `code`, not `id`: its rows take their sizes."""
+    m = _machine(((2, 200),))
+    dish = Table("dish", "content", (Column("code", "int"), Column("name")),
+                 tuple((i, f"Dish {i}") for i in (1, 2, 3)))
+    home = next(s for s in m.spec.screens if s.name == "home")
+    root = home.root
+    lst = root.children[0]
+    lst = replace(lst, items=replace(lst.items, table="dish"), children=(replace(
+        lst.children[0], children=tuple(replace(c, text=R("item", "name"), desc=None)
+                                        for c in lst.children[0].children)),))
+    home = replace(home, root=replace(root, children=(lst,)))
+    m = Machine(replace(m.spec, tables=(*m.spec.tables, dish),
+                        screens=tuple(home if s.name == "home" else s for s in m.spec.screens)))
+    m.reset()
+    rows = [b for b in m.rendered().boxes if b.rid == "row"]
+    assert [(b.bounds[1], b.bounds[3]) for b in rows] == [(400, 500), (500, 700), (700, 800)]
 
 
 # -- the spec and the compiler --------------------------------------------------------------

@@ -199,7 +199,11 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     lines = -(-len(rows) // span)
     sizes = p.sizes
     plain = (0, pitch)
-    steps = [sizes.get(r.get("id"), plain) for r in rows] if sizes and span == 1 else None
+    if sizes and span == 1:  # by the table's key (its first column), as the spec gives them
+        key = scope.state.tables[lst.table].columns[0].name
+        steps = [sizes.get(r.get(key), plain) for r in rows]
+    else:
+        steps = None
     box.list_page, box.list_max = fit(steps, lines, pitch, t_lo, t_hi, hi)
     offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
     if span > 1:

@@ -22,16 +22,18 @@ fewest pixels drawn (back on a screen, the frame that showed it), and a rectangl
 browser drew before with the same divs in it is taken from `regions` instead of being
 captured again: only what was never drawn costs Chromium anything.
 
-The browser's side, its pages shown and captured in a window `WINDOW` rows high, is
-`capture`'s; the page is changed first (Chromium lays it out while the recorded pixels
-are laid here). Every pixel of a result comes from Chromium at the device's size or
-from a recording: nothing is scaled up.
+The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
+one up to four times as high, for a tall clip), is `capture`'s; the page is changed
+first (Chromium lays it out while the recorded pixels are laid here). Every pixel of a
+result comes from Chromium at the device's size or from a recording: nothing is scaled
+up.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from typing import Any
 
 import numpy as np
@@ -41,7 +43,7 @@ from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while
-from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.frame import Frame, decode_rgb, over
 from phoneworld.serve.regions import (
     CLIP_COST,
     Regions,
@@ -50,6 +52,7 @@ from phoneworld.serve.regions import (
     cut,
     ground,
     join,
+    meets,
     merge,
 )
 
@@ -116,6 +119,9 @@ class Painter:
         by ("image" | "plate" | "painted" | "blank", ...)."""
         self.reused = 0
         """App pixels taken from `regions` instead of the browser so far."""
+        self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
+        """The paints last laid on each plate (by plate, width, height): where the next
+        paints on it are laid from (`_painted`)."""
 
     @property
     def captured(self) -> int:
@@ -153,17 +159,12 @@ class Painter:
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
-            self.capture.show(page, pl, pl.overlay(), size, at=clips[0][1])
+            self.capture.show(page, pl, pl.overlay(), size, clips)
         # (frames are never changed once drawn: a plate without paints is its own)
-        painted = self.kept.get(("painted", key)) if pl.paints else base
+        painted = self._painted(pl, base, key) if pl.paints else base
         if painted is None:
-            painted = base.copy()
-            for p in pl.paints:
-                if not self._lay(painted, p):
-                    # An image that cannot be read: the browser draws the page whole.
-                    return self._changed(None, pl.html, width, height)
-            # Steps that change only texts keep the paints (and their encoded bands).
-            self.kept.put(("painted", key), painted)
+            # An image that cannot be read: the browser draws the page whole.
+            return self._changed(None, pl.html, width, height)
         assert isinstance(painted, Frame)
         if png and not painted.encoded:  # (a plate is encoded by `_plate`)
             painted.encode()
@@ -226,7 +227,7 @@ class Painter:
         else:
             assert pl is not None
             if clips:
-                self.capture.show(page, pl, html, size, at=clips[0][1])
+                self.capture.show(page, pl, html, size, clips)
             f, imgs = last, []
             if hits or clips:
                 f, imgs = copy_while(self.capture, last, page, clips, size)
@@ -259,17 +260,49 @@ class Painter:
         assert f is None or isinstance(f, Frame)
         return f
 
+    def _painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...]) -> Frame | None:
+        """The plate `base` with `pl.paints` laid, kept by `key` (None: an image that
+        cannot be read). Drawn from the last one laid on this plate where its paints
+        differ in a part of the screen (a row removed, a switch flipped): only the
+        rectangles of the paints that differ are restored to the plate and have the
+        paints that meet them laid again, in order, each cut to the rectangle (the
+        paints are opaque, so what shows elsewhere is the same paint on either)."""
+        painted = self.kept.get(("painted", key))
+        if painted is not None:
+            assert isinstance(painted, Frame)
+            return painted
+        plate, size = key[:3], base.size
+        old = self.last_paints.get(plate)
+        start = None if old is None else self.kept.get(("painted", (*plate, old)))
+        rects: list[Rect | None] = [None]  # None: the whole screen
+        if start is not None and old is not None:
+            ops = SequenceMatcher(None, old, pl.paints, autojunk=False).get_opcodes()
+            differ = cut([p.rect for tag, i1, i2, j1, j2 in ops if tag != "equal"
+                          for p in (*old[i1:i2], *pl.paints[j1:j2])], size)
+            if area(differ) < size[0] * size[1] // 2:
+                rects = list(differ)
+        assert start is None or isinstance(start, Frame)
+        painted = base.copy() if rects == [None] or start is None else start.copy()
+        for r in rects:
+            if r is not None:
+                painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
+            for p in pl.paints:
+                if (r is None or meets(p.rect, r)) and not self._lay(painted, p, r):
+                    return None
+        # Steps that change only texts keep the paints (and their encoded bands).
+        self.kept.put(("painted", key), painted)
+        self.last_paints[plate] = pl.paints
+        return painted
+
     @staticmethod
     def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
         """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
         to `painted`: `f` may hold overlay pixels there already (an older frame's, or a
         rectangle drawn before that a clip joined to its neighbours covers), which the
         see-through overlay must not be laid over twice."""
-        f.paste(r[0], r[1], painted.pixels[r[1]:r[3], r[0]:r[2]])
         if img.shape[2] == 4:
-            f.composite(r[0], r[1], img)
-        else:  # nothing in it is see-through
-            f.paste(r[0], r[1], img)
+            img = over(painted.pixels[r[1]:r[3], r[0]:r[2]], img)
+        f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
 
     # -- regions drawn before ----------------------------------------------------------------
 
@@ -333,16 +366,23 @@ class Painter:
             self.kept.put(key, f)  # weighed again, with its bands
         return f
 
-    def _lay(self, f: Frame, p: Paint) -> bool:
-        """Lay a paint on `f`: a colour, or the part of an image inside its rectangle."""
+    def _lay(self, f: Frame, p: Paint, within: Rect | None = None) -> bool:
+        """Lay a paint on `f` (the part of it `within` a rectangle): a colour, or the part
+        of an image inside its rectangle."""
+        x1, y1, x2, y2 = p.rect
+        if within is not None:
+            x1, y1 = max(x1, within[0]), max(y1, within[1])
+            x2, y2 = min(x2, within[2]), min(y2, within[3])
+        if x1 >= x2 or y1 >= y2:
+            return True
         if p.color:
-            f.fill(p.rect, tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
+            f.fill((x1, y1, x2, y2),
+                   tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
             return True
         img = self._decode(p.image, *p.image_size)
         if img is None:
             return False
         ox, oy = p.origin
-        x1, y1, x2, y2 = p.rect
         x1, y1 = max(x1, ox), max(y1, oy)
         x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
         if x1 < x2 and y1 < y2:

@@ -139,11 +139,12 @@ class ListOf:
     axis; `pitch` is then the distance between lines.
 
     Rows differ in size (a title wrapped to two lines, a row with a comment, a section
-    header and the divider after a section): `sizes` holds (row id, size along the axis,
-    space to the next row) for the rows recorded otherwise than the template's size and
-    `pitch`. Such a row is that large, its views stretched or moved with it (see
-    `runtime.layout.anchor`), and the next row starts after that space; any other row,
-    one added at run time among them, is the template's size, `pitch` from the next."""
+    header and the divider after a section): `sizes` holds (row key: the table's first
+    column, size along the axis, space to the next row) for the rows recorded otherwise
+    than the template's size and `pitch`. Such a row is that large, its views stretched
+    or moved with it (see `runtime.layout.anchor`), and the next row starts after that
+    space; any other row, one added at run time among them, is the template's size,
+    `pitch` from the next."""
 
     table: str
     where: Expr | None = None
