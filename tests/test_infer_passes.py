@@ -466,6 +466,30 @@ def test_a_row_swiped_across_the_list_is_a_swipe_that_carries_the_row():
     assert m.screen == spec.start
 
 
+def test_a_swiped_row_is_the_row_the_screen_it_opened_shows():
+    """(#21) onelist: DroidBot recorded the list unscrolled (one state file per state_str)
+    while the device showed it scrolled, so the row under the list's centre in the
+    recording ("Item 5") is not the row swiped; the editor it opened shows "Item 7": that
+    row is the one swiped, and the editor's title is its name, not a column of its own."""
+    many = [(f"Item {i}", f"${i}") for i in range(9)]
+    tr = (App().show(_home(many)).scroll("left", 1).show(_detail("Item 7", "$7"))
+          .back().show(_home(many)).scroll("left", 1).show(_detail("Item 2", "$2"))
+          .back().show(_home(many)).scroll("left", 1).show(_detail("Item 5", "$5"))
+          .trace())
+    f = facts(tr, until="details")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    names = {r[0]: r[2] for r in lc.rows}
+    assert [names[f.tapped[(0, k)]] for k in (0, 2, 4)] == ["Item 7", "Item 2", "Item 5"]
+    detail = f.details[screen_of(f, 0, 1)]
+    assert Ref(("param", "f1")) in detail.values()
+    # A screen that shows none of the list's rows keeps the row hit.
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    tr = App().show(_home(many)).scroll("left", 1).show(other, ".Settings").trace()
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    assert lc.rows[f.tapped[(0, 0)] - 1][2] == "Item 5"
+
+
 def _const(v):
     from phoneworld.spec.ast import Const
 
