@@ -368,6 +368,49 @@ def test_a_list_of_mixed_rows_is_drawn_from_its_typical_row_with_the_others_text
     assert not any("clickable" in v.flags for v in template.children[2:])
 
 
+def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
+    """(#21) qqmusic's album: the list's template is a song row; the header row above the
+    songs holds a share button ("Share" in a clickable box) whose tap opened the share
+    sheet. The template keeps that box, clickable and named, and the tap is on it (on a
+    row that shows its text), not on the whole row; a song row still opens the song."""
+    from phoneworld.infer.app import infer_app
+    from phoneworld.infer.graph import build_graph
+    from phoneworld.runtime import Machine
+    from tests.infer_fixtures import _n
+
+    def song(y, name):
+        return _n("LinearLayout", "song", "", (0, y, 1080, y + 200), [
+            _n("TextView", "name", name, (0, y, 600, y + 100)),
+            _n("TextView", "artist", "Ann", (0, y + 100, 600, y + 200))], clickable=True)
+
+    def album():
+        head = _n("LinearLayout", "head", "", (0, 400, 1080, 900), [
+            _n("TextView", "album", "Blue", (0, 400, 1080, 500)),
+            _n("LinearLayout", "share", "", (800, 750, 1080, 850), [
+                _n("TextView", "share_text", "Share", (900, 760, 1080, 840))],
+               clickable=True)], clickable=True)
+        return screen(title("Album"), _n("RecyclerView", "list", "", (0, 400, 1080, 2400),
+                                         [head, *(song(900 + 200 * i, f"Song {i}")
+                                                  for i in range(4))], scrollable=True))
+    sheet = screen(title("Share to"), button("wechat", "WeChat", 400))
+    tr = (App().show(album()).tap(1, 0, 1).show(sheet, ".Share").back()
+          .show(album()).tap(1, 2).show(_detail("Song 1", "$1"), ".Song").trace())
+    spec, _ = infer_app("app", build_graph("app", [tr]), [tr])
+    album_screen = spec.start
+    (share,) = [t for t in spec.transitions if t.screen == album_screen
+                and t.target == "share"] or [None]
+    assert share is not None and share.widget == "share", spec.transitions
+    assert share.when == Compare("!=", Ref(("item", "share_text")), _const(""))
+    m = Machine(spec)
+    m.reset()
+    (box,) = [e for e in m.observe("elements") if e["clickable"] and e["bounds"][0] == 800]
+    m.step({"action_type": "click", "index": box["index"]})
+    assert m.screen == "share"
+    m.reset()
+    m.step({"action_type": "click", "x": 300, "y": 1200})  # Song 1
+    assert m.screen == "song" and "Song 1" in [e["text"] for e in m.observe("elements")]
+
+
 def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
     def page(text, *more):
         labels = [label(f"l{i}", f"Line {i}", 600 + 100 * i) for i in range(8)]
