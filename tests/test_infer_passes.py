@@ -531,6 +531,14 @@ def test_a_swiped_row_is_the_row_the_screen_it_opened_shows():
     f = facts(tr, until="rows")
     lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
     assert lc.rows[f.tapped[(0, 0)] - 1][2] == "Item 5"
+    # Nor does one that shows a row of another kind (activitylauncher: "Create shortcut"
+    # opens the launcher's page naming the shortcut after the dialog's heading row).
+    menu = screen(title("Menu"), rows("list", [("Launcher", ""), ("", "Create shortcut")]))
+    tr = (App().show(menu).tap(1, 1).show(screen(title("Launcher"), button("add", "Add", 400)),
+                                         ".Add").trace())
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    assert lc.rows[f.tapped[(0, 0)] - 1][3] == "Create shortcut"
 
 
 def _const(v):

@@ -48,20 +48,24 @@ def template_index(lst: Node) -> int:
 
 
 def find_row_controls(f: Facts) -> Facts:
-    """(#21) The views of list rows of another type than a list's template that the
-    recordings tapped, by the template's view that stands for each (`item_controls`):
-    widget key -> (path of that view, its name, the column of a text in it).
+    """(#21) The views of list rows of another type than a list's template whose
+    recorded taps did something (went to another screen, or changed state), by the
+    template's view that stands for each (`item_controls`): widget key -> (path of that
+    view, its name, the column of a text in it). A tap that stayed and changed nothing
+    is the row's tap as far as the mock can tell, and stays so.
 
         album: tap .../[item]/.../LinearLayout#bpn ("分享" in the header row, a song
         row's template)  ->  inner{".../[item]/.../LinearLayout#bpn": (path, "bpn", "emq")}
     """
     tapped: dict[tuple[str, str], set[str]] = {}
-    for sf in f.steps:
-        src = f.where.get(sf.before)
-        if sf.action in ("tap", "long_press") and sf.ref is not None and \
-                sf.ref.list_key and src in f.screens and sf.widget not in f.screens[src].keys:
-            tapped.setdefault((src, sf.ref.list_key), set()).add(
-                sf.widget.partition("/[item]")[2])
+    for t in f.graph.transitions:
+        w = (t.source, t.widget, t.action)
+        if t.action not in ("tap", "long_press") or "/[item]" not in t.widget or \
+                t.source not in f.screens or t.widget in f.screens[t.source].keys:
+            continue
+        if t.target != "stay" or w in f.toggles or w in f.effects or w in f.adds:
+            lkey, _, suffix = t.widget.partition("/[item]")
+            tapped.setdefault((t.source, lkey), set()).add(suffix)
     screens = dict(f.screens)
     for (src, lkey), suffixes in sorted(tapped.items()):
         info = screens[src]
@@ -104,8 +108,8 @@ def template_item(lc: C.ListContent, lst: Node, tapped: frozenset[str] = frozens
 def item_controls(lc: C.ListContent, lst: Node, tapped: frozenset[str]
                   ) -> dict[str, tuple[NodePath, str]]:
     """(#21) The tapped views of other row types that `template_item` adds: their key
-    after `[item]` -> (their path in the template, the field key of a text in them, or
-    "" where only a description is)."""
+    after `[item]` -> (their path in the template, the field of a text in them, else of
+    a description)."""
     return _template(lc, lst, tapped)[2]
 
 
@@ -139,11 +143,18 @@ def _template(lc: C.ListContent, lst: Node, tapped: frozenset[str]):
         label = node.model_copy(update={"children": (), **said, **_PLAIN})
         dx, dy = base.bounds[0] - other.bounds[0], base.bounds[1] - other.bounds[1]
         tap = _tapped_view(lst, other, rel, tapped - own) if tapped else None
+        if tap is not None and tap[1] == rel and tap[0] in controls:
+            tap = None  # its text joined as it was already; its description as a label
         if tap is None:
             bound[(len(base.children) + len(extra),)] = key
             extra.append(shifted(label, dx, dy))
             continue
         suffix, trel = tap
+        if trel == rel:  # the tapped view is the text's own: it joins as it was
+            controls[suffix] = ((len(base.children) + len(extra),), key)
+            bound[controls[suffix][0]] = key
+            extra.append(shifted(node.model_copy(update={"children": (), **said}), dx, dy))
+            continue
         if suffix not in boxes:  # the tapped view, emptied: its texts join it one by one
             view = other.at(trel).model_copy(update={"children": (), "text": "",
                                                      "content_desc": ""})
@@ -154,8 +165,8 @@ def _template(lc: C.ListContent, lst: Node, tapped: frozenset[str]):
         box = extra[i]
         bound[(len(base.children) + i, len(box.children))] = key
         extra[i] = box.model_copy(update={"children": box.children + (shifted(label, dx, dy),)})
-        if not key.startswith(C.DESC) and not controls[suffix][1]:
-            controls[suffix] = (controls[suffix][0], key)
+        if not controls[suffix][1] or controls[suffix][1].startswith(C.DESC):
+            controls[suffix] = (controls[suffix][0], key)  # a text's column, else a desc's
     if extra:
         base = base.model_copy(update={"children": base.children + tuple(extra)})
     return base, bound, controls
