@@ -372,7 +372,8 @@ def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
     """(#21) qqmusic's album: the list's template is a song row; the header row above the
     songs holds a share button ("Share" in a clickable box) whose tap opened the share
     sheet. The template keeps that box, clickable and named, and the tap is on it (on a
-    row that shows its text), not on the whole row; a song row still opens the song."""
+    row that shows its text), not on the whole row; so does a clickable text of the header
+    (the artist's name); a song row still opens the song."""
     from phoneworld.infer.app import infer_app
     from phoneworld.infer.graph import build_graph
     from phoneworld.runtime import Machine
@@ -386,6 +387,7 @@ def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
     def album():
         head = _n("LinearLayout", "head", "", (0, 400, 1080, 900), [
             _n("TextView", "album", "Blue", (0, 400, 1080, 500)),
+            _n("TextView", "artist_link", "Ann", (0, 600, 300, 700), clickable=True),
             _n("LinearLayout", "share", "", (800, 750, 1080, 850), [
                 _n("TextView", "share_text", "Share", (900, 760, 1080, 840))],
                clickable=True)], clickable=True)
@@ -393,8 +395,10 @@ def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
                                          [head, *(song(900 + 200 * i, f"Song {i}")
                                                   for i in range(4))], scrollable=True))
     sheet = screen(title("Share to"), button("wechat", "WeChat", 400))
-    tr = (App().show(album()).tap(1, 0, 1).show(sheet, ".Share").back()
-          .show(album()).tap(1, 2).show(_detail("Song 1", "$1"), ".Song").trace())
+    artist = screen(title("Artist"), button("follow", "Follow", 400))
+    tr = (App().show(album()).tap(1, 0, 2).show(sheet, ".Share").back()
+          .show(album()).tap(1, 2).show(_detail("Song 1", "$1"), ".Song").back()
+          .show(album()).tap(1, 0, 1).show(artist, ".Artist").trace())
     spec, _ = infer_app("app", build_graph("app", [tr]), [tr])
     album_screen = spec.start
     (share,) = [t for t in spec.transitions if t.screen == album_screen
@@ -406,6 +410,13 @@ def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
     (box,) = [e for e in m.observe("elements") if e["clickable"] and e["bounds"][0] == 800]
     m.step({"action_type": "click", "index": box["index"]})
     assert m.screen == "share"
+    # A clickable text of the header is its own tapped view: it keeps its tap too.
+    (link,) = [t for t in spec.transitions if t.screen == album_screen
+               and t.target == "artist"]
+    assert link.widget == "artist_link"
+    m.reset()
+    m.step({"action_type": "click", "x": 150, "y": 650})
+    assert m.screen == "artist"
     m.reset()
     m.step({"action_type": "click", "x": 300, "y": 1200})  # Song 1
     assert m.screen == "song" and "Song 1" in [e["text"] for e in m.observe("elements")]
