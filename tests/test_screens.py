@@ -227,33 +227,3 @@ def test_a_bottom_navigation_item_that_takes_no_tap_is_still_the_selected_tab():
     assert selected_tabs(nav(0)) != selected_tabs(nav(2))
     assert any("Edits" in t for t in selected_tabs(nav(2)))
     assert selected_tabs(nav(2, clickable=False)) == frozenset()
-
-
-def test_a_screen_in_another_state_joins_the_observation_it_is_laid_out_as():
-    """(#21) uber's store page: its first observation, then with a time picker open, then
-    with the picker open and another destination ("Remove" added). The last one's labels
-    differ from the first's, but it is laid out as the second (>= `SAME_LAYOUT`) with
-    labels alike: one screen. A page of that layout whose labels are all other stays
-    apart: layout never overrides the labels."""
-    from tests.infer_fixtures import App, _n, button, label, screen, title
-
-    def page(buttons, dialog=(), extra=()):
-        texts = [label(f"line{i}", f"Line {i}", 200 + 20 * i) for i in range(40)]
-        tapped = [button(f"b{i}", b, 1200 + 100 * i) for i, b in enumerate(buttons)]
-        kids = [title("Store"), *texts, *tapped]
-        if dialog:
-            kids.append(_n("FrameLayout", "dialog", "", (100, 800, 980, 1600),
-                           [button(f"d{i}", d, 900 + 120 * i) for i, d in enumerate(dialog)]
-                           + [button(e, e.title(), 1400) for e in extra]))
-        return screen(*kids)
-    first = ("Store", "Set destination", "ASAP", "Edit", "Arrive by")
-    moved = ("Headoffice", "Schedule", "Edit", "Arrive by", "Later")
-    tr = (App().show(page(first))
-          .show(page(first, ("Cancel", "OK")))
-          .show(page(moved, ("Cancel", "OK"), ("remove",)))
-          .show(page(("Map", "Confirm", "Payment", "Fare", "Seats"), ("Close", "Done"),
-                     ("remove",)))
-          .trace())
-    _, where = group_observations([tr])
-    names = [where[r] for r in sorted(where, key=lambda r: r.index)]
-    assert names[0] == names[1] == names[2] != names[3]

@@ -4,20 +4,14 @@
 
 Grouping: observations of one package whose activities agree (when both are known),
 whose selected tabs are the same (see `selected_tabs`) and whose skeletons are similar
-(`skeleton.similarity` >= `SAME_SCREEN`) share a screen, unless their labels differ
-(`skeleton.same_texts`: a web page that swapped its panel, a legal page in another
-language). Similarity weighs the app's
+(`skeleton.similarity` >= `SAME_SCREEN`) share a screen. Similarity weighs the app's
 chrome (paths most of an activity's distinct skeletons share: decor, toolbar, drawer
 frame, bottom bar) at half, and is nil where the content under that chrome was swapped
 for other content (a fragment, a tab page, a web page), so single-activity apps do not
 collapse into one screen; texts, list items and system bars are never in a skeleton,
-so a clock, a list's length or its scroll position split nothing. A group is judged by
-its first observation, and, where only the labels keep an observation out, also by its
-other observations: one laid out as one of them (`SAME_LAYOUT`) with labels alike is
-the screen in another state (uber's store page with its time picker open, a destination
-removed). Layout alone never overrides the labels: same-layout pages of other content
-(map steps, legal pages) stay apart. Each observation joins the first existing group it
-matches, in trace order, so the result is deterministic.
+so a clock, a list's length or its scroll position split nothing. Each observation
+joins the first existing group it matches, in trace order, so the result is
+deterministic.
 Observations without a hierarchy (Rico's gaps, DroidBot states with no file) belong to
 no screen.
 
@@ -48,14 +42,10 @@ from phoneworld.ui.skeleton import (
 )
 
 P0_SHARE, P1_SHARE = 0.6, 0.9
-SAME_LAYOUT = 0.95
-"""Skeleton similarity of an observation to one of a group's observations (not its first)
-above which labels alike with that one make it the group's: nearly the same layout."""
 
 
 class _Group:
-    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "members",
-                 "looks")
+    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "members")
 
     def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef,
                  texts: frozenset[str] = frozenset()) -> None:
@@ -66,14 +56,6 @@ class _Group:
         self.tabs = selected_tabs(obs.root)
         self.texts = texts
         self.members = [ref]
-        self.looks: list[tuple[frozenset[str], frozenset[str]]] = []
-        """(skeleton, labels) of the other members, each once."""
-
-    def add(self, ref: ObsRef, skel: frozenset[str], texts: frozenset[str]) -> None:
-        self.members.append(ref)
-        look = (skel, texts)
-        if look != (self.skel, self.texts) and look not in self.looks:
-            self.looks.append(look)
 
     def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str],
                 chrome: frozenset[str] = frozenset(),
@@ -82,20 +64,14 @@ class _Group:
             return False
         if tabs != self.tabs:
             return False
+        if not self.foreign and not same_texts(texts, self.texts):
+            return False
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
             return False
         # Other apps (a browser, a file picker) are not told apart by their content.
-        if self.foreign:
-            return similarity(skel, self.skel, frozenset()) >= SAME_SCREEN
-        if similarity(skel, self.skel, chrome) < SAME_SCREEN:
-            return False
-        if same_texts(texts, self.texts):
-            return True
-        # Only the labels differ from the first observation's: the screen in another
-        # state when laid out as one of its other observations, with labels alike.
-        return any(same_texts(texts, t) and similarity(skel, k, chrome) >= SAME_LAYOUT
-                   for k, t in self.looks)
+        return similarity(skel, self.skel, frozenset() if self.foreign else chrome) >= \
+            SAME_SCREEN
 
 
 def _activity(a: str) -> str:
@@ -119,7 +95,7 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             texts = content_texts(obs.root)
             for g in groups:
                 if g.accepts(obs, skel, tabs, chrome, texts):
-                    g.add(ref, skel, texts)
+                    g.members.append(ref)
                     break
             else:
                 groups.append(_Group(obs, skel, ref, texts))
