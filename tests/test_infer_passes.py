@@ -368,6 +368,60 @@ def test_a_list_of_mixed_rows_is_drawn_from_its_typical_row_with_the_others_text
     assert not any("clickable" in v.flags for v in template.children[2:])
 
 
+def test_a_tapped_button_of_another_row_type_keeps_its_own_target():
+    """(#21) qqmusic's album: the list's template is a song row; the header row above the
+    songs holds a share button ("Share" in a clickable box) whose tap opened the share
+    sheet. The template keeps that box, clickable and named, and the tap is on it (on a
+    row that shows its text), not on the whole row; so does a clickable text of the header
+    (the artist's name); a song row still opens the song."""
+    from phoneworld.infer.app import infer_app
+    from phoneworld.infer.graph import build_graph
+    from phoneworld.runtime import Machine
+    from tests.infer_fixtures import _n
+
+    def song(y, name):
+        return _n("LinearLayout", "song", "", (0, y, 1080, y + 200), [
+            _n("TextView", "name", name, (0, y, 600, y + 100)),
+            _n("TextView", "artist", "Ann", (0, y + 100, 600, y + 200))], clickable=True)
+
+    def album():
+        head = _n("LinearLayout", "head", "", (0, 400, 1080, 900), [
+            _n("TextView", "album", "Blue", (0, 400, 1080, 500)),
+            _n("TextView", "artist_link", "Ann", (0, 600, 300, 700), clickable=True),
+            _n("LinearLayout", "share", "", (800, 750, 1080, 850), [
+                _n("TextView", "share_text", "Share", (900, 760, 1080, 840))],
+               clickable=True)], clickable=True)
+        return screen(title("Album"), _n("RecyclerView", "list", "", (0, 400, 1080, 2400),
+                                         [head, *(song(900 + 200 * i, f"Song {i}")
+                                                  for i in range(4))], scrollable=True))
+    sheet = screen(title("Share to"), button("wechat", "WeChat", 400))
+    artist = screen(title("Artist"), button("follow", "Follow", 400))
+    tr = (App().show(album()).tap(1, 0, 2).show(sheet, ".Share").back()
+          .show(album()).tap(1, 2).show(_detail("Song 1", "$1"), ".Song").back()
+          .show(album()).tap(1, 0, 1).show(artist, ".Artist").trace())
+    spec, _ = infer_app("app", build_graph("app", [tr]), [tr])
+    album_screen = spec.start
+    (share,) = [t for t in spec.transitions if t.screen == album_screen
+                and t.target == "share"] or [None]
+    assert share is not None and share.widget == "share", spec.transitions
+    assert share.when == Compare("!=", Ref(("item", "share_text")), _const(""))
+    m = Machine(spec)
+    m.reset()
+    (box,) = [e for e in m.observe("elements") if e["clickable"] and e["bounds"][0] == 800]
+    m.step({"action_type": "click", "index": box["index"]})
+    assert m.screen == "share"
+    # A clickable text of the header is its own tapped view: it keeps its tap too.
+    (link,) = [t for t in spec.transitions if t.screen == album_screen
+               and t.target == "artist"]
+    assert link.widget == "artist_link"
+    m.reset()
+    m.step({"action_type": "click", "x": 150, "y": 650})
+    assert m.screen == "artist"
+    m.reset()
+    m.step({"action_type": "click", "x": 300, "y": 1200})  # Song 1
+    assert m.screen == "song" and "Song 1" in [e["text"] for e in m.observe("elements")]
+
+
 def test_a_text_field_shows_its_hint_not_what_was_typed_into_it_once():
     def page(text, *more):
         labels = [label(f"l{i}", f"Line {i}", 600 + 100 * i) for i in range(8)]
@@ -464,6 +518,38 @@ def test_a_row_swiped_across_the_list_is_a_swipe_that_carries_the_row():
     m.reset()
     m.step({"action_type": "scroll", "direction": "down"})
     assert m.screen == spec.start
+
+
+def test_a_swiped_row_is_the_row_the_screen_it_opened_shows():
+    """(#21) onelist: DroidBot recorded the list unscrolled (one state file per state_str)
+    while the device showed it scrolled, so the row under the list's centre in the
+    recording ("Item 5") is not the row swiped; the editor it opened shows "Item 7": that
+    row is the one swiped, and the editor's title is its name, not a column of its own."""
+    many = [(f"Item {i}", f"${i}") for i in range(9)]
+    tr = (App().show(_home(many)).scroll("left", 1).show(_detail("Item 7", "$7"))
+          .back().show(_home(many)).scroll("left", 1).show(_detail("Item 2", "$2"))
+          .back().show(_home(many)).scroll("left", 1).show(_detail("Item 5", "$5"))
+          .trace())
+    f = facts(tr, until="details")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    names = {r[0]: r[2] for r in lc.rows}
+    assert [names[f.tapped[(0, k)]] for k in (0, 2, 4)] == ["Item 7", "Item 2", "Item 5"]
+    detail = f.details[screen_of(f, 0, 1)]
+    assert Ref(("param", "f1")) in detail.values()
+    # A screen that shows none of the list's rows keeps the row hit.
+    other = screen(title("Settings"), switch("wifi", True, 300))
+    tr = App().show(_home(many)).scroll("left", 1).show(other, ".Settings").trace()
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    assert lc.rows[f.tapped[(0, 0)] - 1][2] == "Item 5"
+    # Nor does one that shows a row of another kind (activitylauncher: "Create shortcut"
+    # opens the launcher's page naming the shortcut after the dialog's heading row).
+    menu = screen(title("Menu"), rows("list", [("Launcher", ""), ("", "Create shortcut")]))
+    tr = (App().show(menu).tap(1, 1).show(screen(title("Launcher"), button("add", "Add", 400)),
+                                         ".Add").trace())
+    f = facts(tr, until="rows")
+    lc = f.lists[screen_of(f, 0, 0)]["FrameLayout/RecyclerView#list"]
+    assert lc.rows[f.tapped[(0, 0)] - 1][3] == "Create shortcut"
 
 
 def _const(v):

@@ -32,6 +32,7 @@ from phoneworld.infer.rules import choose_transitions
 from phoneworld.infer.saves import find_saves, save_effects
 from phoneworld.infer.steppers import find_steppers
 from phoneworld.infer.tables import build_tables
+from phoneworld.infer.templates import find_row_controls
 from phoneworld.infer.timed import find_timed
 from phoneworld.infer.toggles import find_flags, find_toggles, switch_texts
 from phoneworld.infer.views import build_screens
@@ -55,6 +56,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("tables", build_tables),                      # -> content and state tables
     ("row effects", row_effects),                  # -> insert / delete / update effects
     ("save effects", save_effects),                # -> the inserts of saves
+    ("row controls", find_row_controls),           # -> tapped views of other row types
     ("transitions", choose_transitions),           # -> (screen, widget, action) -> target
     ("timed", find_timed),                         # -> screens that give way by themselves
     ("choices", find_choices),                     # -> options that set their row's value

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,6 @@ from phoneworld.infer.effects import (
     without_flags,
 )
 from phoneworld.infer.facts import Facts
-from phoneworld.infer.keys import resolve_key
 from phoneworld.infer.play import states_at, steps_of
 from phoneworld.infer.search import query_filters, with_queries, with_query_lists
 from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
@@ -53,11 +52,14 @@ class _Info:
     names: Mapping[NodePath, str]
     lists: Mapping[str, Any]
     param_list: tuple[str, str] | None
+    name_of: Callable[[str], str]
+    """The name of a widget key (`facts.ScreenFacts.name_of`)."""
 
 
 def _infos(f: Facts) -> dict[str, _Info]:
     return {name: _Info(screen=s.screen, root=s.root, keys=s.keys, names=s.names,
-                        lists=f.lists.get(name, {}), param_list=f.params.get(name))
+                        lists=f.lists.get(name, {}), param_list=f.params.get(name),
+                        name_of=s.name_of)
             for name, s in f.screens.items()}
 
 
@@ -81,8 +83,7 @@ def cross_effects(f: Facts) -> Facts:
     """The transitions of the taps found by `find_cross_adds`, with their inserts."""
     if not f.adds:
         return f.with_()
-    named = {k: (k[0], f.screens[k[0]].names.get(resolve_key(k[1], f.screens[k[0]].keys), ""))
-             for k in f.adds}
+    named = {k: (k[0], f.screens[k[0]].name_of(k[1])) for k in f.adds}
     transitions = without_flags(with_cross_adds(list(f.transitions), dict(f.adds), named),
                                 set(f.member))
     notes = {f"{k[0]}.{named[k][1]}": (add.source,) for k, add in f.adds.items()}

@@ -65,9 +65,15 @@ class ScreenFacts:
     """Widget key -> path in the representative."""
     names: Mapping[NodePath, str] = field(default_factory=_empty)
     """Path in the representative -> widget name (unique in the screen)."""
+    inner: Mapping[str, tuple[NodePath, str, str]] = field(default_factory=_empty)
+    """(#21) Widget key of a tapped view in a list row of another type than the list's
+    template -> (the path of the template's view that stands for it, as the item template
+    will have it, its name, the column of a text in it or ""); see `templates`."""
 
     def name_of(self, key: str) -> str:
         """The name of the widget with key `key` (see `keys.resolve_key`); "" for none."""
+        if key not in self.keys and key in self.inner:
+            return self.inner[key][1]
         path = resolve_key(key, self.keys)
         return self.names.get(path, "") if path is not None else ""
 

@@ -263,7 +263,12 @@ def collect_rows(f: Facts) -> Facts:
         if sf.ref is not None and sf.ref.item is not None:
             got = ids.get(sf.ref.list_key or "")
             if got and sf.ref.item < len(got):
-                tapped[(sf.trace, sf.index)] = got[sf.ref.item]
+                row = got[sf.ref.item]
+                a = sf.after
+                if a is not None and f.where.get(a, src) != src:
+                    row = opened_row(lists[src][sf.ref.list_key or ""], row, ctx_of[b],
+                                     f.obs[b].root, f.obs[a].root)
+                tapped[(sf.trace, sf.index)] = row
         a = sf.after
         if a is None or a not in f.where or a in ctx_of:
             continue
@@ -286,6 +291,33 @@ def collect_rows(f: Facts) -> Facts:
                               for v in values) for key, values in by_key.items()}
              for ref, by_key in shown.items()}
     return f.with_(lists=lists, ctx_of=ctx_of, tapped=tapped, row_ids=row_ids, shown=texts)
+
+
+def opened_row(lc: C.ListContent, row: int, ctx: int | None, before, after) -> int:
+    """(#21) The row a step on a list item opened another screen with: the row it hit,
+    unless the screen it opened shows none of that row's texts but, in a column the row
+    hit fills too (a row of its kind: not a heading), a text of exactly one other row of
+    the list (one the screen before did not show outside its lists): then that row. A
+    recording's screen before can be another scroll of the list than the device showed
+    (DroidBot keeps one state file per `state_str`, which leaves out texts over 50
+    characters, so onelist's scrolled list of long items shares the file of the
+    unscrolled one), and a swipe names no row of its own: the editor it opened, showing
+    the row's text, tells which row it was."""
+    if after is None or not 0 < row <= len(lc.rows):
+        return row
+    mine = _row_texts(lc.rows[row - 1])
+    shown = set(texts_by_key(after).values())
+    if not mine or set(mine.values()) & shown:
+        return row
+    shown -= set(texts_by_key(before).values()) if before is not None else set()
+    match = {r[0] for r in lc.rows if r[1] == ctx and r[0] != row and any(
+        c in mine and v in shown for c, v in _row_texts(r).items())}
+    return match.pop() if len(match) == 1 else row
+
+
+def _row_texts(r: list) -> dict[int, str]:
+    """A row's texts that can tell it apart (of three characters or more), by column."""
+    return {c: v for c, v in enumerate(r[2:]) if isinstance(v, str) and len(v.strip()) >= 3}
 
 
 def name_columns(f: Facts) -> Facts:

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from phoneworld.infer.keys import list_key, resolve_key
+from phoneworld.infer.keys import list_key
 from phoneworld.infer.transitions import classify_step
 from phoneworld.ir.model import ObsRef
 from phoneworld.runtime.effects import apply_effect
@@ -55,9 +55,7 @@ def steps_of(traces: Sequence[Trace], where, infos, obs, tapped, ctx_of) -> list
                 continue
             info = infos[src]
             widget, action, _, _ = classify_step(obs[a].root, step)
-            path = resolve_key(widget, info.keys)
-            name = "back" if action == "back" else info.names.get(path, "") \
-                if path is not None else ""
+            name = "back" if action == "back" else info.name_of(widget)
             if action == "type" and step.action.text is not None and name:
                 inputs[name] = step.action.text
             item = None

@@ -71,13 +71,28 @@ def choose_transitions(f: Facts) -> Facts:
         for target, when, count in _row_variants(ts, default.target, f.tapped, rows):
             out.append(_transition(f, src, name, widget, action, target, True, when,
                                    effects, count))
-        kind = _row_kind(default, f.tapped, rows, lc.columns) \
-            if lc is not None and default.item and default.target != "stay" else None
+        kind = _row_kind(default, f.tapped, rows, lc.columns) if lc is not None and \
+            default.item and default.target != "stay" and widget not in info.inner else None
         out.append(_transition(f, src, name, widget, action, default.target,
                                default.item, kind, effects, default.count))
     out += [replace(t, widget=child) for (src, child), row in sorted(like_row.items())
             for t in out if t.screen == src and t.widget == row and t.action == "tap"]
-    return f.with_(transitions=tuple(out)).noted(dropped=dropped)
+    return f.with_(transitions=tuple(_on_own_rows(f, out))).noted(dropped=dropped)
+
+
+def _on_own_rows(f: Facts, transitions: list[Transition]) -> list[Transition]:
+    """(#21) A tapped view that only rows of another type have (`templates`) acts only on
+    a row that shows its text: on a row without it there is nothing to tap."""
+    guards = {(src, name): Compare("!=", Ref(("item", col)), Const(""))
+              for src, info in f.screens.items() for _, name, col in info.inner.values()
+              if col}
+    out = []
+    for t in transitions:
+        guard = guards.get((t.screen, t.widget))
+        if guard is not None:
+            t = replace(t, when=guard if t.when is None else BoolOp("and", (guard, t.when)))
+        out.append(t)
+    return out
 
 
 def _a_control(info, widget: str) -> bool:

@@ -13,6 +13,7 @@ from phoneworld.infer import extents as E
 from phoneworld.infer import templates as T
 from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts, ScreenFacts
+from phoneworld.infer.keys import list_key
 from phoneworld.infer.layout import to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.spec.ast import Compare, Const, ListOf, Ref, Screen, View
@@ -57,7 +58,10 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         if lpath is None or not root.at(lpath).children:
             continue
         index = T.template_index(root.at(lpath))
-        item, added = T.template_item(lc, root.at(lpath))
+        at = lpath + (index,)
+        inner = {k.partition("/[item]")[2]: (p[len(at):], n) for k, (p, n, _) in
+                 info.inner.items() if p[:len(at)] == at and list_key(k) == key}
+        item, added = T.template_item(lc, root.at(lpath), frozenset(inner))
         fields = {rel: (lc.columns[lc.fields.index(k)] if k in lc.fields else None)
                   for k, rel, _ in C.item_fields(item)}
         fields.update((rel, lc.columns[lc.fields.index(k)]) for rel, k in added.items()
@@ -83,6 +87,7 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
 
         item_names = {p[len(lpath) + 1:]: n for p, n in names.items()
                       if p[:len(lpath) + 1] == lpath + (index,)}
+        item_names.update(inner.values())  # (#21) tapped views of other row types
         template = to_view(item, names=item_names, text_of=item_text,
                            checked_of=item_checked, lists={}, desc_of=item_desc)
         where = Ref(("item", "ctx"))
