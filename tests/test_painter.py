@@ -131,6 +131,19 @@ def _counted(send, sent: list[str]):
     return counted
 
 
+def _clips(painter: Painter) -> list:
+    """The clips `painter` captures from now on, in order (a list it keeps appending to)."""
+    shots: list = []
+    real = painter.capture.png
+
+    def png(page, clip, size):
+        shots.append(clip)
+        return real(page, clip, size)
+
+    painter.capture.png = png
+    return shots
+
+
 @pytest.mark.parametrize("window", [40, 700])
 def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(browser,
                                                                           window):
@@ -141,14 +154,7 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
     painter = Painter(browser, _route({}), ORIGIN, None, window=window)
     painter.capture.taller = 0  # bands, never a taller window
     _, whole = _pair(browser)
-    shots = []
-    real = painter.capture.png
-
-    def png(page, clip, size):
-        shots.append(clip)
-        return real(page, clip, size)
-
-    painter.capture.png = png
+    shots = _clips(painter)
     m = Machine(shop_spec())
     m.reset()
     sent: list[str] = []
@@ -180,14 +186,7 @@ def test_a_clip_higher_than_the_window_comes_from_one_capture_of_a_taller_one(br
     showing the page by its own document; the frames stay the whole captures'."""
     painter = Painter(browser, _route({}), ORIGIN, None, window=40)
     _, whole = _pair(browser)
-    shots = []
-    real = painter.capture.png
-
-    def png(page, clip, size):
-        shots.append(clip)
-        return real(page, clip, size)
-
-    painter.capture.png = png
+    shots = _clips(painter)
     m = Machine(shop_spec())
     m.reset()
     for a in [None, {"action_type": "input_text", "text": "oat", "index": 3},
