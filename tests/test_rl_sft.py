@@ -78,6 +78,7 @@ def test_the_reply_only_loss_is_trl_s_loss(micro, tmp_path) -> None:
         train_dataset=Dataset.from_list(list(examples[:8])), processing_class=tok)
     batch = trainer._prepare_inputs(next(iter(trainer.get_train_dataloader())))
     assert (batch["labels"] != -100).sum() < batch["attention_mask"].sum() / 2
+    assert not batch["attention_mask"].all()  # padded rows: the lean loss drops the mask
 
     def loss_and_grad(fn) -> tuple[float, torch.Tensor]:  # noqa: ANN001
         model.zero_grad()
@@ -89,3 +90,15 @@ def test_the_reply_only_loss_is_trl_s_loss(micro, tmp_path) -> None:
     theirs, g_theirs = loss_and_grad(SFTTrainer.compute_loss)
     assert mine == pytest.approx(theirs, rel=1e-5)
     assert torch.allclose(g_mine, g_theirs, atol=1e-6)
+
+
+def test_only_padding_on_the_right_goes_without_a_mask() -> None:
+    import torch
+
+    from rl.sft import _needed_mask
+
+    right = torch.tensor([[1, 1, 1], [1, 1, 0], [1, 0, 0]])
+    left = torch.tensor([[1, 1, 1], [0, 1, 1]])
+    holes = torch.tensor([[1, 0, 1]])
+    assert _needed_mask(right) is None and _needed_mask(None) is None
+    assert _needed_mask(left) is left and _needed_mask(holes) is holes
