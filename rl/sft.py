@@ -53,8 +53,9 @@ def reply_loss_trainer(base: type) -> type:
     trl's own loss goes through its fused, tiled LM-head kernel, which on a CPU takes
     about 40% of a step for the few reply tokens it scores; this does the same sum of
     negative log-likelihoods over the unmasked next tokens with one plain projection (and
-    logs the same token accuracy, of the logged steps' batches). Models it cannot see through (wrapped for several
-    processes, or with scaled or capped logits) keep trl's loss.
+    logs the same token accuracy, of the logged steps' batches). Models it cannot see
+    through (wrapped for several processes, or with scaled or capped logits) keep trl's
+    loss.
     """
 
     class ReplyLossSFT(base):  # type: ignore[misc, valid-type]
@@ -164,7 +165,7 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
-              weight_decay: float = 0.0, compile: bool = True) -> tuple[Path, list[float]]:
+              weight_decay: float = 0.0, compile: bool = False) -> tuple[Path, list[float]]:
     """Fine-tune the model in `model_dir` on `examples`; (final folder, logged losses).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).

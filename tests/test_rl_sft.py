@@ -108,5 +108,5 @@ def test_only_long_cpu_runs_are_compiled() -> None:
     from rl.config import TrainConfig
     from rl.sft import COMPILE_FROM, compiles
 
-    assert TrainConfig().sft_compile and TrainConfig().sft_steps >= COMPILE_FROM
+    assert not TrainConfig().sft_compile and TrainConfig().sft_steps >= COMPILE_FROM
     assert not compiles(COMPILE_FROM - 1) and not compiles(COMPILE_FROM, compile=False)
