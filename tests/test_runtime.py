@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -360,6 +361,26 @@ def test_jump_preview_and_dump_for_replay_and_codegen(m: Machine):
 
 
 # -- views: XML, node, HTML -----------------------------------------------------------------------
+
+def test_a_preview_shows_a_row_a_transition_opens_the_screen_with():
+    # Only the dairy rows open the detail screen: its preview shows the first of them
+    # (Oat milk, row 1); with only fruit opening it, the first fruit (Apples, row 6); with
+    # a guard no row passes, the table's first row as before.
+    spec = shop_spec()
+
+    def guarded(when):
+        kept = tuple(t for t in spec.transitions if t.target != "detail")
+        into = Transition("home", "product_row", "tap", "detail", with_param=R("item"),
+                          when=when)
+        return Machine(dataclasses.replace(spec, transitions=(*kept, into)))
+
+    fruit = Compare("==", R("item", "category"), Const("fruit"))
+    assert "Apples" in guarded(fruit).preview("detail")
+    assert "Oat milk" not in guarded(fruit).preview("detail")
+    nothing = Compare("==", R("item", "category"), Const("toys"))
+    assert "Oat milk" in guarded(nothing).preview("detail")
+    assert "Oat milk" in Machine(spec).preview("detail")
+
 
 def test_xml_is_a_uiautomator_dump_and_hit_tests_agree(m: Machine):
     xml = m.observe("xml")

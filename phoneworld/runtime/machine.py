@@ -36,6 +36,7 @@ from phoneworld.runtime.effects import apply_effect
 from phoneworld.runtime.expr import Scope, evaluate, filter_rows, holds
 from phoneworld.runtime.gestures import HANDLERS
 from phoneworld.runtime.layout import ViewPlan, plan_screen
+from phoneworld.runtime.opened import opened_row
 from phoneworld.runtime.render import Box, Element, Frame, Rendering, render_boxes
 from phoneworld.runtime.state import Row, State
 from phoneworld.spec.ast import AppSpec, Expr, Task, Transition, Value
@@ -257,9 +258,11 @@ class Machine:
         return self._outcome(f"jump {screen}", None)
 
     def preview(self, screen: str, format: ObserveFormat = "html") -> Any:
-        """`screen` rendered in the current data (with the first row of its param table as
-        parameter), without moving the machine."""
-        return _form(self._render(self._frame(screen, None, first=True)), format)
+        """`screen` rendered in the current data, without moving the machine; its parameter
+        is a row a transition opens it with (`runtime.opened`), else its table's first."""
+        row_id = opened_row(self.spec, self.state, screen, self._param_for) \
+            if screen in self._screens else None
+        return _form(self._render(self._frame(screen, row_id, first=True)), format)
 
     def dump_state(self) -> str:
         """The database as SQL statements (deterministic for the same data)."""

@@ -327,9 +327,9 @@ class Rendering:
         return self._html
 
     def hit(self, x: int, y: int) -> int | None:
-        """The box a touch at (x, y) lands on, by `ui.hits.hit_test`'s rule:
-        the deepest containing box, a clickable one winning over labels inside it,
-        later siblings winning ties (see `hits`)."""
+        """The box a touch at (x, y) lands on, by `ui.hits.hit_test`'s rule: Android's
+        dispatch, topmost children first, a clickable box winning over labels inside it
+        (see `hits`)."""
         hits = self._hits
         if hits is None:
             hits = self._hits = HitTester(self.boxes)

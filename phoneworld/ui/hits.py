@@ -1,13 +1,15 @@
 """Hit-testing: the view a touch at (x, y) lands on.
 
 `hit_test` answers it on a `Node` tree (a recording, a device's dump), the way Android
-dispatches a touch. On a rendered screen (a flat list of boxes with their depths) the
-rule is the same in effect: the deepest box containing the point, a clickable one
-winning over labels inside it, later siblings winning ties. Finding it means scanning
-every box (tens of microseconds on a busy screen, the largest share of a
-tap once screens are cached). But the boxes' edges cut the screen into cells inside
-which every point lies in the same boxes, so a whole cell has one answer: a `HitTester`
-finds a point's cell with two bisections and scans once per cell it is asked about.
+dispatches a touch: from the root down, children topmost first (the last drawn is on
+top), so a view drawn over another takes the touch even where the one below is nested
+deeper (a page pushed over a list), and a clickable view takes it over the labels inside
+it. On a rendered screen (a flat list of boxes, each with its children's numbers) the
+rule is the same. Finding it means walking the boxes (tens of microseconds on a busy
+screen, the largest share of a tap once screens are cached). But the boxes' edges cut
+the screen into cells inside which every point lies in the same boxes, so a whole cell
+has one answer: a `HitTester` finds a point's cell with two bisections and walks once
+per cell it is asked about.
 
     HitTester(boxes).hit(540, 1200) -> 17 (the box's number), or None
 """
@@ -25,7 +27,7 @@ class Box(Protocol):
     """What hit-testing reads of a rendered view (e.g. `runtime.render.Box`)."""
 
     bounds: Bounds
-    depth: int
+    children: Sequence[int]
     clickable: bool
     long_clickable: bool
     checkable: bool
@@ -83,20 +85,34 @@ class HitTester:
 
 
 def scan(boxes: Sequence[Box], x: int, y: int) -> int | None:
-    """The hit, by looking at every box."""
-    best = best_click = -1
-    depth = click_depth = -1
-    for i, b in enumerate(boxes):
-        x1, y1, x2, y2 = b.bounds
-        if x1 <= x < x2 and y1 <= y < y2:
-            d = b.depth
-            if d >= depth:
-                best, depth = i, d
-            if (b.clickable or b.long_clickable or b.checkable) and d >= click_depth:
-                best_click, click_depth = i, d
-    if best_click >= 0:
-        return best_click
-    return best if best >= 0 else None
+    """The hit, by `hit_test`'s rule on the boxes' tree (box 0 is the root; a box's
+    `children` are the numbers of its children, in drawing order)."""
+    if not boxes:
+        return None
+    hit = _dispatch_box(boxes, 0, x, y)
+    return hit if hit is not None else _deepest_box(boxes, 0, x, y)
+
+
+def _dispatch_box(boxes: Sequence[Box], i: int, x: int, y: int) -> int | None:
+    b = boxes[i]
+    if not _contains(b.bounds, x, y):
+        return None
+    for c in reversed(b.children):
+        hit = _dispatch_box(boxes, c, x, y)
+        if hit is not None:
+            return hit
+    return i if b.clickable or b.long_clickable or b.checkable else None
+
+
+def _deepest_box(boxes: Sequence[Box], i: int, x: int, y: int) -> int | None:
+    b = boxes[i]
+    if not _contains(b.bounds, x, y):
+        return None
+    for c in reversed(b.children):
+        hit = _deepest_box(boxes, c, x, y)
+        if hit is not None:
+            return hit
+    return i
 
 
 def _contains(b: Bounds, x: int, y: int) -> bool:
