@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from phoneworld.runtime.expr import display
-from phoneworld.spec.ast import AppSpec, Compare, Expr, Ref, Task
+from phoneworld.spec.ast import AppSpec, Compare, Const, Expr, Ref, Task
 from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
@@ -38,7 +38,7 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
     kinds together: each pairs two goals from rows of its own, so they would swamp the
     rest (377 to 45 on one real app). They are taken a row at a time from each composite
     template in turn, so that every template keeps some."""
-    drawn = [(t, draw(spec, t)) for t in templates(spec)]
+    drawn = _distinct([(t, draw(spec, t)) for t in templates(spec)])
     room = sum(len(items) for t, items in drawn if t.kind != "composite")
     kept: dict[str, int] = {}
     composites = [(t.name, items) for t, items in drawn if t.kind == "composite"]
@@ -51,6 +51,42 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
         depth += 1
     return [i for t, items in drawn
             for i in (items if t.kind != "composite" else items[:kept.get(t.name, 0)])]
+
+
+def _distinct(drawn: list[tuple[Task, list[TaskInstance]]]
+              ) -> list[tuple[Task, list[TaskInstance]]]:
+    """`drawn` without an instance that asks what an earlier one asks: the same goals with
+    the same parameter values, typing the same text (a screen recorded
+    twice gives the same question from two templates, "What is written under Greenlight
+    Oakland - Edgewater?" from two lists that show it). Two questions about different
+    rows or headings with the same answer are two tasks: their parameters, or for
+    fixed texts their words, differ."""
+    seen: set[tuple] = set()
+    out = []
+    for t, items in drawn:
+        kept = []
+        for i in items:
+            # (with no parameters, what is asked about is in the words alone)
+            key = (i.kind, _meaning(i.goals), i.typed,
+                   tuple(sorted(display(v) for v in i.params.values())),
+                   "" if i.params else i.instruction)
+            if key not in seen:
+                seen.add(key)
+                kept.append(i)
+        out.append((t, kept))
+    return out
+
+
+def _meaning(goals: tuple[Goal, ...]) -> tuple[tuple[str, Expr], ...]:
+    """Each goal's condition with its parameters' values put in (names differ between
+    templates that mean the same)."""
+    out = []
+    for g in goals:
+        values = g.params
+        out.append((g.app, map_expr(g.condition, lambda x, v=values: Const(v[x.path[0]])
+                                    if isinstance(x, Ref) and len(x.path) == 1 and
+                                    x.path[0] in v else x)))
+    return tuple(out)
 
 
 # -- phones: naming the app, and tasks across apps ------------------------------------------------
@@ -172,8 +208,7 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
     rng = random.Random(seed)
     pools: dict[str, list[list[TaskInstance]]] = {k: [] for k in KINDS}
     for spec in specs:
-        for t in templates(spec):
-            items = draw(spec, t)
+        for t, items in _distinct([(t, draw(spec, t)) for t in templates(spec)]):
             if items:
                 rng.shuffle(items)
                 pools.setdefault(t.kind, []).append([on_phone(i, specs) for i in items])
