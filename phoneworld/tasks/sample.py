@@ -56,23 +56,22 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
 def _distinct(drawn: list[tuple[Task, list[TaskInstance]]]
               ) -> list[tuple[Task, list[TaskInstance]]]:
     """`drawn` without an instance that asks what an earlier one asks: the same goals with
-    the same parameter values, typing the same text (a screen recorded
-    twice gives the same question from two templates, "What is written under Greenlight
-    Oakland - Edgewater?" from two lists that show it). Two questions about different
-    rows or headings with the same answer are two tasks: their parameters, or for
-    fixed texts their words, differ."""
-    seen: set[tuple] = set()
+    the same values and the same typed text, and words both templates can say ("What is
+    written under Greenlight Oakland - Edgewater?" from uber's list of locations and from
+    the page of one; shopping's "What is the unit of Strawberries?" from a category and
+    from the favourites). A question worded apart ("What is the total of Bananas?", "How
+    much does Bananas cost?") or about another heading stays, whatever its answer."""
+    said: dict[tuple, set[str]] = {}
     out = []
     for t, items in drawn:
         kept = []
         for i in items:
-            # (with no parameters, what is asked about is in the words alone)
-            key = (i.kind, _meaning(i.goals), i.typed,
-                   tuple(sorted(display(v) for v in i.params.values())),
-                   "" if i.params else i.instruction)
-            if key not in seen:
-                seen.add(key)
-                kept.append(i)
+            key = (i.kind, _meaning(i.goals), i.typed)
+            words = {P.fill(v, i.params) for v in P.variants(t.instruction)}
+            if words & said.get(key, set()):
+                continue
+            said.setdefault(key, set()).update(words)
+            kept.append(i)
         out.append((t, kept))
     return out
 
