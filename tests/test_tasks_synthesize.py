@@ -1474,7 +1474,7 @@ def test_a_heading_on_a_page_with_no_name_is_asked_by_the_way_there():
     (t,) = screen_texts(spec, {}, frozenset({"main", "notes"}))
     assert all("“Show release note”" in v and "“Dark Theme”" in v
                for v in variants(t.task.instruction))
-    assert "after opening “Show release note”" in t.asks
+    assert "on the page “Show release note” opens" in t.asks
     any_row = parse(_NOTES.replace(" when item.id == 2", ""))
     assert way_in(any_row, next(s for s in any_row.screens if s.name == "notes")) == ""
     (t,) = screen_texts(any_row, {}, frozenset({"main", "notes"}))
