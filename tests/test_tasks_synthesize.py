@@ -1464,7 +1464,7 @@ on main.title tap -> notes with item when item.id == 2
 def test_a_heading_on_a_page_with_no_name_is_asked_by_the_way_there():
     """onelist's release notes have no name: "What is written under “Dark Theme”?" says
     not where (a person looks for a Dark Theme option); the one row that opens the page
-    does: "Open “Show release note” and tell me what is written under “Dark Theme”."
+    does: "Tap “Show release note” and tell me what is written under “Dark Theme”."
     A page any row opens has no one way there: asked as before."""
     from phoneworld.tasks.browse import screen_texts, way_in
 
@@ -1488,3 +1488,44 @@ def test_a_switch_on_a_named_screen_is_worded_without_brackets():
 
     for phrase in (*P.FLAG_ON, *P.FLAG_OFF):
         assert "(" not in phrase and "{screen}" in phrase
+
+
+_SHARE = """app share { package "a.b" start main }
+content main_list(id int, ctx int, title text, share text) {
+  (1, null, "Song One", "")
+  (2, null, "Album", "Share")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.title
+        view FrameLayout [900,210,1040,280] as share_button clickable {
+          view TextView [900,210,1040,280] text item.share
+        }
+      }
+    }
+  }
+}
+screen sheet P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,2200,1040,2300] as cancel text "Cancel" clickable
+  }
+}
+on main.share_button tap -> sheet with item when item.share != ""
+"""
+
+
+def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
+    """qqmusic's "分享" on an album's header row opens a share sheet that shows nothing
+    of the row and has no name: "Tap “分享”." is a goal. Any row's button, or a tap on
+    the row's name, is not that (the name is `open_rows`' "Open {n}.")."""
+    from phoneworld.tasks.browse import row_button
+
+    spec = with_tasks(parse(_SHARE))
+    sheet = next(s for s in spec.screens if s.name == "sheet")
+    assert row_button(spec, read_schema(spec), sheet) == "Share"
+    (t,) = [t for t in spec.tasks if t.name == "open_sheet"]
+    assert variants(t.instruction)[0] == "Tap “Share”." and draw(spec, t)
+    any_row = parse(_SHARE.replace(' when item.share != ""', ""))
+    assert row_button(any_row, read_schema(any_row), sheet) == ""

@@ -347,6 +347,33 @@ def way_in(spec: AppSpec, target: Screen) -> str:
     return way if readable(way) and is_name(way) else ""
 
 
+def row_button(spec: AppSpec, schema: Schema, target: Screen) -> str:
+    """The text of the one button inside a list row that opens `target`, a page that
+    shows nothing of the row (qqmusic's "分享" on an album's header row opens its share
+    sheet): pressing it is a goal, "Tap “分享”.". Not a tap on the row's name (that is
+    `open_rows`' "Open {n}."); "" where any row, or rows or buttons saying different
+    things, open it."""
+    if _shows_row(spec, target):
+        return ""
+    in_items = _item_views(spec)
+    state = State(spec)
+    found: set[str] = set()
+    for t in spec.transitions:
+        if t.target != target.name or t.screen == target.name or t.action != "tap" or \
+                (t.screen, t.widget) not in in_items:
+            continue
+        v, table = in_items[(t.screen, t.widget)]
+        e = schema.entity(table)
+        texts = [x for x in views(v) if isinstance(x.text, Ref) and x.text.path[0] == "item"]
+        if t.when is None or e is None or not texts or \
+                any(x.text.path[1:] == (e.name,) for x in texts):  # type: ignore[union-attr]
+            return ""
+        for r in filter_rows(table, t.when, Scope(state), as_item=True):
+            found.add(display(evaluate(texts[0].text, Scope(state).with_row(r, as_item=True))))
+    button = found.pop().strip() if len(found) == 1 else ""
+    return button if readable(button) and is_name(button) else ""
+
+
 def _headed(root: View) -> Iterator[tuple[str, str]]:
     """(heading, text) for each fixed, short text with another fixed text right under it
     (closer than half the heading's height), neither of them an input or a button, the

@@ -154,14 +154,14 @@ BESIDE = (("What is shown next to “{head}” on {screen}?",
 BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say beside “{head}”?",
                     "Read me what is next to “{head}”."),
                    "what is shown next to “{head}”")
-HEADED_VIA = (("Open “{way}” and tell me what is written under “{head}”.",
-               "What does it say under “{head}” once you open “{way}”?",
+HEADED_VIA = (("Tap “{way}” and tell me what is written under “{head}”.",
+               "What does it say under “{head}” once you tap “{way}”?",
                "Tap “{way}” and read me the text under “{head}”."),
               "what is written under “{head}” on the page “{way}” opens")
 """A text under a heading on a page with no name, reached by the one thing that opens it
 (`browse.way_in`)."""
-BESIDE_VIA = (("Open “{way}” and tell me what is shown next to “{head}”.",
-               "What does it say beside “{head}” once you open “{way}”?",
+BESIDE_VIA = (("Tap “{way}” and tell me what is shown next to “{head}”.",
+               "What does it say beside “{head}” once you tap “{way}”?",
                "Tap “{way}” and read me what is next to “{head}”."),
               "what is shown next to “{head}” on the page “{way}” opens")
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",

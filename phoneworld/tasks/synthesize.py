@@ -407,12 +407,16 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         popup = "dialog" in s.modules
         if popup and not label:
             label = _asks_for_text(spec, s)  # ajsha's "SAVE", which asks for a file name
+        # A row's page with no name, opened by a button of one row (qqmusic's "分享"):
+        # pressing it is the goal.
+        button = "" if label or s.foreign else browse.row_button(spec, schema, s)
+        label = label or button
         if s.name == spec.start or s.foreign or not label or label == schema.title or \
                 popup and kinds.get(s.name, ("", ""))[1] == "title":
             continue
-        if s.param is not None and not any(t.target == s.name and t.with_param is None
-                                           and t.screen not in dialogs
-                                           for t in spec.transitions) and \
+        if s.param is not None and not button and \
+                not any(t.target == s.name and t.with_param is None and
+                        t.screen not in dialogs for t in spec.transitions) and \
                 (kinds.get(s.name, ("", ""))[1] != "title" or _shows_param(s)):
             # It only ever shows a row: which row, a condition cannot say. Unless it is a
             # page of its own, titled, on which nothing of the row shows (qqmusic's share
@@ -442,7 +446,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         # the button of a menu that pops up over the screen (aeondroid's "More options"):
         # press it.
         kind = kinds.get(s.name, ("", ""))[1]
-        pressed = popup or kind == "button" or kind == "opener" and _pops_up(spec, s)
+        pressed = popup or bool(button) or kind == "button" or \
+            kind == "opener" and _pops_up(spec, s)
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
