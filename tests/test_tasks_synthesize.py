@@ -1490,7 +1490,7 @@ def test_a_switch_on_a_named_screen_is_worded_without_brackets():
         assert "(" not in phrase and "{screen}" in phrase
 
 
-_SHARE = """app share { package "a.b" start main }
+_ROW_SHARE = """app share { package "a.b" start main }
 content main_list(id int, ctx int, title text, share text) {
   (1, null, "Song One", "")
   (2, null, "Album", "Share")
@@ -1522,10 +1522,10 @@ def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
     the row's name, is not that (the name is `open_rows`' "Open {n}.")."""
     from phoneworld.tasks.browse import row_button
 
-    spec = with_tasks(parse(_SHARE))
+    spec = with_tasks(parse(_ROW_SHARE))
     sheet = next(s for s in spec.screens if s.name == "sheet")
     assert row_button(spec, read_schema(spec), sheet) == "Share"
     (t,) = [t for t in spec.tasks if t.name == "open_sheet"]
     assert variants(t.instruction)[0] == "Tap “Share”." and draw(spec, t)
-    any_row = parse(_SHARE.replace(' when item.share != ""', ""))
+    any_row = parse(_ROW_SHARE.replace(' when item.share != ""', ""))
     assert row_button(any_row, read_schema(any_row), sheet) == ""
