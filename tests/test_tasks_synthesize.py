@@ -966,7 +966,7 @@ def test_a_value_heads_nothing():
 
 
 def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
-    from phoneworld.tasks.browse import _numbers_rows
+    from phoneworld.tasks.rowtexts import _numbers_rows
 
     songs = ((1, None, "", ""), (2, None, "1", "Song A"), (3, None, "2", "Song B"),
              (4, None, "3", "Song C"))
@@ -1019,7 +1019,7 @@ def test_a_numbered_row_is_asked_its_number_and_a_number_its_row():
 def test_a_place_word_names_the_nearest_text_there():
     from types import SimpleNamespace
 
-    from phoneworld.tasks.browse import _nearest
+    from phoneworld.tasks.rowtexts import _nearest
 
     def at(*b):
         return SimpleNamespace(bounds=b)
@@ -1435,3 +1435,97 @@ def test_rows_of_another_layout_are_called_by_their_own_first_text():
     assert "“.Main”" in drawn[".Main"].instruction
     demo = make_demo([spec], drawn["Help"])
     assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "a.Help"}
+
+
+_NOTES = """app notes { package "a.b" start main }
+content main_list(id int, ctx int, title text) {
+  (1, null, "Theme")
+  (2, null, "Show release note")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title clickable
+      }
+    }
+  }
+}
+screen notes P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,300,600,360] text "Dark Theme"
+    view TextView [40,362,1000,420] text "Choose a dark theme in the settings."
+  }
+}
+on main.title tap -> notes with item when item.id == 2
+"""
+
+
+def test_a_heading_on_a_page_with_no_name_is_asked_by_the_way_there():
+    """onelist's release notes have no name: "What is written under “Dark Theme”?" says
+    not where (a person looks for a Dark Theme option); the one row that opens the page
+    does: "Tap “Show release note” and tell me what is written under “Dark Theme”."
+    A page any row opens has no one way there: asked as before."""
+    from phoneworld.tasks.browse import screen_texts, way_in
+
+    spec = parse(_NOTES)
+    notes = next(s for s in spec.screens if s.name == "notes")
+    assert way_in(spec, notes) == "Show release note"
+    (t,) = screen_texts(spec, {}, frozenset({"main", "notes"}))
+    assert all("“Show release note”" in v and "“Dark Theme”" in v
+               for v in variants(t.task.instruction))
+    assert "on the page “Show release note” opens" in t.asks
+    any_row = parse(_NOTES.replace(" when item.id == 2", ""))
+    assert way_in(any_row, next(s for s in any_row.screens if s.name == "notes")) == ""
+    (t,) = screen_texts(any_row, {}, frozenset({"main", "notes"}))
+    assert "Show release note" not in t.task.instruction
+
+
+def test_a_switch_on_a_named_screen_is_worded_without_brackets():
+    """ajsha: "First switch “check this” on (AJShA Android Java Shell App); ..." read as
+    an aside: the screen is where to go ("Open ... and switch “check this” on")."""
+    from phoneworld.tasks import phrases as P
+
+    for phrase in (*P.FLAG_ON, *P.FLAG_OFF):
+        assert "(" not in phrase and "{screen}" in phrase
+
+
+_ROW_SHARE = """app share { package "a.b" start main }
+content main_list(id int, ctx int, title text, share text) {
+  (1, null, "Song One", "")
+  (2, null, "Album", "Share")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] {
+        view TextView [40,210,800,280] text item.title
+        view FrameLayout [900,210,1040,280] as share_button clickable {
+          view TextView [900,210,1040,280] text item.share
+        }
+      }
+    }
+  }
+}
+screen sheet P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,2200,1040,2300] as cancel text "Cancel" clickable
+  }
+}
+on main.share_button tap -> sheet with item when item.share != ""
+"""
+
+
+def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
+    """qqmusic's "分享" on an album's header row opens a share sheet that shows nothing
+    of the row and has no name: "Tap “分享”." is a goal. Any row's button, or a tap on
+    the row's name, is not that (the name is `open_rows`' "Open {n}.")."""
+    from phoneworld.tasks.browse import row_button
+
+    spec = with_tasks(parse(_ROW_SHARE))
+    sheet = next(s for s in spec.screens if s.name == "sheet")
+    assert row_button(spec, read_schema(spec), sheet) == "Share"
+    (t,) = [t for t in spec.tasks if t.name == "open_sheet"]
+    assert variants(t.instruction)[0] == "Tap “Share”." and draw(spec, t)
+    any_row = parse(_ROW_SHARE.replace(' when item.share != ""', ""))
+    assert row_button(any_row, read_schema(any_row), sheet) == ""

@@ -1,11 +1,9 @@
-"""Templates for browsing an app: open a list's row, read what a row or a screen shows.
+"""Templates for browsing an app: open a list's row, read what a screen shows (what a
+list row shows: `rowtexts`).
 
     on main.package_row tap -> package with item        (a list of packages)
       ->  task open_package navigation (n: packages.name)
               "Open {n}. | Tap {n} to open it. | ..." { screen == "package" and param.name == n }
-    list row template: TextView item.title above TextView item.summary
-      ->  task read_summary_settings information (n: settings.title, v: settings.summary)
-              "What is written under {n}? | ..." { answer ~ v }
 
     fixed texts on About: "License" and, right under it, "Source code available on ..."
       ->  task read_about_1 information "What is written under “License” on About? | ..."
@@ -23,7 +21,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from phoneworld.runtime.expr import Scope, filter_rows
+from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
@@ -46,21 +44,19 @@ from phoneworld.tasks.labels import (
     fixed_texts,
     is_heading,
     is_name,
-    is_placeholder,
     label_of,
     marked_title,
+    readable,
     row_name,
     screen_labels,
+    views_by_name,
 )
 from phoneworld.tasks.planner import slipped
 from phoneworld.tasks.schema import Schema
 
 NewName = Callable[..., str]
 """`Names.new` of `composite`: a parameter name no column or keyword uses."""
-_SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
-"""A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
 _SWITCH_WORDS = re.compile(r"\s+(ON|OFF)$")
-_STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
 @dataclass(frozen=True)
@@ -129,7 +125,7 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
         return P.EDIT_ROW
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
-    names = [str(r[i]) for r in t.rows if _usable(r[i])]
+    names = [str(r[i]) for r in t.rows if readable(r[i])]
     if names and 2 * sum(P.is_sentence(n) for n in names) > len(names):
         return P.OPEN_ENTRY
     return P.OPEN_ROW
@@ -244,179 +240,7 @@ def _item_views(spec: AppSpec) -> dict[tuple[str, str], tuple[View, str]]:
     return out
 
 
-# -- what a row shows ------------------------------------------------------------------------
-
-def row_questions(spec: AppSpec, schema: Schema, new: NewName,
-                  asked: set[tuple[str, str]]) -> Iterator[Template]:
-    """A question per text a list row shows beside its name, worded by where it sits:
-    under the name, or next to it. `asked` holds the (table, column) pairs other
-    templates already ask about."""
-    tables = {t.name: t for t in spec.tables}
-    done = set(asked)
-    for table, name_view, other, column, rivals in _row_texts(spec, schema):
-        if (table, column) in done:
-            continue
-        t = tables[table]
-        cols = [c.name for c in t.columns]
-        e = schema.entity(table)
-        types = {c.name: c.type for c in t.columns}
-        if e is None or types.get(column) != "text":
-            continue
-        place = "rank" if _numbers_rows(t.rows, cols.index(e.name), cols.index(column)) else \
-            _place(name_view.bounds, other.bounds)
-        byline = place == "under" and not ({"clickable", "editable"} & set(other.flags))
-        if not _informative(t.rows, cols.index(e.name), cols.index(column), byline):
-            continue
-        if place != "rank" and not _nearest(name_view, other, rivals):
-            continue
-        done.add((table, column))
-        n, v = new("n"), new("v")
-        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
-                       Compare("~", Ref(("answer",)), Ref((v,))),
-                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
-        where = _list_label(spec, schema, table)
-        if place == "rank" and where:
-            # and the other way round: "What is number 3 in the list on 专辑?"
-            r, v = new("r"), new("v")
-            questions, obj = P.AT_RANK
-            yield _ask_row(([P.words(q, {"screen": where}) for q in questions],
-                            P.words(obj, {"screen": where})),
-                           f"read_{e.name}_{table}_at_{column}", r,
-                           Compare("~", Ref(("answer",)), Ref((v,))),
-                           (TaskParam(r, table, column), TaskParam(v, table, e.name)))
-    pairs: set[frozenset[tuple[str, str]]] = set()
-    for table, key_view, key, other, column, rivals in _keyed_rows(spec, schema):
-        t = tables[table]
-        cols = [c.name for c in t.columns]
-        place = _place(key_view.bounds, other.bounds)
-        if place not in ("under", "next") or (table, f"{column}>{key}") in done or \
-                not _informative(t.rows, cols.index(key), cols.index(column)) or \
-                not _nearest(key_view, other, rivals):
-            continue
-        said = frozenset((str(r[cols.index(key)]), str(r[cols.index(column)])) for r in t.rows)
-        if said in pairs:
-            continue  # the same rows in another table (a screen recorded twice): asked
-        pairs.add(said)
-        done.add((table, f"{column}>{key}"))
-        n, v = new("n"), new("v")
-        e = schema.entity(table)
-        # A text that also names a row of the list (activitylauncher's "AndroFish", an
-        # app and its activity) calls two rows: asked of neither.
-        names = sorted({str(r[cols.index(e.name)]).strip() for r in t.rows
-                        if e is not None and _usable(r[cols.index(e.name)])} &
-                       {str(r[cols.index(key)]).strip() for r in t.rows})
-        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}_by_{key}", n,
-                       BoolOp("and", (Compare("~", Ref(("answer",)), Ref((v,))), *(
-                           Compare("!=", Ref((n,)), Const(x)) for x in names)))
-                       if names else Compare("~", Ref(("answer",)), Ref((v,))),
-                       (TaskParam(n, table, key), TaskParam(v, table, column)))
-
-
-def _list_label(spec: AppSpec, schema: Schema, table: str) -> str:
-    """The label of the one screen that lists `table`, "" where none or several do."""
-    shown = [s.name for s in spec.screens if not s.foreign and
-             any(v.items is not None and v.items.table == table for v in views(s.root))]
-    return schema.screen_label(shown[0]) if len(shown) == 1 else ""
-
-
-def _keyed_rows(spec: AppSpec, schema: Schema
-                ) -> Iterator[tuple[str, View, str, View, str, list[View]]]:
-    """(table, the view of the text that tells some rows apart, that text's column, a view
-    of another text of the row, its column, the views of the row's other texts) for the
-    rows a list's name column cannot call: where the rows mostly share their names
-    (aeondroid's planetary hours: "Jupiter", "Mars", ... twice a day), and rows of
-    another layout that leave it empty (activitylauncher's activities under each app's
-    row). Such rows are called by the first other text that every one of them shows, a
-    name on most, that differs on most ("Starts at: 2023-10-19 00:48:07"), as a person
-    points at them; drawing drops a text two rows share."""
-    tables = {t.name: t for t in spec.tables}
-    seen: set[str] = set()
-    for table, name_view, _, _, _ in _row_texts(spec, schema):
-        e, t = schema.entity(table), tables[table]
-        if table in seen or e is None:
-            continue
-        seen.add(table)
-        cols = [c.name for c in t.columns]
-        named = [r for r in t.rows if _usable(r[cols.index(e.name)])]
-        names = [str(r[cols.index(e.name)]).strip() for r in named]
-        unnamed = [r for r in t.rows if not _usable(r[cols.index(e.name)]) and
-                   any(_usable(v) for v in r[2:])]
-        groups = [g for g in (named if 2 * sum(names.count(x) == 1 for x in names) <
-                              len(names) else [], unnamed) if len(g) >= 2]
-        bound = [b for b in _bound_texts(_item_of(spec, table, name_view)) if b[1] != e.name]
-        for rows in groups:
-            for view, key in bound:
-                keys = [str(r[cols.index(key)]).strip() for r in rows]
-                if all(_usable(k) for k in keys) and 2 * len(set(keys)) >= len(keys) and \
-                        2 * sum(is_name(k) for k in keys) > len(keys):
-                    for other, column in bound:
-                        if column != key:
-                            yield table, view, key, other, column, [
-                                b for b, c in bound if c not in (key, column)]
-                    break
-
-
-def _item_of(spec: AppSpec, table: str, inside: View) -> View:
-    """The item template of a list of `table` that holds view `inside`."""
-    for s in spec.screens:
-        for v in views(s.root):
-            if v.items is not None and v.items.table == table and v.children and \
-                    any(x is inside for x in views(v.children[0])):
-                return v.children[0]
-    raise LookupError(table)
-
-
-def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
-    """A question per list whose rows' switches say their state ("ON", "OFF"): "Is {n}
-    on or off?", answered by that text."""
-    tables = {t.name: t for t in spec.tables}
-    done: set[str] = set()
-    for table, _, other, column, _ in _row_texts(spec, schema):
-        t, e = tables[table], schema.entity(table)
-        if table in done or e is None or "checkable" not in other.flags:
-            continue
-        cols = [c.name for c in t.columns]
-        name, value = cols.index(e.name), cols.index(column)
-        states = {str(r[value]).strip().lower() for r in t.rows
-                  if _usable(r[name]) and _usable(r[value])}
-        if not states or not states <= {"on", "off"}:
-            continue
-        done.add(table)
-        n, v = new("n"), new("v")
-        yield _ask_row(P.SWITCH_STATE, f"ask_switch_{table}", n,
-                       Compare("~", Ref(("answer",)), Ref((v,))),
-                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
-
-
-def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
-                  said: set[str]) -> Iterator[Template]:
-    """For a list whose rows' switches say nothing of their state (a checkbox; not the
-    choices of a single-choice list), "Is {n} on or off?", answered "on" or "off" by
-    what the switch shows: one template per answer, for the rows whose switch shows it.
-    `said` holds the tables whose switches say it in words (`switch_states`)."""
-    tables = {t.name: t for t in spec.tables}
-    done = set(said)
-    for s in spec.screens:
-        if s.foreign:
-            continue
-        for v in views(s.root):
-            if v.items is None or not v.children or v.items.table in done:
-                continue
-            table, e = v.items.table, schema.entity(v.items.table)
-            column = next((c.checked.path[1] for c in views(v.children[0])
-                           if "checkable" in c.flags and _SWITCH.search(c.cls) and
-                           isinstance(c.checked, Ref) and
-                           len(c.checked.path) == 2 and c.checked.path[0] == "item"), None)
-            types = {c.name: c.type for c in tables[table].columns}
-            if e is None or column is None or types.get(column) != "bool":
-                continue
-            done.add(table)
-            for on in (True, False):
-                n, k = new("n"), new("k")
-                cond = BoolOp("and", (Compare("~", Ref(("answer",)), Const("on" if on else "off")),
-                                      Compare("==", Ref((k,)), Const(on))))
-                yield _ask_row(P.SWITCH_STATE, f"ask_{'on' if on else 'off'}_{table}", n, cond,
-                               (TaskParam(n, table, e.name), TaskParam(k, table, column)))
+# -- what a screen shows ---------------------------------------------------------------------
 
 
 def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Iterator[Template]:
@@ -456,16 +280,6 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
         yield Template(task, asks=P.words(obj, fill), screen=ft.screen, label=ft.label)
 
 
-def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
-             params: tuple[TaskParam, ...]) -> Template:
-    """An information question about the row named by hole `n`: `phrases` is (questions,
-    what the question asks), as in `phrases.ROW_TEXT`."""
-    questions, obj = phrases
-    task = Task(name=name, kind="information", condition=condition, params=params,
-                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]))
-    return Template(task, asks=P.rename_holes(obj, {"n": n}))
-
-
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
                  reached: frozenset[str]) -> Iterator[Template]:
     """A question per fixed heading of a screen a person gets to (`reached`) with a fixed
@@ -475,6 +289,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     neither; with one, once. A page's own title is no heading to ask about (a dialog's
     is: its message is what the dialog says)."""
     found = []
+    screens = {s.name: s for s in spec.screens}
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
@@ -492,13 +307,71 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         if len(answers[(head, where)]) > 1 or (head, where) in done:
             continue
         done.add((head, where))
-        fill = {"head": head, "screen": where}
+        way = "" if where else way_in(spec, screens[name])
+        fill = {"head": head, "screen": where, "way": way}
         questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
-            P.TITLED if where else P.HEADED_ANYWHERE
+            P.TITLED if where else P.HEADED_VIA if way else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
         yield Template(task, asks=P.words(obj, fill), screen=name)
+
+
+def way_in(spec: AppSpec, target: Screen) -> str:
+    """What a person taps to reach a screen that has no name of its own, to say where a
+    text on it is: the label of the one button that opens it, or the text of the one row
+    whose tap does (onelist's release notes: "Show last release note"); "" where several
+    things or any row of a list open it, or what opens it says nothing."""
+    named = views_by_name(spec)
+    in_items = _item_views(spec)
+    state = State(spec)
+    found: set[str] = set()
+    for t in spec.transitions:
+        if t.target != target.name or t.screen == target.name or t.action != "tap":
+            continue
+        v = named.get((t.screen, t.widget))
+        if v is None or "editable" in v.flags:
+            continue
+        if (t.screen, t.widget) not in in_items:
+            found.add(label_of(v))
+            continue
+        if t.when is None:
+            return ""  # any row opens it
+        if v.text is None:
+            continue  # the row's other views say what it is (its name's own tap)
+        rows = filter_rows(in_items[(t.screen, t.widget)][1], t.when, Scope(state),
+                           as_item=True)
+        found.update(display(evaluate(v.text, Scope(state).with_row(r, as_item=True)))
+                     for r in rows)
+    way = found.pop().strip() if len(found) == 1 else ""
+    return way if readable(way) and is_name(way) else ""
+
+
+def row_button(spec: AppSpec, schema: Schema, target: Screen) -> str:
+    """The text of the one button inside a list row that opens `target`, a page that
+    shows nothing of the row (qqmusic's "分享" on an album's header row opens its share
+    sheet): pressing it is a goal, "Tap “分享”.". Not a tap on the row's name (that is
+    `open_rows`' "Open {n}."); "" where any row, or rows or buttons saying different
+    things, open it."""
+    if _shows_row(spec, target):
+        return ""
+    in_items = _item_views(spec)
+    state = State(spec)
+    found: set[str] = set()
+    for t in spec.transitions:
+        if t.target != target.name or t.screen == target.name or t.action != "tap" or \
+                (t.screen, t.widget) not in in_items:
+            continue
+        v, table = in_items[(t.screen, t.widget)]
+        e = schema.entity(table)
+        texts = [x for x in views(v) if isinstance(x.text, Ref) and x.text.path[0] == "item"]
+        if t.when is None or e is None or not texts or \
+                any(x.text.path[1:] == (e.name,) for x in texts):  # type: ignore[union-attr]
+            return ""
+        for r in filter_rows(table, t.when, Scope(state), as_item=True):
+            found.add(display(evaluate(texts[0].text, Scope(state).with_row(r, as_item=True))))
+    button = found.pop().strip() if len(found) == 1 else ""
+    return button if readable(button) and is_name(button) else ""
 
 
 def _headed(root: View) -> Iterator[tuple[str, str]]:
@@ -512,7 +385,7 @@ def _headed(root: View) -> Iterator[tuple[str, str]]:
         head, text = _text(a), _text(b)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
-        if is_heading(head) and head != text and _usable(head) and _usable(text) and \
+        if is_heading(head) and head != text and readable(head) and readable(text) and \
                 overlap > 0 and \
                 -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
             yield head, text
@@ -522,93 +395,3 @@ def _text(v: View) -> str:
     return const_text(v.text)
 
 
-def _row_texts(spec: AppSpec, schema: Schema
-               ) -> Iterator[tuple[str, View, View, str, list[View]]]:
-    """(table, the view showing a row's name, a view showing another of its texts, that
-    text's column, the views of the row's other texts) for every list row template of the
-    app's own screens."""
-    for s in spec.screens:
-        if s.foreign:
-            continue
-        stack = [s.root]
-        while stack:
-            v = stack.pop()
-            stack.extend(v.children)
-            if v.items is None or not v.children:
-                continue
-            e = schema.entity(v.items.table)
-            if e is None:
-                continue
-            bound = _bound_texts(v.children[0])
-            name_view = next((b for b, c in bound if c == e.name), None)
-            if name_view is None:
-                continue
-            for b, c in bound:
-                if c != e.name:
-                    yield v.items.table, name_view, b, c, [
-                        b2 for b2, c2 in bound if c2 not in (e.name, c)]
-
-
-def _bound_texts(item: View) -> list[tuple[View, str]]:
-    """The views of an item template whose text is a column of its row, in tree order."""
-    out, stack = [], [item]
-    while stack:
-        v = stack.pop()
-        if v.items is not None:
-            continue  # a list inside the row shows other rows
-        if isinstance(v.text, Ref) and len(v.text.path) == 2 and v.text.path[0] == "item":
-            out.append((v, v.text.path[1]))
-        stack.extend(reversed(v.children))
-    return out
-
-
-def _place(name: tuple[int, int, int, int], other: tuple[int, int, int, int]) -> str:
-    """Where `other` sits from `name`: "under", "next" (to the right) or "row" (elsewhere
-    on the row)."""
-    overlap_x = min(name[2], other[2]) - max(name[0], other[0])
-    overlap_y = min(name[3], other[3]) - max(name[1], other[1])
-    if other[1] >= name[3] - 4 and overlap_x > 0:
-        return "under"
-    if other[0] >= name[2] - 4 and overlap_y > 0:
-        return "next"
-    return "row"
-
-
-def _informative(rows: tuple, name: int, value: int, byline: bool = False) -> bool:
-    """Whether a column says something about its rows: some row has both texts, and the
-    value is not a switch's on/off (state, asked by other tasks) nor the same on every
-    row (a fixed label), but for a byline: a name under each of three rows or more, in
-    no button (qqmusic's songs, every one by 王有道: who sings it is still asked)."""
-    both = [str(r[value]).strip() for r in rows if _usable(r[name]) and _usable(r[value])]
-    values = set(both)
-    if {v.lower() for v in values} <= _STATE_WORDS:
-        return False
-    return len(values) >= 2 or (byline and len(both) >= 3 and is_heading(both[0]))
-
-
-def _nearest(name: View, other: View, rivals: list[View]) -> bool:
-    """Whether `other` is the text its place names (`_place`): the first line under the
-    name, the first text right of it, the one other text of the row. "What is written
-    under Greenlight Oakland?" is the address, not the availability below it."""
-    where = _place(name.bounds, other.bounds)
-    same = [r for r in rivals if _place(name.bounds, r.bounds) == where]
-    if where == "under":
-        return all(r.bounds[1] > other.bounds[1] for r in same)
-    if where == "next":
-        return all(r.bounds[0] > other.bounds[0] for r in same)
-    return not same
-
-
-def _numbers_rows(rows: tuple, name: int, column: int) -> bool:
-    """Whether a column numbers the named rows as they are listed (1, 2, 3, ... or from
-    another start): asked as a row's number in the list, not as "what else the row
-    shows"."""
-    values = [str(r[column]).strip() for r in rows if _usable(r[name]) and _usable(r[column])]
-    return len(values) >= 3 and all(v.isdigit() for v in values) and \
-        [int(v) for v in values] == list(range(int(values[0]), int(values[0]) + len(values)))
-
-
-def _usable(v: object) -> bool:
-    return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
-        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "...")) and \
-        not (isinstance(v, str) and is_placeholder(v))

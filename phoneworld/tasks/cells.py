@@ -5,7 +5,7 @@
       ->  task read_cells_app_starter_3_c_4_1 information
               "What is written under “活动中心”? | ..." { answer ~ "22个任务待完成" }
 
-`browse.screen_texts` asks this of a screen's fixed texts and `browse.row_questions` of
+`browse.screen_texts` asks this of a screen's fixed texts and `rowtexts.row_questions` of
 a row's name and what else the row shows; a list whose rows are each a different block of
 a page (a header card, a row of shortcuts) holds other headings: they are asked here, row
 by row, where a row shows a short heading (not the row's name) with another text right
@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
-from phoneworld.tasks.browse import Template
-from phoneworld.tasks.labels import is_heading, is_placeholder
+from phoneworld.tasks.browse import Template, way_in
+from phoneworld.tasks.labels import is_heading, readable
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
 
@@ -47,28 +47,31 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
             cols = [c.name for c in t.columns]
             for a, b, place in _headed(v.children[0]):
                 if e is not None and a == e.name:
-                    continue  # a row's name with more under it: `browse.row_questions`
-                if sum(_usable(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
+                    continue  # a row's name with more under it: `rowtexts.row_questions`
+                if sum(_readable_text(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
                     continue  # a column of like things (an activity's title): no heading
                 for r in t.rows:
                     head, text = r[cols.index(a)], r[cols.index(b)]
-                    if reach.shown(t.name, r[0]) and _usable(head) and _usable(text) and \
-                            is_heading(head) and head != text and \
+                    if reach.shown(t.name, r[0]) and _readable_text(head) and \
+                            _readable_text(text) and is_heading(head) and head != text and \
                             reach.together([head, text]):
                         found.append((s.name, t.name, head.strip(), text.strip(), place))
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, place in found:
         answers.setdefault((head, place), set()).add(text)
     done: set[tuple[str, str]] = set()
+    screens = {s.name: s for s in spec.screens}
     for i, (screen, table, head, text, place) in enumerate(found, 1):
         if len(answers[(head, place)]) > 1 or (head, place) in done:
             continue
         done.add((head, place))
         where = schema.screen_label(screen)
-        fill = {"head": head, "screen": where}
-        here, anywhere = (P.HEADED, P.HEADED_ANYWHERE) if place == "under" else \
-            (P.BESIDE, P.BESIDE_ANYWHERE)
-        questions, obj = here if where and where.casefold() != head.casefold() else anywhere
+        way = "" if where else way_in(spec, screens[screen])
+        fill = {"head": head, "screen": where, "way": way}
+        here, via, anywhere = (P.HEADED, P.HEADED_VIA, P.HEADED_ANYWHERE) \
+            if place == "under" else (P.BESIDE, P.BESIDE_VIA, P.BESIDE_ANYWHERE)
+        questions, obj = here if where and where.casefold() != head.casefold() else \
+            via if way else anywhere
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
                     instruction=P.join([P.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
@@ -97,6 +100,5 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
             yield ca, cb, "next"
 
 
-def _usable(v: object) -> bool:
-    return isinstance(v, str) and v.strip() != "" and \
-        not v.rstrip().endswith(("…", "...")) and not is_placeholder(v)
+def _readable_text(v: object) -> bool:
+    return isinstance(v, str) and readable(v)

@@ -35,7 +35,7 @@ from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
-from phoneworld.tasks.labels import is_placeholder
+from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -130,7 +130,7 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
             if not reach.shown(table, next(iter(r.values()))):
                 continue  # a row no list shows is in no person's app: never drawn
             b = {name: r.get(col) for name, col in cols}
-            if all(_usable(v) for v in b.values()):
+            if all(isinstance(v, bool) or readable(v) for v in b.values()):
                 options.append(b)
         choices.append(list({_canon(b): b for b in options}.values()))
     visible = _holes_of(task)
@@ -181,13 +181,6 @@ def _halves(task: Task) -> list[Expr]:
 def _holes_of(task: Task) -> set[str]:
     return {h for v in P.variants(task.instruction) for h in P.holes(v)}
 
-
-def _usable(v: Value) -> bool:
-    if v is None or isinstance(v, bool):
-        return v is not None
-    s = display(v).strip()
-    return s != "" and not s.endswith(("…", "...")) and \
-        (isinstance(v, (int, float)) or not is_placeholder(s))
 
 
 def _canon(b: dict[str, Value]) -> str:

@@ -117,6 +117,17 @@ def is_placeholder(text: str) -> bool:
     return t.lower() in _NO_VALUE or not any(ch.isalnum() for ch in t)
 
 
+def readable(v: object) -> bool:
+    """Whether a value is one a person can read whole, to name a row or answer with: a
+    text or a number (not a flag, not missing), not empty, not cut short with "…", and
+    no placeholder (`is_placeholder`)."""
+    if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+        return False
+    t = str(v).strip()
+    return t != "" and not t.endswith(("…", "...")) and \
+        not (isinstance(v, str) and is_placeholder(t))
+
+
 def row_name(columns: list[str], row: tuple | list, name: str) -> tuple[str, str]:
     """(column, text) naming a row: its `name` column, or where a row of another layout
     leaves that empty, the first column of the same kind (`title_2` for `title`:

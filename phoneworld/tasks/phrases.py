@@ -69,9 +69,9 @@ QUESTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 
 TURN_ON = ("Turn on {n}.", "Switch {n} on.", "Enable {n}.", "Make sure {n} is turned on.")
 TURN_OFF = ("Turn off {n}.", "Switch {n} off.", "Disable {n}.", "Make sure {n} is off.")
-FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Switch “{label}” on ({screen}).",
+FLAG_ON = ("Turn on “{label}” on the {screen} screen.", "Open {screen} and switch “{label}” on.",
            "Go to {screen} and enable “{label}”.")
-FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Switch “{label}” off ({screen}).",
+FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Open {screen} and switch “{label}” off.",
             "Go to {screen} and disable “{label}”.")
 STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
            "Make “{label}” {value}.")
@@ -107,7 +107,7 @@ EDIT_ROW = ("Open {n} for editing.", "Start editing {n}.", "Bring up the editor 
 """A row opened in a form that shows it in a field to change (a to-do item's editor)."""
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")
-# What a list row shows beside its name, by where it sits (`browse._place`).
+# What a list row shows beside its name, by where it sits (`rowtexts._place`).
 ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
     "under": (("What is written under {n}?", "What does the line under {n} say?",
                "Read me the text below {n}."),
@@ -154,6 +154,16 @@ BESIDE = (("What is shown next to “{head}” on {screen}?",
 BESIDE_ANYWHERE = (("What is shown next to “{head}”?", "What does it say beside “{head}”?",
                     "Read me what is next to “{head}”."),
                    "what is shown next to “{head}”")
+HEADED_VIA = (("Tap “{way}” and tell me what is written under “{head}”.",
+               "What does it say under “{head}” once you tap “{way}”?",
+               "Tap “{way}” and read me the text under “{head}”."),
+              "what is written under “{head}” on the page “{way}” opens")
+"""A text under a heading on a page with no name, reached by the one thing that opens it
+(`browse.way_in`)."""
+BESIDE_VIA = (("Tap “{way}” and tell me what is shown next to “{head}”.",
+               "What does it say beside “{head}” once you tap “{way}”?",
+               "Tap “{way}” and read me what is next to “{head}”."),
+              "what is shown next to “{head}” on the page “{way}” opens")
 HEADED_ANYWHERE = (("What is written under “{head}”?", "What does it say under “{head}”?",
                     "Read me the text under “{head}”."),
                    "what is written under “{head}”")

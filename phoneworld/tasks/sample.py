@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from phoneworld.runtime.expr import display
-from phoneworld.spec.ast import AppSpec, Compare, Expr, Ref, Task
+from phoneworld.spec.ast import AppSpec, Compare, Const, Expr, Ref, Task
 from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
@@ -38,7 +38,7 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
     kinds together: each pairs two goals from rows of its own, so they would swamp the
     rest (377 to 45 on one real app). They are taken a row at a time from each composite
     template in turn, so that every template keeps some."""
-    drawn = [(t, draw(spec, t)) for t in templates(spec)]
+    drawn = _distinct([(t, draw(spec, t)) for t in templates(spec)])
     room = sum(len(items) for t, items in drawn if t.kind != "composite")
     kept: dict[str, int] = {}
     composites = [(t.name, items) for t, items in drawn if t.kind == "composite"]
@@ -51,6 +51,41 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
         depth += 1
     return [i for t, items in drawn
             for i in (items if t.kind != "composite" else items[:kept.get(t.name, 0)])]
+
+
+def _distinct(drawn: list[tuple[Task, list[TaskInstance]]]
+              ) -> list[tuple[Task, list[TaskInstance]]]:
+    """`drawn` without an instance that asks what an earlier one asks: the same goals with
+    the same values and the same typed text, and words both templates can say ("What is
+    written under Greenlight Oakland - Edgewater?" from uber's list of locations and from
+    the page of one; shopping's "What is the unit of Strawberries?" from a category and
+    from the favourites). A question worded apart ("What is the total of Bananas?", "How
+    much does Bananas cost?") or about another heading stays, whatever its answer."""
+    said: dict[tuple, set[str]] = {}
+    out = []
+    for t, items in drawn:
+        kept = []
+        for i in items:
+            key = (i.kind, _meaning(i.goals), i.typed)
+            words = {P.fill(v, i.params) for v in P.variants(t.instruction)}
+            if words & said.get(key, set()):
+                continue
+            said.setdefault(key, set()).update(words)
+            kept.append(i)
+        out.append((t, kept))
+    return out
+
+
+def _meaning(goals: tuple[Goal, ...]) -> tuple[tuple[str, Expr], ...]:
+    """Each goal's condition with its parameters' values put in (names differ between
+    templates that mean the same)."""
+    out = []
+    for g in goals:
+        values = g.params
+        out.append((g.app, map_expr(g.condition, lambda x, v=values: Const(v[x.path[0]])
+                                    if isinstance(x, Ref) and len(x.path) == 1 and
+                                    x.path[0] in v else x)))
+    return tuple(out)
 
 
 # -- phones: naming the app, and tasks across apps ------------------------------------------------
@@ -172,8 +207,7 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
     rng = random.Random(seed)
     pools: dict[str, list[list[TaskInstance]]] = {k: [] for k in KINDS}
     for spec in specs:
-        for t in templates(spec):
-            items = draw(spec, t)
+        for t, items in _distinct([(t, draw(spec, t)) for t in templates(spec)]):
             if items:
                 rng.shuffle(items)
                 pools.setdefault(t.kind, []).append([on_phone(i, specs) for i in items])

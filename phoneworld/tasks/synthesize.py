@@ -41,7 +41,7 @@ from phoneworld.spec.ast import (
     TaskParam,
 )
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, cells, choose, counts, entries, patterns
+from phoneworld.tasks import browse, cells, choose, counts, entries, patterns, rowtexts
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
 from phoneworld.tasks.labels import (
@@ -49,6 +49,7 @@ from phoneworld.tasks.labels import (
     fixed_texts,
     is_name,
     label_of,
+    readable,
     screen_labels,
     title_of,
     views_by_name,
@@ -107,13 +108,13 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
     for b in _information(spec, schema, names):
         asked.add((b.task.params[0].table, b.task.params[1].column))
         yield b
-    for t in browse.row_questions(spec, schema, names.new, asked):
+    for t in rowtexts.row_questions(spec, schema, names.new, asked):
         yield Base(t.task, asks=t.asks, touches="answer")
     said = set()
-    for t in browse.switch_states(spec, schema, names.new):
+    for t in rowtexts.switch_states(spec, schema, names.new):
         said.add(t.task.params[0].table)
         yield Base(t.task, asks=t.asks, touches="answer")
-    for t in browse.switch_checks(spec, schema, names.new, said):
+    for t in rowtexts.switch_checks(spec, schema, names.new, said):
         yield Base(t.task, asks=t.asks, touches="answer")
     for t in browse.flag_states(spec, schema, explore(spec).screens):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
@@ -165,12 +166,8 @@ def _information(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
 
 
 def _answerable(rows: tuple, name: int, value: int) -> bool:
-    return any(_usable(r[name]) and _usable(r[value]) for r in rows)
+    return any(readable(r[name]) and readable(r[value]) for r in rows)
 
-
-def _usable(v: object) -> bool:
-    return isinstance(v, (str, int, float)) and not isinstance(v, bool) and \
-        str(v).strip() != "" and not str(v).rstrip().endswith(("…", "..."))
 
 
 def _unit(rows: tuple, i: int) -> str:
@@ -410,12 +407,16 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         popup = "dialog" in s.modules
         if popup and not label:
             label = _asks_for_text(spec, s)  # ajsha's "SAVE", which asks for a file name
+        # A row's page with no name, opened by a button of one row (qqmusic's "分享"):
+        # pressing it is the goal.
+        button = "" if label or s.foreign else browse.row_button(spec, schema, s)
+        label = label or button
         if s.name == spec.start or s.foreign or not label or label == schema.title or \
                 popup and kinds.get(s.name, ("", ""))[1] == "title":
             continue
-        if s.param is not None and not any(t.target == s.name and t.with_param is None
-                                           and t.screen not in dialogs
-                                           for t in spec.transitions) and \
+        if s.param is not None and not button and \
+                not any(t.target == s.name and t.with_param is None and
+                        t.screen not in dialogs for t in spec.transitions) and \
                 (kinds.get(s.name, ("", ""))[1] != "title" or _shows_param(s)):
             # It only ever shows a row: which row, a condition cannot say. Unless it is a
             # page of its own, titled, on which nothing of the row shows (qqmusic's share
@@ -445,7 +446,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         # the button of a menu that pops up over the screen (aeondroid's "More options"):
         # press it.
         kind = kinds.get(s.name, ("", ""))[1]
-        pressed = popup or kind == "button" or kind == "opener" and _pops_up(spec, s)
+        pressed = popup or bool(button) or kind == "button" or \
+            kind == "opener" and _pops_up(spec, s)
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
