@@ -24,7 +24,8 @@ captured again: only what was never drawn costs Chromium anything.
 
 The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
 one up to four times as high, for a tall clip), is `capture`'s; the page is changed
-first (Chromium lays it out while the recorded pixels are laid here). Every pixel of a
+first (Chromium lays it out while the recorded pixels are laid here, and captures while
+another thread lays them). Every pixel of a
 result comes from Chromium at the device's size or from a recording: nothing is scaled
 up.
 """
@@ -42,7 +43,7 @@ from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
-from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while
+from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
 from phoneworld.serve.frame import Frame, decode_rgb, over
 from phoneworld.serve.regions import (
     CLIP_COST,
@@ -160,18 +161,25 @@ class Painter:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
             self.capture.show(page, pl, pl.overlay(), size, clips)
-        # (frames are never changed once drawn: a plate without paints is its own)
-        painted = self._painted(pl, base, key) if pl.paints else base
-        if painted is None:
+
+        def recorded() -> tuple[Frame, Frame] | None:
+            # The recorded pixels: laid (by another thread while Chromium captures the
+            # clips), and the frame to draw on copied. Frames are never changed once
+            # drawn: a plate without paints is its own.
+            painted = self._painted(pl, base, key) if pl.paints else base
+            if painted is None:
+                return None
+            if png and not painted.encoded:  # (a plate is encoded by `_plate`)
+                painted.encode()
+                self.kept.put(("painted", key), painted)  # weighed again, with its bands
+            start = last or painted
+            return painted, (start.copy() if hits or clips else start)
+
+        got, imgs = while_capturing(self.capture, recorded, page, clips, size)
+        if got is None:
             # An image that cannot be read: the browser draws the page whole.
             return self._changed(None, pl.html, width, height)
-        assert isinstance(painted, Frame)
-        if png and not painted.encoded:  # (a plate is encoded by `_plate`)
-            painted.encode()
-            self.kept.put(("painted", key), painted)  # weighed again, with its bands
-        f, imgs = last or painted, []
-        if hits or clips:
-            f, imgs = copy_while(self.capture, f, page, clips, size)
+        painted, f = got
         self.reused += sum(area([r]) for r, _ in hits)
         for r, img in hits:
             self._lay_over(f, painted, r, img)
