@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.capture import Capturer, Page, window_tops
+from phoneworld.serve.capture import Capturer, Page, while_capturing, window_tops
 from phoneworld.serve.painter import Painter
 from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
@@ -362,6 +363,35 @@ def test_what_the_painter_keeps_stays_within_its_memory_and_comes_back_the_same(
     assert np.array_equal(none.recorded.plate("a" * 64 + ".webp", 60, 90, png=True).pixels,
                           first["a" * 64 + ".webp"])
     assert len(none.kept) == 0 and len(none.regions) == 0
+
+
+def test_recorded_pixels_are_laid_by_another_thread_while_the_browser_captures():
+    """The job (a plate's paints laid, a frame copied) runs beside the captures, which
+    wait for Chromium's frames; its result, or what it raised, comes back after them.
+    Without clips to capture it runs in the caller's thread."""
+    laying = threading.Event()
+
+    class Browser:
+        def captures(self, page, clips, size):
+            assert laying.wait(10)  # the job has started meanwhile
+            return [c for c in clips]
+
+    def job():
+        laying.set()
+        return threading.current_thread().name
+
+    got, imgs = while_capturing(Browser(), job, None, [(0, 0, 1, 1)], (1, 1))
+    assert got != threading.current_thread().name and imgs == [(0, 0, 1, 1)]
+    assert while_capturing(Browser(), job, None, [], (1, 1)) == \
+        (threading.current_thread().name, [])
+
+    def broken():
+        laying.set()
+        raise ValueError("unreadable image")
+
+    laying.clear()
+    with pytest.raises(ValueError, match="unreadable"):
+        while_capturing(Browser(), broken, None, [(0, 0, 1, 1)], (1, 1))
 
 
 def test_the_painters_memory_comes_from_the_environment(monkeypatch):
