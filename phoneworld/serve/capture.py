@@ -357,7 +357,8 @@ _COPIER_LOCK = threading.Lock()
 
 
 def copier() -> ThreadPoolExecutor:
-    """The process's one thread that copies frames for painters (`copy_while`)."""
+    """The process's one thread that lays recorded pixels and copies frames for painters
+    while their captures wait (`while_capturing`)."""
     with _COPIER_LOCK:
         if not _COPIER:
             _COPIER.append(ThreadPoolExecutor(1, thread_name_prefix="phoneworld-copy"))
