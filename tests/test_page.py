@@ -252,6 +252,24 @@ def test_long_text_is_fitted_to_its_box():
     assert sizes[0] < 16 * 0.72 and sizes[1] <= 16
 
 
+def test_a_one_line_field_keeps_its_size_and_shows_the_end_of_a_long_text():
+    """As a field scrolled to its cursor: one line, the end visible (the span is laid
+    right to left, its text isolated left to right), never wrapped or shrunk; a field
+    three lines high or more wraps its text as before."""
+    long = "A very long shopping list entry that runs far past the field's end"
+    page = _page(View(cls="android.widget.EditText", bounds=(40, 300, 1040, 420),
+                      text=Const(long), flags=("editable",)),
+                 View(cls="android.widget.EditText", bounds=(40, 500, 1040, 900),
+                      text=Const(long), flags=("editable",)))
+    one, many = re.findall(r'class="v x (one end|many) edit"', page)
+    assert one == "one end" and many == "many"
+    sizes = [float(s) for s in re.findall(r"font-size:([\d.]+)px", page)]
+    assert sizes[0] == 16.0
+    css = page.split("</style>")[0]
+    assert ".x.end > span { direction: rtl; text-align: left;" in css
+    assert '.x.end > span::before, .x.end > span::after { content: "\\200e"; }' in css
+
+
 @pytest.mark.parametrize("cls,css", [("Switch", "ind track"), ("CheckBox", "ind box"),
                                      ("RadioButton", "ind radio")])
 def test_check_widgets_draw_their_state(cls, css):

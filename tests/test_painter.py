@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.capture import Capturer, Page, window_tops
+from phoneworld.serve.capture import Capturer, Page, while_capturing, window_tops
 from phoneworld.serve.painter import Painter
 from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
@@ -252,8 +253,8 @@ def test_paints_laid_from_the_last_ones_on_a_plate_are_those_laid_afresh():
         assets[SPRITE] = _webp(*lst.sprite_size, 2)
     painter = Painter(None, _route(assets), ORIGIN, assets.get)
     laid = []
-    lay = painter._lay
-    painter._lay = lambda f, p, within=None: (laid.append(within), lay(f, p, within))[1]
+    lay = painter.recorded.lay
+    painter.recorded.lay = lambda f, p, within=None: (laid.append(within), lay(f, p, within))[1]
     partly = 0
     for m in [*states, *reversed(states)]:
         pl = page_layers(m.observe("html"), (1080, 2400))
@@ -261,9 +262,11 @@ def test_paints_laid_from_the_last_ones_on_a_plate_are_those_laid_afresh():
         if not pl.paints or ("painted", key) in painter.kept._items:
             continue
         laid.clear()
-        got = painter._painted(pl, painter._plate(pl.plate, 1080, 2400, False), key)
+        got = painter.recorded.painted(pl, painter.recorded.plate(pl.plate, 1080, 2400, False),
+                                       key)
         fresh = Painter(None, _route(assets), ORIGIN, assets.get)
-        want = fresh._painted(pl, fresh._plate(pl.plate, 1080, 2400, False), key)
+        want = fresh.recorded.painted(pl, fresh.recorded.plate(pl.plate, 1080, 2400, False),
+                                      key)
         assert np.array_equal(got.pixels, want.pixels)
         partly += None not in laid
     assert partly >= 2
@@ -349,17 +352,46 @@ def test_what_the_painter_keeps_stays_within_its_memory_and_comes_back_the_same(
     assets = {f"{c * 64}.webp": _webp(60, 90, n) for n, c in enumerate("abc")}
     plate = 60 * 90 * 3
     painter = Painter(None, _route(assets), ORIGIN, assets.get, memory=10 * plate // 3)
-    first = {n: painter._plate(n, 60, 90, png=False).pixels.copy() for n in assets}
+    first = {n: painter.recorded.plate(n, 60, 90, png=False).pixels.copy() for n in assets}
     assert len(painter.kept) == 2 and painter.kept.weight <= painter.kept.limit
     for n in [*assets, *reversed(assets)]:  # decoded again where dropped: the same pixels
-        assert np.array_equal(painter._plate(n, 60, 90, png=True).pixels, first[n])
+        assert np.array_equal(painter.recorded.plate(n, 60, 90, png=True).pixels, first[n])
         assert painter.kept.weight <= painter.kept.limit
     with Image.open(io.BytesIO(assets["a" * 64 + ".webp"])) as im:
         assert np.array_equal(first["a" * 64 + ".webp"], np.asarray(im.convert("RGB")))
     none = Painter(None, _route(assets), ORIGIN, assets.get, memory=0)
-    assert np.array_equal(none._plate("a" * 64 + ".webp", 60, 90, png=True).pixels,
+    assert np.array_equal(none.recorded.plate("a" * 64 + ".webp", 60, 90, png=True).pixels,
                           first["a" * 64 + ".webp"])
     assert len(none.kept) == 0 and len(none.regions) == 0
+
+
+def test_recorded_pixels_are_laid_by_another_thread_while_the_browser_captures():
+    """The job (a plate's paints laid, a frame copied) runs beside the captures, which
+    wait for Chromium's frames; its result, or what it raised, comes back after them.
+    Without clips to capture it runs in the caller's thread."""
+    laying = threading.Event()
+
+    class Browser:
+        def captures(self, page, clips, size):
+            assert laying.wait(10)  # the job has started meanwhile
+            return [c for c in clips]
+
+    def job():
+        laying.set()
+        return threading.current_thread().name
+
+    got, imgs = while_capturing(Browser(), job, None, [(0, 0, 1, 1)], (1, 1))
+    assert got != threading.current_thread().name and imgs == [(0, 0, 1, 1)]
+    assert while_capturing(Browser(), job, None, [], (1, 1)) == \
+        (threading.current_thread().name, [])
+
+    def broken():
+        laying.set()
+        raise ValueError("unreadable image")
+
+    laying.clear()
+    with pytest.raises(ValueError, match="unreadable"):
+        while_capturing(Browser(), broken, None, [(0, 0, 1, 1)], (1, 1))
 
 
 def test_the_painters_memory_comes_from_the_environment(monkeypatch):

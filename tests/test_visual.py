@@ -105,6 +105,25 @@ def test_an_outline_or_underline_is_not_ink():
     assert ink is not None and ink[0] >= 30 and ink[2] <= 200
 
 
+@pytest.mark.parametrize("field", [True, False])
+def test_a_fields_leading_icon_is_not_its_texts_ink(field):
+    """An add field's plus before its hint: in a text field the ink (what typed text
+    wipes) starts at the hint, and the icon stays; elsewhere it is the text's."""
+    img = Image.new("RGB", (900, 110), "white")
+    d = ImageDraw.Draw(img)
+    d.rectangle((30, 53, 70, 57), fill=(95, 99, 104))  # the plus: 41 x 41
+    d.rectangle((48, 35, 52, 75), fill=(95, 99, 104))
+    d.text((120, 30), "Add", fill=(150, 150, 150), font=_font(44))
+    px = np.asarray(img)
+    _, _, ink = text_style(px, (0, 0, 900, 110), "Add", field=field)
+    assert ink is not None and (ink[0] >= 115 if field else ink[0] <= 30)
+    # A first word is no icon: a word space is far narrower than the gap after one.
+    img = Image.new("RGB", (900, 110), "white")
+    ImageDraw.Draw(img).text((30, 30), "a b milk", fill=(32, 33, 36), font=_font(44))
+    _, _, ink = text_style(np.asarray(img), (0, 0, 900, 110), "a b milk", field=True)
+    assert ink is not None and ink[0] <= 33
+
+
 def test_views_drawn_over_a_text_are_not_its_ink():
     img = Image.new("RGB", (800, 150), "white")
     d = ImageDraw.Draw(img)

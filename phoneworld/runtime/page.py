@@ -47,6 +47,8 @@ body { margin: 0; background: #e8e8e8; font-family: {{ fonts }}; }
 .x { display: flex; align-items: center; overflow: hidden; }
 .x > span { display: block; width: 100%; overflow: hidden; text-overflow: ellipsis; }
 .x.one > span { white-space: nowrap; }
+.x.end > span { direction: rtl; text-align: left; text-overflow: clip; }
+.x.end > span::before, .x.end > span::after { content: "\\200e"; }
 .x.many > span { display: -webkit-box; -webkit-box-orient: vertical;
                  white-space: normal; overflow-wrap: anywhere; }
 .ic { display: flex; align-items: center; justify-content: center; }

@@ -118,6 +118,12 @@ def fit(text: str, w: float, h: float, size: float) -> tuple[float, int]:
     return round(s, 1), 1 if lines == 1 or (need * s <= w and "\n" not in text) else lines
 
 
+def one_line(h: float, size: float) -> bool:
+    """Whether a text field `h` high (CSS pixels) whose text is `size` shows one line:
+    it holds fewer than three (a note's body holds more)."""
+    return h < 3 * 1.2 * size
+
+
 def _item(css: list[str], b: Box, text: str = "", style: str = "", icon: Any = None,
           inds: tuple = (), clamp: int = 0) -> dict[str, Any]:
     if not b.enabled:
@@ -133,11 +139,17 @@ def _text_css(b: Box, scale: float, size: float, color: str = "", weight: int = 
               top: float | None = None) -> tuple[list[str], str, int]:
     """CSS for `b`'s text, fitted to the box less `pad` on the left and `room` on the
     right (where a check box or a switch goes), centred in its height, or from `top`
-    down where that is given."""
+    down where that is given. A one-line text field (`one_line`; not one whose text
+    was recorded at its top) keeps the size and shows the end of a text too long for
+    it, as a field scrolled to its cursor does."""
     x1, y1, x2, y2 = b.bounds
     w, h = (x2 - x1) * scale - pad - room, (y2 - y1) * scale - (top or 0.0)
-    s, lines = fit(b.text, max(1.0, w), h, size)
-    css = ["v", "x", "one" if lines == 1 else "many"]
+    if b.editable and top is None and one_line(h, size):
+        s, lines = round(max(6.0, min(size, h / 1.15 if h > 0 else size)), 1), 1
+        css = ["v", "x", "one", "end"]
+    else:
+        s, lines = fit(b.text, max(1.0, w), h, size)
+        css = ["v", "x", "one" if lines == 1 else "many"]
     style = f"font-size:{s}px"
     if color:
         style += f";color:{color}"

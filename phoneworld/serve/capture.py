@@ -6,9 +6,9 @@ anew), one or two for a window captured whole. So pages are shown in a window th
 width and `WINDOW` rows high, scrolled to each clip and captured whole (a clip higher
 than the window in a window up to four times as high, where one capture of it costs
 less than the bands of the low one; a whole page from beyond the window); a page of the same
-head is changed by patching its divs, not set anew (`Capturer.show`), and the copy of
-the base frame (8 MB at 1080x2400) is made by another thread while the capture waits
-(`copy_while`).
+head is changed by patching its divs, not set anew (`Capturer.show`), and the recorded
+pixels are laid and the base frame (8 MB at 1080x2400) copied by another thread while
+the capture waits (`while_capturing`).
 
 Pages are laid out at `zoom` app-pixels per CSS pixel (not a mobile viewport's page
 scale), the phone as high as the app whatever the window's height, so that a part of
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.regions import CLIP_COST, phone_style
 
 Rect = tuple[int, int, int, int]
+T = TypeVar("T")
 
 WINDOW = 256
 """App rows a browser window shows (the page is scrolled to each clip and the window
@@ -327,20 +328,28 @@ class Capturer:
         return out
 
 
-def copy_while(capturer: Capturer, frame: Frame, page: Page, clips: list[Rect],
-               size: tuple[int, int]) -> tuple[Frame, list[np.ndarray]]:
-    """A copy of `frame` to draw on, and the page's pixels in each of `clips`: the
-    copy (8 MB at 1080x2400; numpy copies without holding the GIL) is made by
-    another thread while this one waits for Chromium's captures, each of which
-    waits for its next frames however early it is asked for."""
+def while_capturing(capturer: Capturer, job: Callable[[], T], page: Page,
+                    clips: list[Rect], size: tuple[int, int]) -> tuple[T, list[np.ndarray]]:
+    """What `job` returns, and the page's pixels in each of `clips`: `job` (the
+    recorded pixels laid, a frame copied to draw on: 8 MB at 1080x2400, numpy copies
+    without holding the GIL) runs in another thread while this one waits for
+    Chromium's captures, each of which waits for its next frames however early it is
+    asked for. Without clips, `job` runs here."""
     if not clips:
-        return frame.copy(), []
-    copying = copier().submit(frame.copy)
+        return job(), []
+    doing = copier().submit(job)
     try:
         imgs = capturer.captures(page, clips, size)
     finally:
-        f = copying.result()
-    return f, imgs
+        got = doing.result()
+    return got, imgs
+
+
+def copy_while(capturer: Capturer, frame: Frame, page: Page, clips: list[Rect],
+               size: tuple[int, int]) -> tuple[Frame, list[np.ndarray]]:
+    """A copy of `frame` to draw on, and the page's pixels in each of `clips`
+    (`while_capturing`)."""
+    return while_capturing(capturer, frame.copy, page, clips, size)
 
 
 _COPIER: list[ThreadPoolExecutor] = []
@@ -348,7 +357,8 @@ _COPIER_LOCK = threading.Lock()
 
 
 def copier() -> ThreadPoolExecutor:
-    """The process's one thread that copies frames for painters (`copy_while`)."""
+    """The process's one thread that lays recorded pixels and copies frames for painters
+    while their captures wait (`while_capturing`)."""
     with _COPIER_LOCK:
         if not _COPIER:
             _COPIER.append(ThreadPoolExecutor(1, thread_name_prefix="phoneworld-copy"))

@@ -6,7 +6,7 @@ in proportion to its area. So `Painter.draw` keeps the pixels it already has and
 Chromium only for what they cannot give:
 
 - On a recorded look (a plate), the plate and the paints on it are recorded pixels:
-  they are decoded and laid down here (`Frame.fill`, `paste`); the page less them, on a
+  they are decoded and laid down here (`recorded`); the page less them, on a
   transparent background, is set in the browser, and only the rectangles of the divs
   that draw something (texts, check marks) are captured and laid over them.
 - Elsewhere (the Material look) the page is set whole and compared, div by div
@@ -24,7 +24,8 @@ captured again: only what was never drawn costs Chromium anything.
 
 The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
 one up to four times as high, for a tall clip), is `capture`'s; the page is changed
-first (Chromium lays it out while the recorded pixels are laid here). Every pixel of a
+first (Chromium lays it out while the recorded pixels are laid here, and captures while
+another thread lays them). Every pixel of a
 result comes from Chromium at the device's size or from a recording: nothing is scaled
 up.
 """
@@ -33,17 +34,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from difflib import SequenceMatcher
 from typing import Any
 
 import numpy as np
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.cache import LRU
-from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
-from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while
-from phoneworld.serve.frame import Frame, decode_rgb, over
+from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
+from phoneworld.serve.frame import Frame, over
+from phoneworld.serve.recorded import Recorded
 from phoneworld.serve.regions import (
     CLIP_COST,
     Regions,
@@ -52,7 +52,6 @@ from phoneworld.serve.regions import (
     cut,
     ground,
     join,
-    meets,
     merge,
 )
 
@@ -119,9 +118,8 @@ class Painter:
         by ("image" | "plate" | "painted" | "blank", ...)."""
         self.reused = 0
         """App pixels taken from `regions` instead of the browser so far."""
-        self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
-        """The paints last laid on each plate (by plate, width, height): where the next
-        paints on it are laid from (`_painted`)."""
+        self.recorded = Recorded(assets, self.kept)
+        """The recorded images, decoded, and what is laid of them (`recorded`)."""
 
     @property
     def captured(self) -> int:
@@ -134,7 +132,7 @@ class Painter:
         every frame drawn on them)."""
         pl = page_layers(html, (width, height))
         if pl is not None and pl.plate:
-            base = self._plate(pl.plate, width, height, png)
+            base = self.recorded.plate(pl.plate, width, height, png)
             if base is not None:
                 return self._on_plate(pl, base, width, height, png)
         return self._changed(pl, html, width, height)
@@ -160,18 +158,25 @@ class Painter:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
             self.capture.show(page, pl, pl.overlay(), size, clips)
-        # (frames are never changed once drawn: a plate without paints is its own)
-        painted = self._painted(pl, base, key) if pl.paints else base
-        if painted is None:
+
+        def recorded() -> tuple[Frame, Frame] | None:
+            # The recorded pixels: laid (by another thread while Chromium captures the
+            # clips), and the frame to draw on copied. Frames are never changed once
+            # drawn: a plate without paints is its own.
+            painted = self.recorded.painted(pl, base, key) if pl.paints else base
+            if painted is None:
+                return None
+            if png and not painted.encoded:  # (a plate is encoded by `_plate`)
+                painted.encode()
+                self.kept.put(("painted", key), painted)  # weighed again, with its bands
+            start = last or painted
+            return painted, (start.copy() if hits or clips else start)
+
+        got, imgs = while_capturing(self.capture, recorded, page, clips, size)
+        if got is None:
             # An image that cannot be read: the browser draws the page whole.
             return self._changed(None, pl.html, width, height)
-        assert isinstance(painted, Frame)
-        if png and not painted.encoded:  # (a plate is encoded by `_plate`)
-            painted.encode()
-            self.kept.put(("painted", key), painted)  # weighed again, with its bands
-        f, imgs = last or painted, []
-        if hits or clips:
-            f, imgs = copy_while(self.capture, f, page, clips, size)
+        painted, f = got
         self.reused += sum(area([r]) for r, _ in hits)
         for r, img in hits:
             self._lay_over(f, painted, r, img)
@@ -260,40 +265,6 @@ class Painter:
         assert f is None or isinstance(f, Frame)
         return f
 
-    def _painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...]) -> Frame | None:
-        """The plate `base` with `pl.paints` laid, kept by `key` (None: an image that
-        cannot be read). Drawn from the last one laid on this plate where its paints
-        differ in a part of the screen (a row removed, a switch flipped): only the
-        rectangles of the paints that differ are restored to the plate and have the
-        paints that meet them laid again, in order, each cut to the rectangle (the
-        paints are opaque, so what shows elsewhere is the same paint on either)."""
-        painted = self.kept.get(("painted", key))
-        if painted is not None:
-            assert isinstance(painted, Frame)
-            return painted
-        plate, size = key[:3], base.size
-        old = self.last_paints.get(plate)
-        start = None if old is None else self.kept.get(("painted", (*plate, old)))
-        rects: list[Rect | None] = [None]  # None: the whole screen
-        if start is not None and old is not None:
-            ops = SequenceMatcher(None, old, pl.paints, autojunk=False).get_opcodes()
-            differ = cut([p.rect for tag, i1, i2, j1, j2 in ops if tag != "equal"
-                          for p in (*old[i1:i2], *pl.paints[j1:j2])], size)
-            if area(differ) < size[0] * size[1] // 2:
-                rects = list(differ)
-        assert start is None or isinstance(start, Frame)
-        painted = base.copy() if rects == [None] or start is None else start.copy()
-        for r in rects:
-            if r is not None:
-                painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
-            for p in pl.paints:
-                if (r is None or meets(p.rect, r)) and not self._lay(painted, p, r):
-                    return None
-        # Steps that change only texts keep the paints (and their encoded bands).
-        self.kept.put(("painted", key), painted)
-        self.last_paints[plate] = pl.paints
-        return painted
-
     @staticmethod
     def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
         """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
@@ -328,68 +299,6 @@ class Painter:
             if x0 <= r[0] and y0 <= r[1] and r[2] <= x3 and r[3] <= y3:
                 self.regions.put(self.regions.key(pl, r, clear),
                                  img[r[1] - y0:r[3] - y0, r[0] - x0:r[2] - x0])
-
-    # -- recorded pixels ---------------------------------------------------------------------
-
-    def _decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
-        """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
-        kept unless not to `keep` (a plate: kept as a frame)."""
-        key = ("image", name, w, h)
-        img = self.kept.get(key) if keep else None
-        if img is None:
-            data = self.assets(name) if self.assets is not None else None
-            if data is None:
-                return None
-            img = decode_rgb(data)
-            if img.shape[:2] != (h, w):  # as the page stretches it
-                from PIL import Image
-
-                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
-                    (w, h), Image.Resampling.BILINEAR))
-            if keep:
-                self.kept.put(key, img)
-        assert isinstance(img, np.ndarray)
-        return img
-
-    def _plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
-        key = ("plate", name, w, h)
-        f = self.kept.get(key)
-        if f is None:
-            img = self._decode(name, w, h, keep=False)
-            if img is None:
-                return None
-            f = Frame(img)  # never changed: frames are drawn on copies
-            self.kept.put(key, f)
-        assert isinstance(f, Frame)
-        if png and not f.encoded:
-            f.encode()
-            self.kept.put(key, f)  # weighed again, with its bands
-        return f
-
-    def _lay(self, f: Frame, p: Paint, within: Rect | None = None) -> bool:
-        """Lay a paint on `f` (the part of it `within` a rectangle): a colour, or the part
-        of an image inside its rectangle."""
-        x1, y1, x2, y2 = p.rect
-        if within is not None:
-            x1, y1 = max(x1, within[0]), max(y1, within[1])
-            x2, y2 = min(x2, within[2]), min(y2, within[3])
-        if x1 >= x2 or y1 >= y2:
-            return True
-        if p.color:
-            f.fill((x1, y1, x2, y2),
-                   tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
-            return True
-        img = self._decode(p.image, *p.image_size)
-        if img is None:
-            return False
-        ox, oy = p.origin
-        x1, y1 = max(x1, ox), max(y1, oy)
-        x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
-        if x1 < x2 and y1 < y2:
-            f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
-        return True
-
-    # -- the browser -------------------------------------------------------------------------
 
 def memory_budget() -> int:
     """The painter's byte budget: $PHONEWORLD_PAINTER_MB megabytes, else `MEMORY`."""

@@ -126,7 +126,7 @@ def _leaves(root: Node) -> list[Rect]:
 def _mark(pixels: np.ndarray, n: Node, leaves: Sequence[Rect],
           offset: tuple[int, int] = (0, 0)) -> Mark:
     over = _over(n, leaves)
-    style, bg, ink = text_style(pixels, n.bounds, n.text, over)
+    style, bg, ink = text_style(pixels, n.bounds, n.text, over, field=n.editable)
     if ink is None and n.checkable:
         bg, ink = background_and_ink(pixels, n.bounds, over)
     dx, dy = offset

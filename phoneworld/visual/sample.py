@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from phoneworld.runtime.look import Rect, Style
+from phoneworld.runtime.widgets import text_width
 
 INK = 48.0
 """Colour distance (RGB, Euclidean) beyond which a pixel is ink rather than background."""
@@ -64,8 +65,8 @@ def background_and_ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect] =
     return bg, box
 
 
-def _ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect]
-         ) -> tuple[np.ndarray, Rect | None, np.ndarray, np.ndarray]:
+def _ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect], field: bool = False,
+         text: str = "") -> tuple[np.ndarray, Rect | None, np.ndarray, np.ndarray]:
     """(background, ink box or None, the ink mask and the squared colour distance, both
     cut to the ink box)."""
     h, w = pixels.shape[:2]
@@ -86,6 +87,11 @@ def _ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect]
     far = dist > INK * INK
     _drop_frame(far)
     lines = _lines(far)
+    if field and len(lines) == 1:
+        start = _after_icon(far[lines[0][0]:lines[0][1] + 1], text)
+        if start:
+            far[:, :start] = False
+            lines = _lines(far)
     if not lines:
         return bg, None, empty, empty
     r1, r2 = lines[0][0], lines[-1][1] + 1
@@ -133,6 +139,29 @@ def _drop_frame(far: np.ndarray, band: int = 8, share: float = 0.6) -> None:
         far[:, max(left, right):] = False
 
 
+def _after_icon(line: np.ndarray, text: str) -> int:
+    """The column where a one-line field's `text` starts after an icon its ink begins
+    with, or 0 where it begins with none: the first run of ink columns (gaps of a few
+    pixels within it) is an icon where it is no wider than 1.5 times the line is high,
+    more ink follows past a gap of half the height of that ink at least, and that ink
+    alone is nearer the width `text` takes at the size its height gives than the whole
+    is (a first word, "a" of "a b", is part of the text's width)."""
+    cols = np.flatnonzero(line.any(axis=0))
+    if line.shape[0] < 4 or cols.size == 0 or not text.strip():
+        return 0
+    gaps = np.flatnonzero(np.diff(cols) > 3)
+    if not gaps.size:
+        return 0
+    first_end, start = int(cols[gaps[0]]) + 1, int(cols[gaps[0] + 1])
+    rows = np.flatnonzero(line[:, start:].any(axis=1))
+    height = int(rows[-1]) - int(rows[0]) + 1
+    if first_end - int(cols[0]) > 1.5 * line.shape[0] or start - first_end < 0.5 * height:
+        return 0
+    expect = text_width(text, height / _em_share(text))
+    end = int(cols[-1]) + 1
+    return start if abs(end - start - expect) < abs(end - int(cols[0]) - expect) else 0
+
+
 def _lines(far: np.ndarray) -> list[tuple[int, int]]:
     """Runs of rows holding ink, as (first, last) row; gaps of a row or two (the dot of
     an i, JPEG noise) do not split a line."""
@@ -167,11 +196,13 @@ def _is_wide(ch: str) -> bool:
         or 0xFF00 <= o <= 0xFFEF or o >= 0x1F300
 
 
-def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect] = ()
-               ) -> tuple[Style, np.ndarray, Rect | None]:
+def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect] = (),
+               field: bool = False) -> tuple[Style, np.ndarray, Rect | None]:
     """How `text` is drawn in `rect`: its `Style`, the background colour, the ink box
-    (see `background_and_ink` for `exclude`)."""
-    bg, ink, far, dist = _ink(pixels, rect, exclude)
+    (see `background_and_ink` for `exclude`). In a text `field`, an icon its ink starts
+    with (an add field's plus, a search field's magnifier) is not the text's
+    (`_after_icon`): typed text replaces the text beside it, and the icon stays."""
+    bg, ink, far, dist = _ink(pixels, rect, exclude, field, text)
     if ink is None or not text.strip():
         return Style(), bg, ink
     x1, y1, x2, y2 = ink

@@ -1,0 +1,139 @@
+"""Recorded pixels, laid by the painter itself: a screen's plate (a recorded screenshot)
+and the paints on it (colours; cuts of recorded images: rows moved, sprites, switches).
+
+    rec = Recorded(assets.get, LRU(1 << 28))
+    base = rec.plate(pl.plate, 1080, 2400, png=True)   # decoded once (7-21 ms), kept
+    painted = rec.painted(pl, base, (pl.plate, 1080, 2400, pl.paints))
+
+Decoded images, plates and plates with their paints laid are kept in the painter's LRU
+(`kept`, shared with its empty phones). Paints on a plate are laid from the last ones
+laid on it where they differ in part of the screen (`painted`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from difflib import SequenceMatcher
+from typing import Any
+
+import numpy as np
+
+from phoneworld.runtime.cache import LRU
+from phoneworld.runtime.compose import Paint
+from phoneworld.runtime.layers import PageLayers
+from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.regions import area, cut, meets
+
+Rect = tuple[int, int, int, int]
+
+
+class Recorded:
+    """The recorded images of one painter, decoded, and what is laid of them.
+
+    Args:
+        assets: asset bytes by name (or None: no recorded images).
+        kept: where decoded images, plates and plates with paints laid are kept, by
+            ("image" | "plate" | "painted", ...).
+    """
+
+    def __init__(self, assets: Callable[[str], bytes | None] | None,
+                 kept: LRU[Frame | np.ndarray]) -> None:
+        self.assets = assets
+        self.kept = kept
+        self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
+        """The paints last laid on each plate (by plate, width, height): where the next
+        paints on it are laid from (`painted`)."""
+
+    def painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...]) -> Frame | None:
+        """The plate `base` with `pl.paints` laid, kept by `key` (None: an image that
+        cannot be read). Drawn from the last one laid on this plate where its paints
+        differ in a part of the screen (a row removed, a switch flipped): only the
+        rectangles of the paints that differ are restored to the plate and have the
+        paints that meet them laid again, in order, each cut to the rectangle (the
+        paints are opaque, so what shows elsewhere is the same paint on either)."""
+        painted = self.kept.get(("painted", key))
+        if painted is not None:
+            assert isinstance(painted, Frame)
+            return painted
+        plate, size = key[:3], base.size
+        old = self.last_paints.get(plate)
+        start = None if old is None else self.kept.get(("painted", (*plate, old)))
+        rects: list[Rect | None] = [None]  # None: the whole screen
+        if start is not None and old is not None:
+            ops = SequenceMatcher(None, old, pl.paints, autojunk=False).get_opcodes()
+            differ = cut([p.rect for tag, i1, i2, j1, j2 in ops if tag != "equal"
+                          for p in (*old[i1:i2], *pl.paints[j1:j2])], size)
+            if area(differ) < size[0] * size[1] // 2:
+                rects = list(differ)
+        assert start is None or isinstance(start, Frame)
+        painted = base.copy() if rects == [None] or start is None else start.copy()
+        for r in rects:
+            if r is not None:
+                painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
+            for p in pl.paints:
+                if (r is None or meets(p.rect, r)) and not self.lay(painted, p, r):
+                    return None
+        # Steps that change only texts keep the paints (and their encoded bands).
+        self.kept.put(("painted", key), painted)
+        self.last_paints[plate] = pl.paints
+        return painted
+
+    def decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
+        """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
+        kept unless not to `keep` (a plate: kept as a frame)."""
+        key = ("image", name, w, h)
+        img = self.kept.get(key) if keep else None
+        if img is None:
+            data = self.assets(name) if self.assets is not None else None
+            if data is None:
+                return None
+            img = decode_rgb(data)
+            if img.shape[:2] != (h, w):  # as the page stretches it
+                from PIL import Image
+
+                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
+                    (w, h), Image.Resampling.BILINEAR))
+            if keep:
+                self.kept.put(key, img)
+        assert isinstance(img, np.ndarray)
+        return img
+
+    def plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
+        """Recorded image `name` as a w x h frame, kept (PNG bands encoded where `png`);
+        None where it cannot be read."""
+        key = ("plate", name, w, h)
+        f = self.kept.get(key)
+        if f is None:
+            img = self.decode(name, w, h, keep=False)
+            if img is None:
+                return None
+            f = Frame(img)  # never changed: frames are drawn on copies
+            self.kept.put(key, f)
+        assert isinstance(f, Frame)
+        if png and not f.encoded:
+            f.encode()
+            self.kept.put(key, f)  # weighed again, with its bands
+        return f
+
+    def lay(self, f: Frame, p: Paint, within: Rect | None = None) -> bool:
+        """Lay a paint on `f` (the part of it `within` a rectangle): a colour, or the part
+        of an image inside its rectangle."""
+        x1, y1, x2, y2 = p.rect
+        if within is not None:
+            x1, y1 = max(x1, within[0]), max(y1, within[1])
+            x2, y2 = min(x2, within[2]), min(y2, within[3])
+        if x1 >= x2 or y1 >= y2:
+            return True
+        if p.color:
+            f.fill((x1, y1, x2, y2),
+                   tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
+            return True
+        img = self.decode(p.image, *p.image_size)
+        if img is None:
+            return False
+        ox, oy = p.origin
+        x1, y1 = max(x1, ox), max(y1, oy)
+        x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
+        if x1 < x2 and y1 < y2:
+            f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
+        return True
