@@ -89,30 +89,21 @@ def scan(boxes: Sequence[Box], x: int, y: int) -> int | None:
     `children` are the numbers of its children, in drawing order)."""
     if not boxes:
         return None
-    hit = _dispatch_box(boxes, 0, x, y)
-    return hit if hit is not None else _deepest_box(boxes, 0, x, y)
+    hit = _top_box(boxes, 0, x, y, handling=True)
+    return hit if hit is not None else _top_box(boxes, 0, x, y, handling=False)
 
 
-def _dispatch_box(boxes: Sequence[Box], i: int, x: int, y: int) -> int | None:
+def _top_box(boxes: Sequence[Box], i: int, x: int, y: int, handling: bool) -> int | None:
+    """The topmost deepest box under box `i` holding (x, y); with `handling`, the first
+    that handles touches (a box's children before itself)."""
     b = boxes[i]
     if not _contains(b.bounds, x, y):
         return None
     for c in reversed(b.children):
-        hit = _dispatch_box(boxes, c, x, y)
+        hit = _top_box(boxes, c, x, y, handling)
         if hit is not None:
             return hit
-    return i if b.clickable or b.long_clickable or b.checkable else None
-
-
-def _deepest_box(boxes: Sequence[Box], i: int, x: int, y: int) -> int | None:
-    b = boxes[i]
-    if not _contains(b.bounds, x, y):
-        return None
-    for c in reversed(b.children):
-        hit = _deepest_box(boxes, c, x, y)
-        if hit is not None:
-            return hit
-    return i
+    return i if not handling or b.clickable or b.long_clickable or b.checkable else None
 
 
 def _contains(b: Bounds, x: int, y: int) -> bool:
