@@ -360,3 +360,68 @@ def test_typed_text_goes_where_a_hint_recorded_at_the_top_of_a_tall_field_was(in
     assert (c.styles[i].top == ink_top - 200) if at_top else c.styles[i].top == -1.0
     div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
     assert ("align-items:flex-start;padding-top:" in div) == at_top
+
+
+def test_a_text_the_recording_holds_twice_is_kept_where_the_mock_shows_it():
+    """A recording may hold a view twice at the same place (a page and its cross-fading
+    copy: qqmusic's 我的 title): the mock's box showing that text keeps both marks, and
+    neither is wiped (before, the second was, and the title vanished)."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("home")
+    look = recorded_look(m)
+    copies = tuple(dataclasses.replace(mk) for mk in look.marks)
+    twice = dataclasses.replace(look, marks=look.marks + copies)
+    m2 = Machine(with_look(shop_spec(), {"home": twice}))
+    m2.reset()
+    m2.jump("home")
+    c, _ = _composition(m2)
+    assert c.paints == [] and c.styles == {}
+
+
+def _cart_with(change) -> Machine:
+    """A cart of three rows whose recorded look's list is `change(list look)`."""
+    m = looked("cart", _fill_cart)
+    sl = m.spec.look.screens["cart"]
+    (lst,) = sl.lists
+    m2 = Machine(with_look(shop_spec(), {"cart": dataclasses.replace(
+        sl, lists=(change(lst),))}))
+    m2.reset()
+    _fill_cart(m2)
+    m2.jump("cart")
+    return m2
+
+
+def test_a_row_recorded_inset_from_the_lists_sides_is_the_plates_where_it_lies():
+    """The mock's row spans its template (every row type recorded); a row type recorded
+    narrower, at the same place along the list and showing the same, is the plate's as it
+    lies: nothing painted (before, it was cut and moved to the row's edge: qqmusic's
+    我的 page had its icon row shifted 55 px left)."""
+    def inset(lst: ListLook) -> ListLook:
+        def one(it: Item) -> Item:
+            x1, y1, x2, y2 = it.bounds
+            marks = tuple(dataclasses.replace(
+                mk, bounds=(mk.bounds[0] - 55, mk.bounds[1], mk.bounds[2] - 55, mk.bounds[3]),
+                ink=(mk.ink[0] - 55, mk.ink[1], mk.ink[2] - 55, mk.ink[3])) for mk in it.marks)
+            return dataclasses.replace(it, bounds=(x1 + 55, y1, x2 - 55, y2), marks=marks)
+        return dataclasses.replace(lst, items=tuple(one(it) for it in lst.items))
+
+    c, _ = _composition(_cart_with(inset))
+    assert c.paints == [] and c.styles == {}
+
+
+def test_the_edge_of_a_row_cut_short_by_the_lists_end_is_not_wiped():
+    """A recorded row the list's end cut short, showing no text, that no row of the
+    mock lies over, stays as recorded: a wipe there cut into what is drawn over the
+    list's end (qqmusic's player bar, the album page's seventh song)."""
+    def peek(lst: ListLook) -> ListLook:
+        return dataclasses.replace(lst, items=lst.items + (Item((0, 2370, 1080, 2400), ()),))
+
+    c, _ = _composition(_cart_with(peek))
+    assert c.paints == []
+    # A whole row recorded there (as tall as a row) is still wiped.
+    def whole(lst: ListLook) -> ListLook:
+        return dataclasses.replace(lst, items=lst.items + (Item((0, 2200, 1080, 2400), ()),))
+
+    c, _ = _composition(_cart_with(whole))
+    assert [p.rect for p in c.paints] == [(0, 2200, 1080, 2400)]

@@ -120,9 +120,11 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             c.quiet.add(i)
             continue
         marks = look.marks_at.get(b.bounds, ())
-        hit = next((m for m in marks if _shows(m, b)), None)
-        if hit is not None:
-            shown.add(id(hit))
+        hit = [m for m in marks if _shows(m, b)]
+        if hit:
+            # Every mark showing it there: a recording may hold a view twice (a page
+            # and its cross-fading copy), and the mock a box for each or for one.
+            shown.update(id(m) for m in hit)
             c.quiet.add(i)
             continue
         if _pictured(look, b):  # a toggle drawn as the app drew its new state
@@ -227,6 +229,8 @@ def _gauges(look: ScreenLook, boxes: list[Box], in_lists: set[int]) -> list[Pain
 def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
           c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
     at = {it.bounds: it for it in lst.items}
+    a = 1 if box.list_axis == "vertical" else 0
+    along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
     covered: set[Rect] = set()
     pending = []
     for r in box.children:
@@ -234,6 +238,8 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
         row = boxes[r]
         sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
         it = at.get(row.bounds)
+        if it is None or it.texts != sig:
+            it = _inset(along.get((row.bounds[a], row.bounds[a + 2], sig)), row.bounds, a)
         if it is not None and it.texts == sig:
             covered.add(it.bounds)
             c.quiet.update(sub)
@@ -241,7 +247,7 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             pending.append((row, sub, sig))
     lx1, ly1, lx2, ly2 = lst.bounds
     for it in lst.items:
-        if it.bounds not in covered:
+        if it.bounds not in covered and not _peeking(it, lst, a, box, boxes):
             x1, y1, x2, y2 = it.bounds
             rect = (max(x1, lx1), max(y1, ly1), min(x2, lx2), min(y2, ly2))
             if rect[0] < rect[2] and rect[1] < rect[3]:
@@ -280,6 +286,32 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             m = next((m for m in lst.sprite_marks
                       if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _peeking(it: Item, lst: ListLook, a: int, box: Box, boxes: list[Box]) -> bool:
+    """Whether `it` is the edge of a row the list's end cut short, showing nothing of
+    the state (no text, no check), that no row of the list's rendering lies over: the
+    plate keeps it as recorded (a wipe there would cut into what is drawn over the
+    list's end: a player bar, a panel over the page)."""
+    size = lst.sprite_size[a]
+    if it.texts or it.bounds[a + 2] < lst.bounds[a + 2] or not 0 < \
+            it.bounds[a + 2] - it.bounds[a] < size:
+        return False
+    x1, y1, x2, y2 = it.bounds
+    return not any(r[0] < x2 and r[2] > x1 and r[1] < y2 and r[3] > y1
+                   for r in (boxes[j].bounds for j in box.children))
+
+
+def _inset(it: Item | None, bounds: Rect, a: int) -> Item | None:
+    """`it` (a recorded row at the same place along the list's axis `a` as a row at
+    `bounds`, showing the same) where it lies within that row across the list, else None.
+    The mock's row spans its item template, which spans every recorded row type; a row
+    type recorded narrower (inset from the list's sides) is still that row where it was
+    recorded: the plate shows it, not a cut of it moved to the row's edge."""
+    if it is None:
+        return None
+    c = 1 - a
+    return it if bounds[c] <= it.bounds[c] and it.bounds[c + 2] <= bounds[c + 2] else None
 
 
 def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
