@@ -338,12 +338,13 @@ def test_a_screen_opened_without_its_parameter_keeps_the_plates_title():
     assert any(r.boxes[i].bounds == title.bounds for i in c.styles)
 
 
-@pytest.mark.parametrize("ink_top, at_top", [(204, True), (245, False)])
+@pytest.mark.parametrize("ink_top, at_top", [(215, True), (245, False)])
 def test_typed_text_goes_where_a_hint_recorded_at_the_top_of_a_tall_field_was(ink_top,
                                                                                at_top):
     """A field much taller than its recorded hint, the hint at its top (a multi-line
     field): typed text is drawn from there down, not in the middle; a hint recorded in
-    the middle keeps typed text centred."""
+    the middle keeps typed text centred. (qqmusic's feedback field's hint starts 15
+    pixels down; one cut by the field's top edge is a label on its outline, below.)"""
     m = Machine(shop_spec())
     m.reset()
     m.jump("home")
@@ -425,3 +426,38 @@ def test_the_edge_of_a_row_cut_short_by_the_lists_end_is_not_wiped():
 
     c, _ = _composition(_cart_with(whole))
     assert [p.rect for p in c.paints] == [(0, 2200, 1080, 2400)]
+
+
+def test_typed_text_in_a_recorded_field_stops_short_of_its_right_edge():
+    """A field drawn in the recorded style keeps room on the right of its text (its
+    padding), as on the left: long typed text does not run to the box's edge."""
+    m = looked("home")
+    m.step({"action_type": "input_text", "text": "oat milk " * 12, "index": 3})
+    div = next(d for d in m.observe("html").split("<div") if "oat milk oat" in d)
+    pad = re.search(r"padding-right:([\d.]+)px", div)
+    assert pad is not None and float(pad.group(1)) >= 7.5  # 2% of the field, at least
+
+
+def test_a_label_floating_on_an_outlined_fields_edge_stays_and_typed_text_goes_inside():
+    """Material's outlined field: its label floats on the outline, cut by the field's
+    top edge (onelist's "Folder name"). Typed text keeps the label (no wipe) and is
+    drawn inside the box, centred, at the body size from where the label starts; before,
+    it went where the label was, at the label's size, over a half-wiped label."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("home")
+    look = recorded_look(m)
+    field = (40, 200, 1040, 320)
+    marks = tuple(dataclasses.replace(mk, ink=(80, 204, 400, 220), style=dataclasses.replace(
+        STYLE, size=14.0, indent=38.0)) if mk.bounds == field else mk for mk in look.marks)
+    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
+    m2.reset()
+    m2.jump("home")
+    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
+    c, r = _composition(m2)
+    (i,) = c.styles
+    assert c.paints == []  # the label stays
+    assert c.styles[i].size == 0 and c.styles[i].top == -1.0 and c.styles[i].indent == 38.0
+    div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
+    assert "font-size:16.0px" in div and "padding-top" not in div
+    assert "padding-left:14.5px" in div  # 38 app pixels

@@ -130,6 +130,10 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
         if _pictured(look, b):  # a toggle drawn as the app drew its new state
             c.quiet.add(i)
             continue
+        if marks and _floating_label(marks[0], b):
+            shown.add(id(marks[0]))  # the label stays on the outline, the text goes in
+            c.styles[i] = _inside(marks[0], b)
+            continue
         c.styles[i] = _typed(marks[0], b) if marks else None
     # Opened without its parameter, the screen hides texts bound to it (a title): the
     # plate's stay where no box lies (`ScreenLook.unbound`).
@@ -404,6 +408,32 @@ def _typed(m: Mark, b: Box) -> Style:
     r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
     dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
     return replace(style, color="#ffffff" if dark else "#202124")
+
+
+LABEL_EDGE = 8
+"""How far below a text field's top the ink of a label floating on its outline starts
+(the view's top edge cuts the label: Material's outlined field)."""
+
+
+def _floating_label(m: Mark, b: Box) -> bool:
+    """Whether `m` is the label of an outlined field `b` (editable, showing another text
+    now) floating on its outline: its ink starts at the field's top edge and is short
+    beside the field's height. Typed text goes inside the box, the label stays."""
+    if not b.editable or not b.text or m.text == b.text:
+        return False
+    x1, y1, x2, y2 = m.ink
+    height = m.bounds[3] - m.bounds[1]
+    return x2 > x1 and y2 > y1 and y1 - m.bounds[1] <= LABEL_EDGE and 2.5 * (y2 - y1) <= height
+
+
+def _inside(m: Mark, b: Box) -> Style:
+    """The style of typed text in an outlined field whose label `m` floats on its
+    outline: in the text's colour (on the field's background), at the body size (size
+    0: the renderer's for the box, not the label's), from where the label starts,
+    centred in the box."""
+    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
+    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
+    return Style(size=0.0, color="#ffffff" if dark else "#202124", indent=m.style.indent)
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:
