@@ -461,3 +461,45 @@ def test_a_label_floating_on_an_outlined_fields_edge_stays_and_typed_text_goes_i
     div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
     assert "font-size:16.0px" in div and "padding-top" not in div
     assert "padding-left:14.5px" in div  # 38 app pixels
+
+
+def _cart_under_a_panel(width: int) -> Machine:
+    """The shop's cart with a second list of the cart drawn after its own, over its
+    left `width` pixels (a drawer, a sheet), recorded with three rows; then a row
+    removed (both lists change)."""
+    spec = shop_spec()
+    cart = next(s for s in spec.screens if s.name == "cart")
+    lines = cart.root.children[1]
+    panel = dataclasses.replace(lines, name="panel", bounds=(0, 300, width, 2400),
+                                children=(dataclasses.replace(
+                                    lines.children[0], name="panel_row",
+                                    bounds=(0, 300, width, 500)),))
+    root = dataclasses.replace(cart.root, children=(*cart.root.children, panel))
+    spec = dataclasses.replace(spec, screens=tuple(
+        dataclasses.replace(s, root=root) if s.name == "cart" else s for s in spec.screens))
+    m = Machine(spec)
+    m.reset()
+    _fill_cart(m)
+    m.jump("cart")
+    m2 = Machine(with_look(spec, {"cart": recorded_look(m)}))
+    m2.reset()
+    _fill_cart(m2)
+    m2.jump("cart")
+    first = [e for e in m2.observe() if e["class"].endswith("LinearLayout")][0]
+    m2.step({"action_type": "long_press", "index": first["index"]})
+    return m2
+
+
+@pytest.mark.parametrize("width", [800, 300])
+def test_a_list_under_a_list_drawn_after_it_is_not_painted_over_it(width):
+    """A list drawn after another over it is a panel over it (onelist's drawer over the
+    files grid, qqmusic's album page over 我的): what changed in the list under it is
+    not painted over the panel (before, its rows were cut and wiped across the drawer);
+    under a panel covering most of it, nothing of it is painted at all."""
+    c, _ = _composition(_cart_under_a_panel(width))
+    assert c.paints  # the panel's own rows moved up
+    for p in c.paints:
+        x1, _, x2, _ = p.rect
+        assert x2 <= width or x1 >= width  # inside the panel or beside it, never across
+    beside = [p for p in c.paints if p.rect[0] >= width]
+    assert bool(beside) == (width < 540)

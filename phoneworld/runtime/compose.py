@@ -109,9 +109,17 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
         lst = look.lists_at.get(b.bounds)
         if lst is None:
             continue
-        in_lists.update(_subtree(boxes, i))
+        sub = _subtree(boxes, i)
+        in_lists.update(sub)
         c.quiet.add(i)
-        _list(lst, boxes, b, look.plate, size, c, wipes, rows, fixes)
+        over = _lists_over(look, boxes, i + len(sub), lst.bounds)
+        if over is None:  # under a panel: the plate shows what shows of it
+            c.quiet.update(sub)
+            continue
+        mine: tuple[list[Paint], list[Paint], list[Paint]] = ([], [], [])
+        _list(lst, boxes, b, look.plate, size, c, *mine)
+        for into, got in zip((wipes, rows, fixes), mine, strict=True):
+            into.extend(q for p in got for q in _outside(p, over))
     shown: set[int] = set()
     for i, b in enumerate(boxes):
         if i in in_lists:
@@ -152,6 +160,47 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
     c.paints = wipes + rows + fixes
     _donated(look, boxes, size, c)
     return c
+
+
+def _lists_over(look: ScreenLook, boxes: list[Box], start: int, area: Rect
+                ) -> list[Rect] | None:
+    """The recorded lists from box `start` on (drawn after a list over `area` that ends
+    before it) that meet `area`, or None where one covers most of it: a list drawn over
+    another is a panel over it (a drawer, a sheet, a page over the one behind), and the
+    plate shows that panel there, and the list under it dimmed or not at all. None of
+    such a list is painted; of one partly under a panel, nothing under the panel."""
+    x1, y1, x2, y2 = area
+    whole = max(1, (x2 - x1) * (y2 - y1))
+    out = []
+    for b in boxes[start:]:
+        r = b.bounds
+        if b.list_key is None or r not in look.lists_at:
+            continue
+        w, h = min(r[2], x2) - max(r[0], x1), min(r[3], y2) - max(r[1], y1)
+        if w > 0 and h > 0:
+            if 2 * w * h >= whole:
+                return None
+            out.append(r)
+    return out
+
+
+def _outside(p: Paint, over: list[Rect]) -> list[Paint]:
+    """`p` less what the rectangles `over` cover (cut into up to four pieces by each)."""
+    parts = [p]
+    for o in over:
+        nxt = []
+        for q in parts:
+            x1, y1, x2, y2 = q.rect
+            if o[0] >= x2 or o[2] <= x1 or o[1] >= y2 or o[3] <= y1:
+                nxt.append(q)
+                continue
+            cy1, cy2 = max(y1, o[1]), min(y2, o[3])
+            for r in ((x1, y1, x2, cy1), (x1, cy2, x2, y2),
+                      (x1, cy1, max(x1, o[0]), cy2), (min(x2, o[2]), cy1, x2, cy2)):
+                if r[0] < r[2] and r[1] < r[3]:
+                    nxt.append(replace(q, rect=r))
+        parts = nxt
+    return parts
 
 
 def _donated(look: ScreenLook, boxes: list[Box], size: tuple[int, int],
