@@ -13,7 +13,13 @@ from PIL import Image
 
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
-from phoneworld.serve.capture import Capturer, Page, while_capturing, window_tops
+from phoneworld.serve.capture import (
+    OPEN_AFTER,
+    Capturer,
+    Page,
+    while_capturing,
+    window_tops,
+)
 from phoneworld.serve.painter import Painter
 from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
@@ -181,11 +187,16 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
                 (4 if window == 40 else 1), sent
 
 
-def test_a_clip_higher_than_the_window_comes_from_one_capture_of_a_taller_one(browser):
+@pytest.mark.parametrize("open_after", [1, OPEN_AFTER])
+def test_a_clip_higher_than_the_window_comes_from_one_capture_of_a_taller_one(browser,
+                                                                              open_after):
     """A clip that a window would take in several bands is captured once, in a window
     as high as the fewest captures for the pixels make it (doubled, at most twice),
-    showing the page by its own document; the frames stay the whole captures'."""
+    showing the page by its own document; the frames stay the whole captures'. Such a
+    window is opened once tall clips have wanted it `open_after` times (opening one
+    costs Chromium as much as two dozen captures): until then they come in bands."""
     painter = Painter(browser, _route({}), ORIGIN, None, window=40)
+    painter.capture.open_after = open_after
     _, whole = _pair(browser)
     shots = _clips(painter)
     m = Machine(shop_spec())
@@ -198,13 +209,16 @@ def test_a_clip_higher_than_the_window_comes_from_one_capture_of_a_taller_one(br
         shots.clear()
         f = painter.draw(html, 1080, 2400)
         assert np.array_equal(f.pixels, whole._changed(None, html, 1080, 2400).pixels), a
-        if a is not None:  # one field's row, 142 app pixels high: one 160-row capture
+        if a is not None and open_after == 1:  # a 142-row field: one 160-row capture
             assert [c[3] - c[1] for c in shots] == [160], shots
-    assert sorted(painter.capture.pages[(1080, 2400, False)].windows) == [40, 160]
+        elif a is not None:  # in bands of the window open
+            assert {c[3] - c[1] for c in shots} == {40} and len(shots) >= 4, shots
+    assert sorted(painter.capture.pages[(1080, 2400, False)].windows) == \
+        ([40, 160] if open_after == 1 else [40])
 
 
 def test_the_window_for_clips_is_the_one_of_fewest_captures_for_the_pixels():
-    capturer = Capturer(None, lambda route: None, ORIGIN, 256)
+    capturer = Capturer(None, lambda route: None, ORIGIN, 256, open_after=1)
     page = Page((1080, 2400), False)
     assert capturer.heights(2400) == [256, 512, 1024] and capturer.heights(300) == [256]
     assert window_tops([(0, 100, 9, 543)], 256, 2400) == [100, 356]
@@ -216,6 +230,24 @@ def test_the_window_for_clips_is_the_one_of_fewest_captures_for_the_pixels():
     capturer.taller = 0
     assert capturer.window_rows(page, [(0, 100, 1080, 1067)]) == 256
     assert Capturer(None, lambda route: None, ORIGIN, 0).window_rows(page, []) == 2400
+
+
+def test_a_taller_window_is_opened_once_tall_clips_recur():
+    """Opening a window costs Chromium about as much as two dozen captures: a page's
+    first window is the lowest, and clips that a taller one would take in fewer
+    captures come in bands of the windows open until they have wanted it `OPEN_AFTER`
+    times (in a 60-step walk, activitylauncher opened three windows, 1-2 s each)."""
+    capturer = Capturer(None, lambda route: None, ORIGIN, 256)
+    page = Page((1080, 2400), True)
+    tall = [(0, 100, 1080, 1067)]  # one 1024-row capture, or four of 256
+    assert capturer.window_rows(page, tall) == 256  # no window open: the lowest
+    page.windows[256] = None  # type: ignore[assignment]  # (opened)
+    got = [capturer.window_rows(page, tall) for _ in range(OPEN_AFTER - 2)]
+    assert got == [256] * (OPEN_AFTER - 2)  # wanted 23 times in all
+    assert capturer.window_rows(page, tall) == 1024
+    page.windows[1024] = None  # type: ignore[assignment]
+    assert capturer.window_rows(page, [(0, 100, 1080, 543)]) == 1024  # 512: not yet
+    assert capturer.window_rows(page, [(0, 0, 9, 10)]) == 256
 
 
 def test_frames_on_a_plate_are_the_whole_captures_pixels(browser):

@@ -212,6 +212,23 @@ def test_a_text_under_a_full_screen_scrim_keeps_its_ink():
     assert m.ink[0] >= 40 and m.ink[2] <= 600 and m.style.size > 30
 
 
+@pytest.mark.parametrize("first", [True, False])
+def test_a_picture_drawn_before_a_text_and_ending_inside_it_is_its_background(first):
+    """A picture larger than a text both ways, drawn before it, that covers only its
+    upper part (a panel's picture ending inside a player bar's title drawn over its
+    edge: qqmusic) is what the text is drawn on: the text keeps its ink, so a new title
+    wipes the recorded one. Drawn after the text, it is over the text: its part is not
+    the text's ink (a small picture drawn before, an icon, still is not either)."""
+    root, px = _recorded(["Milk"])
+    panel = Node(class_name="android.widget.ImageView", bounds=(0, 0, 1080, 95))
+    text, lst = root.children
+    kids = (panel, text, lst) if first else (text, panel, lst)
+    root = Node(class_name=root.class_name, bounds=root.bounds, children=kids)
+    (m,) = extract_screen(_spec_root(), root, px, "t/0.xml").marks
+    assert m.text == "Groceries"
+    assert (m.ink != (0, 0, 0, 0) and m.ink[1] < 85) if first else m.ink[1] >= 91
+
+
 def test_a_list_recorded_empty_borrows_its_sprite_from_another_recording():
     from phoneworld.visual.extract import borrow_sprites
 

@@ -415,3 +415,27 @@ def test_a_flipped_switch_the_plate_shows_elsewhere_in_its_new_state_is_cut_from
             assert (b.bounds[0] - cut.origin[0], b.bounds[1] - cut.origin[1]) in donors
     if not found:
         pytest.skip("no recorded screen shows a flipped switch's new state elsewhere")
+
+
+def test_qqmusics_my_page_and_album_page_hold_on_their_plates(compiled):
+    """qqmusic's 我的 page and the album page over it, first rendered: nothing is painted
+    over the page but the player bar (its bound song title over a wipe of the recorded
+    one): the 我的 title and the search hint the recording holds twice stay, the icon row
+    recorded inset from the list's sides is not moved, the album's songs are not cut by
+    the 我的 list under them, nor the player bar by the edge of a row under it."""
+    from phoneworld.runtime.layers import page_layers
+
+    path, _ = compiled["droidbot/qqmusic"]
+    spec = load_app(path).spec
+    m = Machine(spec)
+    m.reset()
+    for name in ("app_starter_3", "app_starter_4"):
+        sl = spec.look.screens[name]
+        (bar,) = [lst for lst in sl.lists if lst.bounds[3] - lst.bounds[1] < 200]
+        assert bar.sprite_marks and bar.sprite_marks[0].ink != (0, 0, 0, 0)
+        paints = page_layers(m.preview(name), (spec.width, spec.height)).paints
+        x1, y1, x2, y2 = bar.bounds
+        songs = [p.rect for p in paints if p.rect[3] > 744
+                 and not (x1 <= p.rect[0] and y1 <= p.rect[1] and p.rect[2] <= x2
+                          and p.rect[3] <= y2)]
+        assert songs == [], name

@@ -109,9 +109,17 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
         lst = look.lists_at.get(b.bounds)
         if lst is None:
             continue
-        in_lists.update(_subtree(boxes, i))
+        sub = _subtree(boxes, i)
+        in_lists.update(sub)
         c.quiet.add(i)
-        _list(lst, boxes, b, look.plate, size, c, wipes, rows, fixes)
+        over = _lists_over(look, boxes, i + len(sub), lst.bounds)
+        if over is None:  # under a panel: the plate shows what shows of it
+            c.quiet.update(sub)
+            continue
+        mine: tuple[list[Paint], list[Paint], list[Paint]] = ([], [], [])
+        _list(lst, boxes, b, look.plate, size, c, *mine)
+        for into, got in zip((wipes, rows, fixes), mine, strict=True):
+            into.extend(q for p in got for q in _outside(p, over))
     shown: set[int] = set()
     for i, b in enumerate(boxes):
         if i in in_lists:
@@ -120,13 +128,19 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
             c.quiet.add(i)
             continue
         marks = look.marks_at.get(b.bounds, ())
-        hit = next((m for m in marks if _shows(m, b)), None)
-        if hit is not None:
-            shown.add(id(hit))
+        hit = [m for m in marks if _shows(m, b)]
+        if hit:
+            # Every mark showing it there: a recording may hold a view twice (a page
+            # and its cross-fading copy), and the mock a box for each or for one.
+            shown.update(id(m) for m in hit)
             c.quiet.add(i)
             continue
         if _pictured(look, b):  # a toggle drawn as the app drew its new state
             c.quiet.add(i)
+            continue
+        if marks and _floating_label(marks[0], b):
+            shown.add(id(marks[0]))  # the label stays on the outline, the text goes in
+            c.styles[i] = _inside(marks[0], b)
             continue
         c.styles[i] = _typed(marks[0], b) if marks else None
     # Opened without its parameter, the screen hides texts bound to it (a title): the
@@ -146,6 +160,47 @@ def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compos
     c.paints = wipes + rows + fixes
     _donated(look, boxes, size, c)
     return c
+
+
+def _lists_over(look: ScreenLook, boxes: list[Box], start: int, area: Rect
+                ) -> list[Rect] | None:
+    """The recorded lists from box `start` on (drawn after a list over `area` that ends
+    before it) that meet `area`, or None where one covers most of it: a list drawn over
+    another is a panel over it (a drawer, a sheet, a page over the one behind), and the
+    plate shows that panel there, and the list under it dimmed or not at all. None of
+    such a list is painted; of one partly under a panel, nothing under the panel."""
+    x1, y1, x2, y2 = area
+    whole = max(1, (x2 - x1) * (y2 - y1))
+    out = []
+    for b in boxes[start:]:
+        r = b.bounds
+        if b.list_key is None or r not in look.lists_at:
+            continue
+        w, h = min(r[2], x2) - max(r[0], x1), min(r[3], y2) - max(r[1], y1)
+        if w > 0 and h > 0:
+            if 2 * w * h >= whole:
+                return None
+            out.append(r)
+    return out
+
+
+def _outside(p: Paint, over: list[Rect]) -> list[Paint]:
+    """`p` less what the rectangles `over` cover (cut into up to four pieces by each)."""
+    parts = [p]
+    for o in over:
+        nxt = []
+        for q in parts:
+            x1, y1, x2, y2 = q.rect
+            if o[0] >= x2 or o[2] <= x1 or o[1] >= y2 or o[3] <= y1:
+                nxt.append(q)
+                continue
+            cy1, cy2 = max(y1, o[1]), min(y2, o[3])
+            for r in ((x1, y1, x2, cy1), (x1, cy2, x2, y2),
+                      (x1, cy1, max(x1, o[0]), cy2), (min(x2, o[2]), cy1, x2, cy2)):
+                if r[0] < r[2] and r[1] < r[3]:
+                    nxt.append(replace(q, rect=r))
+        parts = nxt
+    return parts
 
 
 def _donated(look: ScreenLook, boxes: list[Box], size: tuple[int, int],
@@ -227,6 +282,8 @@ def _gauges(look: ScreenLook, boxes: list[Box], in_lists: set[int]) -> list[Pain
 def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
           c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
     at = {it.bounds: it for it in lst.items}
+    a = 1 if box.list_axis == "vertical" else 0
+    along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
     covered: set[Rect] = set()
     pending = []
     for r in box.children:
@@ -234,6 +291,8 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
         row = boxes[r]
         sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
         it = at.get(row.bounds)
+        if it is None or it.texts != sig:
+            it = _inset(along.get((row.bounds[a], row.bounds[a + 2], sig)), row.bounds, a)
         if it is not None and it.texts == sig:
             covered.add(it.bounds)
             c.quiet.update(sub)
@@ -241,7 +300,7 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             pending.append((row, sub, sig))
     lx1, ly1, lx2, ly2 = lst.bounds
     for it in lst.items:
-        if it.bounds not in covered:
+        if it.bounds not in covered and not _peeking(it, lst, a, box, boxes):
             x1, y1, x2, y2 = it.bounds
             rect = (max(x1, lx1), max(y1, ly1), min(x2, lx2), min(y2, ly2))
             if rect[0] < rect[2] and rect[1] < rect[3]:
@@ -280,6 +339,32 @@ def _list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int
             m = next((m for m in lst.sprite_marks
                       if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _peeking(it: Item, lst: ListLook, a: int, box: Box, boxes: list[Box]) -> bool:
+    """Whether `it` is the edge of a row the list's end cut short, showing nothing of
+    the state (no text, no check), that no row of the list's rendering lies over: the
+    plate keeps it as recorded (a wipe there would cut into what is drawn over the
+    list's end: a player bar, a panel over the page)."""
+    size = lst.sprite_size[a]
+    if it.texts or it.bounds[a + 2] < lst.bounds[a + 2] or not 0 < \
+            it.bounds[a + 2] - it.bounds[a] < size:
+        return False
+    x1, y1, x2, y2 = it.bounds
+    return not any(r[0] < x2 and r[2] > x1 and r[1] < y2 and r[3] > y1
+                   for r in (boxes[j].bounds for j in box.children))
+
+
+def _inset(it: Item | None, bounds: Rect, a: int) -> Item | None:
+    """`it` (a recorded row at the same place along the list's axis `a` as a row at
+    `bounds`, showing the same) where it lies within that row across the list, else None.
+    The mock's row spans its item template, which spans every recorded row type; a row
+    type recorded narrower (inset from the list's sides) is still that row where it was
+    recorded: the plate shows it, not a cut of it moved to the row's edge."""
+    if it is None:
+        return None
+    c = 1 - a
+    return it if bounds[c] <= it.bounds[c] and it.bounds[c + 2] <= bounds[c + 2] else None
 
 
 def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
@@ -372,6 +457,32 @@ def _typed(m: Mark, b: Box) -> Style:
     r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
     dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
     return replace(style, color="#ffffff" if dark else "#202124")
+
+
+LABEL_EDGE = 8
+"""How far below a text field's top the ink of a label floating on its outline starts
+(the view's top edge cuts the label: Material's outlined field)."""
+
+
+def _floating_label(m: Mark, b: Box) -> bool:
+    """Whether `m` is the label of an outlined field `b` (editable, showing another text
+    now) floating on its outline: its ink starts at the field's top edge and is short
+    beside the field's height. Typed text goes inside the box, the label stays."""
+    if not b.editable or not b.text or m.text == b.text:
+        return False
+    x1, y1, x2, y2 = m.ink
+    height = m.bounds[3] - m.bounds[1]
+    return x2 > x1 and y2 > y1 and y1 - m.bounds[1] <= LABEL_EDGE and 2.5 * (y2 - y1) <= height
+
+
+def _inside(m: Mark, b: Box) -> Style:
+    """The style of typed text in an outlined field whose label `m` floats on its
+    outline: in the text's colour (on the field's background), at the body size (size
+    0: the renderer's for the box, not the label's), from where the label starts,
+    centred in the box."""
+    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
+    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
+    return Style(size=0.0, color="#ffffff" if dark else "#202124", indent=m.style.indent)
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:

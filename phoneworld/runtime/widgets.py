@@ -281,11 +281,24 @@ def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
         if style.top >= 0:
             # The line box starts above the ink by about its leading and ascent gap.
             top = max(0.0, style.top * scale - 0.15 * size)
-    else:
+    else:  # no size recorded there: the body size, in a colour and indent if given
         size, color, weight, align = min(BODY, max(8.0, h * 0.72)), TEXT, 400, "left"
+        if style is not None:
+            color = style.color or TEXT
+            pad = max(pad, style.indent * scale)
+    if b.editable and room is not None:
+        room = max(room, field_end(b, scale, pad))
     css, st, clamp = _text_css(b, scale, size, color=color, weight=weight, align=align,
                                pad=pad, room=room, top=top)
     return _item(css, b, b.text, st, inds=inds, clamp=clamp)
+
+
+def field_end(b: Box, scale: float, start: float) -> float:
+    """The room a text field keeps on the right of its text (CSS pixels), `start` being
+    where its text starts: its padding, as on the left where that is a padding (up to
+    5% of its width), at least 2%; typed text stops short of the field's edge."""
+    w = (b.bounds[2] - b.bounds[0]) * scale
+    return min(max(start, 0.02 * w), 0.05 * w)
 
 
 def _room(k: str, b: Box, w: float) -> float | None:

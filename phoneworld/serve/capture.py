@@ -49,6 +49,13 @@ TALLER = 2
 """How many times a page's window may double for clips higher than `WINDOW` (a 443-row
 text field: one capture of 512 rows, not two bands; a list whose rows all moved, 967
 rows: one of 1024, not four)."""
+OPEN_AFTER = 24
+"""Clips a taller window would capture in fewer captures than the page's open windows
+before the page opens it: opening one (a browser context, its renderer, its first
+document) costs Chromium 0.3 to 1.5 s of CPU, about what two dozen extra captures of
+a band cost (11 ms or more each), so a taller window is opened only where tall clips
+recur, and until then they are captured band by band in the windows open (a rental
+bought once it would have paid for itself). The first window is opened when needed."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -90,6 +97,9 @@ class Page:
     transparent: bool
     windows: dict[int, Window] = field(default_factory=dict)
     """The windows made so far, by height (app rows)."""
+    wanted: dict[int, int] = field(default_factory=dict)
+    """How many times each height not made yet would have been the cheapest window for
+    the clips asked for (`OPEN_AFTER`)."""
     shown: Window | None = None
     """The window the page was last shown in: captures come from it."""
     pending: tuple[PageLayers, Frame] | None = None
@@ -118,7 +128,8 @@ class Capturer:
     A page is shown in a window `window` rows high, or, for clips that one would capture
     in several bands, in one `2 ** k` times as high (`k <= taller`; below the page's
     height) where that costs fewer captures for the pixels (`window_rows`): a window
-    is made when first used (a browser context: 0.2 to 1 s, once), and each keeps its
+    is made when first used (a browser context: 0.2 to 1 s, once), a taller one once
+    clips that want it have recurred (`open_after`, `OPEN_AFTER`), and each keeps its
     own document, patched when shown.
 
     Args:
@@ -128,15 +139,18 @@ class Capturer:
         window: app rows a browser window shows; 0: the whole page, each part captured
             as a clip (two of Chromium's frames a clip; for comparison).
         taller: how many times a window may double for tall clips (0: never).
+        open_after: how many times a page's clips must want a taller window not yet
+            opened before it is (0 or 1: the first time).
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
-                 window: int, taller: int = TALLER) -> None:
+                 window: int, taller: int = TALLER, open_after: int = OPEN_AFTER) -> None:
         self.browser = browser
         self.route = route
         self.origin = origin
         self.window = window
         self.taller = taller
+        self.open_after = open_after
         self.pages: dict[tuple[int, int, bool], Page] = {}
         self.captured = 0
         """App pixels captured from the browser so far (a measure of its work)."""
@@ -159,15 +173,31 @@ class Capturer:
     def window_rows(self, page: Page, clips: Sequence[Rect]) -> int:
         """The height of the window to capture `clips` of `page` in: of `window` and
         its doublings, the one whose captures cost least (each `CLIP_COST` screens'
-        worth of pixels, and its pixels), the lowest where they tie."""
+        worth of pixels, and its pixels), the lowest where they tie; but a taller
+        window not opened yet only once clips have wanted it `open_after` times: until
+        then the cheapest of those open (the lowest, where none is)."""
         height = page.size[1]
-        best, rows = None, self.window
-        for h in self.heights(height):
+        heights = self.heights(height)
+        best, rows = None, heights[0]
+        for h in heights:
             n = len(window_tops(clips, h, height)) if clips else 1
             cost = n * (CLIP_COST + h / height)
             if best is None or cost < best[0] - 1e-9:
                 best, rows = (cost, h), h
-        return rows
+        if rows in page.windows or rows == heights[0] or self.open_after <= 1:
+            return rows
+        page.wanted[rows] = page.wanted.get(rows, 0) + 1
+        if page.wanted[rows] >= self.open_after:
+            return rows
+        if not page.windows:
+            return heights[0]  # the first window: the lowest, which most clips fit
+        best, open_rows = None, rows
+        for h in heights:
+            if h in page.windows:
+                cost = len(window_tops(clips, h, height)) * (CLIP_COST + h / height)
+                if best is None or cost < best - 1e-9:
+                    best, open_rows = cost, h
+        return open_rows
 
     def _window(self, page: Page, rows: int) -> Window:
         win = page.windows.get(rows)

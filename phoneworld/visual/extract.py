@@ -103,27 +103,49 @@ def node_signature(node: Node) -> tuple[str, ...]:
     return signature((n.text, n.checkable, n.checked) for n, _ in _visible(node))
 
 
-def _over(n: Node, leaves: Sequence[Rect]) -> list[Rect]:
+@dataclass(frozen=True)
+class _Drawn:
+    """A recording's leaves with no text (pictures, icons, backgrounds) with their
+    place in drawing order (document order: Android draws a later view over an earlier
+    one), and every visible view's place in it (by identity)."""
+
+    leaves: tuple[tuple[int, Rect], ...]
+    order: dict[int, int]
+
+
+def _over(n: Node, drawn: _Drawn) -> list[Rect]:
     """Leaf views that overlap `n` without being inside it (drawn over it: its ink is
     not theirs). A leaf that covers all of `n` is none of them: `n` is drawn over it (a
     caption on a picture) or shows through it (a bottom sheet's full-screen scrim, a
-    touch interceptor), since the recording shows `n`: the ink there is `n`'s."""
+    touch interceptor), since the recording shows `n`: the ink there is `n`'s. Nor is a
+    leaf drawn before `n` and larger than it both ways, though it covers only part of
+    it: the background `n` is drawn on (a panel's picture that ends inside the text of
+    a player bar drawn over the panel's edge)."""
     x1, y1, x2, y2 = n.bounds
+    at = drawn.order.get(id(n), -1)
     out = []
-    for b in leaves:
+    for k, b in drawn.leaves:
         if (b[0] <= x1 and b[1] <= y1 and b[2] >= x2 and b[3] >= y2) or \
                 (b[0] >= x1 and b[1] >= y1 and b[2] <= x2 and b[3] <= y2 and n.children):
+            continue
+        if k < at and b[2] - b[0] >= x2 - x1 and b[3] - b[1] >= y2 - y1:
             continue
         if b[0] < x2 and b[2] > x1 and b[1] < y2 and b[3] > y1:
             out.append(b)
     return out
 
 
-def _leaves(root: Node) -> list[Rect]:
-    return [n.bounds for n, _ in _visible(root) if not n.children and not n.text.strip()]
+def _leaves(root: Node) -> _Drawn:
+    order: dict[int, int] = {}
+    leaves = []
+    for k, (n, _) in enumerate(_visible(root)):
+        order[id(n)] = k
+        if not n.children and not n.text.strip():
+            leaves.append((k, n.bounds))
+    return _Drawn(tuple(leaves), order)
 
 
-def _mark(pixels: np.ndarray, n: Node, leaves: Sequence[Rect],
+def _mark(pixels: np.ndarray, n: Node, leaves: _Drawn,
           offset: tuple[int, int] = (0, 0)) -> Mark:
     over = _over(n, leaves)
     style, bg, ink = text_style(pixels, n.bounds, n.text, over, field=n.editable)
@@ -173,7 +195,7 @@ def _rows(lv: View, node: Node) -> list[Node]:
             and c.bounds[2] > lx1 and c.bounds[1] < ly2 and c.bounds[3] > ly1]
 
 
-def _list_look(pixels: np.ndarray, lv: View, node: Node, leaves: Sequence[Rect]
+def _list_look(pixels: np.ndarray, lv: View, node: Node, leaves: _Drawn
                ) -> tuple[ListLook, np.ndarray | None]:
     h, w = pixels.shape[:2]
     region = clip(lv.bounds, w, h)
@@ -192,7 +214,7 @@ def _list_look(pixels: np.ndarray, lv: View, node: Node, leaves: Sequence[Rect]
     return replace(look, sprite_size=size, sprite_marks=marks), sprite
 
 
-def _sprite(pixels: np.ndarray, lv: View, rows: Sequence[Node], leaves: Sequence[Rect]
+def _sprite(pixels: np.ndarray, lv: View, rows: Sequence[Node], leaves: _Drawn
             ) -> tuple[np.ndarray, tuple[int, int], tuple[Mark, ...]] | None:
     """A recorded row with its texts wiped (the whole row most like the item template
     in size), its size, and its texts' marks relative to it; None without a whole row."""
