@@ -22,6 +22,7 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.instances import TYPED
+from phoneworld.tasks.sentences import tidy
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,8 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
         cb = _unplease(b_clauses[i % len(b_clauses)])
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
-        texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
-                                   .replace("{a}", ca).replace("{b}", cb)))
+        texts.append(tidy(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
+                                          .replace("{a}", ca).replace("{b}", cb))))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
                 instruction=P.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),

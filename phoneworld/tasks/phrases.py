@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from phoneworld.tasks.sentences import end_mark, tidy
+
 SEPARATOR = " | "
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")
 
@@ -307,7 +309,7 @@ def fill(template: str, values: dict[str, object]) -> str:
             # default."): quoted.
             return f"“{v}”"
         return v
-    return _HOLE.sub(one, template)
+    return tidy(_HOLE.sub(one, template))
 
 
 def reads_as_words(value: str) -> bool:
@@ -325,10 +327,9 @@ def is_sentence(value: str) -> bool:
     item "Swipe an item left to delete it", "I found an item"): it ends as one, is long,
     or speaks in the first person."""
     v = value.strip()
-    return v[-1:] in _ENDS or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
+    return end_mark(v) != "" or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
 
 
-_ENDS = frozenset(".?!…")
 _BRACKETS = frozenset("()[]（）【】:：")
 _FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
@@ -355,7 +356,7 @@ def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
     out = rename_holes(phrase, holes)
     for key, value in fill.items():
         out = out.replace("{" + key + "}", literal(value))
-    return out
+    return tidy(out)
 
 
 def lower_first(sentence: str) -> str:

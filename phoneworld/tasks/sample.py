@@ -26,6 +26,7 @@ from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
+from phoneworld.tasks.sentences import close, is_question
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
@@ -96,10 +97,10 @@ def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
         return inst
     app = next(s for s in specs if s.name == inst.apps[0])
     title = app.label
-    question = inst.instruction.rstrip().endswith("?")
+    # (a change of “Dark Theme?” is no question: its "?" is the app's)
+    question = inst.kind == "information" and is_question(inst.instruction)
     pattern = P.pick(P.join(P.IN_APP_ASK if question else P.IN_APP), "app:" + inst.id)
-    end = "?" if question else "."
-    t = P.lower_first(inst.instruction).rstrip(".?!") + end
+    t = close(P.lower_first(inst.instruction), "?" if question else ".")
     text = pattern.replace("{app}", title).replace("{T}", P.upper_first(t)).replace("{t}", t)
     return dataclasses.replace(inst, instruction=text)
 
