@@ -140,7 +140,8 @@ def test_composites_do_not_swamp_the_other_kinds(app):
     others = sum(n for k, n in kinds.items() if k != "composite")
     assert 0 < kinds["composite"] <= others
     # (a template whose every instance another asks alike draws none: `_distinct`)
-    drawn = {t.name: items for t, items in _distinct([(t, draw(spec, t)) for t in spec.tasks])}
+    drawn = {t.name: items
+             for t, items in _distinct(spec, [(t, draw(spec, t)) for t in spec.tasks])}
     composite = [t for t in spec.tasks if t.kind == "composite" and drawn[t.name]]
     kept = Counter(i.template for i in found if i.kind == "composite")
     if kinds["composite"] >= len(composite):
