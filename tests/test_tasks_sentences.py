@@ -75,3 +75,38 @@ def test_a_label_that_is_a_sentence_names_no_place():
     """In any language: "Got it!", "确定！"; and the English words of closing buttons."""
     assert _not_a_place("Got it!") and _not_a_place("确定！") and _not_a_place("OK")
     assert not _not_a_place("Settings") and not _not_a_place("专辑")
+
+
+def test_a_name_that_starts_with_a_verb_of_ours_is_quoted():
+    """onelist's row "Show last release note", activitylauncher's "Enable privileged
+    mode": "Tap “Show last release note” to open it", not "Tap Show last release note"."""
+    assert P.fill("Tap {n} to open it.", {"n": "Show last release note"}) == \
+        "Tap “Show last release note” to open it."
+    assert P.reads_as_words("Enable privileged mode") and P.reads_as_words("In the news")
+    for name in ("Settings", "Search", "Theme", "Hide private activities", "专辑"):
+        assert not P.reads_as_words(name), name
+
+
+def test_joined_instructions_neither_stutter_nor_plead_in_the_middle():
+    """On a phone: no "Open Aeondroid and open Settings", no "... and please tell me",
+    no "and" run into another; composites join no two "and"s either."""
+    from phoneworld.spec.ast import Const, Task
+    from phoneworld.tasks.composite import Base, Names, _pair
+    from tests.tasks_fixtures import phone_specs
+
+    specs = phone_specs()
+    navigation = next(i for s in specs for i in instances(s) if i.kind == "navigation")
+    for n in range(30):
+        for said in ("Open Settings.", "Please tell me the summary of Theme, and then go "
+                     "to About.", "Tap “SAVE” and add “Hello World” to the list."):
+            inst = dataclasses.replace(navigation, id=f"{navigation.id}{n}", instruction=said)
+            text = on_phone(inst, specs).instruction
+            assert not text.lower().startswith("open ") or \
+                not text.split(" and ", 1)[1].startswith(("open", "tap")), text
+            assert "and please" not in text, text
+    t = Task(name="a", kind="state", instruction="x", condition=Const(True))
+    a = Base(t, clauses=("tap “SAVE”, type “Hello World” and press “OK”",), touches="a")
+    b = Base(Task(name="b", kind="navigation", instruction="y", condition=Const(True)),
+             clauses=("tap the “LOAD” button",), touches="b")
+    for text in P.variants(_pair(a, b, Names(specs[0])).instruction):
+        assert text.count(" and ") <= 1 or ", and then" in text, text

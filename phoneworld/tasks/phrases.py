@@ -314,12 +314,14 @@ def fill(template: str, values: dict[str, object]) -> str:
 
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
-    name: a sentence, a name that reads as words of ours ("default", lower case), or one
-    with brackets or a colon, or starting with no letter or digit, which would read as
-    words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00", ".ShortcutActivity")."""
+    name: a sentence, a name that reads as words of ours ("default", lower case, or
+    starting with a verb of ours: "Tap Show last release note to open it", "Switch
+    Enable privileged mode off"), or one with brackets or a colon, or starting with no
+    letter or digit, which would read as words or marks of ours ("与你无关 (DJ版)",
+    "Starts at: 20:00", ".ShortcutActivity")."""
     v = value.strip()
     return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
-        not v[:1].isalnum()
+        not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS)
 
 
 def is_sentence(value: str) -> bool:
@@ -367,6 +369,12 @@ def lower_first(sentence: str) -> str:
     if first.lower() in _VERBS:
         return s[:1].lower() + s[1:]
     return s
+
+
+def unplease(clause: str) -> str:
+    """A clause without the "please" that opens a request: it goes in the middle of one
+    ("... and then add", not "... and then please add")."""
+    return clause[len("please "):] if clause.lower().startswith("please ") else clause
 
 
 def upper_first(s: str) -> str:

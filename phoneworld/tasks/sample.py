@@ -27,7 +27,7 @@ from phoneworld.tasks import phrases as P
 from phoneworld.tasks.asked import Cell, answer_cells
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
-from phoneworld.tasks.sentences import close, is_question
+from phoneworld.tasks.sentences import close, is_question, tidy
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
@@ -106,10 +106,24 @@ def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
     title = app.label
     # (a change of “Dark Theme?” is no question: its "?" is the app's)
     question = inst.kind == "information" and is_question(inst.instruction)
-    pattern = P.pick(P.join(P.IN_APP_ASK if question else P.IN_APP), "app:" + inst.id)
     t = close(P.lower_first(inst.instruction), "?" if question else ".")
+    patterns = P.IN_APP_ASK if question else P.IN_APP
+    pattern = P.pick(P.join([p for p in patterns if _joins(p, t)] or patterns),
+                     "app:" + inst.id)
+    if "and {t}" in pattern:
+        t = P.unplease(t)  # "Open X and tell me ...", not "... and please tell me"
     text = pattern.replace("{app}", title).replace("{T}", P.upper_first(t)).replace("{t}", t)
     return dataclasses.replace(inst, instruction=text)
+
+
+def _joins(pattern: str, t: str) -> bool:
+    """Whether an instruction reads well after "Open {app} and": it starts with another
+    verb ("Open Aeondroid and open Settings" stutters) and has no "and" of its own
+    ("Open Ajsha and tap “SAVE” and ...")."""
+    if "and {t}" not in pattern:
+        return True
+    return t.split(" ", 1)[0].lower() != pattern.split(" ", 1)[0].lower() and \
+        " and " not in t
 
 
 def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
@@ -120,8 +134,9 @@ def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskIns
     ha, hb = a.id.rsplit("#", 1)[1], b.id.rsplit("#", 1)[1]
     iid = f"{app_a}+{app_b}/{a.template}+{b.template}#{ha}.{hb}"
     pattern = P.pick(P.join(P.ACROSS), iid)
-    text = (pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-            .replace("{qa}", a.instruction).replace("{b}", P.lower_first(b.instruction)))
+    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
+                .replace("{qa}", a.instruction)
+                .replace("{b}", P.unplease(P.lower_first(b.instruction))))
     params = {f"{app_a}.{k}": v for k, v in a.params.items()}
     params.update({f"{app_b}.{k}": v for k, v in b.params.items()})
     return TaskInstance(id=iid, kind="cross_app", instruction=text, apps=(app_a, app_b),
@@ -146,8 +161,8 @@ def passed_on(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> Tas
     iid = f"{app_a}+{app_b}/{a.template}>{b.template}#{ha}.{hb}"
     pattern = P.pick(P.join(P.PASS_ON), iid)
     name = next((v for k, v in b.params.items() if k != typed and isinstance(v, str)), "")
-    text = (pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-            .replace("{qa}", a.instruction).replace("{n}", display(name)))
+    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
+                .replace("{qa}", a.instruction).replace("{n}", display(name)))
     (goal,) = b.goals
     goal = Goal(goal.app, _loosen(goal.condition, typed), tuple(bindings.items()))
     params = {f"{app_a}.{k}": v for k, v in a.params.items()}
