@@ -19,6 +19,7 @@ answer at the start, not the ones it names.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from phoneworld.runtime.expr import normalise
 from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, Value
@@ -35,7 +36,20 @@ _NOT_SHOWN = frozenset({"id", "ctx"})
 
 def answer_cells(spec: AppSpec, task: Task, inst: TaskInstance) -> frozenset[Cell]:
     """The cells of the start state a one-goal question reads (see the module docstring);
-    empty for any other instance, or one whose answer is no single text."""
+    empty for any other instance, or one whose answer is no single text. Kept per app
+    and instance id (which names the template and the values)."""
+    known = _known(spec)
+    if inst.id not in known:
+        known[inst.id] = _cells(spec, task, inst)
+    return known[inst.id]
+
+
+@lru_cache(maxsize=32)
+def _known(spec: AppSpec) -> dict[str, frozenset[Cell]]:
+    return {}
+
+
+def _cells(spec: AppSpec, task: Task, inst: TaskInstance) -> frozenset[Cell]:
     answer = _answer(inst)
     if answer is None or inst.kind != "information" or len(inst.goals) != 1:
         return frozenset()
