@@ -5,7 +5,7 @@ for one answer ask the same thing, however they are worded.
     "Auto (Android OS)") and "What is Theme set to?" (the option the Theme dialog ticks,
     which it also writes into the row) both read the summary cell of the Theme row:
         answer_cells(spec, read_cells, i) == answer_cells(spec, ask_selected, j)
-            == {("main_personalization_recycler_view", 3, "summary_2")}
+            == {("main_personalization_recycler_view", 2, "summary")}
     shopping: "What is the total of Bananas?" (a cart row's total) and "How much does
     Bananas cost?" (a product row's price) both answer "$1.29", from two cells: two
     questions.
