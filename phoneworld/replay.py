@@ -221,7 +221,9 @@ def _place(machine, app: GeneratedApp, screen: str, obs: Observation,
     and what it shows without one (`otherwise`) is the same frame with less in it), then
     the row that was likelier before the fields were filled (a filled editor looks alike
     whatever row it had)."""
-    spec_screen = next(s for s in app.spec.screens if s.name == screen)
+    spec_screen = app.spec.screen(screen)
+    if spec_screen is None:
+        raise LookupError(f"app {app.spec.name} has no screen {screen!r}")
     want = node_bag(obs.root)
     if obs.root is not None:
         recorded = _by_id(obs.root)

@@ -300,6 +300,7 @@ def test_uber_pages_entered_only_from_a_stat_column_or_a_fileless_start_are_reac
     for) opens How Uber Pro Works. The task walk reaches both."""
     from phoneworld.compiler import compile_traces
     from phoneworld.spec.walk import walk
+    from phoneworld.tasks.labels import title_of
     from phoneworld.tasks.reach import explore
     from tests.conftest import shared
 
@@ -316,10 +317,14 @@ def test_uber_pages_entered_only_from_a_stat_column_or_a_fileless_start_are_reac
                 return True
         return False
 
-    profile = {t.widget: t.target for t in spec.transitions
-               if t.screen == "carbon_profile" and t.action == "tap"}
-    columns = {w: t for w, t in profile.items() if w.startswith("linear_layout")}
-    assert len(set(columns.values())) == 2, columns
+    # The screens by what a person sees (their names are the compiler's, and move).
+    (profile,) = [s.name for s in spec.screens if title_of(s, spec) == "Profile"]
+    taps = {t.widget: t.target for t in spec.transitions
+            if t.screen == profile and t.action == "tap"}
+    ratings = [w for w, t in taps.items() if title_of(spec.screen(t), spec) == "Ratings"]
+    acceptance = [w for w, t in taps.items() if shows(spec.screen(t), "Acceptance rate")]
+    assert len(ratings) == 1 and len(acceptance) == 1, taps
+    assert ratings != acceptance and taps[ratings[0]] != taps[acceptance[0]], taps
     reached = explore(spec).screens
     for text in ("Acceptance rate", "How Uber Pro Works"):
         assert any(shows(s, text) and s.name in reached for s in spec.screens), text

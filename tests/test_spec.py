@@ -536,3 +536,18 @@ def test_a_spec_that_is_a_fifo_or_a_device_is_refused_not_waited_for(tmp_path):
     for path in (tmp_path / "s.pw", "/dev/zero"):
         with pytest.raises(SpecError, match="not a regular file"):
             load(path)
+
+
+def test_an_app_looks_its_screens_up_by_name_and_keeps_the_map_out_of_pickles_and_equality():
+    """`AppSpec.screen`: the first screen of that name, or None; the map is built once,
+    never compared, never pickled (a copy builds its own)."""
+    spec = load(SHOP)
+    first = spec.screens[0]
+    assert spec.screen(first.name) is first and spec.screen("no_such_screen") is None
+    h = hash(spec)
+    assert spec.screen(spec.start) is next(s for s in spec.screens if s.name == spec.start)
+    assert hash(spec) == h and spec == dataclasses.replace(spec)
+    state = spec.__getstate__()
+    assert "_by_name" not in state and "_hash" not in state
+    copy = pickle.loads(pickle.dumps(spec))
+    assert copy == spec and copy.screen(first.name) == first

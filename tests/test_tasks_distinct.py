@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from phoneworld.spec.ast import Compare, Const, Ref, Task
+from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task
 from phoneworld.tasks.checkers import Goal
 from phoneworld.tasks.instances import TaskInstance
 from phoneworld.tasks.labels import readable
 from phoneworld.tasks.sample import _distinct
+
+_APP = AppSpec(name="app", package="app", start="main")
+"""An app with no tables: the questions read no cells (`asked.answer_cells`)."""
 
 
 def _template(name: str, instruction: str) -> Task:
@@ -33,7 +36,7 @@ def test_a_question_two_templates_ask_alike_is_drawn_once():
     row = {"n": "Greenlight Oakland - Edgewater", "v": "8000 Edgewater"}
     other = {"n": "Greenlight Fremont", "v": "8000 Edgewater"}
     a, b, c = _ask(ta, row), _ask(tb, row, "n2", "v2"), _ask(tb, other, "n2", "v2")
-    assert _distinct([(ta, [a]), (tb, [b, c])]) == [(ta, [a]), (tb, [c])]
+    assert _distinct(_APP, [(ta, [a]), (tb, [b, c])]) == [(ta, [a]), (tb, [c])]
 
 
 def test_questions_worded_apart_are_two_whatever_the_answer():
@@ -44,11 +47,37 @@ def test_questions_worded_apart_are_two_whatever_the_answer():
     total = _template("ask_total", "What is the total of {n2}?")
     row = {"n": "Bananas", "v": "$0.99"}
     a, b = _ask(price, row), _ask(total, row, "n2", "v2")
-    assert _distinct([(price, [a]), (total, [b])]) == [(price, [a]), (total, [b])]
+    assert _distinct(_APP, [(price, [a]), (total, [b])]) == [(price, [a]), (total, [b])]
     one, six = (_template("read_1", "What does it say under “A”?"),
                 _template("read_6", "What does it say under “B”?"))
     a, b = _ask(one, {}), _ask(six, {})
-    assert _distinct([(one, [a]), (six, [b])]) == [(one, [a]), (six, [b])]
+    assert _distinct(_APP, [(one, [a]), (six, [b])]) == [(one, [a]), (six, [b])]
+
+
+def test_a_question_that_reads_a_cell_an_earlier_one_read_is_drawn_once():
+    """settings' "What is written under Font size?" (the row's summary) and "Which option
+    is selected for Font size?" (the option its dialog ticks, and writes into that
+    summary) read one cell for one answer: one task. shopping's "What is the total of
+    Bananas?" and "How much does Bananas cost?" answer "$1.29" from two cells (a cart
+    row's, a product's): two."""
+    from phoneworld.tasks.asked import answer_cells
+    from phoneworld.tasks.instances import draw
+    from phoneworld.tasks.sample import instances
+    from tests.tasks_fixtures import example
+
+    spec = example("settings")
+    drawn = [(t, draw(spec, t)) for t in spec.tasks]
+    asked = {i.instruction: answer_cells(spec, t, i) for t, items in drawn for i in items
+             if "Font size" in i.instruction and i.kind == "information"}
+    summary = next(c for q, c in asked.items() if q.endswith("under Font size?") or
+                   "summary of Font size" in q)
+    selected = next(c for q, c in asked.items() if "option" in q)
+    assert selected and selected <= summary, asked
+    kept = [i.instruction for i in instances(spec) if i.kind == "information" and
+            "Font size" in i.instruction and "how many" not in i.instruction]
+    assert len(kept) == 1 and "option" not in kept[0], kept
+    shop = [i.instruction for i in instances(example("shopping"))]
+    assert "What is the total of Bananas?" in shop and "How much does Bananas cost?" in shop
 
 
 def test_readable_values_are_whole_texts_or_numbers():

@@ -31,7 +31,7 @@ ParamFor = Callable[[str, Any], tuple[Any, "str | None"]]
 
 def opened_row(spec: AppSpec, state: State, screen: str, param_for: ParamFor) -> int | None:
     """The lowest rowid of `screen`'s param table that a transition opens it with."""
-    target = next((s for s in spec.screens if s.name == screen), None)
+    target = spec.screen(screen)
     if target is None or target.param is None:
         return None
     table = target.param

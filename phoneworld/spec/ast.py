@@ -255,6 +255,11 @@ class Task:
     params: tuple[TaskParam, ...] = ()
 
 
+_CACHES = frozenset({"_hash", "_by_name"})
+"""What an `AppSpec` computes once and keeps beside its fields (never compared, never
+pickled)."""
+
+
 @dataclass(frozen=True)
 class AppSpec:
     """One app. `start` is the screen a reset lands on."""
@@ -293,6 +298,18 @@ class AppSpec:
             object.__setattr__(self, "_hash", h)
         return h
 
+    def screen(self, name: str) -> Screen | None:
+        """The screen called `name` (the first, as a walk of `screens` finds it), or None:
+        from a name -> screen map built once per app."""
+        by_name = self.__dict__.get("_by_name")
+        if by_name is None:
+            by_name = {}
+            for s in self.screens:
+                by_name.setdefault(s.name, s)
+            object.__setattr__(self, "_by_name", by_name)
+        return by_name.get(name)
+
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the cached hash: another process hashes strings its own way."""
-        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+        """Pickled without its caches: another process hashes strings its own way, and
+        the screen map is rebuilt from `screens` on demand."""
+        return {k: v for k, v in self.__dict__.items() if k not in _CACHES}

@@ -82,14 +82,13 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
     """One template per screen that a tap on a list row (or a swipe across it) opens for
     that row: "Open {n}." (the row itself) or "Open “Menu” for {n}." (a button on the
     row)."""
-    screens = {s.name: s for s in spec.screens}
     in_items = _item_views(spec)
     done: set[tuple[str, str]] = set()
     slips = slipped(spec)
     for t in spec.transitions:
         if t.action == "swipe" and (t.screen, t.widget) in slips:
             continue  # a tap opens it: a swipe that did too was a slip of the finger
-        target = screens.get(t.target)
+        target = spec.screen(t.target)
         if target is None or target.foreign or t.action not in ("tap", "swipe") or \
                 t.with_param != Ref(("item",)) or \
                 target.param is None or (t.screen, t.widget) not in in_items:
@@ -289,7 +288,6 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     neither; with one, once. A page's own title is no heading to ask about (a dialog's
     is: its message is what the dialog says)."""
     found = []
-    screens = {s.name: s for s in spec.screens}
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
@@ -307,7 +305,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         if len(answers[(head, where)]) > 1 or (head, where) in done:
             continue
         done.add((head, where))
-        way = "" if where else way_in(spec, screens[name])
+        way = "" if where else way_in(spec, spec.screen(name))
         fill = {"head": head, "screen": where, "way": way}
         questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_VIA if way else P.HEADED_ANYWHERE

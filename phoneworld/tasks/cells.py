@@ -60,13 +60,12 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
     for _, _, head, text, place in found:
         answers.setdefault((head, place), set()).add(text)
     done: set[tuple[str, str]] = set()
-    screens = {s.name: s for s in spec.screens}
     for i, (screen, table, head, text, place) in enumerate(found, 1):
         if len(answers[(head, place)]) > 1 or (head, place) in done:
             continue
         done.add((head, place))
         where = schema.screen_label(screen)
-        way = "" if where else way_in(spec, screens[screen])
+        way = "" if where else way_in(spec, spec.screen(screen))
         fill = {"head": head, "screen": where, "way": way}
         here, via, anywhere = (P.HEADED, P.HEADED_VIA, P.HEADED_ANYWHERE) \
             if place == "under" else (P.BESIDE, P.BESIDE_VIA, P.BESIDE_ANYWHERE)

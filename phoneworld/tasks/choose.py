@@ -46,12 +46,11 @@ _UNDER_ROW = Compare("==", Ref(("ctx",)), Ref(("param", "id")))
 
 def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
     """One template per (row table, column) a dialog's options are written into."""
-    screens = {s.name: s for s in spec.screens}
     tables = {t.name: t for t in spec.tables}
     done: set[tuple[str, str]] = set()
     ticked: set[str] = set()
     for t in spec.transitions:
-        dialog = screens.get(t.screen)
+        dialog = spec.screen(t.screen)
         if dialog is None or dialog.param is None or dialog.foreign:
             continue
         ticks = [e for e in t.effects if e.op == "update" and e.values == _TICK and
@@ -90,11 +89,10 @@ def choice_templates(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Te
 def selected_questions(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
     """One question per (row table, options table) of a dialog that ticks the option
     tapped: which option is ticked for the row it was opened on."""
-    screens = {s.name: s for s in spec.screens}
     tables = {t.name: t for t in spec.tables}
     done: set[str] = set()
     for t in spec.transitions:
-        dialog = screens.get(t.screen)
+        dialog = spec.screen(t.screen)
         if dialog is None or dialog.param is None or dialog.foreign or \
                 dialog.param not in tables:
             continue

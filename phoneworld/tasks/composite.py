@@ -22,6 +22,7 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.instances import TYPED
+from phoneworld.tasks.sentences import tidy
 
 
 @dataclass(frozen=True)
@@ -153,20 +154,18 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
     texts = []
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
-        ca = _unplease(a_clauses[i % len(a_clauses)])
-        cb = _unplease(b_clauses[i % len(b_clauses)])
+        ca = P.unplease(a_clauses[i % len(a_clauses)])
+        cb = P.unplease(b_clauses[i % len(b_clauses)])
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
-        texts.append(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
-                                   .replace("{a}", ca).replace("{b}", cb)))
+        if " and {b}" in pattern and (" and " in ca or " and " in cb):
+            pattern = P.BOTH[0]  # no "Tap “SAVE”, type ... and press “OK” and tap ..."
+        texts.append(tidy(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
+                                          .replace("{a}", ca).replace("{b}", cb))))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
                 instruction=P.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
-
-
-def _unplease(clause: str) -> str:
-    return clause[len("please "):] if clause.lower().startswith("please ") else clause
 
 
 def _rename(e: Expr, names: dict[str, str]) -> Expr:

@@ -78,7 +78,7 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
 
 def _lists(spec: AppSpec, screen: str, table: str) -> bool:
     """Whether `screen` shows a list of `table`."""
-    s = next((x for x in spec.screens if x.name == screen), None)
+    s = spec.screen(screen)
     return s is not None and table in tables_of(s.root)
 
 
@@ -167,4 +167,5 @@ def _typed_table(screen: str, field: str, tables) -> str | None:
 
 
 def _modules(spec: AppSpec, screen: str) -> tuple[str, ...]:
-    return next((s.modules for s in spec.screens if s.name == screen), ())
+    s = spec.screen(screen)
+    return s.modules if s is not None else ()

@@ -91,7 +91,8 @@ class TaskInstance:
 # -- drawing -----------------------------------------------------------------------------------
 
 @lru_cache(maxsize=32)
-def _rows(spec: AppSpec) -> dict[str, list[dict[str, Value]]]:
+def start_rows(spec: AppSpec) -> dict[str, list[dict[str, Value]]]:
+    """Each table's rows after a reset, as column -> value (the key first)."""
     st = State(spec)
     return {t.name: [dict(r) for r in st.rows(t.name)] for t in spec.tables}
 
@@ -118,7 +119,7 @@ def _bare(spec: AppSpec) -> AppSpec:
 @lru_cache(maxsize=1024)
 def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     """`draw`, cached per spec and template."""
-    rows = _rows(spec)
+    rows = start_rows(spec)
     reach = explore(spec)
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in task.params:

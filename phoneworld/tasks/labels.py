@@ -21,13 +21,19 @@ from collections import Counter
 from functools import lru_cache
 
 from phoneworld.spec.ast import AppSpec, Call, Const, Ref, Screen, View
+from phoneworld.tasks.sentences import end_mark
 
 _NOT_A_NAME = re.compile(
     r"^(navigate up|up|back|go back|collapse|expand|cancel|ok|okay|close|done|dismiss|yes|no|"
     r"skip|next|continue|later|not now|allow|deny|got it|retry|clear|delete|remove|save|"
     r"apply|confirm|submit|send)$", re.I)
 """Labels of buttons that close, confirm or step through something: what they lead to is
-not called by them ("OK" opens no "OK" screen)."""
+not called by them ("OK" opens no "OK" screen). English words only: no property of a text
+tells "OK" or "Back" from "Settings" (each leads to one place, is short, a word), and the
+structure does not either (a back button's target is a tab's too). What is not a word
+list is a rule of its own: a button of a dialog (any language) names nothing, nor does a
+label that is a sentence (`_not_a_place`), nor one that is no name (`is_name`: a
+number, a time "3:00 PM", a text with no letters or cut short)."""
 _TITLE_ID = re.compile(r"(^|[/:])(alert_?|dialog_?|toolbar_?|action_?bar_?|app_?bar_?|page_?)?"
                        r"title$", re.I)
 MAX_WORDS = 6
@@ -39,7 +45,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     """Screen name -> (label, "title" or "opener") for every screen a person can name."""
     named = views_by_name(spec)
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
-    start = next((s for s in spec.screens if s.name == spec.start), None)
+    start = spec.screen(spec.start)
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
@@ -55,7 +61,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                     "editable" in named[(t.screen, t.widget)].flags:
                 continue  # (a text field opens what it suggests, no place of its own)
             label = label_of(named[(t.screen, t.widget)])
-            if label and is_name(label) and not _NOT_A_NAME.match(label) and \
+            if label and is_name(label) and not _not_a_place(label) and \
                     label != app_title:
                 votes[label] += t.count
                 if _is_button(named[(t.screen, t.widget)], label):
@@ -88,6 +94,13 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         if (found := opener(s)) is not None:
             out[s.name] = found
     return out
+
+
+def _not_a_place(label: str) -> bool:
+    """Whether a button's label says what it does rather than where it goes: a sentence,
+    ending with its own mark in any language ("Got it!", "Continue?", "确定！"), or a
+    word of `_NOT_A_NAME`."""
+    return end_mark(label) in ("!", "?", ".") or bool(_NOT_A_NAME.match(label))
 
 
 def _is_button(view: View, label: str) -> bool:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from phoneworld.tasks.sentences import end_mark, tidy
+
 SEPARATOR = " | "
 _HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")
 
@@ -307,17 +309,19 @@ def fill(template: str, values: dict[str, object]) -> str:
             # default."): quoted.
             return f"“{v}”"
         return v
-    return _HOLE.sub(one, template)
+    return tidy(_HOLE.sub(one, template))
 
 
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
-    name: a sentence, a name that reads as words of ours ("default", lower case), or one
-    with brackets or a colon, or starting with no letter or digit, which would read as
-    words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00", ".ShortcutActivity")."""
+    name: a sentence, a name that reads as words of ours ("default", lower case, or
+    starting with a verb of ours: "Tap Show last release note to open it", "Switch
+    Enable privileged mode off"), or one with brackets or a colon, or starting with no
+    letter or digit, which would read as words or marks of ours ("与你无关 (DJ版)",
+    "Starts at: 20:00", ".ShortcutActivity")."""
     v = value.strip()
     return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
-        not v[:1].isalnum()
+        not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS)
 
 
 def is_sentence(value: str) -> bool:
@@ -325,10 +329,9 @@ def is_sentence(value: str) -> bool:
     item "Swipe an item left to delete it", "I found an item"): it ends as one, is long,
     or speaks in the first person."""
     v = value.strip()
-    return v[-1:] in _ENDS or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
+    return end_mark(v) != "" or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
 
 
-_ENDS = frozenset(".?!…")
 _BRACKETS = frozenset("()[]（）【】:：")
 _FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
@@ -355,7 +358,7 @@ def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
     out = rename_holes(phrase, holes)
     for key, value in fill.items():
         out = out.replace("{" + key + "}", literal(value))
-    return out
+    return tidy(out)
 
 
 def lower_first(sentence: str) -> str:
@@ -366,6 +369,12 @@ def lower_first(sentence: str) -> str:
     if first.lower() in _VERBS:
         return s[:1].lower() + s[1:]
     return s
+
+
+def unplease(clause: str) -> str:
+    """A clause without the "please" that opens a request: it goes in the middle of one
+    ("... and then add", not "... and then please add")."""
+    return clause[len("please "):] if clause.lower().startswith("please ") else clause
 
 
 def upper_first(s: str) -> str:

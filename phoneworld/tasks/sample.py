@@ -24,8 +24,10 @@ from phoneworld.runtime.expr import display
 from phoneworld.spec.ast import AppSpec, Compare, Const, Expr, Ref, Task
 from phoneworld.spec.walk import map_expr
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks.asked import Cell, answer_cells
 from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
 from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
+from phoneworld.tasks.sentences import close, is_question, tidy
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
@@ -38,7 +40,7 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
     kinds together: each pairs two goals from rows of its own, so they would swamp the
     rest (377 to 45 on one real app). They are taken a row at a time from each composite
     template in turn, so that every template keeps some."""
-    drawn = _distinct([(t, draw(spec, t)) for t in templates(spec)])
+    drawn = _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)])
     room = sum(len(items) for t, items in drawn if t.kind != "composite")
     kept: dict[str, int] = {}
     composites = [(t.name, items) for t, items in drawn if t.kind == "composite"]
@@ -53,24 +55,30 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
             for i in (items if t.kind != "composite" else items[:kept.get(t.name, 0)])]
 
 
-def _distinct(drawn: list[tuple[Task, list[TaskInstance]]]
+def _distinct(spec: AppSpec, drawn: list[tuple[Task, list[TaskInstance]]]
               ) -> list[tuple[Task, list[TaskInstance]]]:
     """`drawn` without an instance that asks what an earlier one asks: the same goals with
     the same values and the same typed text, and words both templates can say ("What is
     written under Greenlight Oakland - Edgewater?" from uber's list of locations and from
     the page of one; shopping's "What is the unit of Strawberries?" from a category and
-    from the favourites). A question worded apart ("What is the total of Bananas?", "How
-    much does Bananas cost?") or about another heading stays, whatever its answer."""
+    from the favourites); or a question that reads a cell an earlier one reads, for the
+    same answer (`asked.answer_cells`: onelist's "What is Theme set to?" after "What is
+    written under “Theme” on Settings?"). A question about another cell ("What is the
+    total of Bananas?", "How much does Bananas cost?": a cart row's and a product's) or
+    another heading stays, whatever its answer."""
     said: dict[tuple, set[str]] = {}
+    read: dict[str, set[Cell]] = {}
     out = []
     for t, items in drawn:
         kept = []
         for i in items:
             key = (i.kind, _meaning(i.goals), i.typed)
             words = {P.fill(v, i.params) for v in P.variants(t.instruction)}
-            if words & said.get(key, set()):
+            cells = answer_cells(spec, t, i)
+            if words & said.get(key, set()) or cells & read.get(i.apps[0], set()):
                 continue
             said.setdefault(key, set()).update(words)
+            read.setdefault(i.apps[0], set()).update(cells)
             kept.append(i)
         out.append((t, kept))
     return out
@@ -96,12 +104,26 @@ def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
         return inst
     app = next(s for s in specs if s.name == inst.apps[0])
     title = app.label
-    question = inst.instruction.rstrip().endswith("?")
-    pattern = P.pick(P.join(P.IN_APP_ASK if question else P.IN_APP), "app:" + inst.id)
-    end = "?" if question else "."
-    t = P.lower_first(inst.instruction).rstrip(".?!") + end
+    # (a change of “Dark Theme?” is no question: its "?" is the app's)
+    question = inst.kind == "information" and is_question(inst.instruction)
+    t = close(P.lower_first(inst.instruction), "?" if question else ".")
+    patterns = P.IN_APP_ASK if question else P.IN_APP
+    pattern = P.pick(P.join([p for p in patterns if _joins(p, t)] or patterns),
+                     "app:" + inst.id)
+    if "and {t}" in pattern:
+        t = P.unplease(t)  # "Open X and tell me ...", not "... and please tell me"
     text = pattern.replace("{app}", title).replace("{T}", P.upper_first(t)).replace("{t}", t)
     return dataclasses.replace(inst, instruction=text)
+
+
+def _joins(pattern: str, t: str) -> bool:
+    """Whether an instruction reads well after "Open {app} and": it starts with another
+    verb ("Open Aeondroid and open Settings" stutters) and has no "and" of its own
+    ("Open Ajsha and tap “SAVE” and ...")."""
+    if "and {t}" not in pattern:
+        return True
+    return t.split(" ", 1)[0].lower() != pattern.split(" ", 1)[0].lower() and \
+        " and " not in t
 
 
 def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
@@ -112,8 +134,9 @@ def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskIns
     ha, hb = a.id.rsplit("#", 1)[1], b.id.rsplit("#", 1)[1]
     iid = f"{app_a}+{app_b}/{a.template}+{b.template}#{ha}.{hb}"
     pattern = P.pick(P.join(P.ACROSS), iid)
-    text = (pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-            .replace("{qa}", a.instruction).replace("{b}", P.lower_first(b.instruction)))
+    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
+                .replace("{qa}", a.instruction)
+                .replace("{b}", P.unplease(P.lower_first(b.instruction))))
     params = {f"{app_a}.{k}": v for k, v in a.params.items()}
     params.update({f"{app_b}.{k}": v for k, v in b.params.items()})
     return TaskInstance(id=iid, kind="cross_app", instruction=text, apps=(app_a, app_b),
@@ -138,8 +161,8 @@ def passed_on(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> Tas
     iid = f"{app_a}+{app_b}/{a.template}>{b.template}#{ha}.{hb}"
     pattern = P.pick(P.join(P.PASS_ON), iid)
     name = next((v for k, v in b.params.items() if k != typed and isinstance(v, str)), "")
-    text = (pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-            .replace("{qa}", a.instruction).replace("{n}", display(name)))
+    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
+                .replace("{qa}", a.instruction).replace("{n}", display(name)))
     (goal,) = b.goals
     goal = Goal(goal.app, _loosen(goal.condition, typed), tuple(bindings.items()))
     params = {f"{app_a}.{k}": v for k, v in a.params.items()}
@@ -207,7 +230,7 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
     rng = random.Random(seed)
     pools: dict[str, list[list[TaskInstance]]] = {k: [] for k in KINDS}
     for spec in specs:
-        for t, items in _distinct([(t, draw(spec, t)) for t in templates(spec)]):
+        for t, items in _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)]):
             if items:
                 rng.shuffle(items)
                 pools.setdefault(t.kind, []).append([on_phone(i, specs) for i in items])

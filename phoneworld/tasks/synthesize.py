@@ -322,7 +322,7 @@ def _bound_of(when: Expr | None, name: str, step: int) -> int | None:
 def _shown_by(spec: AppSpec, screen: str, name: str):
     """The view of `screen` whose text shows flag `name`, with the fixed heading right
     above it; None where there is none."""
-    s = next((x for x in spec.screens if x.name == screen), None)
+    s = spec.screen(screen)
     if s is None:
         return None
     shown = [v for v in views(s.root) if v.text is not None and
