@@ -67,11 +67,6 @@ class TrainConfig:
                                       "its demos worse and generalise no better)")
     sft_batch: int = _f(16, "SFT batch size (16 passes about 2x as many examples per CPU "
                             "second through the tiny model as 2)")
-    sft_compile: bool = _f(False, "compile the model's forward and backward for SFT on a CPU "
-                                  "(torch.compile) in runs of 3,000 steps or more: about 130 "
-                                  "CPU s once, then 169 -> 127 ms a step of 16; off until a "
-                                  "held-out comparison on one task set shows it learns the "
-                                  "same (benchmarks/LEARN.md, 2026-12-06)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
     # RL
     rl_steps: int = _f(10, "RL iterations (0: skip RL)")

@@ -68,9 +68,10 @@ def reply_loss_trainer(base: type) -> type:
 
             labels = inputs["labels"][:, 1:]
             keep = labels != -100
-            hidden = self._body(model)(input_ids=inputs["input_ids"],
-                                       attention_mask=_needed_mask(inputs.get("attention_mask")),
-                                       use_cache=False).last_hidden_state[:, :-1]
+            body = getattr(model, model.base_model_prefix)
+            hidden = body(input_ids=inputs["input_ids"],
+                          attention_mask=_needed_mask(inputs.get("attention_mask")),
+                          use_cache=False).last_hidden_state[:, :-1]
             logits = model.get_output_embeddings()(hidden[keep]).float()
             target = labels[keep]
             total = F.cross_entropy(logits, target, reduction="sum")
@@ -85,50 +86,7 @@ def reply_loss_trainer(base: type) -> type:
                 self._metrics[mode]["mean_token_accuracy"].append(right.item())
             return loss
 
-        compile_body = False  # train_sft sets it where compiling pays (`compiles`)
-        _compiled: Any = None
-
-        def _body(self, model: Any) -> Any:
-            """The backbone, compiled once (torch.compile, shapes dynamic) where
-            `compile_body` says so; eager where compiling fails (no C compiler)."""
-            body = getattr(model, model.base_model_prefix)
-            if not self.compile_body:
-                return body
-            if self._compiled is None:
-                import torch
-                import torch._inductor.config as inductor
-
-                inductor.compile_threads = 1  # in this process: its CPU seconds are counted
-                compiled = torch.compile(body, dynamic=True)
-
-                def first(*args: Any, **kw: Any) -> Any:
-                    try:
-                        out = compiled(*args, **kw)
-                    except Exception as e:  # noqa: BLE001 - any compiler failure: eager
-                        print(f"SFT runs uncompiled: torch.compile failed ({type(e).__name__})",
-                              file=sys.stderr)
-                        self.compile_body, self._compiled = False, None
-                        return body(*args, **kw)
-                    self._compiled = compiled
-                    return out
-
-                return first
-            return self._compiled
-
     return ReplyLossSFT
-
-
-COMPILE_FROM = 3000
-"""The fewest SFT steps on a CPU that are compiled: compiling the micro model's forward and
-backward takes about 130 CPU s once (20 with torch's cache warm), then saves about 60 ms of
-the 160 a step of 16 takes (1 thread)."""
-
-
-def compiles(steps: int, compile: bool = True) -> bool:
-    """Whether SFT of `steps` compiles the model: on a CPU, for runs long enough to pay."""
-    import torch
-
-    return compile and steps >= COMPILE_FROM and not torch.cuda.is_available()
 
 
 def _needed_mask(mask: Any) -> Any:
@@ -165,11 +123,10 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
-              weight_decay: float = 0.0, compile: bool = False) -> tuple[Path, list[float]]:
+              weight_decay: float = 0.0) -> tuple[Path, list[float]]:
     """Fine-tune the model in `model_dir` on `examples`; (final folder, logged losses).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
-    `compile`: compile the model where it pays (`compiles`).
     """
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from datasets import Dataset
@@ -190,7 +147,6 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     trainer = reply_loss_trainer(SFTTrainer)(
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
-    trainer.compile_body = compiles(steps, compile) and _plain(model, model)
     ckpt = latest_checkpoint(out) if resume else None
     with contextlib.redirect_stdout(sys.stderr):  # trl's loss lines are progress: stdout
         trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)  # holds results

@@ -178,7 +178,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                       max_length=cfg.max_length, seed=cfg.seed,
                                       save_steps=max(20 * cfg.save_every,
                                                      cfg.sft_steps // 10),
-                                      resume=cfg.resume, compile=cfg.sft_compile)
+                                      resume=cfg.resume)
         with phases("eval"):
             held_out.stage("sft", start)
     result: dict[str, Any] = {"sft_losses": losses, "sft_model": str(start)}

@@ -102,11 +102,3 @@ def test_only_padding_on_the_right_goes_without_a_mask() -> None:
     holes = torch.tensor([[1, 0, 1]])
     assert _needed_mask(right) is None and _needed_mask(None) is None
     assert _needed_mask(left) is left and _needed_mask(holes) is holes
-
-
-def test_only_long_cpu_runs_are_compiled() -> None:
-    from rl.config import TrainConfig
-    from rl.sft import COMPILE_FROM, compiles
-
-    assert not TrainConfig().sft_compile and TrainConfig().sft_steps >= COMPILE_FROM
-    assert not compiles(COMPILE_FROM - 1) and not compiles(COMPILE_FROM, compile=False)
