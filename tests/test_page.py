@@ -79,6 +79,22 @@ def looked(screen: str, prepare=None) -> Machine:
     return m2
 
 
+def _typed_into_home_field(mark):
+    """(composition, the typed text's div) after "oat milk" is typed into the shop's home
+    search field, whose recorded mark `mark(old)` gives."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("home")
+    look = recorded_look(m)
+    marks = tuple(mark(mk) if mk.bounds == (40, 200, 1040, 320) else mk for mk in look.marks)
+    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
+    m2.reset()
+    m2.jump("home")
+    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
+    c, _ = _composition(m2)
+    return c, next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
+
+
 def _composition(m: Machine):
     r = m.outcome().rendering
     return compose(r.look, r.boxes, (r.width, r.height)), r
@@ -345,21 +361,10 @@ def test_typed_text_goes_where_a_hint_recorded_at_the_top_of_a_tall_field_was(in
     field): typed text is drawn from there down, not in the middle; a hint recorded in
     the middle keeps typed text centred. (qqmusic's feedback field's hint starts 15
     pixels down; one cut by the field's top edge is a label on its outline, below.)"""
-    m = Machine(shop_spec())
-    m.reset()
-    m.jump("home")
-    look = recorded_look(m)
-    field = (40, 200, 1040, 320)
-    marks = tuple(dataclasses.replace(mk, ink=(42, ink_top, 600, ink_top + 30))
-                  if mk.bounds == field else mk for mk in look.marks)
-    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
-    m2.reset()
-    m2.jump("home")
-    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
-    c, r = _composition(m2)
+    c, div = _typed_into_home_field(lambda mk: dataclasses.replace(
+        mk, ink=(42, ink_top, 600, ink_top + 30)))
     (i,) = c.styles
     assert (c.styles[i].top == ink_top - 200) if at_top else c.styles[i].top == -1.0
-    div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
     assert ("align-items:flex-start;padding-top:" in div) == at_top
 
 
@@ -443,22 +448,11 @@ def test_a_label_floating_on_an_outlined_fields_edge_stays_and_typed_text_goes_i
     top edge (onelist's "Folder name"). Typed text keeps the label (no wipe) and is
     drawn inside the box, centred, at the body size from where the label starts; before,
     it went where the label was, at the label's size, over a half-wiped label."""
-    m = Machine(shop_spec())
-    m.reset()
-    m.jump("home")
-    look = recorded_look(m)
-    field = (40, 200, 1040, 320)
-    marks = tuple(dataclasses.replace(mk, ink=(80, 204, 400, 220), style=dataclasses.replace(
-        STYLE, size=14.0, indent=38.0)) if mk.bounds == field else mk for mk in look.marks)
-    m2 = Machine(with_look(shop_spec(), {"home": dataclasses.replace(look, marks=marks)}))
-    m2.reset()
-    m2.jump("home")
-    m2.step({"action_type": "input_text", "text": "oat milk", "index": 3})
-    c, r = _composition(m2)
+    c, div = _typed_into_home_field(lambda mk: dataclasses.replace(
+        mk, ink=(80, 204, 400, 220), style=dataclasses.replace(STYLE, size=14.0, indent=38.0)))
     (i,) = c.styles
     assert c.paints == []  # the label stays
     assert c.styles[i].size == 0 and c.styles[i].top == -1.0 and c.styles[i].indent == 38.0
-    div = next(d for d in m2.observe("html").split("<div") if "oat milk</span>" in d)
     assert "font-size:16.0px" in div and "padding-top" not in div
     assert "padding-left:14.5px" in div  # 38 app pixels
 
