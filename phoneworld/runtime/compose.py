@@ -454,9 +454,14 @@ def _typed(m: Mark, b: Box) -> Style:
         style = replace(style, top=float(top))
     if not b.editable or not b.text:
         return style
-    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
-    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
-    return replace(style, color="#ffffff" if dark else "#202124")
+    return replace(style, color=_text_on(m.bg))
+
+
+def _text_on(bg: str) -> str:
+    """The colour of typed text on a field's background `bg` ("#rrggbb"): white on a
+    dark one, the body text's on a light one."""
+    r, g, bl = (int(bg[i:i + 2], 16) for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * bl < 128 else "#202124"
 
 
 LABEL_EDGE = 8
@@ -480,9 +485,7 @@ def _inside(m: Mark, b: Box) -> Style:
     outline: in the text's colour (on the field's background), at the body size (size
     0: the renderer's for the box, not the label's), from where the label starts,
     centred in the box."""
-    r, g, bl = (int(m.bg[i:i + 2], 16) for i in (1, 3, 5))
-    dark = 0.299 * r + 0.587 * g + 0.114 * bl < 128
-    return Style(size=0.0, color="#ffffff" if dark else "#202124", indent=m.style.indent)
+    return Style(size=0.0, color=_text_on(m.bg), indent=m.style.indent)
 
 
 def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:
