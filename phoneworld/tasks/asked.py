@@ -23,9 +23,8 @@ from functools import lru_cache
 
 from phoneworld.runtime.expr import normalise
 from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, Value
-from phoneworld.tasks import phrases as P
 from phoneworld.tasks.checkers import conjuncts
-from phoneworld.tasks.instances import TaskInstance, start_rows
+from phoneworld.tasks.instances import TaskInstance, holes_of, start_rows
 
 Cell = tuple[str, object, str]
 """(table, the row's key, column)."""
@@ -54,7 +53,7 @@ def _cells(spec: AppSpec, task: Task, inst: TaskInstance) -> frozenset[Cell]:
     if answer is None or inst.kind != "information" or len(inst.goals) != 1:
         return frozenset()
     rows = start_rows(spec)
-    shown = {h for v in P.variants(task.instruction) for h in P.holes(v)}
+    shown = holes_of(task)
     named: set[object] = set()
     about: list[tuple[str, dict[str, Value]]] = []
     by_table: dict[str, list[tuple[str, str]]] = {}

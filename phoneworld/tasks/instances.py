@@ -134,7 +134,7 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
             if all(isinstance(v, bool) or readable(v) for v in b.values()):
                 options.append(b)
         choices.append(list({_canon(b): b for b in options}.values()))
-    visible = _holes_of(task)
+    visible = holes_of(task)
     tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
@@ -179,9 +179,9 @@ def _halves(task: Task) -> list[Expr]:
     return [c]
 
 
-def _holes_of(task: Task) -> set[str]:
+def holes_of(task: Task) -> set[str]:
+    """The parameters a template's wording shows (in any of its variants)."""
     return {h for v in P.variants(task.instruction) for h in P.holes(v)}
-
 
 
 def _canon(b: dict[str, Value]) -> str:
@@ -259,7 +259,7 @@ def _row_reached(conds: list[Expr], b: dict[str, Value], reach: Reach) -> bool:
 
 def instance(spec: AppSpec, task: Task, bindings: dict[str, Value]) -> TaskInstance:
     """The instance of `task` with these parameter values (no checks: see `draw`)."""
-    return _instance(spec, task, dict(bindings), _holes_of(task),
+    return _instance(spec, task, dict(bindings), holes_of(task),
                      {p.name: p.table for p in task.params})
 
 

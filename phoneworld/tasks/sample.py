@@ -40,7 +40,7 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
     kinds together: each pairs two goals from rows of its own, so they would swamp the
     rest (377 to 45 on one real app). They are taken a row at a time from each composite
     template in turn, so that every template keeps some."""
-    drawn = _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)])
+    drawn = _drawn(spec)
     room = sum(len(items) for t, items in drawn if t.kind != "composite")
     kept: dict[str, int] = {}
     composites = [(t.name, items) for t, items in drawn if t.kind == "composite"]
@@ -53,6 +53,12 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
         depth += 1
     return [i for t, items in drawn
             for i in (items if t.kind != "composite" else items[:kept.get(t.name, 0)])]
+
+
+def _drawn(spec: AppSpec) -> list[tuple[Task, list[TaskInstance]]]:
+    """Every template of `spec` with its instances, each question asked once
+    (`_distinct`)."""
+    return _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)])
 
 
 def _distinct(spec: AppSpec, drawn: list[tuple[Task, list[TaskInstance]]]
@@ -230,7 +236,7 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
     rng = random.Random(seed)
     pools: dict[str, list[list[TaskInstance]]] = {k: [] for k in KINDS}
     for spec in specs:
-        for t, items in _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)]):
+        for t, items in _drawn(spec):
             if items:
                 rng.shuffle(items)
                 pools.setdefault(t.kind, []).append([on_phone(i, specs) for i in items])
