@@ -178,12 +178,17 @@ class Capturer:
         then the cheapest of those open (the lowest, where none is)."""
         height = page.size[1]
         heights = self.heights(height)
-        best, rows = None, heights[0]
-        for h in heights:
-            n = len(window_tops(clips, h, height)) if clips else 1
-            cost = n * (CLIP_COST + h / height)
-            if best is None or cost < best[0] - 1e-9:
-                best, rows = (cost, h), h
+
+        def cheapest(among: Sequence[int]) -> int:
+            best, rows = None, among[0]
+            for h in among:
+                n = len(window_tops(clips, h, height)) if clips else 1
+                cost = n * (CLIP_COST + h / height)
+                if best is None or cost < best - 1e-9:
+                    best, rows = cost, h
+            return rows
+
+        rows = cheapest(heights)
         if rows in page.windows or rows == heights[0] or self.open_after <= 1:
             return rows
         page.wanted[rows] = page.wanted.get(rows, 0) + 1
@@ -191,13 +196,8 @@ class Capturer:
             return rows
         if not page.windows:
             return heights[0]  # the first window: the lowest, which most clips fit
-        best, open_rows = None, rows
-        for h in heights:
-            if h in page.windows:
-                cost = len(window_tops(clips, h, height)) * (CLIP_COST + h / height)
-                if best is None or cost < best - 1e-9:
-                    best, open_rows = cost, h
-        return open_rows
+        opened = [h for h in heights if h in page.windows]
+        return cheapest(opened) if opened else rows
 
     def _window(self, page: Page, rows: int) -> Window:
         win = page.windows.get(rows)
