@@ -9,7 +9,8 @@ import re
 import pytest
 
 from phoneworld.runtime import Machine
-from phoneworld.runtime.compose import _subtree, compose
+from phoneworld.runtime.compose import compose
+from phoneworld.runtime.compose_rows import subtree
 from phoneworld.runtime.look import Item, ListLook, Look, Mark, ScreenLook, Style, signature
 from phoneworld.spec.ast import AppSpec, Const, Screen, View
 from tests.test_runtime import shop_spec, tap
@@ -25,11 +26,11 @@ def recorded_look(m: Machine) -> ScreenLook:
     in_lists, lists, marks = set(), [], []
     for i, b in enumerate(boxes):
         if b.list_key is not None and i not in in_lists:
-            sub = _subtree(boxes, i)
+            sub = subtree(boxes, i)
             in_lists.update(sub)
             items = []
             for r in b.children:
-                rs = _subtree(boxes, r)
+                rs = subtree(boxes, r)
                 rx, ry = boxes[r].bounds[:2]
                 items.append(Item(boxes[r].bounds, signature(
                     (boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in rs),
@@ -38,7 +39,7 @@ def recorded_look(m: Machine) -> ScreenLook:
             row = boxes[b.children[0]] if b.children else b
             sm = tuple(Mark(bounds=(c.bounds[0] - x, c.bounds[1] - y, c.bounds[2] - x,
                                     c.bounds[3] - y), text=c.text, style=STYLE)
-                       for c in (boxes[j] for j in _subtree(boxes, b.children[0]))
+                       for c in (boxes[j] for j in subtree(boxes, b.children[0]))
                        if c.text) if b.children else ()
             lists.append(ListLook(bounds=b.bounds, bg="#fafafa", items=tuple(items),
                                   sprite=SPRITE, sprite_marks=sm,
