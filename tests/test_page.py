@@ -287,6 +287,18 @@ def test_a_one_line_field_keeps_its_size_and_shows_the_end_of_a_long_text():
     assert '.x.end > span::before, .x.end > span::after { content: "\\200e"; }' in css
 
 
+def test_a_boxed_field_with_a_label_on_its_outline_is_one_line():
+    """A field 3.2 lines of its text high (onelist's "Folder name", 161 of 2400 rows:
+    a Material outlined field, its padding and label take a line) keeps a long text on
+    one line; one five lines high (a feedback form's body) wraps it."""
+    long = "Holiday photos from the summer trip to the seaside"
+    page = _page(View(cls="android.widget.EditText", bounds=(147, 832, 933, 993),
+                      text=Const(long), flags=("editable",)),
+                 View(cls="android.widget.EditText", bounds=(40, 1200, 1040, 1475),
+                      text=Const(long), flags=("editable",)))
+    assert re.findall(r'class="v x (one end|many) edit"', page) == ["one end", "many"]
+
+
 @pytest.mark.parametrize("cls,css", [("Switch", "ind track"), ("CheckBox", "ind box"),
                                      ("RadioButton", "ind radio")])
 def test_check_widgets_draw_their_state(cls, css):
