@@ -16,9 +16,7 @@ Chromium instead (what screenshots cost before the painter), for comparison; `--
 also compares every array with an independent whole capture of its page (pixels more
 than 24 levels off: text laid over recorded pixels differs by alpha rounding alone).
 `--window N` draws in browser windows N app rows high (`painter.WINDOW` by default; 0: as
-high as the page, each clip captured as such), for comparison. `--compare-cast` times
-each walk four times, its windows alternately casting their frames (`capture.CAST`, the
-default) and captured with `Page.captureScreenshot` (as before), with a browser each.
+high as the page, each clip captured as such), for comparison.
 """
 
 from __future__ import annotations
@@ -38,7 +36,6 @@ sys.path.insert(0, str(ROOT))
 
 from phoneworld.apps import load_app  # noqa: E402
 from phoneworld.runtime import Machine  # noqa: E402
-from phoneworld.serve import capture  # noqa: E402
 from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "traces"
@@ -218,9 +215,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="compare every array with a whole capture of its page")
     ap.add_argument("--window", type=int, default=None,
                     help="app rows of the browser's window (0: the page's height)")
-    ap.add_argument("--compare-cast", action="store_true",
-                    help="alternate windows that cast their frames and windows captured, "
-                         "twice")
     args = ap.parse_args(argv)
     probe = Screenshotter()
     if not probe.available:
@@ -235,14 +229,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'whole pages' if args.whole else 'painter'}"
           f"{'' if args.window is None else f'; window {args.window}'}")
     for label, spec in cases(traces):
-        if not args.compare_cast:
-            time_walk(label, spec, args.steps, args.whole, args.check, args.window)
-            continue
-        for cast in (False, True, False, True):
-            capture.CAST = cast
-            time_walk(f"{label} [{'cast' if cast else 'captured'}]", spec, args.steps,
-                      args.whole, args.check, args.window)
-        capture.CAST = True
+        time_walk(label, spec, args.steps, args.whole, args.check, args.window)
     return 0
 
 

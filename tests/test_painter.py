@@ -20,7 +20,6 @@ from phoneworld.serve.capture import (
     while_capturing,
     window_tops,
 )
-from phoneworld.serve.cast import MARK, mark_count, straight
 from phoneworld.serve.painter import Painter
 from phoneworld.serve.regions import changed, join, merge
 from phoneworld.serve.screenshots import CHROMIUM_ARGS, ORIGIN, browser_missing, chromium_path
@@ -140,25 +139,15 @@ def _counted(send, sent: list[str]):
 
 
 def _clips(painter: Painter) -> list:
-    """The clips `painter` captures from now on, in order (a list it keeps appending to):
-    Chromium's captures, and a scrolled window's frames (cast, or captured)."""
+    """The clips `painter` captures from now on, in order (a list it keeps appending to)."""
     shots: list = []
-    real, grab = painter.capture.png, painter.capture.grab
+    real = painter.capture.png
 
     def png(page, clip, size):
         shots.append(clip)
         return real(page, clip, size)
 
-    def grabbed(page, clip, size):
-        shots.append(clip)
-        painter.capture.png = real  # a window that cast nothing is captured: once
-        try:
-            return grab(page, clip, size)
-        finally:
-            painter.capture.png = png
-
     painter.capture.png = png
-    painter.capture.grab = grabbed
     return shots
 
 
@@ -168,8 +157,7 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
     """A window lower than the page is scrolled to each clip and captured whole: clips
     higher than it come band by band (40 rows), several clips from one capture (700),
     and the page whole from beyond it; the frames are those of a window as high as the
-    page, and the window is captured no more often than there are bands: each band is
-    the frame its screencast sent after the change (`cast`), no capture asked for."""
+    page, and the window is captured no more often than there are bands."""
     painter = Painter(browser, _route({}), ORIGIN, None, window=window)
     painter.capture.taller = 0  # bands, never a taller window
     _, whole = _pair(browser)
@@ -197,22 +185,6 @@ def test_a_scrolled_window_gives_the_pixels_of_a_window_as_high_as_the_page(brow
             # One evaluation patches the page and scrolls to the clip; then the captures.
             assert sent[0] == "Runtime.evaluate" and sent.count("Runtime.evaluate") == \
                 (4 if window == 40 else 1), sent
-            assert "Page.captureScreenshot" not in sent and win.cast is not None
-
-
-def test_a_screencast_frame_is_divided_back_to_straight_alpha_and_its_mark_read():
-    """Premultiplied colour divided by alpha where a pixel is neither clear nor opaque
-    (rounded); an opaque (RGB) frame as it is; the mark right of the app's width is the
-    count its colour spells, none where it is not opaque."""
-    px = np.array([[[100, 50, 0, 128], [0, 0, 0, 0], [10, 20, 30, 255]]], np.uint8)
-    assert straight(px).tolist() == [[[199, 100, 0, 128], [0, 0, 0, 0], [10, 20, 30, 255]]]
-    rgb = np.zeros((2, 3, 3), np.uint8)
-    assert straight(rgb) is not None and np.array_equal(straight(rgb), rgb)
-    frame = np.zeros((MARK, 4 + MARK, 4), np.uint8)
-    frame[:, 4:] = (0, 1, 2, 255)
-    assert mark_count(frame, 4) == 258 and mark_count(frame[..., :3], 4) == 258
-    frame[:, 4:, 3] = 0
-    assert mark_count(frame, 4) == -1
 
 
 @pytest.mark.parametrize("open_after", [1, OPEN_AFTER])

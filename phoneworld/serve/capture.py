@@ -32,7 +32,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from phoneworld.runtime.layers import FRAME_WIDTH, Layer, PageLayers
-from phoneworld.serve.cast import MARK, Cast
 from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.regions import CLIP_COST, phone_style
 
@@ -57,11 +56,6 @@ document) costs Chromium 0.3 to 1.5 s of CPU, about what two dozen extra capture
 a band cost (11 ms or more each), so a taller window is opened only where tall clips
 recur, and until then they are captured band by band in the windows open (a rental
 bought once it would have paid for itself). The first window is opened when needed."""
-CAST = True
-"""Whether a window lower than the page sends its frames as Chromium draws them and a
-capture of it is the first frame that shows its last change (`cast`: 10-15 ms after the
-change), or (False, for comparison) is captured (`Page.captureScreenshot`: two of
-Chromium's frames, 20-35 ms)."""
 DECODED = "Promise.all(Array.from(document.images, i => i.decode().catch(() => 0)))"
 """Waits until a page's images are decoded (evaluated by DevTools: pages run no scripts)."""
 _PATCH = """(() => {
@@ -92,9 +86,6 @@ class Window:
     head: str = ""
     divs: tuple[Layer, ...] | None = None
     """The phone's children in the document, where known (a page set by `show`)."""
-    cast: Cast | None = None
-    """Its screencast, where it is lower than the page (`cast`): captures of it whole
-    come from there."""
 
 
 @dataclass
@@ -214,11 +205,7 @@ class Capturer:
             # The window is the app's width (the phone is laid out at its own height,
             # whatever the window's: `_set`), and `rows` high.
             view = (page.size[0], rows)
-            # One lower than the page is scrolled and captured whole: it casts its frames,
-            # and shows their mark right of the phone (`cast`).
-            casts = CAST and rows < page.size[1]
-            ctx = self.browser.new_context(viewport={"width": view[0] + MARK * casts,
-                                                     "height": view[1]},
+            ctx = self.browser.new_context(viewport={"width": view[0], "height": view[1]},
                                            device_scale_factor=1, is_mobile=False,
                                            has_touch=True, java_script_enabled=False)
             p = ctx.new_page()
@@ -229,8 +216,7 @@ class Capturer:
                 cdp.send("Emulation.setDefaultBackgroundColorOverride",
                          {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
             frame = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-            win = page.windows[rows] = Window(cdp, frame, view,
-                                              cast=Cast(p, cdp, view) if casts else None)
+            win = page.windows[rows] = Window(cdp, frame, view)
         return win
 
     def _pick(self, page: Page, clips: Sequence[Rect]) -> Window:
@@ -268,12 +254,11 @@ class Capturer:
         scroll, top = self.scrolling(win, at, size)
         script += scroll
         if any("<img" in e[2] for e in edits):
-            # New images load and decode after the patch: one evaluation waits for them
-            # (and marks the change once they are).
-            win.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}"
-                                              f"{_then(win)}", "awaitPromise": True})
+            # New images load and decode after the patch: one evaluation waits for them.
+            win.cdp.send("Runtime.evaluate", {"expression": f"{script};{DECODED}",
+                                              "awaitPromise": True})
         elif script:
-            win.cdp.send("Runtime.evaluate", {"expression": script + _mark(win)})
+            win.cdp.send("Runtime.evaluate", {"expression": script})
         win.scroll = top if top is not None else win.scroll
         win.head = pl.head
         win.doc, win.divs = html, pl.layers
@@ -292,21 +277,15 @@ class Capturer:
         zoom = size[0] / FRAME_WIDTH
         css = (f"html {{ zoom: {zoom:.9f}; }}\n.phone {{ height: {size[1] / zoom:.4f}px "
                "!important; }\n</style>")
-        doc = html.replace("</style>", css, 1)
-        if win.cast is not None:  # the phone on the left, the mark right of it
-            win.cast.bump()
-            doc = doc.replace("</style>", ".phone { margin-left: 0 !important; }\n</style>",
-                              1)
-            doc = doc.replace("</body>", win.cast.element(zoom) + "</body>", 1)
-        win.cdp.send("Page.setDocumentContent", {"frameId": win.frame_id, "html": doc})
+        win.cdp.send("Page.setDocumentContent",
+                     {"frameId": win.frame_id, "html": html.replace("</style>", css, 1)})
         win.doc, win.scroll = html, None
         if "<img" in html:
             # Images load and decode after the document is set: wait for them (a DevTools
-            # evaluation, which runs with the page's own scripts off; it scrolls, too, and
-            # marks the window's change once they are decoded).
+            # evaluation, which runs with the page's own scripts off; it scrolls, too).
             scroll, top = self.scrolling(win, at, size)
-            win.cdp.send("Runtime.evaluate", {"expression": f"{scroll};{DECODED}"
-                                              f"{_then(win)}", "awaitPromise": True})
+            win.cdp.send("Runtime.evaluate", {"expression": f"{scroll};{DECODED}",
+                                              "awaitPromise": True})
             win.scroll = top
 
     @staticmethod
@@ -345,7 +324,7 @@ class Capturer:
         script, top = self.scrolling(win, y, size)
         assert top is not None
         if script:
-            win.cdp.send("Runtime.evaluate", {"expression": script + _mark(win)})
+            win.cdp.send("Runtime.evaluate", {"expression": script})
             win.scroll = top
         return top
 
@@ -367,8 +346,8 @@ class Capturer:
                 end = min(y2, y + win.view[1])
                 if shown is None or not shown[0] <= y < end <= shown[0] + win.view[1]:
                     top = self.scroll(win, y, size)
-                    shown = top, self.grab(page, (0, top, win.view[0], top + win.view[1]),
-                                           size)
+                    shown = top, decode_png(self.png(
+                        page, (0, top, win.view[0], top + win.view[1]), size))
                 top, img = shown
                 bands.append(img[y - top:end - top, x1:x2])
             self.captured += (x2 - x1) * (y2 - y1)
@@ -377,28 +356,6 @@ class Capturer:
                          np.dstack([b, np.full(b.shape[:2], 255, np.uint8)]) for b in bands]
             out.append(bands[0] if len(bands) == 1 else np.concatenate(bands))
         return out
-
-
-    def grab(self, page: Page, clip: Rect, size: tuple[int, int]) -> np.ndarray:
-        """The pixels of the window `page` was last shown in, lower than the page and
-        scrolled to `clip`: the first frame it cast after its last change, or (where
-        none came) Chromium's capture of it."""
-        win = page.shown
-        assert win is not None
-        got = None if win.cast is None else win.cast.pixels()
-        if got is None:
-            got = decode_png(self.png(page, clip, size))[:, :win.view[0]]
-        return got
-
-
-def _mark(win: Window) -> str:
-    """The script that marks a change of `win`'s document, where it casts (`cast`)."""
-    return "" if win.cast is None else ";" + win.cast.bump()
-
-
-def _then(win: Window) -> str:
-    """`_mark` once a promise has settled (appended to the promise's expression)."""
-    return "" if win.cast is None else f".then(() => {{{win.cast.bump()}}})"
 
 
 def while_capturing(capturer: Capturer, job: Callable[[], T], page: Page,
