@@ -9,7 +9,8 @@ import re
 import pytest
 
 from phoneworld.runtime import Machine
-from phoneworld.runtime.compose import _subtree, compose
+from phoneworld.runtime.compose import compose
+from phoneworld.runtime.compose_rows import subtree
 from phoneworld.runtime.look import Item, ListLook, Look, Mark, ScreenLook, Style, signature
 from phoneworld.spec.ast import AppSpec, Const, Screen, View
 from tests.test_runtime import shop_spec, tap
@@ -25,11 +26,11 @@ def recorded_look(m: Machine) -> ScreenLook:
     in_lists, lists, marks = set(), [], []
     for i, b in enumerate(boxes):
         if b.list_key is not None and i not in in_lists:
-            sub = _subtree(boxes, i)
+            sub = subtree(boxes, i)
             in_lists.update(sub)
             items = []
             for r in b.children:
-                rs = _subtree(boxes, r)
+                rs = subtree(boxes, r)
                 rx, ry = boxes[r].bounds[:2]
                 items.append(Item(boxes[r].bounds, signature(
                     (boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in rs),
@@ -38,7 +39,7 @@ def recorded_look(m: Machine) -> ScreenLook:
             row = boxes[b.children[0]] if b.children else b
             sm = tuple(Mark(bounds=(c.bounds[0] - x, c.bounds[1] - y, c.bounds[2] - x,
                                     c.bounds[3] - y), text=c.text, style=STYLE)
-                       for c in (boxes[j] for j in _subtree(boxes, b.children[0]))
+                       for c in (boxes[j] for j in subtree(boxes, b.children[0]))
                        if c.text) if b.children else ()
             lists.append(ListLook(bounds=b.bounds, bg="#fafafa", items=tuple(items),
                                   sprite=SPRITE, sprite_marks=sm,
@@ -284,6 +285,18 @@ def test_a_one_line_field_keeps_its_size_and_shows_the_end_of_a_long_text():
     css = page.split("</style>")[0]
     assert ".x.end > span { direction: rtl; text-align: left;" in css
     assert '.x.end > span::before, .x.end > span::after { content: "\\200e"; }' in css
+
+
+def test_a_boxed_field_with_a_label_on_its_outline_is_one_line():
+    """A field 3.2 lines of its text high (onelist's "Folder name", 161 of 2400 rows:
+    a Material outlined field, its padding and label take a line) keeps a long text on
+    one line; one five lines high (a feedback form's body) wraps it."""
+    long = "Holiday photos from the summer trip to the seaside"
+    page = _page(View(cls="android.widget.EditText", bounds=(147, 832, 933, 993),
+                      text=Const(long), flags=("editable",)),
+                 View(cls="android.widget.EditText", bounds=(40, 1200, 1040, 1475),
+                      text=Const(long), flags=("editable",)))
+    assert re.findall(r'class="v x (one end|many) edit"', page) == ["one end", "many"]
 
 
 @pytest.mark.parametrize("cls,css", [("Switch", "ind track"), ("CheckBox", "ind box"),

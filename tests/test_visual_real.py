@@ -316,7 +316,7 @@ def test_a_list_row_whose_switch_flips_keeps_its_recorded_texts(compiled):
     """A settings row whose switch a tap flips is cut from its own recording (its title
     and summary as recorded, quiet), not from another row recorded in the new state
     with this row's texts redrawn in that row's styles."""
-    from phoneworld.runtime.compose import _subtree
+    from phoneworld.runtime.compose_rows import subtree
 
     found = 0
     for folder, _, name, _, before, m in _taps_that_stay(compiled):
@@ -326,7 +326,7 @@ def test_a_list_row_whose_switch_flips_keeps_its_recorded_texts(compiled):
         for lst in [b for b in r.boxes if b.list_key is not None
                     and b.bounds in r.look.lists_at]:
             for row in lst.children:
-                sub = _subtree(r.boxes, row)
+                sub = subtree(r.boxes, row)
                 if not any(r.boxes[j].checkable and r.boxes[j].bounds in was
                            and was[r.boxes[j].bounds][1] != r.boxes[j].checked
                            for j in sub):

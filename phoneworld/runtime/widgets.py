@@ -120,8 +120,10 @@ def fit(text: str, w: float, h: float, size: float) -> tuple[float, int]:
 
 def one_line(h: float, size: float) -> bool:
     """Whether a text field `h` high (CSS pixels) whose text is `size` shows one line:
-    it holds fewer than three (a note's body holds more)."""
-    return h < 3 * 1.2 * size
+    its height holds fewer than four lines, one of which its padding takes (a boxed
+    field with a label on its outline is 3.2 lines high at 16 pixels, a username field
+    3.7; a note's or a feedback form's body holds five or more)."""
+    return h < 4 * 1.2 * size
 
 
 def _item(css: list[str], b: Box, text: str = "", style: str = "", icon: Any = None,

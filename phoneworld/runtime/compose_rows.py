@@ -1,0 +1,265 @@
+"""A recorded list on a plate: which of a rendered list's rows the plate shows, and what
+to paint for the others (`compose.compose` calls it for each list; the types of what it
+gives are here, with the rules for a text that lists and the rest of a screen share).
+
+    rows = compose_list(lst, boxes, box, look.plate, (1080, 2400), c, wipes, rows, fixes)
+
+A row is quiet where the plate recorded the same row at the same place; any other row is
+cut from the recorded row that shares most of its texts (the list scrolled, a row above
+removed, a row that shows fewer texts), with what differs wiped and drawn as a text
+outside lists is (`typed`); a row sharing no text with any is drawn on the list's sprite
+(a recorded row with its texts wiped) with its texts on top. Recorded rows no row covers
+any more are wiped, but for the edge of a textless row the list's end cut short.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from phoneworld.runtime.look import (
+    CHECKED,
+    UNCHECKED,
+    Item,
+    ListLook,
+    Mark,
+    Rect,
+    Style,
+    signature,
+)
+
+if TYPE_CHECKING:
+    from phoneworld.runtime.render import Box
+
+
+@dataclass(frozen=True)
+class Paint:
+    """A rectangle (app pixels) painted under the boxes: a colour, or part of an image.
+
+    `image` is an asset shown at `image_size` with its top-left at `origin` (so a plate's
+    row at (x, y) drawn at `rect` has origin (rect.x - x, rect.y - y))."""
+
+    rect: Rect
+    color: str = ""
+    image: str = ""
+    image_size: tuple[int, int] = (0, 0)
+    origin: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class Composition:
+    paints: list[Paint] = field(default_factory=list)
+    quiet: set[int] = field(default_factory=set)
+    styles: dict[int, Style | None] = field(default_factory=dict)
+
+
+def subtree(boxes: list[Box], i: int) -> list[int]:
+    out, stack = [], [i]
+    while stack:
+        j = stack.pop()
+        out.append(j)
+        stack.extend(reversed(boxes[j].children))
+    return out
+
+
+def has_content(b: Box) -> bool:
+    return bool(b.text) or b.checkable or b.editable
+
+
+def shows(m: Mark, b: Box) -> bool:
+    return m.text == b.text and (m.checked is None or m.checked == b.checked)
+
+
+def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
+          c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
+    at = {it.bounds: it for it in lst.items}
+    a = 1 if box.list_axis == "vertical" else 0
+    along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
+    covered: set[Rect] = set()
+    pending = []
+    for r in box.children:
+        sub = subtree(boxes, r)
+        row = boxes[r]
+        sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
+        it = at.get(row.bounds)
+        if it is None or it.texts != sig:
+            it = _inset(along.get((row.bounds[a], row.bounds[a + 2], sig)), row.bounds, a)
+        if it is not None and it.texts == sig:
+            covered.add(it.bounds)
+            c.quiet.update(sub)
+        else:
+            pending.append((row, sub, sig))
+    lx1, ly1, lx2, ly2 = lst.bounds
+    for it in lst.items:
+        if it.bounds not in covered and not _peeking(it, lst, a, box, boxes):
+            x1, y1, x2, y2 = it.bounds
+            rect = (max(x1, lx1), max(y1, ly1), min(x2, lx2), min(y2, ly2))
+            if rect[0] < rect[2] and rect[1] < rect[3]:
+                wipes.append(Paint(rect, color=lst.bg))
+    for row, sub, sig in pending:
+        x1, y1, x2, y2 = row.bounds
+        it = _best_item(lst, sig, y2 - y1)
+        if it is not None:
+            src = it.bounds
+            # Clipped at the list's top: the row's lower part shows.
+            sh = src[3] - src[1]
+            top = y1 - (sh - (y2 - y1)) if y1 == ly1 and y2 - y1 < sh else y1
+            dx, dy = x1 - src[0], top - src[1]
+            # Only the recorded row's pixels inside the recorded list (a row that ran
+            # past the list's end was covered there by what lies below it).
+            rect = (max(x1, max(src[0], lx1) + dx), max(y1, max(src[1], ly1) + dy),
+                    min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
+            if rect[0] < rect[2] and rect[1] < rect[3]:
+                rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
+            _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes)
+            continue
+        top = y1
+        if lst.sprite is not None:
+            sw, sh = lst.sprite_size
+            if y1 == ly1 and y2 - y1 < sh:
+                top = y1 - (sh - (y2 - y1))
+            rows.append(Paint(row.bounds, image=lst.sprite, image_size=(sw, sh),
+                              origin=(x1, top)))
+        # The sprite's texts are wiped already: draw every text of the row.
+        for j in sub:
+            b = boxes[j]
+            if not has_content(b):
+                c.quiet.add(j)
+                continue
+            bx1, by1, bx2, by2 = b.bounds
+            m = next((m for m in lst.sprite_marks
+                      if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
+            c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _peeking(it: Item, lst: ListLook, a: int, box: Box, boxes: list[Box]) -> bool:
+    """Whether `it` is the edge of a row the list's end cut short, showing nothing of
+    the state (no text, no check), that no row of the list's rendering lies over: the
+    plate keeps it as recorded (a wipe there would cut into what is drawn over the
+    list's end: a player bar, a panel over the page)."""
+    size = lst.sprite_size[a]
+    if it.texts or it.bounds[a + 2] < lst.bounds[a + 2] or not 0 < \
+            it.bounds[a + 2] - it.bounds[a] < size:
+        return False
+    x1, y1, x2, y2 = it.bounds
+    return not any(r[0] < x2 and r[2] > x1 and r[1] < y2 and r[3] > y1
+                   for r in (boxes[j].bounds for j in box.children))
+
+
+def _inset(it: Item | None, bounds: Rect, a: int) -> Item | None:
+    """`it` (a recorded row at the same place along the list's axis `a` as a row at
+    `bounds`, showing the same) where it lies within that row across the list, else None.
+    The mock's row spans its item template, which spans every recorded row type; a row
+    type recorded narrower (inset from the list's sides) is still that row where it was
+    recorded: the plate shows it, not a cut of it moved to the row's edge."""
+    if it is None:
+        return None
+    c = 1 - a
+    return it if bounds[c] <= it.bounds[c] and it.bounds[c + 2] <= bounds[c + 2] else None
+
+
+def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
+    """The recorded row to show a row with signature `sig` from: one with the same
+    signature, else the one sharing most of its texts, check states aside (a row whose
+    switch flipped is cut from itself, not from another row recorded in the state it has
+    now), then most of its check states, then with fewest texts of its own, then nearest
+    in height, then first; None where none shares any."""
+    want = set(sig)
+    best, key = None, None
+    for n, it in enumerate(lst.items):
+        shared = want & set(it.texts)
+        if it.texts == sig:
+            k: tuple[int, ...] = (0, n)  # the same row (also one with no text at all)
+        elif not shared:
+            continue
+        else:
+            k = (1, -len(shared - _CHECKS), -len(shared), len(set(it.texts) - want),
+                 abs(it.bounds[3] - it.bounds[1] - height), n)
+        if key is None or k < key:
+            best, key = it, k
+    return best
+
+
+_CHECKS = {CHECKED, UNCHECKED}
+
+
+def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
+               origin: tuple[int, int], clip: Rect, c: Composition,
+               fixes: list[Paint]) -> None:
+    """A row cut from a recorded one: its boxes that show what the recording shows
+    there are quiet; the rest are drawn (in the style recorded there, over a wipe of
+    it), and recorded texts no box shows any more are wiped."""
+    ox, oy = origin
+    at: dict[Rect, list[Mark]] = {}
+    for m in marks:
+        at.setdefault(m.bounds, []).append(m)
+    shown: set[int] = set()
+    for j in sub:
+        b = boxes[j]
+        if not has_content(b):
+            c.quiet.add(j)
+            continue
+        bx1, by1, bx2, by2 = b.bounds
+        here = at.get((bx1 - ox, by1 - oy, bx2 - ox, by2 - oy), ())
+        hit = next((m for m in here if shows(m, b) and id(m) not in shown), None)
+        if hit is None and b.text:
+            # The same text elsewhere in the recorded row (the mock's item template came
+            # from another row): its recorded glyphs are truer than a redrawing, where
+            # the box lies over them (else they would show where the row has none).
+            rel = (bx1 - ox, by1 - oy, bx2 - ox, by2 - oy)
+            hit = next((m for m in marks if m.text == b.text and shows(m, b)
+                        and id(m) not in shown and _covers(rel, m.bounds)), None)
+        if hit is not None:
+            shown.add(id(hit))
+            c.quiet.add(j)
+            continue
+        c.styles[j] = typed(here[0], b) if here else _nearest(marks, b, ox, oy)
+    cx1, cy1, cx2, cy2 = clip
+    for m in marks:
+        if id(m) in shown:
+            continue
+        x1, y1, x2, y2 = m.ink
+        rect = (max(cx1, x1 + ox), max(cy1, y1 + oy), min(cx2, x2 + ox), min(cy2, y2 + oy))
+        if x2 > x1 and y2 > y1 and rect[0] < rect[2] and rect[1] < rect[3]:
+            fixes.append(Paint(rect, color=m.bg))
+
+
+def _covers(box: Rect, mark: Rect) -> bool:
+    """Whether `box` lies over `mark`: they meet across, and share at least half the
+    height of the lower of the two (a text on the same line, a few pixels off, not one
+    a line above or below)."""
+    w = min(box[2], mark[2]) - max(box[0], mark[0])
+    h = min(box[3], mark[3]) - max(box[1], mark[1])
+    return w > 0 and 2 * h >= min(box[3] - box[1], mark[3] - mark[1])
+
+
+def typed(m: Mark, b: Box) -> Style:
+    """The style to draw `b` in where `m` was recorded: `m`'s, at the top of the view
+    where the recorded text lay there (a multi-line field's hint: typed text replaces it
+    there, not in the middle); typed text in a field whose recording showed its hint
+    gets the colour of text, not of the hint."""
+    style = m.style
+    height, top, ink = m.bounds[3] - m.bounds[1], m.ink[1] - m.bounds[1], m.ink[3] - m.ink[1]
+    if 0 < ink and 2.5 * ink <= height and top + ink <= height / 2 and \
+            b.bounds[3] - b.bounds[1] == height:
+        style = replace(style, top=float(top))
+    if not b.editable or not b.text:
+        return style
+    return replace(style, color=text_on(m.bg))
+
+
+def text_on(bg: str) -> str:
+    """The colour of typed text on a field's background `bg` ("#rrggbb"): white on a
+    dark one, the body text's on a light one."""
+    r, g, bl = (int(bg[i:i + 2], 16) for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * bl < 128 else "#202124"
+
+
+def _nearest(marks: tuple[Mark, ...], b: Box, x: int, y: int) -> Style | None:
+    """The style of the row's recorded text whose top-left is nearest `b`'s (marks are
+    relative to (x, y))."""
+    if not marks:
+        return None
+    bx, by = b.bounds[0] - x, b.bounds[1] - y
+    best = min(marks, key=lambda m: abs(m.bounds[0] - bx) + abs(m.bounds[1] - by))
+    return best.style
