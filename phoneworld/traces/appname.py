@@ -14,9 +14,9 @@ In the order of how sure it is:
    Android Java Shell App" for `ajsha`), or the start of one ("Uber" for `ubercab`):
    written as a name (not lower case), one to four words of a title or a label (a text
    of at most five words: a name inside running text, a company in a licence, is not
-   the app's) on two observations or more, or once as a view's whole text; the whole part before its start, then the
-   most often shown (its
-   spellings together, one not in capitals before one in capitals), then the first;
+   the app's) on two observations or more, or once as a view's whole text; the whole
+   part before its start, then the most often shown (its spellings together, one not in
+   capitals before one in capitals), then the first;
 3. **package**: the package's last part that is not a build's flavour (`dev`, `debug`),
    one the app's activities or view classes also name where there is one ("Skype" for
    `com.skype.raider`, whose views are `com.skype.android...`), capitalised ("Spoonme"
