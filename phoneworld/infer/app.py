@@ -70,6 +70,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("layouts", build_screens),                    # -> screens' view trees and modules
     ("search lists", coherent.search_lists),       # -> results filtered by query (#21)
     ("counters", coherent.typed_counters),         # -> "0 / 200" counts what is typed
+    ("picked", coherent.picked_texts),             # -> texts that show what was picked
 )
 """The inference passes, in the order they run."""
 

@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
+from phoneworld.spec.walk import views as all_views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
@@ -30,6 +31,8 @@ from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
 SUFFIX = TYPED
+PICKED = "_picked"
+"""As `infer.typed.PICKED` names a field's picked values (`<flag>_picked_typed`)."""
 _SEARCH = re.compile(r"search|query|find|filter", re.I)
 
 
@@ -48,6 +51,12 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
                 if (e.target, e.values[0][1].path[1]) not in groups[key]:
                     groups[key].append((e.target, e.values[0][1].path[1]))
     done: set[tuple] = set()
+    shown = _shown_picks(spec)
+    for (screen, _, _), fields in sorted(groups.items()):
+        if len(fields) == 1 and fields[0][0] in shown and \
+                fields[0][0] + PICKED + SUFFIX in tables and tuple(fields) not in done:
+            done.add(tuple(fields))
+            yield _pick(fields[0][0], shown[fields[0][0]], screen, new)
     for (screen, widget, action), fields in sorted(groups.items()):
         if tuple(sorted(fields)) not in done:  # enter and a search button: one task
             done.add(tuple(sorted(fields)))
@@ -74,6 +83,34 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
                     params=(TaskParam(m, table, "text"),))
         yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, m=m))
                                            for p in phrases), screen=ins.screen)
+
+
+def _shown_picks(spec: AppSpec) -> dict[str, str]:
+    """Each text flag a view shows once set (`otherwise(flag, "ASAP")`, see
+    `infer.picked`) -> the label beside that view ("Arrive by"): the text of the sibling
+    before it, where that is a name."""
+    out: dict[str, str] = {}
+    for s in spec.screens:
+        for parent in all_views(s.root):
+            before = ""
+            for v in parent.children:
+                e = v.text
+                if isinstance(e, Call) and e.func == "otherwise" and e.args and \
+                        isinstance(e.args[0], Ref) and len(e.args[0].path) == 1 and \
+                        before and is_name(before):
+                    out.setdefault(e.args[0].path[0], before)
+                before = _own_text(v) or before if v.items is None else ""
+    return out
+
+
+def _pick(flag: str, label: str, screen: str, new: Callable[..., str]) -> Template:
+    """"Set “Arrive by” to “{m}”.": a value drawn from those the recordings picked."""
+    m = new("m")
+    texts = [P.words(p, {"label": label}, m=m) for p in P.PICK]
+    task = Task(name=f"pick_{flag}", kind="state", instruction=P.join(texts),
+                condition=Compare("==", Ref((flag,)), Ref((m,))),
+                params=(TaskParam(m, flag + PICKED + SUFFIX, "text"),))
+    return Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
 
 
 def _lists(spec: AppSpec, screen: str, table: str) -> bool:

@@ -125,6 +125,17 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
+PAIR_VALUE = (("What does “{label}” show for {n}?", "What is “{label}” for {n}?",
+               "Read me what “{label}” shows for {n}."),
+              "what “{label}” shows for {n}")
+"""A row's text that is itself a label and a value ("Ends at: 2023-10-19 00:48:07"):
+asked by its label, for the row named by `{n}`."""
+PAIR_VALUE_BY = (("What does “{label}” show on the row with {n}?",
+                  "On the row with {n}, what does “{label}” say?",
+                  "Read me what “{label}” shows on the row with {n}."),
+                 "what “{label}” shows on the row with {n}")
+"""The same for a row called by another of its texts (`rowtexts._keyed_rows`: "On the row
+with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
             "On {screen}, what is listed at number {n}?"),
            "what is number {n} in the list on {screen}")
@@ -215,6 +226,10 @@ ADD_TYPED_VIA = ("Use “{button}” to add “{m}” to {where}.",
                  "Add “{m}” to {where} with “{button}”.")
 """Typed text added to a list shown elsewhere, typed where a button leads (a file saved
 under a name, then listed by LOAD)."""
+PICK = ("Set “{label}” to “{m}”.", "Change “{label}” to “{m}”.",
+        "Pick “{m}” for “{label}”.")
+"""A value a field holds, confirmed into the text beside a label (uber's arrival time:
+"Set “Arrive by” to “3:15 PM”.")."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")
@@ -316,12 +331,15 @@ def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
     name: a sentence, a name that reads as words of ours ("default", lower case, or
     starting with a verb of ours: "Tap Show last release note to open it", "Switch
-    Enable privileged mode off"), or one with brackets or a colon, or starting with no
-    letter or digit, which would read as words or marks of ours ("与你无关 (DJ版)",
-    "Starts at: 20:00", ".ShortcutActivity")."""
+    Enable privileged mode off"), a name of several words in sentence case, whose end a
+    reader cannot see ("What is written under View source code?", "Go to Select a day
+    and time."), or one with brackets or a colon, or starting with no letter or digit,
+    which would read as words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00",
+    ".ShortcutActivity")."""
     v = value.strip()
     return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
-        not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS)
+        not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS) or \
+        any(w[:1].islower() for w in v.split()[1:])
 
 
 def is_sentence(value: str) -> bool:
@@ -354,11 +372,21 @@ def literal(text: str) -> str:
 def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
     """A phrase with its role holes renamed (`{n}` -> the parameter's name), then the app's
     words filled in as literal text: "Go to {screen} and enable “{label}”." with
-    {"screen": "Settings", "label": "Wi-Fi"}."""
+    {"screen": "Settings", "label": "Wi-Fi"}. A screen's name outside quotes is quoted
+    where it reads as words (`reads_as_words`: "Go to “Select a day and time”.")."""
     out = rename_holes(phrase, holes)
     for key, value in fill.items():
-        out = out.replace("{" + key + "}", literal(value))
+        hole = "{" + key + "}"
+        named = literal(value)
+        if key in _NAMES and reads_as_words(value):
+            quoted = f"“{named}”"
+            out = re.sub("(?<!“)" + re.escape(hole), lambda _, q=quoted: q, out)
+        out = out.replace(hole, named)
     return tidy(out)
+
+
+_NAMES = frozenset({"screen", "form"})
+"""The holes `words` fills with a screen's name, quoted where it reads as words."""
 
 
 def lower_first(sentence: str) -> str:
