@@ -83,8 +83,25 @@ def test_a_name_that_starts_with_a_verb_of_ours_is_quoted():
     assert P.fill("Tap {n} to open it.", {"n": "Show last release note"}) == \
         "Tap “Show last release note” to open it."
     assert P.reads_as_words("Enable privileged mode") and P.reads_as_words("In the news")
-    for name in ("Settings", "Search", "Theme", "Hide private activities", "专辑"):
+    for name in ("Settings", "Search", "Theme", "Dark Theme", "App Version", "专辑"):
         assert not P.reads_as_words(name), name
+
+
+def test_a_name_of_several_words_in_sentence_case_is_quoted():
+    """A reader cannot see where "View source code" ends in "What is written under View
+    source code?": a name whose later words are in lower case is quoted, in a row's hole
+    and as a screen's name ("Go to “Select a day and time”."); in quotes of our own it is
+    not quoted twice."""
+    assert P.fill("What is written under {n}?", {"n": "View source code"}) == \
+        "What is written under “View source code”?"
+    for name in ("Hide private activities", "Default storage folder", "Wi-Fi calling"):
+        assert P.reads_as_words(name), name
+    assert P.words("Go to {screen}.", {"screen": "Select a day and time"}) == \
+        "Go to “Select a day and time”."
+    assert P.words("Open {screen} and enable “{label}”.",
+                   {"screen": "Settings", "label": "Show link previews"}) == \
+        "Open Settings and enable “Show link previews”."
+    assert P.words("Tap “{screen}”.", {"screen": "Add list"}) == "Tap “Add list”."
 
 
 def test_joined_instructions_neither_stutter_nor_plead_in_the_middle():

@@ -341,7 +341,7 @@ def test_a_page_that_shows_nothing_of_the_row_that_opened_it_is_not_opened_by_it
     spec = with_tasks(parse(_PAGES))
     assert not [t for t in spec.tasks if t.name == "open_menu"]
     (page,) = [t for t in spec.tasks if t.name == "open_page"]
-    assert "Go to Download the other app." in page.instruction and not page.params
+    assert "Go to “Download the other app”." in page.instruction and not page.params
     bound = _PAGES.replace('text "Download the other app"', "text param.title")
     opened = [t for t in with_tasks(parse(bound)).tasks if t.name == "open_page"]
     assert opened and "Open {n}." in opened[0].instruction
@@ -1086,7 +1086,7 @@ def test_a_titled_page_any_row_opens_and_a_page_under_its_parents_title_are_plac
     assert screen_labels(spec)["post"] == ("Speak up", "opener")
     tasks = {t.name: t for t in synthesize_tasks(spec)}
     for name, label in (("download", "Download QQ"), ("forum", "QQ Connect"),
-                        ("post", "Speak up")):
+                        ("post", "“Speak up”")):
         assert variants(tasks[f"open_{name}"].instruction)[1] == f"Go to {label}."
         demo = make_demo([with_tasks(spec)], draw(spec, tasks[f"open_{name}"])[0])
         assert demo is not None and demo.verified
@@ -1259,7 +1259,7 @@ def test_a_popup_is_called_by_its_first_line_a_goal_but_no_rows_place():
     spec = parse(_WECHAT)
     assert screen_labels(spec)["ask"] == ("Get WeChat", "title")
     tasks = {t.name: t for t in synthesize_tasks(spec)}
-    assert variants(tasks["open_ask"].instruction)[1] == "Go to Get WeChat."
+    assert variants(tasks["open_ask"].instruction)[1] == "Go to “Get WeChat”."
     assert not [t for t in tasks.values() if t.params and t.name.startswith("open_ask")]
     demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_ask"])[0])
     assert demo is not None and demo.verified
