@@ -14,8 +14,8 @@ from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
 from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
-from phoneworld.tasks.phrases import holes, variants
 from phoneworld.tasks.schema import read_schema, reads
+from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
 
@@ -373,7 +373,7 @@ def test_no_composite_changes_a_row_and_asks_about_the_same_row():
 
 
 def test_a_name_that_reads_as_a_word_is_quoted():
-    from phoneworld.tasks.phrases import fill
+    from phoneworld.tasks.wording import fill
 
     assert fill("Open {n}.", {"n": "default"}) == "Open “default”."
     assert fill("Open {n}.", {"n": "Downloads"}) == "Open Downloads."

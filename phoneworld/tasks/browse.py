@@ -39,6 +39,7 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.labels import (
     const_text,
     fixed_texts,
@@ -125,7 +126,7 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
-    if names and 2 * sum(P.is_sentence(n) for n in names) > len(names):
+    if names and 2 * sum(W.is_sentence(n) for n in names) > len(names):
         return P.OPEN_ENTRY
     return P.OPEN_ROW
 
@@ -155,9 +156,9 @@ def _open_row(target: Screen, e, column: str, under: str | None, phrases: tuple,
         params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
     suffix = "" if column == e.name else f"_by_{column}"
     task = Task(name=f"open_{target.name}{suffix}", kind="navigation",
-                instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
+                instruction=W.join([W.words(p, fill, n=n) for p in phrases]),
                 condition=BoolOp("and", tuple(items)), params=tuple(params))
-    return Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
+    return Template(task, clauses=tuple(W.lower_first(W.words(p, fill, n=n))
                                         for p in phrases), screen=target.name)
 
 
@@ -274,9 +275,9 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
         fill = {"label": ft.label, "screen": where}
         said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
         task = Task(name=f"ask_{ft.flag}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), said))
-        yield Template(task, asks=P.words(obj, fill), screen=ft.screen, label=ft.label)
+        yield Template(task, asks=W.words(obj, fill), screen=ft.screen, label=ft.label)
 
 
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
@@ -310,9 +311,9 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_VIA if way else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=P.words(obj, fill), screen=name)
+        yield Template(task, asks=W.words(obj, fill), screen=name)
 
 
 def way_in(spec: AppSpec, target: Screen) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
 from phoneworld.spec.walk import views as all_views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.labels import is_name, label_of, screen_labels, views_by_name
@@ -77,11 +78,11 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         phrases = P.ADD_TYPED if not button else \
             P.ADD_TYPED_BY if fill["where"] == P.UNNAMED_LIST else P.ADD_TYPED_VIA
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
-                    instruction=P.join([P.words(p, fill, m=m) for p in phrases]),
+                    instruction=W.join([W.words(p, fill, m=m) for p in phrases]),
                     condition=Call("exists", table=ins.table,
                                    where=Compare("==", Ref((column,)), Ref((m,)))),
                     params=(TaskParam(m, table, "text"),))
-        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, m=m))
+        yield Template(task, clauses=tuple(W.lower_first(W.words(p, fill, m=m))
                                            for p in phrases), screen=ins.screen)
 
 
@@ -106,11 +107,11 @@ def _shown_picks(spec: AppSpec) -> dict[str, str]:
 def _pick(flag: str, label: str, screen: str, new: Callable[..., str]) -> Template:
     """"Set “Arrive by” to “{m}”.": a value drawn from those the recordings picked."""
     m = new("m")
-    texts = [P.words(p, {"label": label}, m=m) for p in P.PICK]
-    task = Task(name=f"pick_{flag}", kind="state", instruction=P.join(texts),
+    texts = [W.words(p, {"label": label}, m=m) for p in P.PICK]
+    task = Task(name=f"pick_{flag}", kind="state", instruction=W.join(texts),
                 condition=Compare("==", Ref((flag,)), Ref((m,))),
                 params=(TaskParam(m, flag + PICKED + SUFFIX, "text"),))
-    return Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
+    return Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen)
 
 
 def _lists(spec: AppSpec, screen: str, table: str) -> bool:
@@ -173,16 +174,16 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         place = place if titled else _opener(spec, screen, views)
     else:
         return
-    what = ", ".join(f"{P.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
+    what = ", ".join(f"{W.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
                      for label, m in zip(labels, names, strict=True))
     fill = {"button": button, "screen": place}
-    texts = [P.words(p, fill, m=names[0]).replace("{fields}", what)
+    texts = [W.words(p, fill, m=names[0]).replace("{fields}", what)
              for p in phrases if place or "{screen}" not in p]
     cond = conds[0] if len(conds) == 1 else BoolOp("and", tuple(conds))
     name = f"search_{fields[0][0]}" if search else f"fill_{screen}"
-    task = Task(name=name, kind="state", instruction=P.join(texts), condition=cond,
+    task = Task(name=name, kind="state", instruction=W.join(texts), condition=cond,
                 params=tuple(params))
-    yield Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
+    yield Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen)
 
 
 def _own_text(view: View) -> str:

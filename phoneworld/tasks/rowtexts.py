@@ -37,6 +37,7 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import is_heading, is_name, readable
 from phoneworld.tasks.schema import Schema
@@ -81,8 +82,8 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
             # and the other way round: "What is number 3 in the list on 专辑?"
             r, v = new("r"), new("v")
             questions, obj = P.AT_RANK
-            yield _ask_row(([P.words(q, {"screen": where}) for q in questions],
-                            P.words(obj, {"screen": where})),
+            yield _ask_row(([W.words(q, {"screen": where}) for q in questions],
+                            W.words(obj, {"screen": where})),
                            f"read_{e.name}_{table}_at_{column}", r,
                            Compare("~", Ref(("answer",)), Ref((v,))),
                            (TaskParam(r, table, column), TaskParam(v, table, e.name)))
@@ -148,7 +149,7 @@ def _pair_phrases(phrases: tuple, label: tuple[str, str]) -> tuple:
     """`phrases` (questions, object) with the pair's label written in."""
     questions, obj = phrases
     fill = {"label": label[0]}
-    return [P.words(q, fill) for q in questions], P.words(obj, fill)
+    return [W.words(q, fill) for q in questions], W.words(obj, fill)
 
 
 def _answered(v: str, label: tuple[str, str] | None) -> Expr:
@@ -274,8 +275,8 @@ def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
     what the question asks), as in `phrases.ROW_TEXT`."""
     questions, obj = phrases
     task = Task(name=name, kind="information", condition=condition, params=params,
-                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]))
-    return Template(task, asks=P.rename_holes(obj, {"n": n}))
+                instruction=W.join([W.rename_holes(q, {"n": n}) for q in questions]))
+    return Template(task, asks=W.rename_holes(obj, {"n": n}))
 
 
 def _row_texts(spec: AppSpec, schema: Schema
