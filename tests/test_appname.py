@@ -95,3 +95,16 @@ def test_shared_apps_that_show_their_name_are_called_by_it(shared_traces):
             "llamatouch/duolingo": "Duolingo", "droidbot/uber": "Uber"}
     for folder, name in want.items():
         assert app_title(read_traces(shared(*folder.split("/"))), "x")[0] == name, folder
+
+
+def test_a_phoneworld_recording_of_a_launcher_tap_is_named_by_that_row():
+    """A recording written by `phoneworld device record` of a LlamaTouch session keeps
+    its launcher tap, so it is named as the original is ("Duolingo"), not by its folder."""
+    launcher = _obs(_view("Duolingo"), package="com.google.android.apps.nexuslauncher",
+                    foreign=True)
+    tap = Step(before=0, after=1, action=Action(kind="tap", x=540, y=50, target=(0,)))
+    app = "com.duolingo"
+    t = _trace(launcher, _obs(_view("START"), package=app), steps=(tap,), app=app)
+    native = t.model_copy(update={"format": "phoneworld"})
+    assert app_title([t], "duolingo") == app_title([native], "duolingo") == \
+        ("Duolingo", "launcher")

@@ -21,8 +21,9 @@ In the order of how sure it is:
    one the app's activities or view classes also name where there is one ("Skype" for
    `com.skype.raider`, whose views are `com.skype.android...`), capitalised ("Spoonme"
    for `co.spoonme`: words run together stay so), the report saying so;
-4. the folder's name, where the traces name no package (and for phoneworld's own
-   recordings, whose folders are named by whoever wrote the app).
+4. the folder's name, where the traces name no package, and for phoneworld's own
+   recordings (whose folders are named by whoever recorded the app) where no launcher
+   row opened it: 2 and 3 are not tried there.
 
 Trace text is data: a name is cut to `_LONGEST` characters and never holds a line break.
 """
@@ -54,11 +55,15 @@ _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 
 def app_title(traces: Sequence[Trace], folder: str) -> tuple[str, str]:
     """(the app's name, how it was found: "launcher", "shown", "package" or "folder")."""
-    if not traces or all(t.format == "phoneworld" for t in traces):
+    if not traces:
         return folder, "folder"
     package = Counter(t.app for t in traces).most_common(1)[0][0]
-    for how, name in (("launcher", _launcher_row(traces, package)),
-                      ("shown", _shown_name(traces, package)),
+    name = _launcher_row(traces, package)
+    if name:
+        return name, "launcher"
+    if all(t.format == "phoneworld" for t in traces):
+        return folder, "folder"
+    for how, name in (("shown", _shown_name(traces, package)),
                       ("package", _from_package(package, traces))):
         if name:
             return name, how
