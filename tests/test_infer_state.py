@@ -406,6 +406,17 @@ def test_a_value_a_tap_confirms_into_a_text_is_kept_shown_and_asked_for():
         m.step(a)
     assert "3:15 PM" in shown_texts(m.observe("node")) and "ASAP" not in \
         shown_texts(m.observe("node"))
+    # "What is written under “Arrive by”?" is answered by what it shows when asked
+    (ask,) = [i for i in instances(spec) if i.kind == "information" and
+              i.instruction.endswith("“Arrive by”?")]
+    assert not [i for i in instances(spec) if i.kind == "composite" and
+                i.instruction.count("Arrive by") > 1]  # the same words, two goals: none
+    m.step({"action_type": "answer", "text": "3:15 PM"})
+    assert ask.check(m).success
+    fresh = Machine(spec)
+    fresh.reset()
+    fresh.step({"action_type": "answer", "text": "3:15 PM"})
+    assert not ask.check(fresh).success
 
 
 # -- saves: typed on one screen, listed on another later ------------------------------------

@@ -111,7 +111,8 @@ def _pick(flag: str, label: str, screen: str, new: Callable[..., str]) -> Templa
     task = Task(name=f"pick_{flag}", kind="state", instruction=W.join(texts),
                 condition=Compare("==", Ref((flag,)), Ref((m,))),
                 params=(TaskParam(m, flag + PICKED + SUFFIX, "text"),))
-    return Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen)
+    return Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen,
+                    label=label)
 
 
 def _lists(spec: AppSpec, screen: str, table: str) -> bool:

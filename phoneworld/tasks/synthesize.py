@@ -121,7 +121,7 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
                     label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
-        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen, label=t.label)
     for t in patterns.form_questions(spec, dict(schema.screen_labels), explore(spec)):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
@@ -136,7 +136,7 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
         yield Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
-                    alone=len(t.task.params) > 1)
+                    alone=len(t.task.params) > 1, label=t.label)
     yield from _navigation(spec, schema)
     for t in browse.open_rows(spec, schema, names.new):
         yield Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
