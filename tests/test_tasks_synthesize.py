@@ -1391,7 +1391,7 @@ def test_rows_that_share_their_names_are_called_by_a_text_that_tells_them_apart(
 def test_a_label_and_value_text_is_told_by_a_colon_or_a_number_after_the_same_words():
     """Language-free: the same words then a colon (any script's), or the same words then a
     date, time or number, on every row, the values not all one."""
-    from phoneworld.tasks.rowtexts import pair_label
+    from phoneworld.tasks.pairs import pair_label
 
     assert pair_label(["Ends at: 21:00", "Ends at: 22:00", ""]) == ("Ends at", "Ends at: ")
     assert pair_label(["结束：21:00", "结束：22:00"]) == ("结束", "结束：")

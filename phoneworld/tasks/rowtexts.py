@@ -25,7 +25,6 @@ from collections.abc import Iterator
 
 from phoneworld.spec.ast import (
     AppSpec,
-    BinOp,
     BoolOp,
     Compare,
     Const,
@@ -40,6 +39,7 @@ from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import is_heading, is_name, readable
+from phoneworld.tasks.pairs import answered, pair_label, pair_phrases
 from phoneworld.tasks.schema import Schema
 
 _SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
@@ -74,8 +74,8 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         n, v = new("n"), new("v")
         label = pair_label([r[cols.index(column)] for r in t.rows]) if place != "rank" \
             else None
-        yield _ask_row(_pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
-                       f"read_{column}_{table}", n, _answered(v, label),
+        yield _ask_row(pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
+                       f"read_{column}_{table}", n, answered(v, label),
                        (TaskParam(n, table, e.name), TaskParam(v, table, column)))
         where = _list_label(spec, schema, table)
         if place == "rank" and where:
@@ -109,57 +109,13 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
                         if e is not None and readable(r[cols.index(e.name)])} &
                        {str(r[cols.index(key)]).strip() for r in t.rows})
         label = pair_label([r[cols.index(column)] for r in t.rows])
-        answered = _answered(v, label)
-        yield _ask_row(_pair_phrases(P.PAIR_VALUE_BY, label) if label else P.ROW_TEXT[place],
+        asked_for = answered(v, label)
+        yield _ask_row(pair_phrases(P.PAIR_VALUE_BY, label) if label else P.ROW_TEXT[place],
                        f"read_{column}_{table}_by_{key}", n,
-                       BoolOp("and", (answered, *(
+                       BoolOp("and", (asked_for, *(
                            Compare("!=", Ref((n,)), Const(x)) for x in names)))
-                       if names else answered,
+                       if names else asked_for,
                        (TaskParam(n, table, key), TaskParam(v, table, column)))
-
-
-_PAIR = re.compile(r"(?P<label>[^\W\d][^:：\n]{0,39}?)\s*[:：]\s*(?P<value>\S.*)", re.S)
-"""A text that is a label, a colon and a value ("Ends at: 2023-10-19 00:48:07")."""
-_LABELLED_NUMBER = re.compile(
-    r"(?P<label>[^\W\d][^\d\n]{0,39}?)\s+(?P<value>[-+]?\d[\d\s.,:/-]*\d|\d)")
-"""A label and a date, time or number after it, with nothing else ("Updated 2023-10-19",
-"Version 1.4.2")."""
-
-
-def pair_label(values: list) -> tuple[str, str] | None:
-    """(label, the text before each value) where every readable value of a column is the
-    same label with a value after it (`_PAIR`, `_LABELLED_NUMBER`), the values not all the
-    same; None otherwise."""
-    texts = [str(x).strip() for x in values if readable(x)]
-    if len(texts) < 2:
-        return None
-    for form in (_PAIR, _LABELLED_NUMBER):
-        matches = [form.fullmatch(x) for x in texts]
-        if not all(matches):
-            continue
-        prefixes = {x[:m.start("value")] for x, m in zip(texts, matches, strict=True)}
-        labels = {m.group("label").strip() for m in matches if m}
-        if len(prefixes) == 1 and len(labels) == 1 and \
-                len({m.group("value") for m in matches if m}) >= 2:
-            return labels.pop(), prefixes.pop()
-    return None
-
-
-def _pair_phrases(phrases: tuple, label: tuple[str, str]) -> tuple:
-    """`phrases` (questions, object) with the pair's label written in."""
-    questions, obj = phrases
-    fill = {"label": label[0]}
-    return [W.words(q, fill) for q in questions], W.words(obj, fill)
-
-
-def _answered(v: str, label: tuple[str, str] | None) -> Expr:
-    """`answer ~ v`; for a label/value text, or its value alone after the label's words
-    (`"Ends at: " + answer ~ v`)."""
-    whole = Compare("~", Ref(("answer",)), Ref((v,)))
-    if label is None:
-        return whole
-    return BoolOp("or", (whole, Compare("~", BinOp("+", Const(label[1]), Ref(("answer",))),
-                                        Ref((v,)))))
 
 
 def _list_label(spec: AppSpec, schema: Schema, table: str) -> str:
