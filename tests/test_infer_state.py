@@ -291,6 +291,14 @@ def test_typing_that_leads_to_its_results_submits_it_and_yields_a_search_task(tm
     # other instances, still
     kinds = [i.kind for i in instances(spec)]
     assert 2 * kinds.count("composite") == len(kinds)
+    # (#21) the arrival time picked and confirmed with OK is kept and asked for, as
+    # recorded ("2:30 PM", "3:15 PM"), never the "Humanoid" typed into the picker
+    picks = {i.params["m"]: i for i in instances(spec)
+             if i.kind == "state" and i.template.startswith("pick_")}
+    assert set(picks) == {"2:30 PM", "3:15 PM"}
+    assert "“Arrive by”" in picks["3:15 PM"].instruction
+    demo = make_demo([spec], picks["3:15 PM"])
+    assert demo is not None and demo.verified
 
 
 def test_uber_pages_entered_only_from_a_stat_column_or_a_fileless_start_are_reached(tmp_path):
@@ -350,6 +358,65 @@ def test_a_character_counter_by_a_field_counts_what_is_typed():
     m.step({"action_type": "input_text", "index": box, "text": "hi"})
     shown = set(shown_texts(m.observe("node")))
     assert "2 / 200" in shown and "0 / 50" in shown
+
+
+def test_a_value_a_tap_confirms_into_a_text_is_kept_shown_and_asked_for():
+    """(#21) A picker's field holds "3:15 PM" when OK is tapped, and the text beside
+    "Arrive by" then reads "3:15 PM" (it read "ASAP"): OK keeps the field in a flag, that
+    text shows the flag once set, and "Set “Arrive by” to “3:15 PM”." is a state task
+    whose demo types the value and taps OK. A cancel confirms nothing."""
+    from phoneworld.replay import shown_texts
+    from phoneworld.spec.ast import AppSpec
+    from phoneworld.tasks import make_demo
+    from phoneworld.tasks.sample import instances
+    from tests.infer_fixtures import App, button, edit, facts, label, screen, title
+    from tests.tasks_fixtures import with_tasks
+
+    def sheet(when, picker=None):
+        rows = [title("Store"), label("arrive_label", "Arrive by", 300),
+                label("arrive_time", when, 400)]
+        if picker is not None:
+            rows += [edit("picker_input", 800, picker), button("cancel", "Cancel", 1000),
+                     button("ok", "OK", 1100)]
+        return screen(*rows)
+    tr = (App().show(sheet("ASAP", "2:30 PM")).tap(4).show(sheet("ASAP"))
+          .show(sheet("ASAP", "3:15 PM")).tap(5).show(sheet("3:15 PM")).trace())
+    f = facts(tr)
+    spec = with_tasks(AppSpec(
+        name="app", package=f.graph.package, start=f.graph.start, width=f.graph.width,
+        height=f.graph.height, title="app", source="", tables=f.tables, flags=f.flags,
+        screens=f.views, transitions=f.transitions))
+    picked = {t.name: [r[2] for r in t.rows] for t in spec.tables
+              if t.name.endswith("_picked_typed")}
+    assert list(picked.values()) == [["3:15 PM"]]  # the cancelled "2:30 PM" is no pick
+    m = Machine(spec)
+    m.reset()
+    assert "ASAP" in shown_texts(m.observe("node"))
+    (inst,) = [i for i in instances(spec) if i.template.startswith("pick_") and
+               i.kind == "state"]
+    assert inst.instruction in {"Set “Arrive by” to “3:15 PM”.",
+                                "Change “Arrive by” to “3:15 PM”.",
+                                "Pick “3:15 PM” for “Arrive by”."}
+    demo = make_demo([spec], inst)
+    assert demo is not None and demo.verified
+    assert demo.actions[-3]["action_type"] == "input_text"
+    m = Machine(spec)
+    m.reset()
+    for a in demo.actions[:-1]:
+        m.step(a)
+    assert "3:15 PM" in shown_texts(m.observe("node")) and "ASAP" not in \
+        shown_texts(m.observe("node"))
+    # "What is written under “Arrive by”?" is answered by what it shows when asked
+    (ask,) = [i for i in instances(spec) if i.kind == "information" and
+              i.instruction.endswith("“Arrive by”?")]
+    assert not [i for i in instances(spec) if i.kind == "composite" and
+                i.instruction.count("Arrive by") > 1]  # the same words, two goals: none
+    m.step({"action_type": "answer", "text": "3:15 PM"})
+    assert ask.check(m).success
+    fresh = Machine(spec)
+    fresh.reset()
+    fresh.step({"action_type": "answer", "text": "3:15 PM"})
+    assert not ask.check(fresh).success
 
 
 # -- saves: typed on one screen, listed on another later ------------------------------------

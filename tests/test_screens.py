@@ -227,3 +227,32 @@ def test_a_bottom_navigation_item_that_takes_no_tap_is_still_the_selected_tab():
     assert selected_tabs(nav(0)) != selected_tabs(nav(2))
     assert any("Edits" in t for t in selected_tabs(nav(2)))
     assert selected_tabs(nav(2, clickable=False)) == frozenset()
+
+
+def test_a_page_with_a_body_of_its_own_under_one_toolbar_is_another_screen():
+    """uber's "Profile Photo" (a picture in a scroll view) under the same frame and
+    toolbar as a day picker (a list): each fills the page with a body the other lacks,
+    so they are two screens, however few views each holds; the same page of another item
+    (other texts, the same body) stays one."""
+    from tests.infer_fixtures import App, H, W, _n, button, screen, title
+
+    def page(heading, body):
+        inner = _n("LinearLayout", "toolbar", "", (0, 0, W, 150),
+                   [title(heading), button("back", "Back", 0)])
+        for depth in range(8):  # the app's frame: most of either page's views
+            inner = _n("FrameLayout", f"frame{depth}", "", (0, 0, W, H),
+                       [inner, body] if depth == 0 else [inner])
+        return screen(inner)
+
+    def days(first):
+        return _n("RecyclerView", "days", "", (0, 200, W, H), [
+            _n("TextView", "day", f"{first} {i}", (0, 200 + 150 * i, W, 350 + 150 * i))
+            for i in range(3)])
+    photo = _n("ScrollView", "", "", (0, 200, W, H), [
+        _n("ImageView", "image", "", (0, 200, W, 200 + W))])
+    tr = (App().show(page("Select a day", days("October")))
+          .show(page("Profile Photo", photo))
+          .show(page("Select a day", days("November"))).trace())
+    _, where = group_observations([tr])
+    names = [where[r] for r in sorted(where, key=lambda r: r.index)]
+    assert names[0] != names[1] and names[0] == names[2]

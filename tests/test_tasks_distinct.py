@@ -69,8 +69,8 @@ def test_a_question_that_reads_a_cell_an_earlier_one_read_is_drawn_once():
     drawn = [(t, draw(spec, t)) for t in spec.tasks]
     asked = {i.instruction: answer_cells(spec, t, i) for t, items in drawn for i in items
              if "Font size" in i.instruction and i.kind == "information"}
-    summary = next(c for q, c in asked.items() if q.endswith("under Font size?") or
-                   "summary of Font size" in q)
+    summary = next(c for q, c in asked.items() if q.endswith("under “Font size”?") or
+                   "summary of “Font size”" in q)
     selected = next(c for q, c in asked.items() if "option" in q)
     assert selected and selected <= summary, asked
     kept = [i.instruction for i in instances(spec) if i.kind == "information" and

@@ -162,11 +162,12 @@ def test_a_label_that_starts_with_a_verb_is_not_said_after_the_same_verb():
     """A switch called "Enable privileged mode" is never "Disable Enable privileged mode";
     a phrasing that does not stutter is used, the same one for the same id."""
     from phoneworld.tasks import phrases as P
+    from phoneworld.tasks import wording as W
 
-    said = {P.pick_filled(P.join(P.TURN_OFF), str(k), {"n": "Enable privileged mode"})
+    said = {W.pick_filled(W.join(P.TURN_OFF), str(k), {"n": "Enable privileged mode"})
             for k in range(40)}
     assert said and not any(s.startswith("Disable") for s in said)
-    assert "Disable Wi-Fi." in {P.pick_filled(P.join(P.TURN_OFF), str(k), {"n": "Wi-Fi"})
+    assert "Disable Wi-Fi." in {W.pick_filled(W.join(P.TURN_OFF), str(k), {"n": "Wi-Fi"})
                                 for k in range(40)}
-    assert P.pick_filled(P.join(P.TURN_OFF), "7", {"n": "Enable x"}) == P.pick_filled(
-        P.join(P.TURN_OFF), "7", {"n": "Enable x"})
+    assert W.pick_filled(W.join(P.TURN_OFF), "7", {"n": "Enable x"}) == W.pick_filled(
+        W.join(P.TURN_OFF), "7", {"n": "Enable x"})

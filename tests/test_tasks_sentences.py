@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
+from phoneworld.tasks.crossapp import on_phone
 from phoneworld.tasks.labels import _not_a_place
-from phoneworld.tasks.sample import instances, on_phone
+from phoneworld.tasks.sample import instances
 from phoneworld.tasks.sentences import close, end_mark, is_question, open_end, tidy
 
 
@@ -47,11 +48,11 @@ def test_how_a_sentence_ends_looks_inside_a_closing_quote():
 
 def test_filling_a_template_ends_it_once():
     """A value quoted by `fill` (a sentence of the app's) at the end of a question."""
-    assert P.fill("What is written under {n}?", {"n": "Yes! What time?"}) == \
+    assert W.fill("What is written under {n}?", {"n": "Yes! What time?"}) == \
         "What is written under “Yes! What time?”"
-    assert P.words("What is written under “{head}”?", {"head": "Dark Theme?"}) == \
+    assert W.words("What is written under “{head}”?", {"head": "Dark Theme?"}) == \
         "What is written under “Dark Theme?”"
-    assert P.is_sentence("He said “Hi.”") and not P.is_sentence("“Theme”")
+    assert W.is_sentence("He said “Hi.”") and not W.is_sentence("“Theme”")
 
 
 def test_on_a_phone_a_quoted_question_is_asked_once():
@@ -80,11 +81,28 @@ def test_a_label_that_is_a_sentence_names_no_place():
 def test_a_name_that_starts_with_a_verb_of_ours_is_quoted():
     """onelist's row "Show last release note", activitylauncher's "Enable privileged
     mode": "Tap “Show last release note” to open it", not "Tap Show last release note"."""
-    assert P.fill("Tap {n} to open it.", {"n": "Show last release note"}) == \
+    assert W.fill("Tap {n} to open it.", {"n": "Show last release note"}) == \
         "Tap “Show last release note” to open it."
-    assert P.reads_as_words("Enable privileged mode") and P.reads_as_words("In the news")
-    for name in ("Settings", "Search", "Theme", "Hide private activities", "专辑"):
-        assert not P.reads_as_words(name), name
+    assert W.reads_as_words("Enable privileged mode") and W.reads_as_words("In the news")
+    for name in ("Settings", "Search", "Theme", "Dark Theme", "App Version", "专辑"):
+        assert not W.reads_as_words(name), name
+
+
+def test_a_name_of_several_words_in_sentence_case_is_quoted():
+    """A reader cannot see where "View source code" ends in "What is written under View
+    source code?": a name whose later words are in lower case is quoted, in a row's hole
+    and as a screen's name ("Go to “Select a day and time”."); in quotes of our own it is
+    not quoted twice."""
+    assert W.fill("What is written under {n}?", {"n": "View source code"}) == \
+        "What is written under “View source code”?"
+    for name in ("Hide private activities", "Default storage folder", "Wi-Fi calling"):
+        assert W.reads_as_words(name), name
+    assert W.words("Go to {screen}.", {"screen": "Select a day and time"}) == \
+        "Go to “Select a day and time”."
+    assert W.words("Open {screen} and enable “{label}”.",
+                   {"screen": "Settings", "label": "Show link previews"}) == \
+        "Open Settings and enable “Show link previews”."
+    assert W.words("Tap “{screen}”.", {"screen": "Add list"}) == "Tap “Add list”."
 
 
 def test_joined_instructions_neither_stutter_nor_plead_in_the_middle():
@@ -108,5 +126,5 @@ def test_joined_instructions_neither_stutter_nor_plead_in_the_middle():
     a = Base(t, clauses=("tap “SAVE”, type “Hello World” and press “OK”",), touches="a")
     b = Base(Task(name="b", kind="navigation", instruction="y", condition=Const(True)),
              clauses=("tap the “LOAD” button",), touches="b")
-    for text in P.variants(_pair(a, b, Names(specs[0])).instruction):
+    for text in W.variants(_pair(a, b, Names(specs[0])).instruction):
         assert text.count(" and ") <= 1 or ", and then" in text, text

@@ -14,8 +14,8 @@ from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
 from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
-from phoneworld.tasks.phrases import holes, variants
 from phoneworld.tasks.schema import read_schema, reads
+from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
 
@@ -341,7 +341,7 @@ def test_a_page_that_shows_nothing_of_the_row_that_opened_it_is_not_opened_by_it
     spec = with_tasks(parse(_PAGES))
     assert not [t for t in spec.tasks if t.name == "open_menu"]
     (page,) = [t for t in spec.tasks if t.name == "open_page"]
-    assert "Go to Download the other app." in page.instruction and not page.params
+    assert "Go to “Download the other app”." in page.instruction and not page.params
     bound = _PAGES.replace('text "Download the other app"', "text param.title")
     opened = [t for t in with_tasks(parse(bound)).tasks if t.name == "open_page"]
     assert opened and "Open {n}." in opened[0].instruction
@@ -373,7 +373,7 @@ def test_no_composite_changes_a_row_and_asks_about_the_same_row():
 
 
 def test_a_name_that_reads_as_a_word_is_quoted():
-    from phoneworld.tasks.phrases import fill
+    from phoneworld.tasks.wording import fill
 
     assert fill("Open {n}.", {"n": "default"}) == "Open “default”."
     assert fill("Open {n}.", {"n": "Downloads"}) == "Open Downloads."
@@ -1086,7 +1086,7 @@ def test_a_titled_page_any_row_opens_and_a_page_under_its_parents_title_are_plac
     assert screen_labels(spec)["post"] == ("Speak up", "opener")
     tasks = {t.name: t for t in synthesize_tasks(spec)}
     for name, label in (("download", "Download QQ"), ("forum", "QQ Connect"),
-                        ("post", "Speak up")):
+                        ("post", "“Speak up”")):
         assert variants(tasks[f"open_{name}"].instruction)[1] == f"Go to {label}."
         demo = make_demo([with_tasks(spec)], draw(spec, tasks[f"open_{name}"])[0])
         assert demo is not None and demo.verified
@@ -1259,7 +1259,7 @@ def test_a_popup_is_called_by_its_first_line_a_goal_but_no_rows_place():
     spec = parse(_WECHAT)
     assert screen_labels(spec)["ask"] == ("Get WeChat", "title")
     tasks = {t.name: t for t in synthesize_tasks(spec)}
-    assert variants(tasks["open_ask"].instruction)[1] == "Go to Get WeChat."
+    assert variants(tasks["open_ask"].instruction)[1] == "Go to “Get WeChat”."
     assert not [t for t in tasks.values() if t.params and t.name.startswith("open_ask")]
     demo = make_demo([with_tasks(spec)], draw(spec, tasks["open_ask"])[0])
     assert demo is not None and demo.verified
@@ -1361,22 +1361,45 @@ screen main P0 {
 
 def test_rows_that_share_their_names_are_called_by_a_text_that_tells_them_apart():
     """aeondroid's planetary hours: "Jupiter", "Mars", ... each twice, so "What is written
-    under Jupiter?" has two answers; each row is called by its start instead: "What is
-    written under “Starts at: 22:00”?", answered "Ends at: 23:00" (quoted: a colon reads
-    as ours). Rows whose names tell them apart are called by their names as before."""
+    under Jupiter?" has two answers; each row is called by its start instead (quoted: a
+    colon reads as ours). What is asked is a label and a value ("Ends at: 23:00"), so it
+    is asked by its label, and the value alone answers: "On the row with “Starts at:
+    22:00”, what does “Ends at” say?". Rows whose names tell them apart are called by
+    their names as before."""
     spec = with_tasks(parse(_HOURS))
     (read,) = [t for t in spec.tasks if t.name.startswith("read_") and t.kind == "information"]
     drawn = {i.params["n"]: i for i in draw(spec, read)}
     assert set(drawn) == {"Starts at: 20:00", "Starts at: 21:00", "Starts at: 22:00",
                           "Starts at: 23:00"}
     inst = drawn["Starts at: 22:00"]
-    assert "“Starts at: 22:00”" in inst.instruction
+    assert "“Starts at: 22:00”" in inst.instruction and "“Ends at”" in inst.instruction
+    assert "written under" not in inst.instruction
     demo = make_demo([spec], inst)
     assert demo.verified and demo.actions[-2] == {"action_type": "answer",
                                                   "text": "Ends at: 23:00"}
+    for said, ok in (("23:00", True), ("Ends at: 23:00", True), ("22:00", False),
+                     ("Starts at: 23:00", False)):
+        m = Machine(spec)
+        m.reset()
+        m.step({"action_type": "answer", "text": said})
+        assert inst.check(m).success == ok, said
     named = with_tasks(parse(_HOURS.replace('(3, null, "Jupiter"', '(3, null, "Sun"')
                              .replace('(4, null, "Mars"', '(4, null, "Moon"')))
     assert not [t for t in named.tasks if "_by_" in t.name]
+
+
+def test_a_label_and_value_text_is_told_by_a_colon_or_a_number_after_the_same_words():
+    """Language-free: the same words then a colon (any script's), or the same words then a
+    date, time or number, on every row, the values not all one."""
+    from phoneworld.tasks.pairs import pair_label
+
+    assert pair_label(["Ends at: 21:00", "Ends at: 22:00", ""]) == ("Ends at", "Ends at: ")
+    assert pair_label(["结束：21:00", "结束：22:00"]) == ("结束", "结束：")
+    assert pair_label(["Updated 2023-10-19", "Updated 2023-10-20"]) == ("Updated", "Updated ")
+    assert pair_label(["Ends at: 21:00", "Ends at: 21:00"]) is None  # a fixed text
+    assert pair_label(["Ends at: 21:00", "Starts at: 22:00"]) is None  # two labels
+    assert pair_label(["12:00 PM", "11:40 AM"]) is None  # values alone
+    assert pair_label(["Greenlight Oakland", "8000 Edgewater Drive"]) is None
 
 
 def test_the_entry_that_lists_a_row_is_asked_for():

@@ -38,6 +38,7 @@ from phoneworld.infer.toggles import find_flags, find_toggles, switch_texts
 from phoneworld.infer.views import build_screens
 from phoneworld.ir.model import ScreenGraph
 from phoneworld.spec.ast import AppSpec
+from phoneworld.traces.appname import app_title
 from phoneworld.traces.model import Trace
 
 PASSES: tuple[tuple[str, Pass], ...] = (
@@ -69,6 +70,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("layouts", build_screens),                    # -> screens' view trees and modules
     ("search lists", coherent.search_lists),       # -> results filtered by query (#21)
     ("counters", coherent.typed_counters),         # -> "0 / 200" counts what is typed
+    ("picked", coherent.picked_texts),             # -> texts that show what was picked
 )
 """The inference passes, in the order they run."""
 
@@ -85,10 +87,18 @@ def infer_app(name: str, graph: ScreenGraph, traces: Sequence[Trace],
     """Infer a runnable spec for one app (pure, deterministic); `steps` are the steps'
     facts when already read (`facts.step_facts`)."""
     f = run_passes(initial_facts(name, graph, traces, steps))
+    title, how = app_title(traces, name)
     spec = AppSpec(name=name, package=graph.package, start=graph.start, width=graph.width,
-                   height=graph.height, title=name, source="", tables=f.tables,
-                   flags=f.flags, screens=f.views, transitions=f.transitions)
+                   height=graph.height, title=title, source="", tables=f.tables,
+                   flags=f.flags, screens=f.views, transitions=f.transitions,
+                   notes=(f"title {_TITLE_FROM[how]}",) if how != "folder" else ())
     return spec, _plain(f.provenance)
+
+
+_TITLE_FROM = {"launcher": "from the launcher row that opened the app",
+               "shown": "as the app shows it, spelling a part of its package",
+               "package": "made from the package: the traces show no name of the app"}
+"""How `traces.appname.app_title` found the app's title, as the spec's note says it."""
 
 
 def _plain(prov: Provenance) -> Provenance:

@@ -32,6 +32,7 @@ from phoneworld.infer.effects import (
     without_flags,
 )
 from phoneworld.infer.facts import Facts
+from phoneworld.infer.picked import show_picked
 from phoneworld.infer.play import states_at, steps_of
 from phoneworld.infer.search import query_filters, with_queries, with_query_lists
 from phoneworld.infer.typed import submit_flags, typed_fields, typed_tables, with_submits
@@ -122,7 +123,14 @@ def keep_typed(f: Facts) -> Facts:
     tables = with_queries([*f.tables, *typed_tables(typed)], searched)
     return f.with_(tables=tuple(tables), flags=f.flags + tuple(submit_flags(typed)),
                    transitions=tuple(with_submits(list(f.transitions), typed)),
-                   searches=tuple(searched))
+                   searches=tuple(searched),
+                   picked={shown: t.flag for t in typed if t.submits for shown in t.shows})
+
+
+def picked_texts(f: Facts) -> Facts:
+    """Texts that show what a field held when a tap confirmed it (`picked`) show its flag
+    once set, what was recorded until then."""
+    return f.with_(views=show_picked(f.views, dict(f.picked))) if f.picked else f.with_()
 
 
 def unopened_params(f: Facts) -> Facts:

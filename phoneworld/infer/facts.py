@@ -139,6 +139,9 @@ class Facts:
     """Flag -> the expression for whether the screen's row is in a list (it replaces it)."""
     searches: tuple[Any, ...] = ()
     """The `search.QueryFilter`s: results lists that show the rows of the typed query."""
+    picked: Mapping[tuple[str, str], str] = field(default_factory=_empty)
+    """(#21) (screen, view) -> the text flag of the field whose submitted value it shows
+    (`picked`)."""
     provenance: Provenance = field(default_factory=Provenance)
 
     def with_(self, **changes: Any) -> Facts:

@@ -8,8 +8,12 @@ whose selected tabs are the same (see `selected_tabs`) and whose skeletons are s
 chrome (paths most of an activity's distinct skeletons share: decor, toolbar, drawer
 frame, bottom bar) at half, and is nil where the content under that chrome was swapped
 for other content (a fragment, a tab page, a web page), so single-activity apps do not
-collapse into one screen; texts, list items and system bars are never in a skeleton,
-so a clock, a list's length or its scroll position split nothing. Each observation
+collapse into one screen; so is it where each observation has a body of its own that the
+other lacks (`bodies`: a view outside the chrome covering two fifths of the screen, as
+uber's "Profile Photo" page, a picture in a scroll view, against the day picker under the
+same toolbar), however few views either body holds; texts, list items and system bars
+are never in a skeleton, so a clock, a list's length or its scroll position split
+nothing. Each observation
 joins the first existing group it matches, in trace order, so the result is
 deterministic.
 Observations without a hierarchy (Rico's gaps, DroidBot states with no file) belong to
@@ -31,8 +35,11 @@ from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
+    app_windows,
     chrome,
     content_texts,
+    is_list,
+    node_key,
     same_texts,
     selected_tabs,
     short_id,
@@ -45,27 +52,34 @@ P0_SHARE, P1_SHARE = 0.6, 0.9
 
 
 class _Group:
-    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "members")
+    __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "bodies",
+                 "members")
 
     def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef,
-                 texts: frozenset[str] = frozenset()) -> None:
+                 texts: frozenset[str] = frozenset(),
+                 bodies: frozenset[str] = frozenset()) -> None:
         self.package = obs.package
         self.activity = obs.activity
         self.foreign = obs.foreign
         self.skel = skel
         self.tabs = selected_tabs(obs.root)
         self.texts = texts
+        self.bodies = bodies
         self.members = [ref]
 
     def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str],
                 chrome: frozenset[str] = frozenset(),
-                texts: frozenset[str] = frozenset()) -> bool:
+                texts: frozenset[str] = frozenset(),
+                bodies: frozenset[str] = frozenset()) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
             return False
         if tabs != self.tabs:
             return False
         if not self.foreign and not same_texts(texts, self.texts):
             return False
+        if not self.foreign and (bodies - chrome - self.skel) and \
+                (self.bodies - chrome - skel):
+            return False  # each shows a body the other lacks: other pages in one frame
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
             return False
@@ -93,12 +107,13 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             skel = skeleton(obs.root)
             tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
             texts = content_texts(obs.root)
+            big = bodies(obs)
             for g in groups:
-                if g.accepts(obs, skel, tabs, chrome, texts):
+                if g.accepts(obs, skel, tabs, chrome, texts, big):
                     g.members.append(ref)
                     break
             else:
-                groups.append(_Group(obs, skel, ref, texts))
+                groups.append(_Group(obs, skel, ref, texts, big))
     names = _names(groups, traces)
     screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
                               foreign=g.foreign, signature=signature(g.skel),
@@ -106,6 +121,32 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
                for n, g in zip(names, groups, strict=True)]
     where = {ref: s.name for s in screens for ref in s.observations}
     return screens, where
+
+
+BODY_SHARE = 0.4
+"""A view covering at least this share of the screen is a page's body (`bodies`)."""
+
+
+def bodies(obs: Observation) -> frozenset[str]:
+    """The skeleton paths of the views that cover `BODY_SHARE` of the screen or more:
+    frames, and whatever page fills them (a list, a scroll view, a web view); paths as
+    `skeleton` writes them, the views inside a list left out as there, and those inside a
+web view (a page loading and the page loaded are one screen)."""
+    if obs.root is None or not obs.width or not obs.height:
+        return frozenset()
+    least = BODY_SHARE * obs.width * obs.height
+    out: set[str] = set()
+    for _, win in app_windows(obs.root):
+        stack = [(node_key(win), win)]
+        while stack:
+            path, node = stack.pop()
+            x1, y1, x2, y2 = node.bounds
+            if not node.visible or (x2 - x1) * (y2 - y1) < least:
+                continue
+            out.add(path)
+            if not is_list(node) and not node.class_name.endswith("WebView"):
+                stack.extend((path + "/" + node_key(c), c) for c in node.children)
+    return frozenset(out)
 
 
 def app_chrome(traces: Sequence[Trace]) -> frozenset[str]:

@@ -12,8 +12,10 @@ A field's typed texts are content like any other the app showed (tasks draw what
 from them); an enter that leaves a screen after something was typed there submits it, as
 does a tap after which what was typed shows up (not a "Cancel" or a link away), and so does
 typing itself where it leads on to a screen that shows what was typed (uber's place search
-lists places as they are typed); the state keeps what was submitted (a query, a form's
-fields), so that a task can check what was entered, not only where it ended up.
+lists places as they are typed), as does a tap that confirms what a field holds into a
+text shown afterwards (a picked time: `picked`); the state keeps what was submitted (a
+query, a form's fields, a pick), so that a task can check what was entered, not only
+where it ended up.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass, replace
 
 from phoneworld.infer.keys import resolve_key
 from phoneworld.infer.layout import identifier
+from phoneworld.infer.picked import recorded_picks
 from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Column, Effect, Flag, Ref, Table, Transition
@@ -32,8 +35,10 @@ from phoneworld.traces.model import Trace
 from phoneworld.ui.widgets import widget_ref
 
 SUFFIX = "_typed"
-_CANCEL = re.compile(r"^(cancel|close|back|navigate up|dismiss|no|discard|not now)$", re.I)
 """A typed-texts table is named after its field: `<screen>_<field>_typed`."""
+PICKED = "_picked"
+"""The values a field held when a tap confirmed them: `<screen>_<field>_picked_typed`."""
+_CANCEL = re.compile(r"^(cancel|close|back|navigate up|dismiss|no|discard|not now)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,10 @@ class Typed:
     """(widget name, action) of the transitions that submit it."""
     sent: tuple[tuple[int, int, str], ...] = ()
     """(trace, step, text) of every recorded submit of it."""
+    shows: tuple = ()
+    """The views that showed what it held once a tap confirmed it (`picked.Shown`)."""
+    picks: tuple[str, ...] = ()
+    """What it held at those taps (the picked values, which tasks draw from)."""
 
 
 def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) -> list[Typed]:
@@ -81,6 +90,11 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
                         sent[(src, name)].append((t, k, step.action.text))
                         pending.pop(src, None)
                 continue
+            if pending.get(src):
+                # A field that is gone (a picker's dialog closed, its typing never taken)
+                # submits nothing later.
+                there = _field_names(root, info)
+                pending[src] = {k: v for k, v in pending[src].items() if k in there}
             b = ObsRef(trace=t, index=step.after) if step.after is not None else None
             if b is None or where.get(b) in (None, src) or not pending.get(src):
                 continue
@@ -101,14 +115,29 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
                     submits[(src, field)].add((name, action))
                     sent[(src, field)].append((t, k, text))
             pending.pop(src, None)
+    shows: dict[tuple[str, str], set] = defaultdict(set)
+    picks: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
+    for p in recorded_picks(traces, where, infos, obs, _CANCEL):
+        texts[(p.screen, p.field)][p.value] = None
+        picks[(p.screen, p.field)][p.value] = None
+        submits[(p.screen, p.field)].add((p.widget, "tap"))
+        sent[(p.screen, p.field)].append((p.trace, p.step, p.value))
+        shows[(p.screen, p.field)].add((p.on, p.shows))
     out = []
     for (screen, field), found in sorted(texts.items()):
         flag = typed_name(screen, field, taken)
-        taken |= {flag, flag + SUFFIX}
+        taken |= {flag, flag + SUFFIX, flag + PICKED + SUFFIX}
         out.append(Typed(screen, field, tuple(found), flag + SUFFIX, flag,
                          tuple(sorted(submits.get((screen, field), ()))),
-                         tuple(sent.get((screen, field), ()))))
+                         tuple(sent.get((screen, field), ())),
+                         tuple(sorted(shows.get((screen, field), ()))),
+                         tuple(picks.get((screen, field), ()))))
     return out
+
+
+def _field_names(root, info) -> set[str]:
+    """The names of the editable views of an observation."""
+    return {_name(info, widget_ref(root, p).key) for p, n in root.walk() if n.editable}
 
 
 def _leads_on(where, obs, t: int, step, src: str) -> bool:
@@ -125,7 +154,7 @@ def typed_name(screen: str, field: str, taken: set[str] | frozenset[str]) -> str
     """The flag of a field (its table of typed texts adds `SUFFIX`): `<screen>_<field>`,
     made unique against `taken`."""
     base = identifier(f"{screen}_{field}")
-    while base in taken or base + SUFFIX in taken:
+    while base in taken or base + SUFFIX in taken or base + PICKED + SUFFIX in taken:
         base += "_2"
     return base
 
@@ -136,11 +165,17 @@ def _name(info, key: str) -> str:
 
 
 def typed_tables(fields: list[Typed]) -> list[Table]:
-    """One content table of typed texts per field."""
-    return [Table(name=f.table, kind="content",
-                  columns=(Column("id", "int"), Column("ctx", "int"), Column("text")),
-                  rows=tuple((i, None, text) for i, text in enumerate(f.texts, 1)))
-            for f in fields]
+    """One content table of typed texts per field, and one of its picked values where a
+    tap confirmed what it held (`picked`)."""
+    columns = (Column("id", "int"), Column("ctx", "int"), Column("text"))
+    out = []
+    for f in fields:
+        out.append(Table(name=f.table, kind="content", columns=columns,
+                         rows=tuple((i, None, text) for i, text in enumerate(f.texts, 1))))
+        if f.picks and f.shows:
+            out.append(Table(name=f.flag + PICKED + SUFFIX, kind="content", columns=columns,
+                             rows=tuple((i, None, v) for i, v in enumerate(f.picks, 1))))
+    return out
 
 
 def submit_flags(fields: list[Typed]) -> list[Flag]:

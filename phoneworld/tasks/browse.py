@@ -39,9 +39,9 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.walk import views, walk
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.labels import (
     const_text,
-    fixed_texts,
     is_heading,
     is_name,
     label_of,
@@ -125,7 +125,7 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
-    if names and 2 * sum(P.is_sentence(n) for n in names) > len(names):
+    if names and 2 * sum(W.is_sentence(n) for n in names) > len(names):
         return P.OPEN_ENTRY
     return P.OPEN_ROW
 
@@ -155,9 +155,9 @@ def _open_row(target: Screen, e, column: str, under: str | None, phrases: tuple,
         params += [TaskParam(k, e.table, e.key), TaskParam(c, under, "ctx")]
     suffix = "" if column == e.name else f"_by_{column}"
     task = Task(name=f"open_{target.name}{suffix}", kind="navigation",
-                instruction=P.join([P.words(p, fill, n=n) for p in phrases]),
+                instruction=W.join([W.words(p, fill, n=n) for p in phrases]),
                 condition=BoolOp("and", tuple(items)), params=tuple(params))
-    return Template(task, clauses=tuple(P.lower_first(P.words(p, fill, n=n))
+    return Template(task, clauses=tuple(W.lower_first(W.words(p, fill, n=n))
                                         for p in phrases), screen=target.name)
 
 
@@ -274,9 +274,9 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
         fill = {"label": ft.label, "screen": where}
         said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
         task = Task(name=f"ask_{ft.flag}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), said))
-        yield Template(task, asks=P.words(obj, fill), screen=ft.screen, label=ft.label)
+        yield Template(task, asks=W.words(obj, fill), screen=ft.screen, label=ft.label)
 
 
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
@@ -294,14 +294,14 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         where = reach_labels.get(s.name, "")
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
-        found += [(s.name, i, head, text, where)
-                  for i, (head, text) in enumerate(_headed(s.root), 1)
+        found += [(s.name, i, head, text, where, shows)
+                  for i, (head, text, shows) in enumerate(_headed(s.root), 1)
                   if head.casefold() != where.casefold() or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
-    for _, _, head, text, where in found:
+    for _, _, head, text, where, _ in found:
         answers.setdefault((head, where), set()).add(text)
     done: set[tuple[str, str]] = set()
-    for name, i, head, text, where in found:
+    for name, i, head, _, where, shows in found:
         if len(answers[(head, where)]) > 1 or (head, where) in done:
             continue
         done.add((head, where))
@@ -310,9 +310,9 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_VIA if way else P.HEADED_ANYWHERE
         task = Task(name=f"read_{name}_{i}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
-                    condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=P.words(obj, fill), screen=name)
+                    instruction=W.join([W.words(q, fill) for q in questions]),
+                    condition=Compare("~", Ref(("answer",)), shows))
+        yield Template(task, asks=W.words(obj, fill), screen=name, label=head)
 
 
 def way_in(spec: AppSpec, target: Screen) -> str:
@@ -372,24 +372,44 @@ def row_button(spec: AppSpec, schema: Schema, target: Screen) -> str:
     return button if readable(button) and is_name(button) else ""
 
 
-def _headed(root: View) -> Iterator[tuple[str, str]]:
-    """(heading, text) for each fixed, short text with another fixed text right under it
-    (closer than half the heading's height), neither of them an input or a button, the
-    heading no value (`labels.is_heading`: About's "Version 1.0.3" over its web address
-    heads nothing)."""
-    fixed = [v for v in fixed_texts(root) if "editable" not in v.flags and
+def _headed(root: View) -> Iterator[tuple[str, str, Expr]]:
+    """(heading, text, what the text shows) for each fixed, short text with another text
+    right under it (closer than half the heading's height), fixed or showing a pick once
+    made (`otherwise(flag, "ASAP")`: asked as it shows when asked), neither of them an
+    input or a button, the heading no value (`labels.is_heading`: About's "Version
+    1.0.3" over its web address heads nothing)."""
+    fixed = [v for v in _shown_texts(root) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
-        head, text = _text(a), _text(b)
+        head, text = const_text(a.text), _text(b)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
         if is_heading(head) and head != text and readable(head) and readable(text) and \
                 overlap > 0 and \
                 -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
-            yield head, text
+            yield head, text, b.text if isinstance(b.text, Call) else Const(text)
+
+
+def _shown_texts(root: View) -> list[View]:
+    """`labels.fixed_texts`, and the texts that show a pick once made, in tree order."""
+    out, stack = [], [root]
+    while stack:
+        v = stack.pop()
+        if v.items is not None:
+            continue
+        if _text(v):
+            out.append(v)
+        stack.extend(reversed(v.children))
+    return out
 
 
 def _text(v: View) -> str:
-    return const_text(v.text)
+    """A view's literal text, or what a text that shows a pick showed until one was made
+    (`otherwise(flag, "ASAP")`: "ASAP")."""
+    e = v.text
+    if isinstance(e, Call) and e.func == "otherwise" and len(e.args) == 2 and \
+            isinstance(e.args[0], Ref) and len(e.args[0].path) == 1:
+        return const_text(e.args[1])
+    return const_text(e)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template, way_in
 from phoneworld.tasks.labels import is_heading, readable
 from phoneworld.tasks.reach import Reach
@@ -72,9 +73,9 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
         questions, obj = here if where and where.casefold() != head.casefold() else \
             via if way else anywhere
         task = Task(name=f"read_cells_{table}_{i}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Const(text)))
-        yield Template(task, asks=P.words(obj, fill), screen=screen, about=table)
+        yield Template(task, asks=W.words(obj, fill), screen=screen, about=table)
 
 
 def _headed(item: View) -> Iterator[tuple[str, str, str]]:

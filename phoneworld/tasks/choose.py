@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import row_name
 from phoneworld.tasks.reach import tables_of
@@ -120,14 +121,14 @@ def _selected(table: str, owner, options: str, field: str, dialog: str, new: New
     questions, obj = P.SELECTED
     suffix = "" if name == owner.name else f"_by_{name}"
     task = Task(name=f"ask_selected_{options}{suffix}", kind="information",
-                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]),
+                instruction=W.join([W.rename_holes(q, {"n": n}) for q in questions]),
                 condition=BoolOp("and", (Compare("~", Ref(("answer",)), Ref((o,))),
                                          Compare("==", Ref((c,)), Ref((k,))),
                                          Compare("==", Ref((x,)), Const(True)))),
                 params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx"),
                         TaskParam(x, options, "checked")))
-    return Template(task, asks=P.rename_holes(obj, {"n": n}), screen=dialog)
+    return Template(task, asks=W.rename_holes(obj, {"n": n}), screen=dialog)
 
 
 def _names(table, options, name: str, column: str) -> list[str]:
@@ -166,13 +167,13 @@ def _tick_template(table: str, owner, options: str, field: str, screen: str,
     ticked = Call("exists", table=options, where=BoolOp("and", (
         Compare("==", Ref(("ctx",)), Ref((k,))), Compare("==", Ref((field,)), Ref((o,))),
         Compare("==", Ref(("checked",)), Const(True)))))
-    texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.SELECT]
+    texts = [W.rename_holes(p, {"n": n, "o": o}) for p in P.SELECT]
     suffix = "" if name == owner.name else f"_by_{name}"
-    task = Task(name=f"select_{options}{suffix}", kind="state", instruction=P.join(texts),
+    task = Task(name=f"select_{options}{suffix}", kind="state", instruction=W.join(texts),
                 condition=BoolOp("and", (ticked, Compare("==", Ref((c,)), Ref((k,))))),
                 params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx")))
-    return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)
+    return Template(task, clauses=tuple(W.lower_first(x) for x in texts), screen=screen)
 
 
 def _template(table: str, column: str, owner, options: str, field: str, screen: str,
@@ -186,10 +187,10 @@ def _template(table: str, column: str, owner, options: str, field: str, screen: 
     # Which row an option was listed under: it reads the parameters alone, so drawing
     # keeps the (row, option) pairs the dialog shows and drops the others.
     under = Compare("==", Ref((c,)), Ref((k,)))
-    texts = [P.rename_holes(p, {"n": n, "o": o}) for p in P.CHOOSE]
+    texts = [W.rename_holes(p, {"n": n, "o": o}) for p in P.CHOOSE]
     suffix = "" if name == owner.name else f"_by_{name}"
     task = Task(name=f"choose_{column}_{table}{suffix}", kind="state",
-                instruction=P.join(texts), condition=BoolOp("and", (chosen, under)),
+                instruction=W.join(texts), condition=BoolOp("and", (chosen, under)),
                 params=(TaskParam(n, table, name), TaskParam(k, table, owner.key),
                         TaskParam(o, options, field), TaskParam(c, options, "ctx")))
-    return Template(task, clauses=tuple(P.lower_first(x) for x in texts), screen=screen)
+    return Template(task, clauses=tuple(W.lower_first(x) for x in texts), screen=screen)

@@ -21,6 +21,7 @@ from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.sentences import tidy
 
@@ -128,7 +129,7 @@ def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]]) -> b
     if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
         return True  # (a question answered on that screen: "how many options “Theme” has")
     label = labels.get(nav.screen, ("",))[0]
-    return bool(label) and f"on {P.literal(label)}" in info.task.instruction
+    return bool(label) and f"on {W.literal(label)}" in info.task.instruction
 
 
 def _diagonal(xs: list[Base], ys: list[Base]) -> list[tuple[Base, Base]]:
@@ -148,22 +149,22 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
         renames[p.name] = new
     b_params = tuple(replace(p, name=renames[p.name]) for p in b.task.params)
     b_cond = _rename(b.task.condition, renames)
-    b_clauses = [P.rename_holes(c, renames) for c in b.clauses] or \
-        [f"tell me {P.rename_holes(b.asks, renames)}"]
+    b_clauses = [W.rename_holes(c, renames) for c in b.clauses] or \
+        [f"tell me {W.rename_holes(b.asks, renames)}"]
     a_clauses = a.clauses or (f"tell me {a.asks}",)
     texts = []
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
-        ca = P.unplease(a_clauses[i % len(a_clauses)])
-        cb = P.unplease(b_clauses[i % len(b_clauses)])
+        ca = W.unplease(a_clauses[i % len(a_clauses)])
+        cb = W.unplease(b_clauses[i % len(b_clauses)])
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
         if " and {b}" in pattern and (" and " in ca or " and " in cb):
             pattern = P.BOTH[0]  # no "Tap “SAVE”, type ... and press “OK” and tap ..."
-        texts.append(tidy(P.upper_first(pattern.replace("{A}", P.upper_first(ca))
+        texts.append(tidy(W.upper_first(pattern.replace("{A}", W.upper_first(ca))
                                           .replace("{a}", ca).replace("{b}", cb))))
     return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
-                instruction=P.join(list(dict.fromkeys(texts))),
+                instruction=W.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
 

@@ -29,6 +29,7 @@ from phoneworld.runtime.layout import row_steps
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import is_name, row_name
 from phoneworld.tasks.reach import Reach
@@ -51,11 +52,11 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
         questions, obj = P.COUNT_OPTIONS if options else P.COUNT_ENTRIES
         fill = {"head": name}
         task = Task(name=f"count_{table}_{len(done)}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), Call(
                         "count", table=table,
                         where=Compare("==", Ref(("ctx",)), Const(key)))))
-        yield Template(task, asks=P.words(obj, fill), screen=screen)
+        yield Template(task, asks=W.words(obj, fill), screen=screen)
 
 
 def parent_questions(spec: AppSpec, schema: Schema, reach: Reach,
@@ -89,13 +90,13 @@ def parent_questions(spec: AppSpec, schema: Schema, reach: Reach,
         twice = sorted(n for n, keys in under.get(table, {}).items() if len(keys) > 1)
         questions, obj = P.LISTED_UNDER
         task = Task(name=f"ask_parent_{table}_{len(done)}", kind="information",
-                    instruction=P.join([P.rename_holes(q, {"x": x}) for q in questions]),
+                    instruction=W.join([W.rename_holes(q, {"x": x}) for q in questions]),
                     condition=BoolOp("and", (
                         Compare("~", Ref(("answer",)), Const(name)),
                         Compare("==", Ref((c,)), Const(key)),
                         *(Compare("!=", Ref((x,)), Const(n)) for n in twice))),
                     params=(TaskParam(x, table, e.name), TaskParam(c, table, "ctx")))
-        yield Template(task, asks=P.rename_holes(obj, {"x": x}), screen=screen)
+        yield Template(task, asks=W.rename_holes(obj, {"x": x}), screen=screen)
 
 
 def _counted(spec: AppSpec, schema: Schema, reach: Reach

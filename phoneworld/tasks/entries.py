@@ -22,7 +22,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
+from phoneworld.spec.walk import views as all_views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.labels import is_name, label_of, screen_labels, views_by_name
@@ -30,6 +32,8 @@ from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
 SUFFIX = TYPED
+PICKED = "_picked"
+"""As `infer.typed.PICKED` names a field's picked values (`<flag>_picked_typed`)."""
 _SEARCH = re.compile(r"search|query|find|filter", re.I)
 
 
@@ -48,6 +52,12 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
                 if (e.target, e.values[0][1].path[1]) not in groups[key]:
                     groups[key].append((e.target, e.values[0][1].path[1]))
     done: set[tuple] = set()
+    shown = _shown_picks(spec)
+    for (screen, _, _), fields in sorted(groups.items()):
+        if len(fields) == 1 and fields[0][0] in shown and \
+                fields[0][0] + PICKED + SUFFIX in tables and tuple(fields) not in done:
+            done.add(tuple(fields))
+            yield _pick(fields[0][0], shown[fields[0][0]], screen, new)
     for (screen, widget, action), fields in sorted(groups.items()):
         if tuple(sorted(fields)) not in done:  # enter and a search button: one task
             done.add(tuple(sorted(fields)))
@@ -68,12 +78,41 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         phrases = P.ADD_TYPED if not button else \
             P.ADD_TYPED_BY if fill["where"] == P.UNNAMED_LIST else P.ADD_TYPED_VIA
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
-                    instruction=P.join([P.words(p, fill, m=m) for p in phrases]),
+                    instruction=W.join([W.words(p, fill, m=m) for p in phrases]),
                     condition=Call("exists", table=ins.table,
                                    where=Compare("==", Ref((column,)), Ref((m,)))),
                     params=(TaskParam(m, table, "text"),))
-        yield Template(task, clauses=tuple(P.lower_first(P.words(p, fill, m=m))
+        yield Template(task, clauses=tuple(W.lower_first(W.words(p, fill, m=m))
                                            for p in phrases), screen=ins.screen)
+
+
+def _shown_picks(spec: AppSpec) -> dict[str, str]:
+    """Each text flag a view shows once set (`otherwise(flag, "ASAP")`, see
+    `infer.picked`) -> the label beside that view ("Arrive by"): the text of the sibling
+    before it, where that is a name."""
+    out: dict[str, str] = {}
+    for s in spec.screens:
+        for parent in all_views(s.root):
+            before = ""
+            for v in parent.children:
+                e = v.text
+                if isinstance(e, Call) and e.func == "otherwise" and e.args and \
+                        isinstance(e.args[0], Ref) and len(e.args[0].path) == 1 and \
+                        before and is_name(before):
+                    out.setdefault(e.args[0].path[0], before)
+                before = _own_text(v) or before if v.items is None else ""
+    return out
+
+
+def _pick(flag: str, label: str, screen: str, new: Callable[..., str]) -> Template:
+    """"Set “Arrive by” to “{m}”.": a value drawn from those the recordings picked."""
+    m = new("m")
+    texts = [W.words(p, {"label": label}, m=m) for p in P.PICK]
+    task = Task(name=f"pick_{flag}", kind="state", instruction=W.join(texts),
+                condition=Compare("==", Ref((flag,)), Ref((m,))),
+                params=(TaskParam(m, flag + PICKED + SUFFIX, "text"),))
+    return Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen,
+                    label=label)
 
 
 def _lists(spec: AppSpec, screen: str, table: str) -> bool:
@@ -136,16 +175,16 @@ def _submit(spec, schema: Schema, screen: str, widget: str, action: str,
         place = place if titled else _opener(spec, screen, views)
     else:
         return
-    what = ", ".join(f"{P.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
+    what = ", ".join(f"{W.literal(label)} “{{{m}}}”" if label else f"“{{{m}}}”"
                      for label, m in zip(labels, names, strict=True))
     fill = {"button": button, "screen": place}
-    texts = [P.words(p, fill, m=names[0]).replace("{fields}", what)
+    texts = [W.words(p, fill, m=names[0]).replace("{fields}", what)
              for p in phrases if place or "{screen}" not in p]
     cond = conds[0] if len(conds) == 1 else BoolOp("and", tuple(conds))
     name = f"search_{fields[0][0]}" if search else f"fill_{screen}"
-    task = Task(name=name, kind="state", instruction=P.join(texts), condition=cond,
+    task = Task(name=name, kind="state", instruction=W.join(texts), condition=cond,
                 params=tuple(params))
-    yield Template(task, clauses=tuple(P.lower_first(t) for t in texts), screen=screen)
+    yield Template(task, clauses=tuple(W.lower_first(t) for t in texts), screen=screen)
 
 
 def _own_text(view: View) -> str:

@@ -33,7 +33,7 @@ from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not, Ref, Task, Value
 from phoneworld.spec.walk import walk
-from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
 from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
@@ -181,7 +181,7 @@ def _halves(task: Task) -> list[Expr]:
 
 def holes_of(task: Task) -> set[str]:
     """The parameters a template's wording shows (in any of its variants)."""
-    return {h for v in P.variants(task.instruction) for h in P.holes(v)}
+    return {h for v in W.variants(task.instruction) for h in W.holes(v)}
 
 
 def _canon(b: dict[str, Value]) -> str:
@@ -267,7 +267,7 @@ def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
               tables: dict[str, str]) -> TaskInstance:
     digest = hashlib.sha1(_canon(b).encode()).hexdigest()[:8]
     iid = f"{spec.name}/{task.name}#{digest}"
-    text = P.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
+    text = W.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
     answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
                for p in reads(c) if p in b}
     show = tuple(b[p] for p in _subject(answers, visible, tables))

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Compare, Const, Ref, Task
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
 from phoneworld.tasks.labels import const_text, fixed_texts
 from phoneworld.tasks.reach import Reach
@@ -92,6 +93,6 @@ def form_questions(spec: AppSpec, labels: dict[str, str], reach: Reach) -> Itera
         fill = {"screen": where}
         said = [Compare("~", Ref(("answer",)), Const(x)) for x in dict.fromkeys((text, short))]
         task = Task(name=f"ask_{form}_{screen}", kind="information",
-                    instruction=P.join([P.words(q, fill) for q in questions]),
+                    instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=said[0] if len(said) == 1 else BoolOp("or", tuple(said)))
-        yield Template(task, asks=P.words(obj, fill), screen=screen)
+        yield Template(task, asks=W.words(obj, fill), screen=screen)

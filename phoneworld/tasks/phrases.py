@@ -1,24 +1,18 @@
 """How tasks are worded: several phrasings per kind of goal, and how they combine.
 
 A template's instruction holds its phrasings separated by ` | `; an instance uses one of
-them, picked by its id, with `{param}` holes filled (`{{` and `}}` are literal braces):
+them, picked by its id, with `{param}` holes filled (see `wording`, which picks and fills
+them):
 
     "What does {n} cost? | How much is {n}? | Tell me the price of {n}."
-    -> fill("How much is {n}?", {"n": "Oat Milk"}) == "How much is Oat Milk?"
 
 Every phrase of one goal says the same thing; they differ only in wording, so that
-instructions read like a person's requests rather than one fixed form.
+instructions read like a person's requests rather than one fixed form: questions
+(information goals), requests (state and navigation goals), and how two goals or two
+apps combine into one instruction.
 """
 
 from __future__ import annotations
-
-import hashlib
-import re
-
-from phoneworld.tasks.sentences import end_mark, tidy
-
-SEPARATOR = " | "
-_HOLE = re.compile(r"\{\{|\}\}|\{([a-z_][a-z0-9_]*)\}")
 
 # Questions about one fact of a named thing, by the sort of fact (`schema.FACTS`): full
 # questions, then the noun phrase a combined instruction uses ("tell me {object}").
@@ -125,6 +119,17 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
+PAIR_VALUE = (("What does “{label}” show for {n}?", "What is “{label}” for {n}?",
+               "Read me what “{label}” shows for {n}."),
+              "what “{label}” shows for {n}")
+"""A row's text that is itself a label and a value ("Ends at: 2023-10-19 00:48:07"):
+asked by its label, for the row named by `{n}`."""
+PAIR_VALUE_BY = (("What does “{label}” show on the row with {n}?",
+                  "On the row with {n}, what does “{label}” say?",
+                  "Read me what “{label}” shows on the row with {n}."),
+                 "what “{label}” shows on the row with {n}")
+"""The same for a row called by another of its texts (`rowtexts._keyed_rows`: "On the row
+with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
             "On {screen}, what is listed at number {n}?"),
            "what is number {n} in the list on {screen}")
@@ -215,6 +220,10 @@ ADD_TYPED_VIA = ("Use “{button}” to add “{m}” to {where}.",
                  "Add “{m}” to {where} with “{button}”.")
 """Typed text added to a list shown elsewhere, typed where a button leads (a file saved
 under a name, then listed by LOAD)."""
+PICK = ("Set “{label}” to “{m}”.", "Change “{label}” to “{m}”.",
+        "Pick “{m}” for “{label}”.")
+"""A value a field holds, confirmed into the text beside a label (uber's arrival time:
+"Set “Arrive by” to “3:15 PM”.")."""
 SEARCH = ("Search for “{m}”.", "Look up “{m}” with the search.", "Find “{m}” using search.")
 ENTER_SUBMIT = ("On {screen}, type “{m}” and press Enter.", "Enter “{m}” and submit it.",
                 "Type “{m}” into the field and press Enter.")
@@ -250,137 +259,3 @@ PASS_ON = ("Check in {app_a}: {qa} Then open {app_b} and send what you found to 
            "Look up the answer in {app_a} ({qa}) and message it to {n} using {app_b}.")
 IN_APP = ("In {app}, {t}", "Open {app} and {t}", "Using {app}: {T}")
 IN_APP_ASK = ("In {app}, {t}", "Using {app}: {T}", "{T} (Look in {app}.)")
-
-_VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put", "please",
-                    "remove", "take", "delete", "open", "go", "show", "navigate", "press",
-                    "get", "first", "what", "how", "which", "when", "find", "look", "tell",
-                    "check", "read", "using", "in", "before", "send", "text", "write",
-                    "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose", "select", "start", "bring"})
-
-
-def variants(instruction: str) -> list[str]:
-    """A template's phrasings."""
-    return [v.strip() for v in instruction.split(SEPARATOR) if v.strip()] or [instruction]
-
-
-def join(phrasings: list[str] | tuple[str, ...]) -> str:
-    """Phrasings as one template instruction."""
-    return SEPARATOR.join(phrasings)
-
-
-def pick(instruction: str, key: str) -> str:
-    """The phrasing an instance with id `key` uses (always the same for the same id)."""
-    vs = variants(instruction)
-    h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:4], "big")
-    return vs[h % len(vs)]
-
-
-_STUTTER = re.compile(r"\b((enable|disable)\s+[“\"]?(enable|disable|turn|switch|show|hide|"
-                      r"allow|use)|turn (on|off)\s+[“\"]?turn|show me\s+[“\"]?show|"
-                      r"open\s+[“\"]?open)\b", re.I)
-"""A verb of ours on a label that starts with one ("Disable Enable privileged mode")."""
-
-
-def pick_filled(instruction: str, key: str, values: dict[str, object]) -> str:
-    """`pick`, filled with `values`, among the phrasings that do not stutter when filled
-    ("Disable Enable privileged mode" gives way to "Turn off Enable privileged mode");
-    the same for the same id."""
-    texts = [fill(v, values) for v in variants(instruction)]
-    readable = [t for t in texts if not _STUTTER.search(t)] or texts
-    h = int.from_bytes(hashlib.sha1(key.encode()).digest()[:4], "big")
-    return readable[h % len(readable)]
-
-
-def fill(template: str, values: dict[str, object]) -> str:
-    """`template` with `{p}` holes replaced by values and `{{`/`}}` as braces."""
-    def one(m: re.Match[str]) -> str:
-        if m.group(0) == "{{":
-            return "{"
-        if m.group(0) == "}}":
-            return "}"
-        v = str(values.get(m.group(1), m.group(0)))
-        if template[m.start() - 1:m.start()] == "“":
-            return v  # typed or sent text: as the checker wants it, spaces and all
-        v = v.strip()  # a name: "I have a question about my rating " shows no space
-        if reads_as_words(v):
-            # A sentence of the app's ("Yes! What time?", a to-do item, "I found an
-            # item") inside ours, or a name that reads as words of ours ("Open
-            # default."): quoted.
-            return f"“{v}”"
-        return v
-    return tidy(_HOLE.sub(one, template))
-
-
-def reads_as_words(value: str) -> bool:
-    """Whether an app's text reads as words of its own inside an instruction, not as a
-    name: a sentence, a name that reads as words of ours ("default", lower case, or
-    starting with a verb of ours: "Tap Show last release note to open it", "Switch
-    Enable privileged mode off"), or one with brackets or a colon, or starting with no
-    letter or digit, which would read as words or marks of ours ("与你无关 (DJ版)",
-    "Starts at: 20:00", ".ShortcutActivity")."""
-    v = value.strip()
-    return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
-        not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS)
-
-
-def is_sentence(value: str) -> bool:
-    """Whether an app's text is a sentence rather than a name ("Yes! What time?", a to-do
-    item "Swipe an item left to delete it", "I found an item"): it ends as one, is long,
-    or speaks in the first person."""
-    v = value.strip()
-    return end_mark(v) != "" or len(v.split()) > _LONG or v.split(" ", 1)[0] in _FIRST_PERSON
-
-
-_BRACKETS = frozenset("()[]（）【】:：")
-_FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
-_LONG = 4
-"""Words a value may have and still read as a name inside an instruction."""
-
-
-def rename_holes(template: str, names: dict[str, str]) -> str:
-    """`template` with holes renamed (`{n}` -> `{n2}`), literal braces left alone."""
-    def one(m: re.Match[str]) -> str:
-        name = m.group(1)
-        return m.group(0) if name is None or name not in names else "{" + names[name] + "}"
-    return _HOLE.sub(one, template)
-
-
-def literal(text: str) -> str:
-    """Text from an app (a label) made safe inside a template: braces doubled, no `|`."""
-    return " ".join(text.replace("{", "{{").replace("}", "}}").replace("|", "/").split())
-
-
-def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
-    """A phrase with its role holes renamed (`{n}` -> the parameter's name), then the app's
-    words filled in as literal text: "Go to {screen} and enable “{label}”." with
-    {"screen": "Settings", "label": "Wi-Fi"}."""
-    out = rename_holes(phrase, holes)
-    for key, value in fill.items():
-        out = out.replace("{" + key + "}", literal(value))
-    return tidy(out)
-
-
-def lower_first(sentence: str) -> str:
-    """`Turn on X.` -> `turn on X` when it starts with one of our own verbs."""
-    s = sentence.strip()
-    s = s[:-1] if s.endswith(".") else s
-    first = s.split(" ", 1)[0]
-    if first.lower() in _VERBS:
-        return s[:1].lower() + s[1:]
-    return s
-
-
-def unplease(clause: str) -> str:
-    """A clause without the "please" that opens a request: it goes in the middle of one
-    ("... and then add", not "... and then please add")."""
-    return clause[len("please "):] if clause.lower().startswith("please ") else clause
-
-
-def upper_first(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-def holes(template: str) -> list[str]:
-    """The parameter names a template's holes use, in order."""
-    return [m for m in _HOLE.findall(template) if m]

@@ -10,7 +10,12 @@
 A row is named by its name column, or where most rows share their names (or leave them
 empty), by the first other text that tells them apart ("Starts at: 2023-10-19 00:48:07");
 what is asked is worded by where it sits ("under", "next to", its number in the list),
-never with the names of columns, which come from resource ids.
+never with the names of columns, which come from resource ids. A text that is itself a
+label and a value on every row ("Ends at: 2023-10-19 00:48:07": a colon, or a date or
+number after the same words) is asked by its label, and its value alone answers:
+
+    ->  "On the row with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?"
+        { answer ~ v or "Ends at: " + answer ~ v }
 """
 
 from __future__ import annotations
@@ -18,11 +23,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Compare, Const, Expr, Ref, Task, TaskParam, View
+from phoneworld.spec.ast import (
+    AppSpec,
+    BoolOp,
+    Compare,
+    Const,
+    Expr,
+    Ref,
+    Task,
+    TaskParam,
+    View,
+)
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import is_heading, is_name, readable
+from phoneworld.tasks.pairs import answered, pair_label, pair_phrases
 from phoneworld.tasks.schema import Schema
 
 _SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
@@ -55,16 +72,18 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
             continue
         done.add((table, column))
         n, v = new("n"), new("v")
-        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}", n,
-                       Compare("~", Ref(("answer",)), Ref((v,))),
+        label = pair_label([r[cols.index(column)] for r in t.rows]) if place != "rank" \
+            else None
+        yield _ask_row(pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
+                       f"read_{column}_{table}", n, answered(v, label),
                        (TaskParam(n, table, e.name), TaskParam(v, table, column)))
         where = _list_label(spec, schema, table)
         if place == "rank" and where:
             # and the other way round: "What is number 3 in the list on 专辑?"
             r, v = new("r"), new("v")
             questions, obj = P.AT_RANK
-            yield _ask_row(([P.words(q, {"screen": where}) for q in questions],
-                            P.words(obj, {"screen": where})),
+            yield _ask_row(([W.words(q, {"screen": where}) for q in questions],
+                            W.words(obj, {"screen": where})),
                            f"read_{e.name}_{table}_at_{column}", r,
                            Compare("~", Ref(("answer",)), Ref((v,))),
                            (TaskParam(r, table, column), TaskParam(v, table, e.name)))
@@ -89,10 +108,13 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         names = sorted({str(r[cols.index(e.name)]).strip() for r in t.rows
                         if e is not None and readable(r[cols.index(e.name)])} &
                        {str(r[cols.index(key)]).strip() for r in t.rows})
-        yield _ask_row(P.ROW_TEXT[place], f"read_{column}_{table}_by_{key}", n,
-                       BoolOp("and", (Compare("~", Ref(("answer",)), Ref((v,))), *(
+        label = pair_label([r[cols.index(column)] for r in t.rows])
+        asked_for = answered(v, label)
+        yield _ask_row(pair_phrases(P.PAIR_VALUE_BY, label) if label else P.ROW_TEXT[place],
+                       f"read_{column}_{table}_by_{key}", n,
+                       BoolOp("and", (asked_for, *(
                            Compare("!=", Ref((n,)), Const(x)) for x in names)))
-                       if names else Compare("~", Ref(("answer",)), Ref((v,))),
+                       if names else asked_for,
                        (TaskParam(n, table, key), TaskParam(v, table, column)))
 
 
@@ -209,8 +231,8 @@ def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
     what the question asks), as in `phrases.ROW_TEXT`."""
     questions, obj = phrases
     task = Task(name=name, kind="information", condition=condition, params=params,
-                instruction=P.join([P.rename_holes(q, {"n": n}) for q in questions]))
-    return Template(task, asks=P.rename_holes(obj, {"n": n}))
+                instruction=W.join([W.rename_holes(q, {"n": n}) for q in questions]))
+    return Template(task, asks=W.rename_holes(obj, {"n": n}))
 
 
 def _row_texts(spec: AppSpec, schema: Schema

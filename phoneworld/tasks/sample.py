@@ -10,24 +10,21 @@ An app's templates are its spec's task section (the compiler writes one, and `ph
 build` gives a spec without one its synthesised templates). Cross-app instances join a
 question in one app to a goal in another: either look it up, do the other thing, then
 answer (`a+b/ta+tb#ha.hb`), or pass what was found on: send it as a message in the other
-app (`a+b/ta>tb#ha.hb`).
+app (`a+b/ta>tb#ha.hb`); how they are made, and an app named on a phone, is `crossapp`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from phoneworld.runtime.expr import display
-from phoneworld.spec.ast import AppSpec, Compare, Const, Expr, Ref, Task
+from phoneworld.spec.ast import AppSpec, Const, Expr, Ref, Task
 from phoneworld.spec.walk import map_expr
-from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.asked import Cell, answer_cells
-from phoneworld.tasks.checkers import Goal, conjuncts, goal_holds
-from phoneworld.tasks.instances import KINDS, TaskInstance, draw, fresh_machine
-from phoneworld.tasks.sentences import close, is_question, tidy
+from phoneworld.tasks.checkers import Goal
+from phoneworld.tasks.crossapp import cross, done_already, on_phone, pairs, passed_on
+from phoneworld.tasks.instances import KINDS, TaskInstance, draw
 
 
 def templates(spec: AppSpec) -> tuple[Task, ...]:
@@ -79,7 +76,7 @@ def _distinct(spec: AppSpec, drawn: list[tuple[Task, list[TaskInstance]]]
         kept = []
         for i in items:
             key = (i.kind, _meaning(i.goals), i.typed)
-            words = {P.fill(v, i.params) for v in P.variants(t.instruction)}
+            words = {W.fill(v, i.params) for v in W.variants(t.instruction)}
             cells = answer_cells(spec, t, i)
             if words & said.get(key, set()) or cells & read.get(i.apps[0], set()):
                 continue
@@ -102,128 +99,6 @@ def _meaning(goals: tuple[Goal, ...]) -> tuple[tuple[str, Expr], ...]:
     return tuple(out)
 
 
-# -- phones: naming the app, and tasks across apps ------------------------------------------------
-
-def on_phone(inst: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
-    """A single-app instance as asked on a phone of several apps: the app is named."""
-    if len(specs) < 2 or len(inst.apps) != 1:
-        return inst
-    app = next(s for s in specs if s.name == inst.apps[0])
-    title = app.label
-    # (a change of “Dark Theme?” is no question: its "?" is the app's)
-    question = inst.kind == "information" and is_question(inst.instruction)
-    t = close(P.lower_first(inst.instruction), "?" if question else ".")
-    patterns = P.IN_APP_ASK if question else P.IN_APP
-    pattern = P.pick(P.join([p for p in patterns if _joins(p, t)] or patterns),
-                     "app:" + inst.id)
-    if "and {t}" in pattern:
-        t = P.unplease(t)  # "Open X and tell me ...", not "... and please tell me"
-    text = pattern.replace("{app}", title).replace("{T}", P.upper_first(t)).replace("{t}", t)
-    return dataclasses.replace(inst, instruction=text)
-
-
-def _joins(pattern: str, t: str) -> bool:
-    """Whether an instruction reads well after "Open {app} and": it starts with another
-    verb ("Open Aeondroid and open Settings" stutters) and has no "and" of its own
-    ("Open Ajsha and tap “SAVE” and ...")."""
-    if "and {t}" not in pattern:
-        return True
-    return t.split(" ", 1)[0].lower() != pattern.split(" ", 1)[0].lower() and \
-        " and " not in t
-
-
-def cross(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
-    """A question in one app with a goal in another: look it up, do the other thing,
-    then answer."""
-    titles = {s.name: s.label for s in specs}
-    app_a, app_b = a.apps[0], b.apps[0]
-    ha, hb = a.id.rsplit("#", 1)[1], b.id.rsplit("#", 1)[1]
-    iid = f"{app_a}+{app_b}/{a.template}+{b.template}#{ha}.{hb}"
-    pattern = P.pick(P.join(P.ACROSS), iid)
-    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-                .replace("{qa}", a.instruction)
-                .replace("{b}", P.unplease(P.lower_first(b.instruction))))
-    params = {f"{app_a}.{k}": v for k, v in a.params.items()}
-    params.update({f"{app_b}.{k}": v for k, v in b.params.items()})
-    return TaskInstance(id=iid, kind="cross_app", instruction=text, apps=(app_a, app_b),
-                        params=params, template=f"{app_a}.{a.template}+{app_b}.{b.template}",
-                        goals=a.goals + b.goals, show=a.show + b.show,
-                        typed=a.typed + b.typed)
-
-
-def passed_on(a: TaskInstance, b: TaskInstance, specs: Sequence[AppSpec]) -> TaskInstance:
-    """A fact found in one app, used in another: look up `a`'s answer, then do `b` with
-    that answer as the text it types (send it as a message). `b`'s check compares the
-    typed text with `~`, so "4.29" passes for "$4.29"."""
-    titles = {s.name: s.label for s in specs}
-    app_a, app_b = a.apps[0], b.apps[0]
-    found = [v for g in a.goals for v in _answer_params(g) if v in a.params]
-    if len(found) != 1 or not _can_pass_on(b):
-        raise LookupError(f"{a.id} has no single answer to pass on to {b.id}")
-    typed = _typed_param(b)
-    value = a.params[found[0]]
-    bindings = {**b.params, typed: value}
-    ha, hb = a.id.rsplit("#", 1)[1], b.id.rsplit("#", 1)[1]
-    iid = f"{app_a}+{app_b}/{a.template}>{b.template}#{ha}.{hb}"
-    pattern = P.pick(P.join(P.PASS_ON), iid)
-    name = next((v for k, v in b.params.items() if k != typed and isinstance(v, str)), "")
-    text = tidy(pattern.replace("{app_a}", titles[app_a]).replace("{app_b}", titles[app_b])
-                .replace("{qa}", a.instruction).replace("{n}", display(name)))
-    (goal,) = b.goals
-    goal = Goal(goal.app, _loosen(goal.condition, typed), tuple(bindings.items()))
-    params = {f"{app_a}.{k}": v for k, v in a.params.items()}
-    params.update({f"{app_b}.{k}": v for k, v in bindings.items()})
-    shown = tuple(v for _, vs in a.show for v in vs) + (value,)
-    return TaskInstance(id=iid, kind="cross_app", instruction=text, apps=(app_a, app_b),
-                        params=params, template=f"{app_a}.{a.template}>{app_b}.{b.template}",
-                        goals=(goal,), show=((app_a, shown),), typed=(display(value),))
-
-
-def _answer_params(g: Goal) -> list[str]:
-    """The parameters an `answer` is compared with in a goal (`answer ~ v` -> ["v"])."""
-    out = []
-    for c in conjuncts(g.condition):
-        if isinstance(c, Compare) and Ref(("answer",)) in (c.left, c.right):
-            other = c.right if c.left == Ref(("answer",)) else c.left
-            if isinstance(other, Ref) and len(other.path) == 1:
-                out.append(other.path[0])
-    return out
-
-
-def _typed_param(b: TaskInstance) -> str:
-    """The parameter of `b` whose value it types (the message of a send)."""
-    return next(k for k, v in b.params.items() if display(v) in b.typed)
-
-
-def _loosen(e: Expr, param: str) -> Expr:
-    """`col == param` -> `col ~ param`: typed text matches as an answer does."""
-    def loosen(x: Expr) -> Expr:
-        if isinstance(x, Compare) and x.op == "==" and Ref((param,)) in (x.left, x.right):
-            return dataclasses.replace(x, op="~")
-        return x
-    return map_expr(e, loosen)
-
-
-def _done_already(inst: TaskInstance, specs: Sequence[AppSpec]) -> bool:
-    """Whether a goal of `inst` holds right after a reset (a message already sent)."""
-    by_name = {s.name: s for s in specs}
-    return any(goal_holds(fresh_machine(by_name[g.app]), g) for g in inst.goals)
-
-
-def _can_pass_on(i: TaskInstance) -> bool:
-    """A send: one typed text, and someone (a row named in the task) to send it to."""
-    return i.kind == "state" and len(i.typed) == 1 and len(i.goals) == 1 and any(
-        isinstance(v, str) and v and display(v) not in i.typed for v in i.params.values())
-
-
-def _can_lead(i: TaskInstance) -> bool:
-    return i.kind == "information"
-
-
-def _can_follow(i: TaskInstance) -> bool:
-    return i.kind in ("state", "navigation")
-
-
 # -- the public entry points ----------------------------------------------------------------------
 
 def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstance]:
@@ -240,18 +115,8 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
             if items:
                 rng.shuffle(items)
                 pools.setdefault(t.kind, []).append([on_phone(i, specs) for i in items])
-    cross_pairs = []
-    if len(specs) > 1:
-        by_app = {s.name: instances(s) for s in specs}
-        for a, b in itertools.permutations([s.name for s in specs], 2):
-            leads = [i for i in by_app[a] if _can_lead(i)]
-            follows = [i for i in by_app[b] if _can_follow(i)]
-            if leads and follows:
-                cross_pairs.append((leads, follows, cross))
-            senders = _one_per_target(i for i in by_app[b] if _can_pass_on(i))
-            facts = [i for i in leads if len(_answer_params(i.goals[0])) == 1]
-            if facts and senders:
-                cross_pairs.append((facts, senders, passed_on))
+    cross_pairs = pairs(specs, {s.name: instances(s) for s in specs}) \
+        if len(specs) > 1 else []
     for pool in pools.values():
         rng.shuffle(pool)
     out: list[TaskInstance] = []
@@ -268,7 +133,7 @@ def sample_tasks(specs: Sequence[AppSpec], n: int, seed: int) -> list[TaskInstan
                     inst = join(rng.choice(leads), rng.choice(follows), specs)
                     cross_tries += 1
                     progressed = True
-                    if inst.id not in ids and not _done_already(inst, specs):
+                    if inst.id not in ids and not done_already(inst, specs):
                         ids.add(inst.id)
                         out.append(inst)
                 continue
@@ -311,17 +176,6 @@ def find_task(specs: Sequence[AppSpec], task_id: str) -> TaskInstance:
     ha, hb = digest.split(".")
     a, b = _one(by_name[app_list[0]], ta, ha), _one(by_name[app_list[1]], tb, hb)
     return passed_on(a, b, specs) if sep == ">" else cross(a, b, specs)
-
-
-def _one_per_target(items: Iterable[TaskInstance]) -> list[TaskInstance]:
-    """One instance per template and recipient: what it types is replaced by the fact."""
-    out: dict[tuple, TaskInstance] = {}
-    for i in items:
-        typed = _typed_param(i)
-        key = (i.template, tuple(sorted((k, display(v)) for k, v in i.params.items()
-                                        if k != typed)))
-        out.setdefault(key, i)
-    return list(out.values())
 
 
 def _one(spec: AppSpec, template: str, digest: str) -> TaskInstance:

@@ -43,6 +43,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, cells, choose, counts, entries, patterns, rowtexts
 from phoneworld.tasks import phrases as P
+from phoneworld.tasks import wording as W
 from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
 from phoneworld.tasks.labels import (
     const_text,
@@ -120,7 +121,7 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
                     label=t.label)
     for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
-        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
+        yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen, label=t.label)
     for t in patterns.form_questions(spec, dict(schema.screen_labels), explore(spec)):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
     for t in cells.cell_texts(spec, schema, explore(spec)):
@@ -135,7 +136,7 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
     for t in entries.typing_templates(spec, schema, names.new,
                                      lambda table: _collection(spec, schema, table)):
         yield Base(t.task, clauses=t.clauses, touches=t.task.name, screen=t.screen,
-                    alone=len(t.task.params) > 1)
+                    alone=len(t.task.params) > 1, label=t.label)
     yield from _navigation(spec, schema)
     for t in browse.open_rows(spec, schema, names.new):
         yield Base(t.task, clauses=t.clauses, touches="screen", screen=t.screen)
@@ -159,10 +160,10 @@ def _information(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
             fill = {"label": f.label, "unit": unit}
             task = Task(
                 name=f"ask_{f.column}_{e.table}", kind="information",
-                instruction=P.join([P.words(q, fill, n=n) for q in questions]),
+                instruction=W.join([W.words(q, fill, n=n) for q in questions]),
                 condition=Compare("~", Ref(("answer",)), Ref((v,))),
                 params=(TaskParam(n, e.table, e.name), TaskParam(v, e.table, f.column)))
-            yield Base(task, asks=P.words(obj, fill, n=n), touches="answer")
+            yield Base(task, asks=W.words(obj, fill, n=n), touches="answer")
 
 
 def _answerable(rows: tuple, name: int, value: int) -> bool:
@@ -195,9 +196,9 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
             if bool(flag.initial) == on:
                 continue  # already so after a reset: nothing to do
             task = Task(name=f"turn_{'on' if on else 'off'}_{ft.flag}", kind="state",
-                        instruction=P.join([P.words(p, fill) for p in phr]),
+                        instruction=W.join([W.words(p, fill) for p in phr]),
                         condition=Compare("==", Ref((ft.flag,)), Const(on)))
-            yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phr),
+            yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill)) for p in phr),
                         touches=ft.flag, screen=ft.screen, label=ft.label)
     yield from _steps(spec, schema)
     for t in choose.choice_templates(spec, schema, names.new):
@@ -217,11 +218,11 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
             # is never drawn.
             c = names.new("c", {n, k})
             task = Task(name=f"turn_{'on' if on else 'off'}_{suffix}{rt.table}", kind="state",
-                        instruction=P.join([P.words(p, {}, n=n) for p in phr]),
+                        instruction=W.join([W.words(p, {}, n=n) for p in phr]),
                         condition=cond,
                         params=(TaskParam(n, e.table, e.name), TaskParam(k, e.table, e.key),
                                 TaskParam(c, e.table, rt.column)))
-            yield Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n)) for p in phr),
+            yield Base(task, clauses=tuple(W.lower_first(W.words(p, {}, n=n)) for p in phr),
                         touches=rt.table, screen=rt.screen)
     for ins in schema.inserts:
         src = schema.entity(ins.source) if ins.source else None
@@ -239,11 +240,11 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
         where = _collection(spec, schema, ins.table)
         task = Task(
             name=f"add_to_{ins.table}", kind="state",
-            instruction=P.join([P.words(p, {"where": where}, n=n) for p in P.ADD]),
+            instruction=W.join([W.words(p, {"where": where}, n=n) for p in P.ADD]),
             condition=_exists(ins.table, [(col, Ref((k,))) for col, k, _ in keys]),
             params=(TaskParam(n, src.table, src.name),
                     *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n)))
-        yield Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
+        yield Base(task, clauses=tuple(W.lower_first(W.words(p, {"where": where}, n=n))
                                         for p in P.ADD), touches=ins.table,
                         screen=ins.screen)
     for de in schema.deletes:
@@ -262,9 +263,9 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
                 (TaskParam(n, src.table, src.name), TaskParam(k, src.table, de.source_column))
         task = Task(
             name=f"remove_from_{de.table}", kind="state",
-            instruction=P.join([P.words(p, {"where": where}, n=n) for p in P.REMOVE]),
+            instruction=W.join([W.words(p, {"where": where}, n=n) for p in P.REMOVE]),
             condition=Not(gone), params=params)
-        yield Base(task, clauses=tuple(P.lower_first(P.words(p, {"where": where}, n=n))
+        yield Base(task, clauses=tuple(W.lower_first(W.words(p, {"where": where}, n=n))
                                         for p in P.REMOVE), touches=de.table,
                         screen=de.screen)
 
@@ -290,9 +291,9 @@ def _steps(spec: AppSpec, schema: Schema) -> Iterator[Base]:
                 words = _show(spec, view.text, name, value)
                 fill = {"label": label, "value": words}
                 task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
-                            instruction=P.join([P.words(p, fill) for p in P.STEP_TO]),
+                            instruction=W.join([W.words(p, fill) for p in P.STEP_TO]),
                             condition=Compare("==", Ref((name,)), Const(value)))
-                yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
+                yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill))
                                                 for p in P.STEP_TO),
                             touches=name, screen=t.screen, label=label)
                 value += step
@@ -362,13 +363,13 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: Names) -> Iterator[
                                   re.I) else P.POST
     task = Task(
         name=f"send_to_{ins.table}", kind="state",
-        instruction=P.join([P.words(p, {}, n=n, m=m) for p in phrases]),
+        instruction=W.join([W.words(p, {}, n=n, m=m) for p in phrases]),
         condition=_exists(ins.table, [*((col, Ref((k,))) for col, k, _ in keys),
                                       (text_column, Ref((m,)))]),
         params=(TaskParam(n, src.table, src.name),
                 *(TaskParam(k, src.table, scol) for _, k, scol in keys if k != n),
                 TaskParam(m, ins.table, text_column)))
-    yield Base(task, clauses=tuple(P.lower_first(P.words(p, {}, n=n, m=m)) for p in phrases),
+    yield Base(task, clauses=tuple(W.lower_first(W.words(p, {}, n=n, m=m)) for p in phrases),
                 touches=ins.table, screen=ins.screen)
 
 
@@ -433,9 +434,9 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
             if button and form:
                 fill = {"button": button, "form": form}
                 task = Task(name=f"submit_{submit[0].screen}", kind="navigation",
-                            instruction=P.join([P.words(p, fill) for p in P.SUBMIT]),
+                            instruction=W.join([W.words(p, fill) for p in P.SUBMIT]),
                             condition=cond)
-                yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill))
+                yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill))
                                                 for p in P.SUBMIT), touches="screen",
                             screen=s.name)
                 continue
@@ -451,8 +452,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         fill = {"button": label} if pressed else {"screen": label}
         phrases = P.PRESS if pressed else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
-                    instruction=P.join([P.words(p, fill) for p in phrases]), condition=cond)
-        yield Base(task, clauses=tuple(P.lower_first(P.words(p, fill)) for p in phrases),
+                    instruction=W.join([W.words(p, fill) for p in phrases]), condition=cond)
+        yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill)) for p in phrases),
                     touches="screen", screen=s.name)
 
 
