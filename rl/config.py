@@ -65,6 +65,10 @@ class TrainConfig:
                                "pretrained one)")
     sft_weight_decay: float = _f(0.0, "SFT weight decay (AdamW; 0.1 made the tiny model fit "
                                       "its demos worse and generalise no better)")
+    sft_prompt_loss: float = _f(0.0, "weight of a next-token loss on a quarter of the prompt's "
+                                     "tokens beside the reply's (rl.sft.PROMPT_SHARE): the "
+                                     "model also learns to predict the screen and the task "
+                                     "(0: the reply alone)")
     sft_batch: int = _f(16, "SFT batch size (16 passes about 2x as many examples per CPU "
                             "second through the tiny model as 2)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
@@ -130,7 +134,11 @@ class TrainConfig:
 
     @classmethod
     def load(cls, path: Path) -> TrainConfig:
-        return cls(**json.loads(Path(path).read_text()))
+        """The config a run recorded; settings a later version dropped are left out, so
+        `eval` still plays an older run's model (its `sft_compile`, say)."""
+        known = {f.name for f in fields(cls)}
+        kept = json.loads(Path(path).read_text())
+        return cls(**{k: v for k, v in kept.items() if k in known})
 
 
 def add_arguments(parser: argparse.ArgumentParser, cls: type = TrainConfig) -> None:

@@ -47,7 +47,7 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
     )
 
 
-def reply_loss_trainer(base: type) -> type:
+def reply_loss_trainer(base: type, prompt_weight: float = 0.0) -> type:
     """trl's `SFTTrainer` whose loss projects only the reply positions onto the vocabulary.
 
     trl's own loss goes through its fused, tiled LM-head kernel, which on a CPU takes
@@ -56,6 +56,12 @@ def reply_loss_trainer(base: type) -> type:
     logs the same token accuracy, of the logged steps' batches). Models it cannot see
     through (wrapped for several processes, or with scaled or capped logits) keep trl's
     loss.
+
+    `prompt_weight` > 0 adds that weight times the mean next-token loss of a random
+    `PROMPT_SHARE` of the prompt's positions (the screen, the steps, the task), fading
+    linearly to nothing by the last step: a model built from scratch then also learns to
+    predict the task's names from the screen above it, the copying its replies need, from
+    ten times as many tokens, and ends fitting the replies alone.
     """
 
     class ReplyLossSFT(base):  # type: ignore[misc, valid-type]
@@ -77,6 +83,13 @@ def reply_loss_trainer(base: type) -> type:
             total = F.cross_entropy(logits, target, reduction="sum")
             count = num_items_in_batch if num_items_in_batch is not None else keep.sum()
             loss = total / torch.as_tensor(count).clamp(min=1)
+            if prompt_weight > 0 and model.training:
+                aside = _prompt_loss(model, hidden, inputs, labels)
+                if (self.state.global_step + 1) % self.args.logging_steps == 0:
+                    self._metrics["train"]["reply_loss"].append(loss.item())
+                    self._metrics["train"]["prompt_loss"].append(aside.item())
+                fade = 1 - self.state.global_step / max(1, self.state.max_steps)
+                loss = loss + prompt_weight * fade * aside
             mode = "train" if model.training else "eval"
             if mode == "eval" or (self.state.global_step + 1) % self.args.logging_steps == 0:
                 # on the steps that are logged only: the argmax over the vocabulary took
@@ -87,6 +100,30 @@ def reply_loss_trainer(base: type) -> type:
             return loss
 
     return ReplyLossSFT
+
+
+PROMPT_SHARE = 0.25
+"""The share of prompt positions the prompt loss scores (all of them cost about as much as
+the rest of a micro model's step)."""
+
+
+def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any) -> Any:
+    """Mean next-token loss on a random `PROMPT_SHARE` of the positions before the reply."""
+    import torch
+    import torch.nn.functional as F
+
+    reply = labels != -100
+    before = torch.arange(labels.shape[1], device=labels.device)[None] < \
+        reply.int().argmax(dim=1, keepdim=True)  # the tokens before each row's reply
+    take = before & ~reply
+    real = inputs.get("attention_mask")
+    if real is not None:
+        take &= real[:, 1:].bool()
+    take &= torch.rand(take.shape, device=take.device) < PROMPT_SHARE
+    if not bool(take.any()):
+        return hidden.sum() * 0.0
+    logits = model.get_output_embeddings()(hidden[take]).float()
+    return F.cross_entropy(logits, inputs["input_ids"][:, 1:][take])
 
 
 def _needed_mask(mask: Any) -> Any:
@@ -123,8 +160,9 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
-              weight_decay: float = 0.0) -> tuple[Path, list[float]]:
-    """Fine-tune the model in `model_dir` on `examples`; (final folder, logged losses).
+              weight_decay: float = 0.0, prompt_weight: float = 0.0
+              ) -> tuple[Path, list[float]]:
+    """Fine-tune the model in `model_dir` on `examples`; (final folder, logged reply losses).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
     """
@@ -144,16 +182,21 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     tok.padding_side = "right"  # training pads on the right; generation on the left
     args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
                     save_steps=save_steps, progress=progress, weight_decay=weight_decay)
-    trainer = reply_loss_trainer(SFTTrainer)(
+    trainer = reply_loss_trainer(SFTTrainer, prompt_weight)(
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
     ckpt = latest_checkpoint(out) if resume else None
     with contextlib.redirect_stdout(sys.stderr):  # trl's loss lines are progress: stdout
         trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)  # holds results
     if trainer.state.global_step < steps:  # stopped early: no final model
-        return out, [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
+        return out, _reply_losses(trainer.state.log_history)
     tok.padding_side = "left"
     trainer.save_model(str(final))
     tok.save_pretrained(str(final))
-    losses = [float(r["loss"]) for r in trainer.state.log_history if "loss" in r]
-    return final, losses
+    return final, _reply_losses(trainer.state.log_history)
+
+
+def _reply_losses(history: list[dict[str, Any]]) -> list[float]:
+    """The logged losses of the reply (with a prompt loss, the reply's part of the logged
+    step: the sum would not compare with a run without one)."""
+    return [float(r.get("reply_loss", r["loss"])) for r in history if "loss" in r]

@@ -30,6 +30,16 @@ def test_weight_decay_reaches_the_optimizer(tmp_path) -> None:
     assert TrainConfig(sft_weight_decay=0.1).sft_weight_decay == 0.1
 
 
+def test_an_older_run_s_config_loads_without_the_settings_since_dropped(tmp_path) -> None:
+    import json
+
+    from rl.config import TrainConfig
+
+    kept = json.loads(TrainConfig(seed=3).to_json())
+    (tmp_path / "config.json").write_text(json.dumps({**kept, "sft_compile": False}))
+    assert TrainConfig.load(tmp_path / "config.json") == TrainConfig(seed=3)
+
+
 def test_sft_resume_continues_from_the_checkpoint(micro, tmp_path) -> None:
     import json
 
@@ -102,3 +112,50 @@ def test_only_padding_on_the_right_goes_without_a_mask() -> None:
     holes = torch.tensor([[1, 0, 1]])
     assert _needed_mask(right) is None and _needed_mask(None) is None
     assert _needed_mask(left) is left and _needed_mask(holes) is holes
+
+
+def test_the_prompt_loss_scores_the_prompt_alone(micro, tmp_path, monkeypatch) -> None:
+    """`--sft-prompt-loss`: the next-token loss of the prompt's real positions (not the
+    reply's, not the padding's), added with its weight, fading to nothing by the end."""
+    import torch
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    import rl.sft
+    from rl.model import load_policy
+    from rl.sft import reply_loss_trainer, sft_args
+
+    monkeypatch.setattr(rl.sft, "PROMPT_SHARE", 1.0)
+    folder, _, _, examples = micro
+    model, tok = load_policy(folder)
+    tok.padding_side = "right"
+    args = sft_args(tmp_path, 4, batch=4, progress=False)
+    data = Dataset.from_list(list(examples[:8]))
+    plain = reply_loss_trainer(SFTTrainer)(model=model, args=args, train_dataset=data,
+                                          processing_class=tok)
+    weighted = reply_loss_trainer(SFTTrainer, 0.5)(model=model, args=args,
+                                                   train_dataset=data, processing_class=tok)
+    batch = plain._prepare_inputs(next(iter(plain.get_train_dataloader())))
+    weighted.state.max_steps = 4
+    model.train()  # the prompt loss is a training loss: evaluation scores the reply alone
+
+    def prompt_loss(b: dict) -> float:
+        hidden = model.model(input_ids=b["input_ids"]).last_hidden_state[:, :-1]
+        return rl.sft._prompt_loss(model, hidden, b, b["labels"][:, 1:]).item()
+
+    with torch.no_grad():
+        reply = plain.compute_loss(model, dict(batch)).item()
+        both = weighted.compute_loss(model, dict(batch)).item()
+        base = prompt_loss(batch)
+        assert both == pytest.approx(reply + 0.5 * base, rel=1e-5)
+        weighted.state.global_step = 2  # halfway: half the weight
+        assert weighted.compute_loss(model, dict(batch)).item() == pytest.approx(
+            reply + 0.25 * base, rel=1e-5)
+        reply_at = batch["labels"] != -100
+        pad_at = batch["attention_mask"] == 0
+        other = dict(batch, input_ids=batch["input_ids"].clone())
+        other["input_ids"][reply_at | pad_at] = tok.pad_token_id  # the reply's, the padding's
+        assert prompt_loss(other) == pytest.approx(base, rel=1e-6)
+        prompt_at = torch.nonzero(~reply_at & ~pad_at)[5]
+        other["input_ids"][tuple(prompt_at)] = (other["input_ids"][tuple(prompt_at)] + 7) % 100
+        assert prompt_loss(other) != pytest.approx(base, rel=1e-6)
