@@ -178,6 +178,10 @@ def specs(draw) -> AppSpec:
         param = draw(st.none() | st.sampled_from(sorted(cols))) if cols else None
         refs = flag_refs + ([Ref(("param",))] + [Ref(("param", c)) for c in cols[param]]
                             if param else [])
+        keys = [r[0] for t in spec_tables if t.name == param for r in t.rows
+                if isinstance(r[0], str) or (isinstance(r[0], int) and not
+                                             isinstance(r[0], bool) and r[0] >= 0)]
+        opened = draw(st.none() | st.sampled_from(keys)) if keys else None
         ctx = {"widgets": {}, "tables": cols}
         root = _view(draw, 0, refs, None, ctx)
         widgets[name] = ctx["widgets"]
@@ -185,7 +189,7 @@ def specs(draw) -> AppSpec:
                               package=draw(texts), activity=draw(texts),
                               foreign=draw(st.booleans()), param=param,
                               modules=tuple(draw(st.lists(names, max_size=2))),
-                              seen=draw(counts)))
+                              seen=draw(counts), opened=opened))
     by_name = {s.name: s for s in screens}
     transitions = []
     for _ in range(draw(st.integers(0, 4))):

@@ -382,6 +382,24 @@ def test_a_preview_shows_a_row_a_transition_opens_the_screen_with():
     assert "Oat milk" in Machine(spec).preview("detail")
 
 
+def test_a_preview_shows_the_row_the_recordings_opened_the_screen_with():
+    # Every row opens the detail screen (as a swipe on any row of a list, a dialog on a
+    # heading row), but the recordings showed it with Pears (key 7): the preview shows
+    # Pears, not the lowest row a transition admits (Oat milk). Where the table no longer
+    # holds that row, the lowest row a transition opens it with, as before.
+    spec = shop_spec()
+    screens = tuple(dataclasses.replace(s, opened=7) if s.name == "detail" else s
+                    for s in spec.screens)
+    m = Machine(dataclasses.replace(spec, screens=screens))
+    assert "Pears" in m.preview("detail") and "Oat milk" not in m.preview("detail")
+    m.state.delete("product", [m.row_ids("product")[6]])
+    assert "Oat milk" in m.preview("detail") and "Pears" not in m.preview("detail")
+    texts = dataclasses.replace(spec, screens=tuple(  # a key of another type is no key
+        dataclasses.replace(s, opened="7") if s.name == "detail" else s for s in spec.screens))
+    with pytest.raises(SpecError, match="opened with row '7', which table 'product' does not"):
+        Machine(texts)
+
+
 def test_xml_is_a_uiautomator_dump_and_hit_tests_agree(m: Machine):
     xml = m.observe("xml")
     root, attrs = parse_hierarchy(xml.encode())

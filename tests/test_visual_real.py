@@ -439,3 +439,23 @@ def test_qqmusics_my_page_and_album_page_hold_on_their_plates(compiled):
                  and not (x1 <= p.rect[0] and y1 <= p.rect[1] and p.rect[2] <= x2
                           and p.rect[3] <= y2)]
         assert songs == [], name
+
+
+def test_a_dialog_opened_on_a_row_is_previewed_with_a_row_its_recordings_show(compiled):
+    """(#22) A dialog whose transitions admit any row of the list under it is shown with
+    a row the recordings opened it with (the one its layout was recorded with), not the
+    list's first: activitylauncher's Theme / Language dialog (a swipe on any Settings row
+    admits the "Settings" heading: a dialog with no choices) and onelist's New folder
+    dialog (the default of a menu whose first row is "Sort by...")."""
+    for folder, screen, titles in (("droidbot/activitylauncher", "settings_theme",
+                                    {"Theme", "Language"}),
+                                   ("droidbot/onelist", "ext_documentsui_new_folder",
+                                    {"New folder"})):
+        spec = load_app(compiled[folder][0]).spec
+        m = Machine(spec)
+        m.reset()
+        shown = m.preview(screen, "elements")
+        title = [e["text"] for e in shown if e["resource_id"].endswith(":id/alertTitle")]
+        assert len(title) == 1 and title[0] in titles, (folder, title)
+        if title[0] != "New folder":  # the dialog lists its row's choices
+            assert sum(e["resource_id"] == "android:id/text1" for e in shown) >= 3

@@ -35,20 +35,35 @@ def build_screens(f: Facts) -> Facts:
     return f.with_(views=tuple(views)).noted(modules=modules)
 
 
+def _opened(f: Facts, info: ScreenFacts, table: str) -> int | None:
+    """The row of `table` the observation the screen's layout comes from shows, where the
+    table holds it; None where it shows none (a list with no group expanded), and the
+    runtime shows the lowest row a transition opens it with. A dialog opened on a list's
+    row shows a row it was opened on, whatever rows a transition would let open it
+    (activitylauncher's Theme dialog, not the "Settings" heading), and the one its layout
+    was recorded with fits that layout (a dialog of ten choices is taller than one of
+    three, its title higher). Rows that the recordings showed more often but with
+    another layout were measured drawn worse (benchmarks/visual.py, #22)."""
+    keys = {r[0] for t in f.tables if t.name == table for r in t.rows}
+    own = f.ctx_of.get(info.rep) if info.rep is not None else None
+    return own if own is not None and own in keys else None
+
+
 def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     s = info.screen
     details = f.details.get(s.name, {})
     flag_of = f.flag_of
     mine = f.lists.get(s.name, {})
-    param = None
+    param = opened = None
     if s.name in f.params:
         src, lkey = f.params[s.name]
         param = f.lists[src][lkey].table
+        opened = _opened(f, info, param)
     if info.root is None:
         root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 0, 0))
         return Screen(name=s.name, priority=s.priority, root=root, package=s.package,
                       activity=s.activity, foreign=s.foreign, param=param,
-                      seen=len(s.observations)), {}
+                      seen=len(s.observations), opened=opened), {}
     names = info.names
     root = info.root
     lists: dict[NodePath, tuple[ListOf, View]] = {}
@@ -132,7 +147,8 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     modules = recognise(view, mine, param, flag_of, s.name)
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
                   activity=s.activity, foreign=s.foreign, param=param,
-                  modules=tuple(sorted(modules)), seen=len(s.observations)), modules
+                  modules=tuple(sorted(modules)), seen=len(s.observations),
+                  opened=opened), modules
 
 
 def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:

@@ -259,7 +259,8 @@ class Machine:
 
     def preview(self, screen: str, format: ObserveFormat = "html") -> Any:
         """`screen` rendered in the current data, without moving the machine; its parameter
-        is a row a transition opens it with (`runtime.opened`), else its table's first."""
+        is the row it was recorded with, else a row a transition opens it with
+        (`runtime.opened`), else its table's first."""
         row_id = opened_row(self.spec, self.state, screen, self._param_for) \
             if screen in self._screens else None
         return _form(self._render(self._frame(screen, row_id, first=True)), format)

@@ -9,10 +9,16 @@ show nothing bound).
 
     opened_row(spec, state, "album", param_for) -> rowid, or None
 
-The answer is the lowest rowid of the table among the rows some transition into the screen
-passes as its parameter: for each transition into it with a `with` clause, each row of the
-list its widget sits in (no row where it sits in none) whose `when` holds gives the row
-its `with` names. The source screen's own parameter, typed text and answer are unknown
+The answer is the row the screen was recorded with (the screen's `opened`, the key of
+that row, where the spec records it and the table still holds it): a transition
+that admits any row may admit rows that never open it (a swipe on activitylauncher's
+Settings list admits its "Settings" heading, and the Theme dialog would list no choices;
+onelist's New folder dialog is the default of a menu whose first entry is "Sort by...").
+
+Else it is the lowest rowid of the table among the rows some transition into the screen
+passes as its parameter: for each transition into it with a `with` clause, each row of
+the list its widget sits in (no row where it sits in none) whose `when` holds gives the
+row its `with` names. The source screen's own parameter, typed text and answer are unknown
 here and read as empty. None where no transition passes a row of the table.
 """
 
@@ -30,13 +36,18 @@ ParamFor = Callable[[str, Any], tuple[Any, "str | None"]]
 
 
 def opened_row(spec: AppSpec, state: State, screen: str, param_for: ParamFor) -> int | None:
-    """The lowest rowid of `screen`'s param table that a transition opens it with."""
+    """The rowid of the row `screen` was recorded with, else the lowest rowid of its
+    param table that a transition opens it with."""
     target = spec.screen(screen)
     if target is None or target.param is None:
         return None
     table = target.param
     key = state.tables[table].columns[0].name
     rowids = state.rowids(table)
+    if target.opened is not None:
+        for rowid, row in zip(rowids, state.rows(table), strict=True):
+            if row.get(key) == target.opened and type(row.get(key)) is type(target.opened):
+                return rowid
     position = {row.get(key): i for i, row in reversed(list(enumerate(state.rows(table))))}
     roots = {s.name: s.root for s in spec.screens}
     best: int | None = None

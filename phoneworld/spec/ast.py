@@ -191,6 +191,10 @@ class Screen:
     modules: tuple[str, ...] = ()
     seen: int = 0
     """How many recorded observations this screen was abstracted from (provenance)."""
+    opened: int | str | None = None
+    """The key (first column) of the `param` row it was recorded with (by the compiler:
+    the row its layout's observation shows): what it shows when nothing has opened it
+    yet (`runtime.opened`); None: not recorded."""
 
 
 # -- behaviour ------------------------------------------------------------------------------

@@ -228,6 +228,17 @@ class _Checker:
                 keys.setdefault(key, j)
 
     # -- screens ------------------------------------------------------------------------------
+    def _opened(self, s: Screen) -> None:
+        """`opened K` names a row of the screen's param table by its key."""
+        table = self.tables.get(s.param) if s.param is not None else None
+        if s.param is None:
+            self.at(s, f"screen '{s.name}' is opened with a row but has no param", "opened")
+        elif table is not None and not any(
+                row and type(row[0]) is type(s.opened) and row[0] == s.opened
+                for row in table.rows):
+            self.at(s, f"screen '{s.name}' is opened with row {s.opened!r}, which table "
+                       f"'{s.param}' does not have", "opened")
+
     def _screen(self, s: Screen) -> None:
         self._ident(s, s.name, "screen")
         self._text(s, s.package, s.activity)
@@ -238,6 +249,8 @@ class _Checker:
             self.at(s, f"priority is P0, P1 or P2, not '{s.priority}'", "priority")
         if s.param is not None:
             self.names.table(s.param, lambda m: self.at(s, m, "param"))
+        if s.opened is not None:
+            self._opened(s)
         if not _is_int(s.seen) or s.seen < 0:
             self.at(s, f"seen is a count, not {s.seen!r}")
         for m in s.modules:

@@ -136,6 +136,8 @@ def _screen(s: Screen) -> list[str]:
         head += " foreign"
     if s.param is not None:
         head += f" param {name(s.param)}"
+        if s.opened is not None:
+            head += f" opened {_key(s.opened)}"
     if s.seen:
         head += f" seen {_count(s.seen)}"
     lines = [head + " {"]
@@ -300,6 +302,10 @@ def _count(n: int) -> str:
     if _int(n).startswith("-"):
         raise ValueError(f"not a count (0 or more): {n!r}")
     return str(n)
+
+
+def _key(k: int | str) -> str:
+    return quote(k) if isinstance(k, str) else _count(k)
 
 
 def _among(word: str, options: object) -> str:

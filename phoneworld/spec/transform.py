@@ -216,14 +216,18 @@ class ToAst(Transformer):
         return None
 
     # -- screens ------------------------------------------------------------------------------
+    def screen_opened(self, meta, ch):
+        (tok,) = ch
+        return _string(tok) if tok.type == "STRING" else _int(tok)
+
     def screen(self, meta, ch):
-        name, priority, foreign, param, seen = ch[:5]
-        items = _once(ch[5:-1], "screen")
+        name, priority, foreign, param, opened, seen = ch[:6]
+        items = _once(ch[6:-1], "screen")
         node = ast.Screen(name=_name(name), priority=str(priority), root=ch[-1],
                       package=items.get("package", ""), activity=items.get("activity", ""),
                       foreign=foreign is not None, param=_name(param) if param else None,
                       modules=tuple(items.get("modules", ())),
-                      seen=_int(seen) if seen is not None else 0)
+                      seen=_int(seen) if seen is not None else 0, opened=opened)
         self._at(node, priority, "priority")
         if param is not None:
             self._at(node, param, "param")
