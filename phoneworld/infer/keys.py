@@ -50,6 +50,14 @@ def resolve_key(widget: str, keys: dict[str, NodePath]) -> NodePath | None:
     return None
 
 
+def name_in(info, key: str) -> str:
+    """The name of the widget with key `key` in a screen's representative (`info.keys`,
+    `info.names`); "" for none. Unlike `ScreenFacts.name_of`, a key of a row of another
+    template is not looked up in `info.inner`."""
+    path = resolve_key(key, info.keys)
+    return info.names.get(path, "") if path is not None else ""
+
+
 def widget_keys(root: Node) -> dict[str, NodePath]:
     """Widget key -> path of every node (inside lists: the item the template is made
     from only, see `templates.template_index`)."""

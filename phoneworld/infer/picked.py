@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from phoneworld.infer.keys import resolve_key
+from phoneworld.infer.keys import name_in, resolve_key
 from phoneworld.infer.transitions import classify_step, touch_target
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import Call, Const, Ref, Screen, View
@@ -62,7 +62,7 @@ def recorded_picks(traces: Sequence[Trace], where, infos, obs,
             target = touch_target(before, step.action)
             if target is not None and cancel.match(before.at(target).label.strip()):
                 continue
-            widget = _name(infos[src], classify_step(before, step)[0])
+            widget = name_in(infos[src], classify_step(before, step)[0])
             if not widget:
                 continue
             fields = _fields(before, infos[src])
@@ -93,7 +93,7 @@ def _fields(root: Node, info) -> dict[str, str]:
         if not node.editable or not value or len(value) > _LONGEST:
             continue
         ref = widget_ref(root, path)
-        name = _name(info, ref.key) if "[item]" not in ref.key else ""
+        name = name_in(info, ref.key) if "[item]" not in ref.key else ""
         if value in seen:
             out.pop(value, None)
         elif name:
@@ -117,11 +117,6 @@ def _texts_at(root: Node, key: str) -> str | None:
         if widget_ref(root, path).key == key:
             return node.text.strip()
     return None
-
-
-def _name(info, key: str) -> str:
-    path = resolve_key(key, info.keys)
-    return info.names.get(path, "") if path is not None else ""
 
 
 Shown = tuple[str, tuple[str, tuple[int, int, int, int]]]

@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from phoneworld.infer.keys import resolve_key
+from phoneworld.infer.keys import name_in
 from phoneworld.infer.layout import identifier
 from phoneworld.infer.picked import recorded_picks
 from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
@@ -79,7 +79,7 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
             if step.action.kind == "type" and step.action.text:
                 target = step.action.target if step.action.target is not None else \
                     focused_editable(root)
-                name = _name(info, widget_ref(root, target).key) if target is not None else ""
+                name = name_in(info, widget_ref(root, target).key) if target is not None else ""
                 if name:
                     texts[(src, name)][step.action.text] = None
                     pending[src][name] = step.action.text
@@ -99,7 +99,7 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
             if b is None or where.get(b) in (None, src) or not pending.get(src):
                 continue
             widget, action, _, _ = classify_step(root, step)
-            name = _name(info, widget)
+            name = name_in(info, widget)
             target = touch_target(root, step.action)
             if target is not None and _CANCEL.match(root.at(target).label.strip()):
                 pending.pop(src, None)
@@ -137,7 +137,7 @@ def typed_fields(traces: Sequence[Trace], where, infos, obs, taken: set[str]) ->
 
 def _field_names(root, info) -> set[str]:
     """The names of the editable views of an observation."""
-    return {_name(info, widget_ref(root, p).key) for p, n in root.walk() if n.editable}
+    return {name_in(info, widget_ref(root, p).key) for p, n in root.walk() if n.editable}
 
 
 def _leads_on(where, obs, t: int, step, src: str) -> bool:
@@ -157,11 +157,6 @@ def typed_name(screen: str, field: str, taken: set[str] | frozenset[str]) -> str
     while base in taken or base + SUFFIX in taken or base + PICKED + SUFFIX in taken:
         base += "_2"
     return base
-
-
-def _name(info, key: str) -> str:
-    path = resolve_key(key, info.keys)
-    return info.names.get(path, "") if path is not None else ""
 
 
 def typed_tables(fields: list[Typed]) -> list[Table]:
