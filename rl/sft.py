@@ -83,15 +83,16 @@ def reply_loss_trainer(base: type, prompt_weight: float = 0.0) -> type:
             total = F.cross_entropy(logits, target, reduction="sum")
             count = num_items_in_batch if num_items_in_batch is not None else keep.sum()
             loss = total / torch.as_tensor(count).clamp(min=1)
+            mode = "train" if model.training else "eval"
+            logged = mode == "eval" or (self.state.global_step + 1) % self.args.logging_steps == 0
             if prompt_weight > 0 and model.training:
                 aside = _prompt_loss(model, hidden, inputs, labels)
-                if (self.state.global_step + 1) % self.args.logging_steps == 0:
+                if logged:
                     self._metrics["train"]["reply_loss"].append(loss.item())
                     self._metrics["train"]["prompt_loss"].append(aside.item())
                 fade = 1 - self.state.global_step / max(1, self.state.max_steps)
                 loss = loss + prompt_weight * fade * aside
-            mode = "train" if model.training else "eval"
-            if mode == "eval" or (self.state.global_step + 1) % self.args.logging_steps == 0:
+            if logged:
                 # on the steps that are logged only: the argmax over the vocabulary took
                 # 7 ms of a 150 ms step
                 with torch.no_grad():
