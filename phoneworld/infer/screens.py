@@ -130,8 +130,8 @@ BODY_SHARE = 0.4
 def bodies(obs: Observation) -> frozenset[str]:
     """The skeleton paths of the views that cover `BODY_SHARE` of the screen or more:
     frames, and whatever page fills them (a list, a scroll view, a web view); paths as
-    `skeleton` writes them, the views inside a list left out as there, and those inside a
-web view (a page loading and the page loaded are one screen)."""
+    `skeleton` writes them, the views inside a list left out as there, and those inside
+    a web view (a page loading and the page loaded are one screen)."""
     if obs.root is None or not obs.width or not obs.height:
         return frozenset()
     least = BODY_SHARE * obs.width * obs.height
