@@ -30,14 +30,12 @@ from phoneworld.infer.layout import identifier
 from phoneworld.infer.picked import recorded_picks
 from phoneworld.infer.transitions import classify_step, focused_editable, touch_target
 from phoneworld.ir.model import ObsRef
-from phoneworld.spec.ast import Column, Effect, Flag, Ref, Table, Transition
+from phoneworld.spec.ast import PICKED, TYPED, Column, Effect, Flag, Ref, Table, Transition
 from phoneworld.traces.model import Trace
 from phoneworld.ui.widgets import widget_ref
 
-SUFFIX = "_typed"
+SUFFIX = TYPED
 """A typed-texts table is named after its field: `<screen>_<field>_typed`."""
-PICKED = "_picked"
-"""The values a field held when a tap confirmed them: `<screen>_<field>_picked_typed`."""
 _CANCEL = re.compile(r"^(cancel|close|back|navigate up|dismiss|no|discard|not now)$", re.I)
 
 

@@ -22,6 +22,12 @@ Priority = Literal["P0", "P1", "P2"]
 
 
 # -- data ---------------------------------------------------------------------------
+TYPED = "_typed"
+"""A content table of the texts the recordings typed into a field ends in this:
+`<flag>_typed` (written by `infer.typed`, read by tasks: what a task types)."""
+PICKED = "_picked"
+"""A field's values a tap confirmed: `<flag>_picked_typed` (`infer.picked`)."""
+
 
 @dataclass(frozen=True)
 class Column:

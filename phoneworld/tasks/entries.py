@@ -21,19 +21,28 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
+from phoneworld.spec.ast import (
+    PICKED,
+    TYPED,
+    AppSpec,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Ref,
+    Task,
+    TaskParam,
+    View,
+)
 from phoneworld.spec.walk import views as all_views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
-from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.labels import is_name, label_of, screen_labels, views_by_name
 from phoneworld.tasks.reach import tables_of
 from phoneworld.tasks.schema import Schema
 
 SUFFIX = TYPED
-PICKED = "_picked"
-"""As `infer.typed.PICKED` names a field's picked values (`<flag>_picked_typed`)."""
 _SEARCH = re.compile(r"search|query|find|filter", re.I)
 
 

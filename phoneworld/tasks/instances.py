@@ -31,7 +31,19 @@ from phoneworld.runtime.expr import display, normalise
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Expr, Not, Ref, Task, Value
+from phoneworld.spec.ast import (
+    TYPED,
+    AppSpec,
+    BoolOp,
+    Call,
+    Compare,
+    Const,
+    Expr,
+    Not,
+    Ref,
+    Task,
+    Value,
+)
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
@@ -39,8 +51,6 @@ from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
-TYPED = "_typed"
-"""Tables of texts the recordings typed into a field (`infer.typed`): what a task types."""
 KINDS = ("state", "information", "navigation", "composite", "cross_app")
 MAX_DRAWS = 20_000
 """Drawings of one template that are looked at (rows of each table, multiplied)."""
