@@ -9,6 +9,7 @@ import pytest
 
 from phoneworld.infer.app import PASSES
 from phoneworld.infer.lists import drill_downs
+from phoneworld.infer.representatives import most_opened
 from phoneworld.ir.model import ObsRef
 from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
@@ -100,6 +101,69 @@ def test_a_dialog_is_laid_out_from_its_fullest_recording():
     f = facts(tr, until="representatives")
     (info,) = f.screens.values()
     assert info.rep == ObsRef(trace=0, index=1)
+
+
+def _settings_dialogs():
+    """A settings list whose rows open one dialog: twice on Theme (three choices), then
+    once on Language (five choices, the fuller dialog)."""
+    def settings():
+        return screen(title("Settings"), rows("list", [("Theme",), ("Language",)]))
+
+    def dialog(name, choices):
+        lst = rows("choices", [(c,) for c in choices], y=800, pitch=100)
+        return _n("FrameLayout", "", "", (100, 700, 980, 800 + 100 * len(choices)), [
+            _n("TextView", "alertTitle", name, (100, 700, 980, 800)), lst])
+    themes = [("Light",), ("Dark",), ("System",)]
+    app = App().show(settings())
+    for _ in range(2):
+        app = app.tap(1, 0).show(dialog("Theme", [t[0] for t in themes])).back() \
+            .show(settings())
+    return app.tap(1, 1).show(dialog("Language", ["English", "Deutsch", "Français",
+                                                  "Español", "Italiano"])).trace()
+
+
+def test_a_screen_opened_on_several_rows_is_drawn_from_the_row_opened_most():
+    """(#22) The fullest recording is the Language dialog, but the dialog was opened on
+    Theme twice: its layout and the row it is previewed with are Theme's."""
+    tr = _settings_dialogs()
+    rows_known = facts(tr, until="rows")
+    dialog = screen_of(rows_known, 0, 1)
+    assert screen_of(rows_known, 0, 5) == dialog  # one screen for both dialogs
+    assert rows_known.screens[dialog].rep == ObsRef(trace=0, index=5)  # Language
+    f = facts(tr, until="opened rows")
+    info = f.screens[dialog]
+    assert info.rep in (ObsRef(trace=0, index=1), ObsRef(trace=0, index=3))
+    assert f.ctx_of[info.rep] == 1  # the Theme row
+    assert info.root.at((0,)).text == "Theme" and "alertTitle" in str(info.keys)
+    assert {s.name: s.opened for s in facts(tr).views}[dialog] == 1
+    # A screen shown with one row only keeps its representative.
+    assert facts(_shop(), until="opened rows").screens == facts(_shop(), until="rows").screens
+
+
+def test_a_representative_that_shows_no_row_stays():
+    """A folder dialog laid out at its root (no row) keeps that layout, however often
+    one of its folders was opened: none is not a row the screen was opened with."""
+    def dialog(items):
+        lst = rows("list", items, y=800, pitch=100)
+        return _n("FrameLayout", "", "", (100, 700, 980, 800 + 100 * len(items)), [
+            _n("TextView", "alertTitle", "Open", (100, 700, 980, 800)), lst])
+    top = [("a/",), ("b/",), ("c/",), ("d/",), ("e/",)]
+    app = App()
+    for _ in range(2):
+        app = app.show(dialog(top)).tap(1, 0).show(dialog([("x",), ("y",)])).back()
+    tr = app.show(dialog(top)).trace()
+    f = facts(tr, until="rows")
+    (info,) = f.screens.values()
+    assert f.ctx_of[info.rep] is None  # the fullest: the root
+    assert sum(v is not None for v in f.ctx_of.values()) >= 2  # rows, more often
+    assert facts(tr, until="opened rows").screens == f.screens
+
+
+def test_the_row_opened_most_breaks_ties_by_the_representative_then_the_lowest():
+    assert most_opened([4, 4, 5], 5) == 4
+    assert most_opened([4, 5], 5) == 5
+    assert most_opened([5, 4], 7) == 4
+    assert most_opened([], 3) == 3
 
 
 def test_lists_become_tables_with_unique_names():

@@ -22,12 +22,12 @@ from phoneworld.infer.details import bind_details
 from phoneworld.infer.edits import find_row_edits, find_sends, row_effects
 from phoneworld.infer.facts import Facts, Pass, Provenance, StepFacts, initial_facts
 from phoneworld.infer.lists import (
-    choose_representatives,
     collect_rows,
     find_screen_lists,
     name_columns,
     parameterise_screens,
 )
+from phoneworld.infer.representatives import by_opened_row, choose_representatives
 from phoneworld.infer.rules import choose_transitions
 from phoneworld.infer.saves import find_saves, save_effects
 from phoneworld.infer.steppers import find_steppers
@@ -46,6 +46,7 @@ PASSES: tuple[tuple[str, Pass], ...] = (
     ("lists", find_screen_lists),                  # -> a (still empty) table per list
     ("parameters", parameterise_screens),          # -> the list whose row a screen shows
     ("rows", collect_rows),                        # -> rows, ctx per observation, taps
+    ("opened rows", by_opened_row),                # -> layouts of the row most opened
     ("sends", find_sends),                         # -> rows a typed text created
     ("saves", find_saves),                         # -> texts saved into a list elsewhere
     ("row edits", find_row_edits),                 # -> rows a tap deleted or stepped

@@ -1,6 +1,6 @@
-"""Passes from screens to their lists' rows: representatives, lists, parameters, rows.
+"""Passes from screens' representatives to their lists' rows: lists, parameters, rows.
 
-    screens{home, detail}  ->  representatives  ->  lists{home: {RecyclerView#list: …}}
+    representatives{home, detail}  ->  lists{home: {RecyclerView#list: …}}
       ->  params{detail: (home, RecyclerView#list)}  ->  rows, ctx per observation
 """
 
@@ -11,101 +11,15 @@ from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
 from phoneworld.infer import extents as E
-from phoneworld.infer.facts import Facts, ScreenFacts
+from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import (
     list_items,
     list_key,
     list_label,
-    resolve_key,
     texts_by_key,
-    widget_keys,
 )
-from phoneworld.infer.layout import Namer, identifier, interactive, unique
+from phoneworld.infer.layout import identifier, unique
 from phoneworld.ir.model import ObsRef
-
-
-def choose_representatives(f: Facts) -> Facts:
-    """Each screen's layout comes from one observation: the one whose widgets cover most
-    of the screen's recorded transitions, then, for a dialog, whose lists show the most
-    items, then whose lists show items from their top, then the most typical
-    (`_typicality`; ties: the earliest); its widgets get names.
-
-        screen(obs 0:1, 0:5)  ->  ScreenFacts(rep=0:5, keys, names={(0, 2): "add"})
-    """
-    wanted: dict[str, set[str]] = defaultdict(set)
-    for t in f.graph.transitions:
-        wanted[t.source].add(t.widget)
-    visits = Counter(sf.after for sf in f.steps if sf.after is not None)
-    # Observations a step on their own screen led to (a form after a failed submit).
-    left = {sf.after for sf in f.steps if sf.after is not None
-            and f.where.get(sf.after) is not None and f.where.get(sf.after) == f.where.get(
-                sf.before)}
-    entered = {sf.after for sf in f.steps if sf.after is not None} - left
-    out = {}
-    for s in f.graph.screens:
-        want = wanted[s.name]
-        typical = _typicality(f, s.observations, visits)
-        best, best_score, best_keys = None, (-1, -1, False, False, -1.0), {}
-        for ref in s.observations:
-            root = f.obs[ref].root
-            if root is None:
-                continue
-            keys = widget_keys(root)
-            # Then, for a dialog (a window smaller than the screen), the one whose lists
-            # show the most items: a dialog that grows with the folder it lists is laid
-            # out at its fullest.
-            fullest = sum(len(root.at(p).children) for p, _ in C.find_lists(root)) \
-                if _is_dialog(f.obs[ref]) else 0
-            score = (sum(1 for w in want if resolve_key(w, keys) is not None), fullest,
-                     _lists_from_start(root), ref in entered, typical[ref])
-            if best is None or score > best_score:
-                best, best_score, best_keys = ref, score, keys
-        root = f.obs[best].root if best is not None else None
-        named = sorted({p for k, p in best_keys.items() if k in want
-                        or interactive(root.at(p))}
-                       | {p for w in want if (p := resolve_key(w, best_keys)) is not None})
-        namer = Namer()
-        names = {p: namer.name(root.at(p)) for p in named}
-        out[s.name] = ScreenFacts(screen=s, rep=best, root=root, keys=best_keys, names=names)
-    return f.with_(screens=out)
-
-
-def _typicality(f: Facts, refs, visits: Counter) -> dict[ObsRef, float]:
-    """How alike each observation's texts outside lists are to what the screen's visits
-    showed: the mean Jaccard similarity of their texts, over the screen's observations
-    weighted by how often the steps arrived on them. A screen's static texts come from
-    one observation: the most typical shows the page as most visits saw it, not as one
-    tap left it (an error message, a panel opened once)."""
-    texts = {r: frozenset(texts_by_key(f.obs[r].root).values()) for r in refs
-             if f.obs[r].root is not None}
-    out: dict[ObsRef, float] = {}
-    for r, mine in texts.items():
-        total = weight = 0.0
-        for o, theirs in texts.items():
-            w = visits[o] + 1
-            weight += w
-            union = len(mine | theirs)
-            total += w * (len(mine & theirs) / union if union else 1.0)
-        out[r] = round(total / weight, 6) if weight else 0.0
-    return out
-
-
-def _lists_from_start(root) -> bool:
-    """Whether every list of a recorded tree shows items from its top: a chat of three
-    messages stacked at the bottom would place the template's first row there."""
-    for path, _ in C.find_lists(root):
-        node = root.at(path)
-        kids = [c for c in node.children if c.visible]
-        height = node.bounds[3] - node.bounds[1]
-        if kids and kids[0].bounds[1] - node.bounds[1] > height // 4:
-            return False
-    return True
-
-
-def _is_dialog(o) -> bool:
-    """Whether the observation's app window is smaller than the screen on both axes."""
-    b = o.root.bounds
-    return 0 < b[2] - b[0] < o.width and 0 < b[3] - b[1] < o.height
 
 
 def find_screen_lists(f: Facts) -> Facts:

@@ -42,8 +42,8 @@ def _opened(f: Facts, info: ScreenFacts, table: str) -> int | None:
     row shows a row it was opened on, whatever rows a transition would let open it
     (activitylauncher's Theme dialog, not the "Settings" heading), and the one its layout
     was recorded with fits that layout (a dialog of ten choices is taller than one of
-    three, its title higher). Rows that the recordings showed more often but with
-    another layout were measured drawn worse (benchmarks/visual.py, #22)."""
+    three, its title higher); the representative is one of the row shown most often
+    (`representatives.by_opened_row`), so this is that row (#22)."""
     keys = {r[0] for t in f.tables if t.name == table for r in t.rows}
     own = f.ctx_of.get(info.rep) if info.rep is not None else None
     return own if own is not None and own in keys else None
