@@ -13,7 +13,7 @@ from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
-from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
+from phoneworld.tasks.labels import is_code, is_name, is_placeholder, screen_labels
 from phoneworld.tasks.schema import read_schema, reads
 from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
@@ -202,6 +202,35 @@ def test_row_texts_and_headings_are_asked_by_where_they_are():
     headed = next(t for t in example("shopping").tasks if t.name == "read_checkout_1")
     assert "“Order summary”" in headed.instruction and "Checkout" in headed.instruction
     assert headed.condition == Compare("~", Ref(("answer",)), headed.condition.right)
+
+
+def test_code_names_nothing():
+    """activitylauncher lists activities by class name: ".TrampolineActivity" over
+    "com.android.providers.downloads.ui.TrampolineActivity". A person reads them, but
+    calls nothing by them; a file name or a word with a dot is a name."""
+    for code in (".TrampolineActivity", ".accounts.CantAddAccountActivity",
+                 "com.android.providers.downloads.ui.TrampolineActivity",
+                 "android:id/title", "@+id/save"):
+        assert is_code(code) and not is_name(code), code
+    for name in ("plugins/", "simple_print_loop", "Node.js", "v1.0.3", "U.S.A.", "Dr. Who",
+                 "Settings", "..."):
+        assert not is_code(name), name
+
+
+def test_a_row_is_not_called_by_text_the_recording_typed():
+    """uber's search for "Humanoid" lists a place called "Humanoid" under the field that
+    says it: "What is written under Humanoid?" points at both, so no task calls a row by
+    a text the recordings typed (the text to type is still drawn: "Search for “…”")."""
+    spec = example("shopping")
+    price = next(t for t in spec.tasks if t.name == "ask_product_price_category_product_list")
+    assert "Oat Milk" in {i.params["n"] for i in draw(spec, price)}
+    typed = dataclasses.replace(spec, tables=tuple(
+        dataclasses.replace(t, rows=((1, None, "oat milk"),))
+        if t.name == "search_search_input_typed" else t for t in spec.tables))
+    got = {i.params["n"] for i in draw(typed, price)}
+    assert "Oat Milk" not in got and "Whole Milk" in got
+    search = next(t for t in typed.tasks if t.name == "search_search_search_input")
+    assert {i.params["m"] for i in draw(typed, search)} == {"oat milk"}
 
 
 def test_what_was_typed_is_searched_for_and_filled_in():

@@ -49,14 +49,15 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
             for a, b, place in _headed(v.children[0]):
                 if e is not None and a == e.name:
                     continue  # a row's name with more under it: `rowtexts.row_questions`
-                if sum(_readable_text(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
+                if sum(readable(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
                     continue  # a column of like things (an activity's title): no heading
                 for r in t.rows:
-                    head, text = r[cols.index(a)], r[cols.index(b)]
-                    if reach.shown(t.name, r[0]) and _readable_text(head) and \
-                            _readable_text(text) and is_heading(head) and head != text and \
-                            reach.together([head, text]):
-                        found.append((s.name, t.name, head.strip(), text.strip(), place))
+                    if not (reach.shown(t.name, r[0]) and readable(r[cols.index(a)]) and
+                            readable(r[cols.index(b)])):
+                        continue
+                    head, text = str(r[cols.index(a)]).strip(), str(r[cols.index(b)]).strip()
+                    if is_heading(head) and head != text and reach.together([head, text]):
+                        found.append((s.name, t.name, head, text, place))
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, place in found:
         answers.setdefault((head, place), set()).add(text)
@@ -98,7 +99,3 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
             yield ca, cb, "under"
         elif over_y > height // 2 and -4 <= gap_x <= height:
             yield ca, cb, "next"
-
-
-def _readable_text(v: object) -> bool:
-    return isinstance(v, str) and readable(v)

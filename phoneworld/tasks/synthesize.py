@@ -44,7 +44,8 @@ from phoneworld.spec.walk import map_expr, views, walk
 from phoneworld.tasks import browse, cells, choose, counts, entries, patterns, rowtexts
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
+from phoneworld.tasks.composite import Base, Names, composites, step_pairs
+from phoneworld.tasks.instances import typed_texts
 from phoneworld.tasks.labels import (
     const_text,
     fixed_texts,
