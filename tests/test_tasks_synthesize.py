@@ -515,7 +515,7 @@ def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
     """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
     under “Arrive by”?" has no one answer."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.screentexts import screen_texts
 
     def page(name: str, answer: str) -> Screen:
         texts = (View("TextView", (40, 300, 600, 360), text=Const("Arrive by")),
@@ -880,7 +880,7 @@ def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.screentexts import screen_texts
 
     def page(name: str, modules: tuple[str, ...]) -> Screen:
         texts = (View("TextView", (40, 300, 600, 360), text=Const("Profile")),
@@ -978,8 +978,8 @@ def test_a_value_heads_nothing():
     """aeondroid's About lists "Version 1.0.3", its web address and an e-mail address, one
     under the other: none of them is a heading to ask what is under it."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
     from phoneworld.tasks.labels import is_heading
+    from phoneworld.tasks.screentexts import screen_texts
 
     lines = ["License", "GPLv3", "Version 1.0.3", "https://github.com/a/b", "a@b.org",
              "Released under the GPLv3"]
@@ -1518,7 +1518,7 @@ def test_a_heading_on_a_page_with_no_name_is_asked_by_the_way_there():
     not where (a person looks for a Dark Theme option); the one row that opens the page
     does: "Tap “Show release note” and tell me what is written under “Dark Theme”."
     A page any row opens has no one way there: asked as before."""
-    from phoneworld.tasks.browse import screen_texts, way_in
+    from phoneworld.tasks.screentexts import screen_texts, way_in
 
     spec = parse(_NOTES)
     notes = next(s for s in spec.screens if s.name == "notes")
@@ -1572,7 +1572,7 @@ def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
     """qqmusic's "分享" on an album's header row opens a share sheet that shows nothing
     of the row and has no name: "Tap “分享”." is a goal. Any row's button, or a tap on
     the row's name, is not that (the name is `open_rows`' "Open {n}.")."""
-    from phoneworld.tasks.browse import row_button
+    from phoneworld.tasks.screentexts import row_button
 
     spec = with_tasks(parse(_ROW_SHARE))
     sheet = next(s for s in spec.screens if s.name == "sheet")

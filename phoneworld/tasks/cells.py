@@ -5,15 +5,15 @@
       ->  task read_cells_app_starter_3_c_4_1 information
               "What is written under “活动中心”? | ..." { answer ~ "22个任务待完成" }
 
-`browse.screen_texts` asks this of a screen's fixed texts and `rowtexts.row_questions` of
-a row's name and what else the row shows; a list whose rows are each a different block of
-a page (a header card, a row of shortcuts) holds other headings: they are asked here, row
-by row, where a row shows a short heading (not the row's name) with another text right
+`screentexts.screen_texts` asks this of a screen's fixed texts and `rowtexts.row_questions`
+of a row's name and what else the row shows; a list whose rows are each a different block
+of a page (a header card, a row of shortcuts) holds other headings: they are asked here,
+row by row, where a row shows a short heading (not the row's name) with another text right
 under it or right after it on its line ("全部播放" "(15)"), in a column that one or two
-rows fill (more: a column of like things, an activity's title, asked by `browse` if at
-all) and with no digits in the heading (a "Starts at: 2023-10-18" is a value). Only rows
-a person gets to see (a list showed them, both texts on one screen); a heading with two
-different answers is asked of neither.
+rows fill (more: a column of like things, an activity's title, asked by `screentexts` if
+at all) and with no digits in the heading (a "Starts at: 2023-10-18" is a value). Only
+rows a person gets to see (a list showed them, both texts on one screen); a heading with
+two different answers is asked of neither.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.browse import Template, way_in
+from phoneworld.tasks.browse import Template
 from phoneworld.tasks.labels import is_heading, readable
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
+from phoneworld.tasks.screentexts import way_in
 
 _ONE_OFF = 2
 """Rows that may fill a heading's column: more, and it is a column of like things."""
