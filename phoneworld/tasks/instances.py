@@ -8,9 +8,10 @@
 Parameters of a template that come from one table take their values from one row, a row
 some list of the app shows (`reach`) where its table is listed at all. A drawing is kept
 when every value is there (not empty, not cut short with "…"), when the goal does not
-already hold after a reset (each half of a composite on its own), when no other row gives
-the same instruction a different goal (two "Wi-Fi" rows with different keys: neither is
-drawn), and when a person can see what the task is about (`reach`).
+already hold after a reset (each half of a composite on its own), when what it shows
+calls its rows by words (`_calls`: no code, no text the recordings typed), when no other
+row gives the same instruction a different goal (two "Wi-Fi" rows with different keys:
+neither is drawn), and when a person can see what the task is about (`reach`).
 
 An id is `app/template#hash` (the hash of the drawn values), so it names the same
 instance for the same spec whatever the seed.
