@@ -1477,14 +1477,13 @@ screen main P0 {
 
 def test_rows_of_another_layout_are_called_by_their_own_first_text():
     """activitylauncher's activities under each app's row leave the app's name empty:
-    "What is written under Help?" is answered by the class under the activity's title,
-    a title that starts with a mark is quoted (“.Main”), and one that is also an app's
-    name ("App B") calls two rows: asked of neither."""
+    "What is written under Help?" is answered by the class under the activity's title; a
+    title that is code (".Main", a class name) calls no row, and one that is also an
+    app's name ("App B") calls two rows: asked of neither."""
     spec = with_tasks(parse(_APPS))
     (read,) = [t for t in spec.tasks if "_by_" in t.name]
     drawn = {i.params[read.params[0].name]: i for i in draw(spec, read)}
-    assert set(drawn) == {".Main", "Help"}
-    assert "“.Main”" in drawn[".Main"].instruction
+    assert set(drawn) == {"Help"}
     demo = make_demo([spec], drawn["Help"])
     assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "a.Help"}
 
