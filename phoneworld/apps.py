@@ -10,6 +10,7 @@ from pathlib import Path
 from phoneworld.errors import PhoneworldError
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
+from phoneworld.ui.bodies import bodies, other_pages
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
     content_texts,
@@ -29,6 +30,7 @@ class ScreenEntry:
     skeleton: frozenset[str]
     tabs: frozenset[str] = frozenset()
     texts: frozenset[str] = frozenset()
+    bodies: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -42,13 +44,18 @@ class GeneratedApp:
         """The screen a recorded observation shows (the compiler's grouping rule), or None.
         A screen whose labels differ (`skeleton.same_texts`) is taken only when no screen
         with like labels has the layout: a screen's rendering may label its buttons with
-        its row's texts."""
+        its row's texts. A screen of the app's own that fills the display with a body
+        the observation lacks, while it has one the screen lacks, is another page in
+        the same frame (`ui.bodies.other_pages`), as the compiler has it."""
         skel = skeleton(obs.root)
         tabs = selected_tabs(obs.root)
         texts = content_texts(obs.root)
+        big = bodies(obs.root, obs.width, obs.height)
         best, best_sim = None, (False, -1.0)
         for s in self.screens:
             if s.package != obs.package or s.foreign != obs.foreign or s.tabs != tabs:
+                continue
+            if not s.foreign and other_pages(skel, big, s.skeleton, s.bodies, self.chrome):
                 continue
             if s.activity and obs.activity and s.activity.rsplit("/", 1)[-1] != \
                     obs.activity.rsplit("/", 1)[-1]:
@@ -81,7 +88,8 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            activity=s["activity"], foreign=s["foreign"],
                                            skeleton=frozenset(s["skeleton"]),
                                            tabs=frozenset(s.get("tabs", ())),
-                                           texts=frozenset(s.get("texts", ()))))
+                                           texts=frozenset(s.get("texts", ())),
+                                           bodies=frozenset(s.get("bodies", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
     chrome = _report_chrome(path / "compile_report.json")

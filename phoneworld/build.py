@@ -28,6 +28,7 @@ from phoneworld.spec.walk import views
 from phoneworld.tasks.gentests import checker_cases
 from phoneworld.tasks.synthesize import synthesize_tasks
 from phoneworld.traces.model import Trace
+from phoneworld.ui.bodies import bodies
 from phoneworld.ui.skeleton import content_texts, selected_tabs, skeleton
 
 
@@ -46,7 +47,8 @@ def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequenc
         screens.append(ScreenIndexEntry(
             name=s.name, package=s.package, activity=s.activity, foreign=s.foreign,
             skeleton=tuple(sorted(skeleton(node))), tabs=tuple(sorted(selected_tabs(node))),
-            texts=tuple(sorted(content_texts(node)))))
+            texts=tuple(sorted(content_texts(node))),
+            bodies=tuple(sorted(bodies(node, spec.width, spec.height)))))
         previews.append((s.name, machine.preview(s.name)))
     report = compile_report(spec, graph, traces, provenance)
     if visual is not None:

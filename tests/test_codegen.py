@@ -44,7 +44,7 @@ def test_the_files_of_an_app(shop):
     assert index["screens"] == [{"name": "home", "package": "com.shop", "activity": ".Main",
                                  "foreign": False, "skeleton": ["FrameLayout",
                                                                 "FrameLayout/TextView"],
-                                 "tabs": ["Tab=Home"], "texts": ["Home"]}]
+                                 "tabs": ["Tab=Home"], "texts": ["Home"], "bodies": []}]
     assert files["initial_state.sql"].decode().splitlines()[1] == \
         'INSERT INTO "cart" VALUES (1, 2);'
     assert files["screens/cart.html"].endswith(b"<main>cart</main>\n")

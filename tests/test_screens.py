@@ -256,3 +256,42 @@ def test_a_page_with_a_body_of_its_own_under_one_toolbar_is_another_screen():
     _, where = group_observations([tr])
     names = [where[r] for r in sorted(where, key=lambda r: r.index)]
     assert names[0] != names[1] and names[0] == names[2]
+
+
+
+def test_replay_puts_a_page_with_a_body_of_its_own_on_the_screen_it_was_compiled_into():
+    """The compiler's rule for pages with bodies of their own (above) is replay's too
+    (`ui.bodies`): a recorded day picker is classified as the day picker, even where the
+    Profile Photo page under the same toolbar resembles it more than the day picker's
+    own rendering (which shows buttons the recording did not)."""
+    from phoneworld.apps import GeneratedApp, ScreenEntry
+    from phoneworld.ui.bodies import bodies
+    from tests.infer_fixtures import App, H, W, _n, button, screen, title
+    from tests.tasks_fixtures import example
+
+    def page(heading, body, extra=()):
+        inner = _n("LinearLayout", "toolbar", "", (0, 0, W, 150),
+                   [title(heading), button("back", "Back", 0), *extra])
+        for depth in range(8):
+            inner = _n("FrameLayout", f"frame{depth}", "", (0, 0, W, H),
+                       [inner, body] if depth == 0 else [inner])
+        return screen(inner)
+
+    days = _n("RecyclerView", "days", "", (0, 200, W, H), [
+        _n("TextView", "day", f"October {i}", (0, 200 + 150 * i, W, 350 + 150 * i))
+        for i in range(3)])
+    photo = _n("ScrollView", "", "", (0, 200, W, H), [
+        _n("ImageView", "image", "", (0, 200, W, 200 + W))])
+    more = [button(f"b{i}", "", 0) for i in range(5)]
+    tr = App().show(page("Select a day", days)).trace()
+    (recorded,) = tr.observations
+
+    def entry(name, node):
+        return ScreenEntry(name=name, package=recorded.package, activity=recorded.activity,
+                           foreign=False, skeleton=skeleton(node),
+                           tabs=selected_tabs(node),
+                           bodies=bodies(node, recorded.width, recorded.height))
+    rendered = {"days": page("Select a day", days, more), "photo": page("", photo)}
+    mock = GeneratedApp(path=ROOT, spec=example("shopping"),
+                        screens=tuple(entry(n, v) for n, v in rendered.items()))
+    assert mock.classify(recorded) == "days"

@@ -18,7 +18,8 @@ from phoneworld.compiler import compile_traces
 from phoneworld.spec.ast import AppSpec, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
-from phoneworld.tasks.labels import MAX_WORDS
+from phoneworld.tasks.instances import holes_of
+from phoneworld.tasks.labels import MAX_WORDS, is_code
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
 
@@ -70,8 +71,21 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
         for place in _PLACE.findall(inst.instruction):
             assert not (place.rstrip()[-1:] in ".!?" or len(place.split()) > MAX_WORDS), \
                 inst.instruction
-    # (#21) No composite asks to type one text twice, into two fields.
+    # (#21) No row is called by code (activitylauncher's ".TrampolineActivity") or by a
+    # text the recordings typed (uber's "Humanoid", a search's echo).
     params = {t.name: t.params for t in spec.tasks}
+    shown = {t.name: holes_of(t) for t in spec.tasks}
+    typed_words = {str(v).casefold() for t in spec.tables if t.name.endswith("_typed")
+                   for r in t.rows for v in r[1:] if isinstance(v, str)}
+    for inst in found:
+        for p in params[inst.template]:
+            value = inst.params[p.name]
+            if p.name in shown[inst.template] and not p.table.endswith("_typed"):
+                assert not is_code(value) and str(value).casefold() not in typed_words, \
+                    inst.instruction
+        assert not any(is_code(q) for q in _QUOTED.findall(inst.instruction)), \
+            inst.instruction
+    # (#21) No composite asks to type one text twice, into two fields.
     for inst in found:
         typed = [inst.params[p.name] for p in params[inst.template]
                  if p.table.endswith("_typed")]

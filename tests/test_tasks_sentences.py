@@ -105,6 +105,15 @@ def test_a_name_of_several_words_in_sentence_case_is_quoted():
     assert W.words("Tap “{screen}”.", {"screen": "Add list"}) == "Tap “Add list”."
 
 
+def test_a_name_with_a_dash_between_words_is_quoted():
+    """uber's "Greenlight Oakland - Edgewater": "Tell me what is shown next to Greenlight
+    Oakland - Edgewater, then ..." reads the dash as ours; a hyphen inside a word does
+    not ("Wi-Fi")."""
+    assert W.fill("What is shown next to {n}?", {"n": "Greenlight Oakland - Edgewater"}) \
+        == "What is shown next to “Greenlight Oakland - Edgewater”?"
+    assert not W.reads_as_words("Wi-Fi") and not W.reads_as_words("Android-stelsel")
+
+
 def test_joined_instructions_neither_stutter_nor_plead_in_the_middle():
     """On a phone: no "Open Aeondroid and open Settings", no "... and please tell me",
     no "and" run into another; composites join no two "and"s either."""

@@ -13,7 +13,7 @@ from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
-from phoneworld.tasks.labels import is_name, is_placeholder, screen_labels
+from phoneworld.tasks.labels import is_code, is_name, is_placeholder, screen_labels
 from phoneworld.tasks.schema import read_schema, reads
 from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
@@ -202,6 +202,35 @@ def test_row_texts_and_headings_are_asked_by_where_they_are():
     headed = next(t for t in example("shopping").tasks if t.name == "read_checkout_1")
     assert "“Order summary”" in headed.instruction and "Checkout" in headed.instruction
     assert headed.condition == Compare("~", Ref(("answer",)), headed.condition.right)
+
+
+def test_code_names_nothing():
+    """activitylauncher lists activities by class name: ".TrampolineActivity" over
+    "com.android.providers.downloads.ui.TrampolineActivity". A person reads them, but
+    calls nothing by them; a file name or a word with a dot is a name."""
+    for code in (".TrampolineActivity", ".accounts.CantAddAccountActivity",
+                 "com.android.providers.downloads.ui.TrampolineActivity",
+                 "android:id/title", "@+id/save"):
+        assert is_code(code) and not is_name(code), code
+    for name in ("plugins/", "simple_print_loop", "Node.js", "v1.0.3", "U.S.A.", "Dr. Who",
+                 "Settings", "..."):
+        assert not is_code(name), name
+
+
+def test_a_row_is_not_called_by_text_the_recording_typed():
+    """uber's search for "Humanoid" lists a place called "Humanoid" under the field that
+    says it: "What is written under Humanoid?" points at both, so no task calls a row by
+    a text the recordings typed (the text to type is still drawn: "Search for “…”")."""
+    spec = example("shopping")
+    price = next(t for t in spec.tasks if t.name == "ask_product_price_category_product_list")
+    assert "Oat Milk" in {i.params["n"] for i in draw(spec, price)}
+    typed = dataclasses.replace(spec, tables=tuple(
+        dataclasses.replace(t, rows=((1, None, "oat milk"),))
+        if t.name == "search_search_input_typed" else t for t in spec.tables))
+    got = {i.params["n"] for i in draw(typed, price)}
+    assert "Oat Milk" not in got and "Whole Milk" in got
+    search = next(t for t in typed.tasks if t.name == "search_search_search_input")
+    assert {i.params["m"] for i in draw(typed, search)} == {"oat milk"}
 
 
 def test_what_was_typed_is_searched_for_and_filled_in():
@@ -486,7 +515,7 @@ def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
     """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
     under “Arrive by”?" has no one answer."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.screentexts import screen_texts
 
     def page(name: str, answer: str) -> Screen:
         texts = (View("TextView", (40, 300, 600, 360), text=Const("Arrive by")),
@@ -851,7 +880,7 @@ def test_a_page_title_is_no_heading_to_ask_about_but_a_dialog_title_is():
     """uber's Profile page: "What does “Profile” say?" asks the page's title for its
     subtitle; activitylauncher's Disclaimer dialog: its title and its message."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
+    from phoneworld.tasks.screentexts import screen_texts
 
     def page(name: str, modules: tuple[str, ...]) -> Screen:
         texts = (View("TextView", (40, 300, 600, 360), text=Const("Profile")),
@@ -949,8 +978,8 @@ def test_a_value_heads_nothing():
     """aeondroid's About lists "Version 1.0.3", its web address and an e-mail address, one
     under the other: none of them is a heading to ask what is under it."""
     from phoneworld.spec.ast import Screen, View
-    from phoneworld.tasks.browse import screen_texts
     from phoneworld.tasks.labels import is_heading
+    from phoneworld.tasks.screentexts import screen_texts
 
     lines = ["License", "GPLv3", "Version 1.0.3", "https://github.com/a/b", "a@b.org",
              "Released under the GPLv3"]
@@ -1448,14 +1477,13 @@ screen main P0 {
 
 def test_rows_of_another_layout_are_called_by_their_own_first_text():
     """activitylauncher's activities under each app's row leave the app's name empty:
-    "What is written under Help?" is answered by the class under the activity's title,
-    a title that starts with a mark is quoted (“.Main”), and one that is also an app's
-    name ("App B") calls two rows: asked of neither."""
+    "What is written under Help?" is answered by the class under the activity's title; a
+    title that is code (".Main", a class name) calls no row, and one that is also an
+    app's name ("App B") calls two rows: asked of neither."""
     spec = with_tasks(parse(_APPS))
     (read,) = [t for t in spec.tasks if "_by_" in t.name]
     drawn = {i.params[read.params[0].name]: i for i in draw(spec, read)}
-    assert set(drawn) == {".Main", "Help"}
-    assert "“.Main”" in drawn[".Main"].instruction
+    assert set(drawn) == {"Help"}
     demo = make_demo([spec], drawn["Help"])
     assert demo.verified and demo.actions[-2] == {"action_type": "answer", "text": "a.Help"}
 
@@ -1489,7 +1517,7 @@ def test_a_heading_on_a_page_with_no_name_is_asked_by_the_way_there():
     not where (a person looks for a Dark Theme option); the one row that opens the page
     does: "Tap “Show release note” and tell me what is written under “Dark Theme”."
     A page any row opens has no one way there: asked as before."""
-    from phoneworld.tasks.browse import screen_texts, way_in
+    from phoneworld.tasks.screentexts import screen_texts, way_in
 
     spec = parse(_NOTES)
     notes = next(s for s in spec.screens if s.name == "notes")
@@ -1543,7 +1571,7 @@ def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
     """qqmusic's "分享" on an album's header row opens a share sheet that shows nothing
     of the row and has no name: "Tap “分享”." is a goal. Any row's button, or a tap on
     the row's name, is not that (the name is `open_rows`' "Open {n}.")."""
-    from phoneworld.tasks.browse import row_button
+    from phoneworld.tasks.screentexts import row_button
 
     spec = with_tasks(parse(_ROW_SHARE))
     sheet = next(s for s in spec.screens if s.name == "sheet")

@@ -29,6 +29,8 @@ class ScreenIndexEntry:
     """The selected tabs it shows, sorted."""
     texts: tuple[str, ...] = ()
     """The labels it shows (`ui.skeleton.content_texts`), sorted."""
+    bodies: tuple[str, ...] = ()
+    """The skeleton paths of its big views (`ui.bodies`), sorted."""
 
 
 @dataclass(frozen=True)

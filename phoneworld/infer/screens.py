@@ -9,7 +9,7 @@ chrome (paths most of an activity's distinct skeletons share: decor, toolbar, dr
 frame, bottom bar) at half, and is nil where the content under that chrome was swapped
 for other content (a fragment, a tab page, a web page), so single-activity apps do not
 collapse into one screen; so is it where each observation has a body of its own that the
-other lacks (`bodies`: a view outside the chrome covering two fifths of the screen, as
+other lacks (`ui.bodies`: a view outside the chrome covering two fifths of the screen, as
 uber's "Profile Photo" page, a picture in a scroll view, against the day picker under the
 same toolbar), however few views either body holds; texts, list items and system bars
 are never in a skeleton, so a clock, a list's length or its scroll position split
@@ -33,13 +33,11 @@ from collections.abc import Sequence
 from phoneworld.infer.layout import unique
 from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
+from phoneworld.ui.bodies import bodies, other_pages
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
-    app_windows,
     chrome,
     content_texts,
-    is_list,
-    node_key,
     same_texts,
     selected_tabs,
     short_id,
@@ -77,8 +75,7 @@ class _Group:
             return False
         if not self.foreign and not same_texts(texts, self.texts):
             return False
-        if not self.foreign and (bodies - chrome - self.skel) and \
-                (self.bodies - chrome - skel):
+        if not self.foreign and other_pages(skel, bodies, self.skel, self.bodies, chrome):
             return False  # each shows a body the other lacks: other pages in one frame
         if obs.activity and self.activity and _activity(obs.activity) != _activity(
                 self.activity):
@@ -107,7 +104,7 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             skel = skeleton(obs.root)
             tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
             texts = content_texts(obs.root)
-            big = bodies(obs)
+            big = bodies(obs.root, obs.width, obs.height)
             for g in groups:
                 if g.accepts(obs, skel, tabs, chrome, texts, big):
                     g.members.append(ref)
@@ -121,32 +118,6 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
                for n, g in zip(names, groups, strict=True)]
     where = {ref: s.name for s in screens for ref in s.observations}
     return screens, where
-
-
-BODY_SHARE = 0.4
-"""A view covering at least this share of the screen is a page's body (`bodies`)."""
-
-
-def bodies(obs: Observation) -> frozenset[str]:
-    """The skeleton paths of the views that cover `BODY_SHARE` of the screen or more:
-    frames, and whatever page fills them (a list, a scroll view, a web view); paths as
-    `skeleton` writes them, the views inside a list left out as there, and those inside
-    a web view (a page loading and the page loaded are one screen)."""
-    if obs.root is None or not obs.width or not obs.height:
-        return frozenset()
-    least = BODY_SHARE * obs.width * obs.height
-    out: set[str] = set()
-    for _, win in app_windows(obs.root):
-        stack = [(node_key(win), win)]
-        while stack:
-            path, node = stack.pop()
-            x1, y1, x2, y2 = node.bounds
-            if not node.visible or (x2 - x1) * (y2 - y1) < least:
-                continue
-            out.add(path)
-            if not is_list(node) and not node.class_name.endswith("WebView"):
-                stack.extend((path + "/" + node_key(c), c) for c in node.children)
-    return frozenset(out)
 
 
 def app_chrome(traces: Sequence[Trace]) -> frozenset[str]:

@@ -5,15 +5,15 @@
       ->  task read_cells_app_starter_3_c_4_1 information
               "What is written under “活动中心”? | ..." { answer ~ "22个任务待完成" }
 
-`browse.screen_texts` asks this of a screen's fixed texts and `rowtexts.row_questions` of
-a row's name and what else the row shows; a list whose rows are each a different block of
-a page (a header card, a row of shortcuts) holds other headings: they are asked here, row
-by row, where a row shows a short heading (not the row's name) with another text right
+`screentexts.screen_texts` asks this of a screen's fixed texts and `rowtexts.row_questions`
+of a row's name and what else the row shows; a list whose rows are each a different block
+of a page (a header card, a row of shortcuts) holds other headings: they are asked here,
+row by row, where a row shows a short heading (not the row's name) with another text right
 under it or right after it on its line ("全部播放" "(15)"), in a column that one or two
-rows fill (more: a column of like things, an activity's title, asked by `browse` if at
-all) and with no digits in the heading (a "Starts at: 2023-10-18" is a value). Only rows
-a person gets to see (a list showed them, both texts on one screen); a heading with two
-different answers is asked of neither.
+rows fill (more: a column of like things, an activity's title, asked by `screentexts` if
+at all) and with no digits in the heading (a "Starts at: 2023-10-18" is a value). Only
+rows a person gets to see (a list showed them, both texts on one screen); a heading with
+two different answers is asked of neither.
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.browse import Template, way_in
+from phoneworld.tasks.browse import Template
 from phoneworld.tasks.labels import is_heading, readable
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
+from phoneworld.tasks.screentexts import way_in
 
 _ONE_OFF = 2
 """Rows that may fill a heading's column: more, and it is a column of like things."""
@@ -49,14 +50,15 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
             for a, b, place in _headed(v.children[0]):
                 if e is not None and a == e.name:
                     continue  # a row's name with more under it: `rowtexts.row_questions`
-                if sum(_readable_text(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
+                if sum(readable(r[cols.index(a)]) for r in t.rows) > _ONE_OFF:
                     continue  # a column of like things (an activity's title): no heading
                 for r in t.rows:
-                    head, text = r[cols.index(a)], r[cols.index(b)]
-                    if reach.shown(t.name, r[0]) and _readable_text(head) and \
-                            _readable_text(text) and is_heading(head) and head != text and \
-                            reach.together([head, text]):
-                        found.append((s.name, t.name, head.strip(), text.strip(), place))
+                    if not (reach.shown(t.name, r[0]) and readable(r[cols.index(a)]) and
+                            readable(r[cols.index(b)])):
+                        continue
+                    head, text = str(r[cols.index(a)]).strip(), str(r[cols.index(b)]).strip()
+                    if is_heading(head) and head != text and reach.together([head, text]):
+                        found.append((s.name, t.name, head, text, place))
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, place in found:
         answers.setdefault((head, place), set()).add(text)
@@ -98,7 +100,3 @@ def _headed(item: View) -> Iterator[tuple[str, str, str]]:
             yield ca, cb, "under"
         elif over_y > height // 2 and -4 <= gap_x <= height:
             yield ca, cb, "next"
-
-
-def _readable_text(v: object) -> bool:
-    return isinstance(v, str) and readable(v)

@@ -22,7 +22,6 @@ from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.instances import TYPED
 from phoneworld.tasks.sentences import tidy
 
 
@@ -77,12 +76,6 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
         for pairs in sorts:
             if i < len(pairs):
                 yield _pair(*pairs[i], names)
-
-
-def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
-    """Each table of texts typed into a field (`..._typed`) -> the texts."""
-    return {t.name: frozenset(str(v) for r in t.rows for v in r[1:] if isinstance(v, str))
-            for t in spec.tables if t.name.endswith(TYPED)}
 
 
 def _type_alike(a: Base, b: Base, typed: dict[str, frozenset[str]]) -> bool:

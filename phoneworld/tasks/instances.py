@@ -8,9 +8,10 @@
 Parameters of a template that come from one table take their values from one row, a row
 some list of the app shows (`reach`) where its table is listed at all. A drawing is kept
 when every value is there (not empty, not cut short with "…"), when the goal does not
-already hold after a reset (each half of a composite on its own), when no other row gives
-the same instruction a different goal (two "Wi-Fi" rows with different keys: neither is
-drawn), and when a person can see what the task is about (`reach`).
+already hold after a reset (each half of a composite on its own), when what it shows
+calls its rows by words (`_calls`: no code, no text the recordings typed), when no other
+row gives the same instruction a different goal (two "Wi-Fi" rows with different keys:
+neither is drawn), and when a person can see what the task is about (`reach`).
 
 An id is `app/template#hash` (the hash of the drawn values), so it names the same
 instance for the same spec whatever the seed.
@@ -47,7 +48,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
-from phoneworld.tasks.labels import readable
+from phoneworld.tasks.labels import is_code, readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -134,6 +135,8 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     groups: dict[str, list[tuple[str, str]]] = {}
     for p in task.params:
         groups.setdefault(p.table, []).append((p.name, p.column))
+    visible = holes_of(task)
+    echoes = _echoes(spec)
     choices = []
     for table, cols in groups.items():
         options = []
@@ -141,10 +144,11 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
             if not reach.shown(table, next(iter(r.values()))):
                 continue  # a row no list shows is in no person's app: never drawn
             b = {name: r.get(col) for name, col in cols}
-            if all(isinstance(v, bool) or readable(v) for v in b.values()):
+            if all(isinstance(v, bool) or readable(v) for v in b.values()) and \
+                    (table.endswith(TYPED) or all(_calls(b[k], echoes) for k in b
+                                                  if k in visible)):
                 options.append(b)
         choices.append(list({_canon(b): b for b in options}.values()))
-    visible = holes_of(task)
     tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
@@ -172,6 +176,27 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         if len(options) == 1 and len(meant[shown]) == 1:
             out.append(_instance(spec, task, options[0], visible, tables))
     return tuple(out)
+
+
+def _calls(v: Value, echoes: frozenset[str]) -> bool:
+    """Whether a task may call a row by a value it shows: no code (`labels.is_code`:
+    activitylauncher's ".TrampolineActivity") and no text the recordings typed, shown back
+    (uber's search for "Humanoid" lists a place "Humanoid" under the field that says it:
+    "what is written under Humanoid?" points at both). Text to type is drawn as typed."""
+    return not is_code(v) and display(v).strip().casefold() not in echoes
+
+
+def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
+    """Each table of texts typed into a field (`..._typed`) -> the texts."""
+    return {t.name: frozenset(str(v) for r in t.rows for v in r[1:] if isinstance(v, str))
+            for t in spec.tables if t.name.endswith(TYPED)}
+
+
+@lru_cache(maxsize=32)
+def _echoes(spec: AppSpec) -> frozenset[str]:
+    """Every text the recordings typed, casefolded (`_calls`)."""
+    return frozenset(t.strip().casefold() for texts in typed_texts(spec).values()
+                     for t in texts if t.strip())
 
 
 def _of_params(e: Expr, params: set[str]) -> bool:

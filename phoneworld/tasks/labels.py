@@ -112,11 +112,29 @@ def _is_button(view: View, label: str) -> bool:
 
 def is_name(text: str) -> bool:
     """Whether a text can name a place: it has a letter, is short, does not start with a
-    number ("1 selected" is a count) and is not cut short ("Settings…")."""
+    number ("1 selected" is a count), is not cut short ("Settings…") and is no code
+    (`is_code`)."""
     text = text.strip()
     return any(ch.isalpha() for ch in text) and len(text) <= MAX_CHARS and \
         len(text.split()) <= MAX_WORDS and not text[:1].isdigit() and \
-        not text.endswith(("…", "..."))
+        not text.endswith(("…", "...")) and not is_code(text)
+
+
+_IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+_CODE = re.compile(rf"\.{_IDENT}(\.{_IDENT})*|{_IDENT}(\.{_IDENT}){{2,}}|"
+                   rf"(@\+?|{_IDENT}(\.{_IDENT})*:)id/{_IDENT}")
+"""A class or package name written as code: relative (".TrampolineActivity",
+".accounts.CantAddAccountActivity"), full ("com.android.settings.Settings", three dotted
+parts or more), or a resource id ("android:id/title", "@+id/save")."""
+
+
+def is_code(text: object) -> bool:
+    """Whether a text is code rather than words: a class, package or resource id as a
+    program writes it (activitylauncher's ".TrampolineActivity" and
+    "com.android.providers.downloads.ui.TrampolineActivity"). A person reads such a text
+    but calls nothing by it. A file name ("plugins/", "simple_print_loop") or a word with
+    one dot ("Node.js") is a name."""
+    return isinstance(text, str) and bool(_CODE.fullmatch(text.strip()))
 
 
 _NO_VALUE = frozenset({"n/a", "na", "none", "null", "nil", "unknown", "not set"})
@@ -131,9 +149,10 @@ def is_placeholder(text: str) -> bool:
 
 
 def readable(v: object) -> bool:
-    """Whether a value is one a person can read whole, to name a row or answer with: a
-    text or a number (not a flag, not missing), not empty, not cut short with "…", and
-    no placeholder (`is_placeholder`)."""
+    """Whether a value is one a person can read whole, to answer with (or, no code and
+    no text the recording typed, to name a row by: `instances`): a text or a number (not
+    a flag, not missing), not empty, not cut short with "…", and no placeholder
+    (`is_placeholder`)."""
     if isinstance(v, bool) or not isinstance(v, (str, int, float)):
         return False
     t = str(v).strip()

@@ -166,7 +166,7 @@ HEADED_VIA = (("Tap “{way}” and tell me what is written under “{head}”."
                "Tap “{way}” and read me the text under “{head}”."),
               "what is written under “{head}” on the page “{way}” opens")
 """A text under a heading on a page with no name, reached by the one thing that opens it
-(`browse.way_in`)."""
+(`screentexts.way_in`)."""
 BESIDE_VIA = (("Tap “{way}” and tell me what is shown next to “{head}”.",
                "What does it say beside “{head}” once you tap “{way}”?",
                "Tap “{way}” and read me what is next to “{head}”."),

@@ -1,11 +1,9 @@
-"""Questions about what a list row shows: a text beside its name, its switch's state.
+"""Questions about what a list row shows: a text beside its name (its switch's state:
+`rowswitches`).
 
     list row template: TextView item.title above TextView item.summary
       ->  task read_summary_settings information (n: settings.title, v: settings.summary)
               "What is written under {n}? | ..." { answer ~ v }
-    list row template: TextView item.title, Switch item.on (checkable)
-      ->  task ask_on_settings information (n: settings.title, k: settings.on)
-              "Is {n} on or off? | ..." { answer ~ "on" and k == true }
 
 A row is named by its name column, or where most rows share their names (or leave them
 empty), by the first other text that tells them apart ("Starts at: 2023-10-19 00:48:07");
@@ -20,7 +18,6 @@ number after the same words) is asked by its label, and its value alone answers:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from phoneworld.spec.ast import (
@@ -42,8 +39,6 @@ from phoneworld.tasks.labels import is_heading, is_name, readable
 from phoneworld.tasks.pairs import answered, pair_label, pair_phrases
 from phoneworld.tasks.schema import Schema
 
-_SWITCH = re.compile(r"(?<!Text)(CheckBox|Switch|Toggle)", re.I)
-"""A checkable that is on or off (not a choice in a list: a `CheckedTextView`)."""
 _STATE_WORDS = frozenset({"on", "off", "true", "false", "yes", "no", "checked", "unchecked"})
 
 
@@ -54,7 +49,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
     templates already ask about."""
     tables = {t.name: t for t in spec.tables}
     done = set(asked)
-    for table, name_view, other, column, rivals in _row_texts(spec, schema):
+    for table, name_view, other, column, rivals in row_texts(spec, schema):
         if (table, column) in done:
             continue
         t = tables[table]
@@ -74,7 +69,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         n, v = new("n"), new("v")
         label = pair_label([r[cols.index(column)] for r in t.rows]) if place != "rank" \
             else None
-        yield _ask_row(pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
+        yield ask_row(pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
                        f"read_{column}_{table}", n, answered(v, label),
                        (TaskParam(n, table, e.name), TaskParam(v, table, column)))
         where = _list_label(spec, schema, table)
@@ -82,7 +77,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
             # and the other way round: "What is number 3 in the list on 专辑?"
             r, v = new("r"), new("v")
             questions, obj = P.AT_RANK
-            yield _ask_row(([W.words(q, {"screen": where}) for q in questions],
+            yield ask_row(([W.words(q, {"screen": where}) for q in questions],
                             W.words(obj, {"screen": where})),
                            f"read_{e.name}_{table}_at_{column}", r,
                            Compare("~", Ref(("answer",)), Ref((v,))),
@@ -110,7 +105,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
                        {str(r[cols.index(key)]).strip() for r in t.rows})
         label = pair_label([r[cols.index(column)] for r in t.rows])
         asked_for = answered(v, label)
-        yield _ask_row(pair_phrases(P.PAIR_VALUE_BY, label) if label else P.ROW_TEXT[place],
+        yield ask_row(pair_phrases(P.PAIR_VALUE_BY, label) if label else P.ROW_TEXT[place],
                        f"read_{column}_{table}_by_{key}", n,
                        BoolOp("and", (asked_for, *(
                            Compare("!=", Ref((n,)), Const(x)) for x in names)))
@@ -137,7 +132,7 @@ def _keyed_rows(spec: AppSpec, schema: Schema
     points at them; drawing drops a text two rows share."""
     tables = {t.name: t for t in spec.tables}
     seen: set[str] = set()
-    for table, name_view, _, _, _ in _row_texts(spec, schema):
+    for table, name_view, _, _, _ in row_texts(spec, schema):
         e, t = schema.entity(table), tables[table]
         if table in seen or e is None:
             continue
@@ -172,60 +167,7 @@ def _item_of(spec: AppSpec, table: str, inside: View) -> View:
     raise LookupError(table)
 
 
-def switch_states(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]:
-    """A question per list whose rows' switches say their state ("ON", "OFF"): "Is {n}
-    on or off?", answered by that text."""
-    tables = {t.name: t for t in spec.tables}
-    done: set[str] = set()
-    for table, _, other, column, _ in _row_texts(spec, schema):
-        t, e = tables[table], schema.entity(table)
-        if table in done or e is None or "checkable" not in other.flags:
-            continue
-        cols = [c.name for c in t.columns]
-        name, value = cols.index(e.name), cols.index(column)
-        states = {str(r[value]).strip().lower() for r in t.rows
-                  if readable(r[name]) and readable(r[value])}
-        if not states or not states <= {"on", "off"}:
-            continue
-        done.add(table)
-        n, v = new("n"), new("v")
-        yield _ask_row(P.SWITCH_STATE, f"ask_switch_{table}", n,
-                       Compare("~", Ref(("answer",)), Ref((v,))),
-                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
-
-
-def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
-                  said: set[str]) -> Iterator[Template]:
-    """For a list whose rows' switches say nothing of their state (a checkbox; not the
-    choices of a single-choice list), "Is {n} on or off?", answered "on" or "off" by
-    what the switch shows: one template per answer, for the rows whose switch shows it.
-    `said` holds the tables whose switches say it in words (`switch_states`)."""
-    tables = {t.name: t for t in spec.tables}
-    done = set(said)
-    for s in spec.screens:
-        if s.foreign:
-            continue
-        for v in views(s.root):
-            if v.items is None or not v.children or v.items.table in done:
-                continue
-            table, e = v.items.table, schema.entity(v.items.table)
-            column = next((c.checked.path[1] for c in views(v.children[0])
-                           if "checkable" in c.flags and _SWITCH.search(c.cls) and
-                           isinstance(c.checked, Ref) and
-                           len(c.checked.path) == 2 and c.checked.path[0] == "item"), None)
-            types = {c.name: c.type for c in tables[table].columns}
-            if e is None or column is None or types.get(column) != "bool":
-                continue
-            done.add(table)
-            for on in (True, False):
-                n, k = new("n"), new("k")
-                cond = BoolOp("and", (Compare("~", Ref(("answer",)), Const("on" if on else "off")),
-                                      Compare("==", Ref((k,)), Const(on))))
-                yield _ask_row(P.SWITCH_STATE, f"ask_{'on' if on else 'off'}_{table}", n, cond,
-                               (TaskParam(n, table, e.name), TaskParam(k, table, column)))
-
-
-def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
+def ask_row(phrases: tuple, name: str, n: str, condition: Expr,
              params: tuple[TaskParam, ...]) -> Template:
     """An information question about the row named by hole `n`: `phrases` is (questions,
     what the question asks), as in `phrases.ROW_TEXT`."""
@@ -235,7 +177,7 @@ def _ask_row(phrases: tuple, name: str, n: str, condition: Expr,
     return Template(task, asks=W.rename_holes(obj, {"n": n}))
 
 
-def _row_texts(spec: AppSpec, schema: Schema
+def row_texts(spec: AppSpec, schema: Schema
                ) -> Iterator[tuple[str, View, View, str, list[View]]]:
     """(table, the view showing a row's name, a view showing another of its texts, that
     text's column, the views of the row's other texts) for every list row template of the

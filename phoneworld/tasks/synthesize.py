@@ -41,10 +41,21 @@ from phoneworld.spec.ast import (
     TaskParam,
 )
 from phoneworld.spec.walk import map_expr, views, walk
-from phoneworld.tasks import browse, cells, choose, counts, entries, patterns, rowtexts
+from phoneworld.tasks import (
+    browse,
+    cells,
+    choose,
+    counts,
+    entries,
+    patterns,
+    rowswitches,
+    rowtexts,
+    screentexts,
+)
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.composite import Base, Names, composites, step_pairs, typed_texts
+from phoneworld.tasks.composite import Base, Names, composites, step_pairs
+from phoneworld.tasks.instances import typed_texts
 from phoneworld.tasks.labels import (
     const_text,
     fixed_texts,
@@ -112,15 +123,15 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
     for t in rowtexts.row_questions(spec, schema, names.new, asked):
         yield Base(t.task, asks=t.asks, touches="answer")
     said = set()
-    for t in rowtexts.switch_states(spec, schema, names.new):
+    for t in rowswitches.switch_states(spec, schema, names.new):
         said.add(t.task.params[0].table)
         yield Base(t.task, asks=t.asks, touches="answer")
-    for t in rowtexts.switch_checks(spec, schema, names.new, said):
+    for t in rowswitches.switch_checks(spec, schema, names.new, said):
         yield Base(t.task, asks=t.asks, touches="answer")
-    for t in browse.flag_states(spec, schema, explore(spec).screens):
+    for t in screentexts.flag_states(spec, schema, explore(spec).screens):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen,
                     label=t.label)
-    for t in browse.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
+    for t in screentexts.screen_texts(spec, dict(schema.screen_labels), explore(spec).screens):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen, label=t.label)
     for t in patterns.form_questions(spec, dict(schema.screen_labels), explore(spec)):
         yield Base(t.task, asks=t.asks, touches="answer", screen=t.screen)
@@ -410,7 +421,7 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
             label = _asks_for_text(spec, s)  # ajsha's "SAVE", which asks for a file name
         # A row's page with no name, opened by a button of one row (qqmusic's "分享"):
         # pressing it is the goal.
-        button = "" if label or s.foreign else browse.row_button(spec, schema, s)
+        button = "" if label or s.foreign else screentexts.row_button(spec, schema, s)
         label = label or button
         if s.name == spec.start or s.foreign or not label or label == schema.title or \
                 popup and kinds.get(s.name, ("", ""))[1] == "title":

@@ -85,11 +85,12 @@ def reads_as_words(value: str) -> bool:
     starting with a verb of ours: "Tap Show last release note to open it", "Switch
     Enable privileged mode off"), a name of several words in sentence case, whose end a
     reader cannot see ("What is written under View source code?", "Go to Select a day
-    and time."), or one with brackets or a colon, or starting with no letter or digit,
-    which would read as words or marks of ours ("与你无关 (DJ版)", "Starts at: 20:00",
-    ".ShortcutActivity")."""
+    and time."), or one with brackets, a colon or a dash between spaces, or starting
+    with no letter or digit, which would read as words or marks of ours ("与你无关
+    (DJ版)", "Starts at: 20:00", "Greenlight Oakland - Edgewater", ".ShortcutActivity")."""
     v = value.strip()
     return is_sentence(v) or v[:1].islower() or any(ch in _BRACKETS for ch in v) or \
+        any(f" {d} " in v for d in _DASHES) or \
         not v[:1].isalnum() or (" " in v and v.split(" ", 1)[0].lower() in _VERBS) or \
         any(w[:1].islower() for w in v.split()[1:])
 
@@ -103,6 +104,7 @@ def is_sentence(value: str) -> bool:
 
 
 _BRACKETS = frozenset("()[]（）【】:：")
+_DASHES = ("-", "–", "—")
 _FIRST_PERSON = frozenset({"I", "I'm", "I’m", "I've", "I’ve", "I'd", "I’d"})
 _LONG = 4
 """Words a value may have and still read as a name inside an instruction."""
