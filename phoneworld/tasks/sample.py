@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from phoneworld.spec.ast import AppSpec, Const, Expr, Ref, Task
 from phoneworld.spec.walk import map_expr
@@ -54,8 +55,16 @@ def instances(spec: AppSpec) -> list[TaskInstance]:
 
 def _drawn(spec: AppSpec) -> list[tuple[Task, list[TaskInstance]]]:
     """Every template of `spec` with its instances, each question asked once
-    (`_distinct`)."""
-    return _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)])
+    (`_distinct`); fresh lists, the caller may shuffle them."""
+    return [(t, list(items)) for t, items in _drawn_once(spec)]
+
+
+@lru_cache(maxsize=32)
+def _drawn_once(spec: AppSpec) -> tuple[tuple[Task, tuple[TaskInstance, ...]], ...]:
+    """`_drawn`, cached per spec: wording every instance to find the distinct ones is
+    most of a draw's time (a trainer's split draws several times from the same apps)."""
+    return tuple((t, tuple(items)) for t, items in
+                 _distinct(spec, [(t, draw(spec, t)) for t in templates(spec)]))
 
 
 def _distinct(spec: AppSpec, drawn: list[tuple[Task, list[TaskInstance]]]
