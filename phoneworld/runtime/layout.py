@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phoneworld.runtime.dialog import Window, dialog_list
 from phoneworld.runtime.expr import display, truthy
 from phoneworld.spec.ast import Const, Expr, ListOf, Screen, View
 
@@ -28,7 +29,7 @@ class ViewPlan:
 
     __slots__ = ("view", "bounds", "static", "editable", "password", "text", "text_expr",
                  "desc_expr", "checked", "checked_expr", "key", "children", "items",
-                 "template", "anchor", "sizes")
+                 "template", "anchor", "sizes", "window", "grown")
 
     def __init__(self, view: View, vpath: tuple[int, ...]) -> None:
         flags = view.flags
@@ -65,6 +66,18 @@ class ViewPlan:
             lo, hi = t.bounds[a], t.bounds[a + 2]
             _anchor(t, lo, hi, a)
             self.sizes = row_steps(self.items, hi - lo)
+        self.window: Window | None = None
+        """A dialog's list that grows with its rows (`dialog`), on a screen's root."""
+        self.grown: dict[tuple[int, int], ViewPlan] = {}
+        """This root's plans grown by (up, down) (`dialog.grown`), made once each."""
+
+    def copy(self) -> ViewPlan:
+        """A copy of this view's plan, sharing its children (to move, in `dialog`)."""
+        q = ViewPlan.__new__(ViewPlan)
+        for name in ViewPlan.__slots__:
+            setattr(q, name, getattr(self, name))
+        q.grown = {}
+        return q
 
 
 def row_steps(items: ListOf, size: int) -> dict[int, tuple[int, int]]:
@@ -136,6 +149,10 @@ def _literal(e: Expr | None, convert: Any, none: Any) -> tuple[Any, Expr | None]
     return none, e
 
 
-def plan_screen(screen: Screen) -> ViewPlan:
-    """The plan of `screen`'s view tree (make it once per screen and keep it)."""
-    return ViewPlan(screen.root, ())
+def plan_screen(screen: Screen, size: tuple[int, int] | None = None) -> ViewPlan:
+    """The plan of `screen`'s view tree (make it once per screen and keep it); on a
+    screen of `size`, a dialog's list grows with its rows (`dialog`)."""
+    plan = ViewPlan(screen.root, ())
+    if size is not None:
+        plan.window = dialog_list(plan, size)
+    return plan
