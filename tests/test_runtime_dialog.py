@@ -117,3 +117,13 @@ def test_a_full_screen_list_never_grows():
     m.reset()
     home = next(s for s in spec.screens if s.name == "home")
     assert plan_screen(home, (spec.width, spec.height)).window is None
+
+
+def test_a_window_as_wide_as_the_screen_is_no_dialog():
+    """An activity between the status and navigation bars (its window [0, 72, 1080,
+    1776] of 1920) is no dialog: its list scrolls as recorded."""
+    m = dialog(6)
+    home = next(s for s in m.spec.screens if s.name == "home")
+    wide = replace(home, root=replace(home.root, bounds=(0, 72, 1080, 1776)))
+    assert plan_screen(wide, (1080, 1920)).window is None
+    assert plan_screen(home, (1080, 2400)).window is not None

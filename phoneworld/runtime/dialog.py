@@ -48,7 +48,8 @@ def dialog_list(plan: ViewPlan, size: tuple[int, int]) -> Window | None:
     first such list and the area the dialog may grow to; else None."""
     width, height = size
     x1, y1, x2, y2 = plan.bounds
-    if not (0 < y1 and y2 < height) or abs(x1 - (width - x2)) > CENTRED * width \
+    if not (0 < y1 and y2 < height and 0 < x1 and x2 < width) \
+            or abs(x1 - (width - x2)) > CENTRED * width \
             or abs(y1 + y2 - height) > 2 * MIDDLE * height:
         return None
     path = _first_list(plan, ())

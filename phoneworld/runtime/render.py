@@ -25,7 +25,7 @@ from typing import Any
 
 from phoneworld.runtime.dialog import grown, list_plan
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.layout import CENTRE, END, STRETCH, ViewPlan, fit
+from phoneworld.runtime.layout import CENTRE, END, STRETCH, ViewPlan, fit, flow, line_pitch
 from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Ref
@@ -230,6 +230,9 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     lines = -(-len(rows) // span)
     plain = (0, pitch)
     steps = _steps(p, rows, scope, pitch)
+    if p.flow:
+        _flow(p, scope, frame, dx, dy, b, box, out, rows, steps or [plain] * len(rows))
+        return
     box.list_page, box.list_max = fit(steps, lines, pitch, t_lo, t_hi, hi)
     offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
     if span > 1:
@@ -261,6 +264,29 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
         _render(template, scope.with_item(row), frame, dx if vertical else dx + start,
                 dy + start if vertical else dy, tuple(band), box, out,  # type: ignore[arg-type]
                 grow, a)
+
+
+def _flow(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, b: Bounds, box: Box,
+          out: list[Box], rows: list[Row], steps: list[tuple[int, int]]) -> None:
+    """A flow's rows (`layout.flow`), on lines spread over the list's height, all in
+    view (it does not scroll); rows past its end are cut off."""
+    template = p.template
+    assert template is not None
+    x1, y1, x2, y2 = b
+    tx1, ty1, tx2, ty2 = template.bounds
+    tx1, tx2, ty1, ty2 = tx1 + dx, tx2 + dx, ty1 + dy, ty2 + dy
+    places = flow(steps, tx2 - tx1, tx1, x2)
+    lines = places[-1][1] + 1 if places else 0
+    gap = line_pitch(lines, ty2 - ty1, p.bounds[3] + dy - ty1)
+    box.list_page, box.list_max = max(1, len(rows)), 0
+    for row, (grow, step), (start, line) in zip(rows, steps, places, strict=True):
+        down = line * gap
+        band = (max(x1, tx1 + start), max(y1, ty1 + down),
+                min(x2, tx2 + start + grow, tx1 + start + step), min(y2, ty2 + down))
+        if band[0] >= band[2] or band[1] >= band[3]:
+            continue
+        _render(template, scope.with_item(row), frame, dx + start, dy + down, band, box, out,
+                grow, 0)
 
 
 class Rendering:
