@@ -40,6 +40,7 @@ from phoneworld.runtime.compose_rows import (
     text_on,
     typed,
 )
+from phoneworld.runtime.dialog import grown_look, growth, window_paints
 from phoneworld.runtime.look import CHECKED, UNCHECKED, Mark, Rect, ScreenLook, Style
 
 if TYPE_CHECKING:
@@ -58,6 +59,16 @@ def _wipe(m: Mark) -> Paint | None:
 def compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Composition:
     """How to draw `boxes` (a rendering's, in document order) on `look`'s plate, which
     covers `size` (the app's width and height)."""
+    g = growth(boxes)
+    if g is None:
+        return _compose(look, boxes, size)
+    # A dialog grown with its list: composed on its look moved likewise (`dialog`).
+    c = _compose(grown_look(look, g), boxes, size)
+    c.paints = window_paints(look, boxes[0], g, size, c.paints)
+    return c
+
+
+def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Composition:
     c = Composition()
     wipes: list[Paint] = []
     rows: list[Paint] = []

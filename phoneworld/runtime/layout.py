@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from phoneworld.runtime.dialog import Window, dialog_list
 from phoneworld.runtime.expr import display, truthy
 from phoneworld.spec.ast import Const, Expr, ListOf, Screen, View
 
@@ -28,7 +29,7 @@ class ViewPlan:
 
     __slots__ = ("view", "bounds", "static", "editable", "password", "text", "text_expr",
                  "desc_expr", "checked", "checked_expr", "key", "children", "items",
-                 "template", "anchor", "sizes")
+                 "template", "anchor", "sizes", "window", "grown", "flow")
 
     def __init__(self, view: View, vpath: tuple[int, ...]) -> None:
         flags = view.flags
@@ -65,6 +66,24 @@ class ViewPlan:
             lo, hi = t.bounds[a], t.bounds[a + 2]
             _anchor(t, lo, hi, a)
             self.sizes = row_steps(self.items, hi - lo)
+        self.flow = self.template is not None and self.items is not None \
+            and self.items.axis == "horizontal" and self.items.span <= 1 \
+            and self.bounds[3] - self.bounds[1] >= FLOW * (
+                self.template.bounds[3] - self.template.bounds[1])
+        """A horizontal list as tall as several of its rows: inline content (a web page's
+        links), its rows wrapping onto lines (`flow`)."""
+        self.window: Window | None = None
+        """A dialog's list that grows with its rows (`dialog`), on a screen's root."""
+        self.grown: dict[tuple[int, int], ViewPlan] = {}
+        """This root's plans grown by (up, down) (`dialog.grown`), made once each."""
+
+    def copy(self) -> ViewPlan:
+        """A copy of this view's plan, sharing its children (to move, in `dialog`)."""
+        q = ViewPlan.__new__(ViewPlan)
+        for name in ViewPlan.__slots__:
+            setattr(q, name, getattr(self, name))
+        q.grown = {}
+        return q
 
 
 def row_steps(items: ListOf, size: int) -> dict[int, tuple[int, int]]:
@@ -126,6 +145,34 @@ def fit(steps: list[tuple[int, int]] | None, lines: int, pitch: int, t_lo: int, 
     return max(1, page), k
 
 
+FLOW = 2
+"""How many of its rows' heights a horizontal list that wraps them must be tall."""
+
+
+def flow(steps: list[tuple[int, int]], size: int, t_lo: int, hi: int
+         ) -> list[tuple[int, int]]:
+    """(start along its line from the template's place, line) of each row of a flow
+    whose template starts at `t_lo` and is `size` long, each row (larger by, step to the
+    next) of `steps`: one after another, a row going onto the next line where it would
+    pass the list's end `hi` (a row alone on its line stays there, cut short)."""
+    out, at, line = [], 0, 0
+    for grow, step in steps:
+        if at and t_lo + at + size + grow > hi:
+            at, line = 0, line + 1
+        out.append((at, line))
+        at += step
+    return out
+
+
+def line_pitch(lines: int, row: int, room: int) -> int:
+    """How far apart a flow's `lines` lines of rows `row` high lie in `room` (from the
+    first line's top to the list's end): spread evenly over it, as a flow's list spans
+    its lines, but between one and two rows' heights."""
+    if lines <= 1:
+        return row
+    return max(row, min(2 * row, (room - row) // (lines - 1)))
+
+
 def _literal(e: Expr | None, convert: Any, none: Any) -> tuple[Any, Expr | None]:
     """(the converted value of a literal, None), or (`none`, the expression) for a binding;
     (`none`, None) for no expression."""
@@ -136,6 +183,10 @@ def _literal(e: Expr | None, convert: Any, none: Any) -> tuple[Any, Expr | None]
     return none, e
 
 
-def plan_screen(screen: Screen) -> ViewPlan:
-    """The plan of `screen`'s view tree (make it once per screen and keep it)."""
-    return ViewPlan(screen.root, ())
+def plan_screen(screen: Screen, size: tuple[int, int] | None = None) -> ViewPlan:
+    """The plan of `screen`'s view tree (make it once per screen and keep it); on a
+    screen of `size`, a dialog's list grows with its rows (`dialog`)."""
+    plan = ViewPlan(screen.root, ())
+    if size is not None:
+        plan.window = dialog_list(plan, size)
+    return plan

@@ -311,7 +311,8 @@ class Machine:
         screen = self._screens[frame.screen]
         plan = self._plans.get(screen.name)
         if plan is None:
-            plan = self._plans[screen.name] = plan_screen(screen)
+            plan = self._plans[screen.name] = plan_screen(
+                screen, (self.spec.width, self.spec.height))
         scope = Scope(self.state, param=self._param(frame), inputs=frame.inputs,
                       answer=self._answer, screen=frame.screen)
 
