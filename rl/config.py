@@ -86,12 +86,17 @@ class TrainConfig:
     rl_lr: float = _f(3e-4, "RL learning rate (the tiny model's; with the probe and "
                             "--beta 0.04 its rollouts rose from 47% to 81% in 10 "
                             "iterations, where 1e-4 from every task showed no trend)")
+    rl_loss: str = _f("group", "what an RL iteration learns from: 'group', the group-"
+                               "relative policy gradient (rl.grpo.update); 'wins', SFT steps "
+                               "on the episodes the checker passed (filtered self-imitation, "
+                               "rl.imitate; --beta and --rl-epochs unused)",
+                      choices=["group", "wins"])
     beta: float = _f(0.04, "KL weight to the SFT reference, the anchor that keeps RL near "
                            "what SFT taught (0: no reference kept)")
     rl_epochs: int = _f(1, "passes over each iteration's episodes (more than 1: PPO's "
                            "ratio clip keeps the later passes near the policy that played)")
     clip: float = _f(1.0, "gradient norm clip")
-    warmup: int = _f(3, "RL warmup iterations (linear)")
+    warmup: int = _f(3, "RL warmup iterations (linear; --rl-loss group only)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
     curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
                                 "solves (rl.grpo.Curriculum); off: uniformly")

@@ -47,6 +47,7 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
     from transformers import set_seed
 
     from rl.grpo import Curriculum, log_line, plan_groups, summarize, update
+    from rl.imitate import imitate
     from rl.model import load_policy
     from rl.probe import balanced
     from rl.rollout import Job, Slot, play, policy_dir, run_groups, split
@@ -68,11 +69,11 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
     where = "cuda" if torch.cuda.is_available() else "cpu"  # the update runs on one device
     model.to(where)
     ref = None
-    if cfg.beta > 0:
+    if cfg.beta > 0 and cfg.rl_loss == "group":
         ref, _ = load_policy(start)
         ref.to(where).eval().requires_grad_(False)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.rl_lr, weight_decay=0.0)
-    warm = max(1, cfg.warmup)
+    warm = max(1, cfg.warmup) if cfg.rl_loss == "group" else 1  # imitation: constant
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: min(1.0, (i + 1) / warm))
     first = 0
     log_path = rl_dir / "log.jsonl"
@@ -117,8 +118,12 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
                 episodes += play(model, tok, [Slot(dev, t, "device", g)], **settings)
         episodes.sort(key=lambda e: e.group)
         curriculum.record([t for t, _ in plan.groups], episodes)
-        stats = update(model, ref, opt, sched, episodes, pad=tok.pad_token_id, beta=cfg.beta,
-                       clip=cfg.clip, epochs=cfg.rl_epochs)
+        if cfg.rl_loss == "wins":  # SFT steps on the solved episodes (rl.imitate)
+            stats = imitate(model, opt, episodes, pad=tok.pad_token_id, clip=cfg.clip,
+                            seed=cfg.seed * 1_000_003 + it)
+        else:
+            stats = update(model, ref, opt, sched, episodes, pad=tok.pad_token_id,
+                           beta=cfg.beta, clip=cfg.clip, epochs=cfg.rl_epochs)
         rec = {"iteration": it, **summarize(episodes), **stats,
                "groups": {"mock": plan.count("mock"), "device": plan.count("device")},
                "seconds": round(time.time() - t0, 2)}
