@@ -212,3 +212,15 @@ def splash_shop_spec() -> AppSpec:
         spec, start="splash",
         screens=(*spec.screens, Screen("splash", "P0", ad, package="com.shop")),
         transitions=(*spec.transitions, Transition("splash", "", "wait", "home")))
+
+
+def home_as(root: View, spec: AppSpec | None = None, **changes) -> AppSpec:
+    """`spec` (the shop's by default) whose home screen is `root` alone: the results
+    screen and every transition to or from home or results left out (they name widgets
+    `root` lacks); `changes` replace other fields (tables)."""
+    spec = spec or shop_spec()
+    return dataclasses.replace(
+        spec, screens=tuple(dataclasses.replace(s, root=root) if s.name == "home" else s
+                            for s in spec.screens if s.name != "results"),
+        transitions=tuple(t for t in spec.transitions
+                          if t.screen not in ("home", "results")), **changes)

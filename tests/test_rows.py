@@ -17,7 +17,7 @@ from phoneworld.spec.ast import Column, ListOf, Table, View
 from phoneworld.spec.emit import emit
 from phoneworld.spec.parse import parse
 from phoneworld.ui.node import Node
-from tests.shop import PRODUCTS, R, shop_spec
+from tests.shop import PRODUCTS, R, home_as
 
 # -- how a template's views follow their row ----------------------------------------------
 
@@ -68,11 +68,7 @@ def _machine(sizes: tuple[tuple[int, ...], ...], pitch: int = 100) -> Machine:
     lst = View(cls="android.widget.ListView", bounds=(0, 400, 1080, 1400), name="rows",
                children=(row,), items=ListOf("product", pitch=pitch, sizes=sizes))
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
-    spec = shop_spec()
-    m = Machine(replace(
-        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
-                            for s in spec.screens if s.name != "results"),
-        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m = Machine(home_as(root))
     m.reset()
     return m
 

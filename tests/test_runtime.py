@@ -38,6 +38,7 @@ from tests.shop import (
     SCRIPT,
     TEMPLATE,
     R,
+    home_as,
     index_of,
     shop_spec,
     splash_shop_spec,
@@ -202,7 +203,6 @@ def test_a_row_of_another_table_names_the_param_by_its_foreign_key(m: Machine):
 
 
 def test_horizontal_list_with_a_where_on_item():
-    from dataclasses import replace
 
     chip = View(cls="android.widget.Button", bounds=(0, 400, 300, 500), name="chip",
                 text=R("item", "name"), flags=("clickable",))
@@ -213,10 +213,7 @@ def test_horizontal_list_with_a_where_on_item():
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400),
                 children=(strip,))
     spec = shop_spec()  # home holds the chips alone: what went to and from its widgets goes
-    m = Machine(replace(
-        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
-                            for s in spec.screens if s.name != "results"),
-        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m = Machine(home_as(root, spec))
     chips = lambda: [(e["text"], e["bounds"][0], e["bounds"][2])  # noqa: E731
                      for e in m.observe() if e["clickable"]]
     m.reset()
@@ -660,11 +657,8 @@ def test_an_image_bound_to_a_description_its_row_lacks_is_not_shown():
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
     spec = shop_spec()
     rows = tuple(r[:3] + ("Expand item" if r[0] % 2 else "",) for r in PRODUCTS)
-    m = Machine(replace(
-        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
-                            for s in spec.screens if s.name != "results"),
-        tables=tuple(replace(t, rows=rows) if t.name == "product" else t for t in spec.tables),
-        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m = Machine(home_as(root, spec, tables=tuple(
+        replace(t, rows=rows) if t.name == "product" else t for t in spec.tables)))
     m.reset()
     images = [e for e in m.observe() if e["class"] == "android.widget.ImageView"]
     assert [e["content_desc"] for e in images] == ["Expand item"] * 4
@@ -690,12 +684,9 @@ def test_a_switch_bound_to_a_state_its_row_lacks_is_not_shown():
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
     spec = shop_spec()
     rows = tuple(r + ((r[0] % 4 == 1) if r[0] % 2 else None,) for r in PRODUCTS)
-    m = Machine(replace(
-        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
-                            for s in spec.screens if s.name != "results"),
-        tables=tuple(replace(t, columns=(*t.columns, Column("on", "bool")), rows=rows)
-                     if t.name == "product" else t for t in spec.tables),
-        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m = Machine(home_as(root, spec, tables=tuple(
+        replace(t, columns=(*t.columns, Column("on", "bool")), rows=rows)
+        if t.name == "product" else t for t in spec.tables)))
     m.reset()
     switches = [e for e in m.observe() if e["class"] == "android.widget.Switch"]
     assert len(switches) == 4 and all(e["checkable"] for e in switches)

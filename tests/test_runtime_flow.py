@@ -3,12 +3,10 @@ content, a web page's language links, its rows wrapping onto lines."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from phoneworld.runtime import Machine
 from phoneworld.runtime.layout import flow, line_pitch
 from phoneworld.spec.ast import ListOf, Ref, View
-from tests.shop import shop_spec
+from tests.shop import home_as
 
 
 def links(height: int) -> Machine:
@@ -19,11 +17,7 @@ def links(height: int) -> Machine:
     lst = View(cls="android.view.View", bounds=(40, 400, 1040, 400 + height), name="links",
                children=(link,), items=ListOf("product", pitch=300, axis="horizontal"))
     root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(lst,))
-    spec = shop_spec()
-    m = Machine(replace(
-        spec, screens=tuple(replace(s, root=root) if s.name == "home" else s
-                            for s in spec.screens if s.name != "results"),
-        transitions=tuple(t for t in spec.transitions if t.screen not in ("home", "results"))))
+    m = Machine(home_as(root))
     m.reset()
     return m
 
