@@ -118,7 +118,7 @@ def advantages(rewards: Sequence[float], group_of: Sequence[int]) -> list[float]
                                                                       strict=True)]
 
 
-def _batch(rows: list[tuple[list[int], list[int]]], pad: int,
+def step_batch(rows: list[tuple[list[int], list[int]]], pad: int,
            free: Sequence[Sequence[bool] | None] = ()) -> tuple[Any, Any, Any]:
     """Right-padded ids, attention mask and action-token mask of (prompt, action) rows;
     a row's `free` flags leave its forced action tokens out of the mask."""
@@ -138,12 +138,12 @@ def _batch(rows: list[tuple[list[int], list[int]]], pad: int,
     return ids, att, act
 
 
-def _chosen(e: Episode) -> list[list[bool] | None]:
+def chosen_flags(e: Episode) -> list[list[bool] | None]:
     """Per step of `e`, which action tokens the policy chose (None: all of them)."""
     return [e.free[i] if i < len(e.free) else None for i in range(len(e.steps))]
 
 
-def _limits(e: Episode) -> list[dict[int, list[int]]]:
+def step_limits(e: Episode) -> list[dict[int, list[int]]]:
     """Per step of `e`, the tokens grounding allowed at each limited reply position."""
     return [e.allowed[i] if i < len(e.allowed) else {} for i in range(len(e.steps))]
 
@@ -192,12 +192,12 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     for e, a in zip(episodes, adv, strict=True):
         if abs(a) < 1e-6 or not e.steps:
             continue
-        chosen = _chosen(e)
+        chosen = chosen_flags(e)
         w = a / max(1, sum(len(s[1]) if c is None else sum(c)
                            for s, c in zip(e.steps, chosen, strict=True)))
         rows += e.steps
         free += chosen
-        limits += _limits(e)
+        limits += step_limits(e)
         weights += [w] * len(e.steps)
     n_eps = max(1, len(episodes))
     if not rows:
@@ -207,7 +207,7 @@ def update(model: Any, ref: Any, optimizer: Any, scheduler: Any, episodes: list[
     # reference's log-probabilities), made once for every pass.
     chunks = []
     for i in range(0, len(rows), chunk):
-        ids, att, act = _batch(rows[i:i + chunk], pad, free[i:i + chunk])
+        ids, att, act = step_batch(rows[i:i + chunk], pad, free[i:i + chunk])
         chunks.append((ids, att, act[:, 1:].float().to(model.device),
                        torch.tensor(weights[i:i + chunk], device=model.device)[:, None],
                        limited_at(rows[i:i + chunk], limits[i:i + chunk])))

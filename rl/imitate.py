@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rl.grpo import _batch, _chosen, _limits, limited_at, token_logps
+from rl.grpo import chosen_flags, limited_at, step_batch, step_limits, token_logps
 from rl.rollout import Episode
 
 Row = tuple[tuple[list[int], list[int]], "list[bool] | None", dict[int, list[int]], float]
@@ -37,7 +37,8 @@ def imitation_rows(episodes: Sequence[Episode]) -> list[Row]:
     for e in episodes:
         if e.reward > 0 and e.steps:
             w = 1.0 / wins[e.group]
-            rows += [(s, c, lim, w) for s, c, lim in zip(e.steps, _chosen(e), _limits(e),
+            rows += [(s, c, lim, w) for s, c, lim in zip(e.steps, chosen_flags(e),
+                                                         step_limits(e),
                                                          strict=True)]
     return rows
 
@@ -57,7 +58,7 @@ def imitate(model: Any, optimizer: Any, episodes: Sequence[Episode], *, pad: int
     for i in range(0, len(rows), batch):
         part = rows[i:i + batch]
         steps = [r[0] for r in part]
-        ids, att, act = _batch(steps, pad, [r[1] for r in part])
+        ids, att, act = step_batch(steps, pad, [r[1] for r in part])
         lp = token_logps(model, ids, att, limited_at(steps, [r[2] for r in part]))
         mask = act[:, 1:].float().to(lp.device) * torch.tensor(
             [r[3] for r in part], device=lp.device)[:, None]

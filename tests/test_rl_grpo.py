@@ -246,7 +246,7 @@ def test_the_update_counts_only_the_tokens_the_policy_chose(micro) -> None:
     torch = pytest.importorskip("torch")
     from rl.data import target
     from rl.ground import Grounded, seen_at
-    from rl.grpo import _batch, update
+    from rl.grpo import step_batch, update
     from rl.model import load_policy, prompt_ids
     from rl.rollout import Slot, play
 
@@ -271,8 +271,8 @@ def test_the_update_counts_only_the_tokens_the_policy_chose(micro) -> None:
         assert [len(f) for f in e.free] == [len(a) for _, a in e.steps]
     flags = [[j % 2 == 0 for j in range(len(a))] for e in eps for _, a in e.steps]
     rows = [s for e in eps for s in e.steps]
-    _, _, act = _batch(rows, tok.pad_token_id, flags)
-    _, _, every = _batch(rows, tok.pad_token_id)
+    _, _, act = step_batch(rows, tok.pad_token_id, flags)
+    _, _, every = step_batch(rows, tok.pad_token_id)
     assert int(act.sum()) == sum(map(sum, flags)) < int(every.sum())
     eps[0].reward = 1.0
     before = [p.detach().clone() for p in model.parameters()]

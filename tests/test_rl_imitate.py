@@ -27,7 +27,7 @@ def test_only_wins_teach_and_every_solved_task_counts_once() -> None:
 def test_imitation_raises_the_solved_episode_and_nothing_else(micro) -> None:
     torch = pytest.importorskip("torch")
     from rl.data import target
-    from rl.grpo import _batch, limited_at, token_logps
+    from rl.grpo import limited_at, step_batch, token_logps
     from rl.imitate import imitate
     from rl.model import load_policy
     from rl.rollout import Slot, play
@@ -43,7 +43,7 @@ def test_imitation_raises_the_solved_episode_and_nothing_else(micro) -> None:
     assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
 
     def chosen_logp(e: Episode) -> float:
-        ids, att, act = _batch(e.steps, tok.pad_token_id, e.free)
+        ids, att, act = step_batch(e.steps, tok.pad_token_id, e.free)
         with torch.no_grad():
             lp = token_logps(model, ids, att, limited_at(e.steps, e.allowed))
         return float((lp * act[:, 1:]).sum())
