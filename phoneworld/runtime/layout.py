@@ -92,6 +92,18 @@ def row_steps(items: ListOf, size: int) -> dict[int, tuple[int, int]]:
     return {i: (n - size, max(1, n + g)) for i, n, g in items.sizes}
 
 
+def list_pitch(items: ListOf, size: int) -> int:
+    """How far apart `items`' rows start: its pitch, or where the spec gives none, the
+    template's `size` along the axis."""
+    return items.pitch if items.pitch > 0 else max(1, size)
+
+
+def rows_end(steps: list[tuple[int, int]], t_end: int) -> int:
+    """Where the last row of a list ends along its axis, its first row (the template)
+    ending at `t_end` and each row (larger by, step to the next) of `steps` (not empty)."""
+    return t_end + sum(step for _, step in steps[:-1]) + steps[-1][0]
+
+
 KEEP, STRETCH, CENTRE, END = 0, 1, 2, 3
 """How a template's view follows its row being `d` pixels larger along the list's axis:
 stays (KEEP: top-aligned, or outside the row), grows by `d` at its end (STRETCH: it fills

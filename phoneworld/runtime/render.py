@@ -25,7 +25,17 @@ from typing import Any
 
 from phoneworld.runtime.dialog import grown, list_plan
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.layout import CENTRE, END, STRETCH, ViewPlan, fit, flow, line_pitch
+from phoneworld.runtime.layout import (
+    CENTRE,
+    END,
+    STRETCH,
+    ViewPlan,
+    fit,
+    flow,
+    line_pitch,
+    list_pitch,
+    rows_end,
+)
 from phoneworld.runtime.look import ScreenLook
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Ref
@@ -112,11 +122,11 @@ def _list_end(p: ViewPlan, scope: Scope) -> int:
     rows = filter_rows(lst.table, lst.where, scope, as_item=True)
     if not rows:
         return t.bounds[1]
-    pitch = lst.pitch if lst.pitch > 0 else max(1, t.bounds[3] - t.bounds[1])
+    pitch = list_pitch(lst, t.bounds[3] - t.bounds[1])
     steps = _steps(p, rows, scope, pitch)
     if steps is None:
         return t.bounds[3] + pitch * (-(-len(rows) // max(1, lst.span)) - 1)
-    return t.bounds[3] + sum(step for _, step in steps[:-1]) + steps[-1][0]
+    return rows_end(steps, t.bounds[3])
 
 
 def _steps(p: ViewPlan, rows: list[Row], scope: Scope, pitch: int
@@ -225,7 +235,7 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     lo, hi = (y1, y2) if vertical else (x1, x2)
     t = template.bounds
     t_lo, t_hi = (t[1] + dy, t[3] + dy) if vertical else (t[0] + dx, t[2] + dx)
-    pitch = lst.pitch if lst.pitch > 0 else max(1, t_hi - t_lo)
+    pitch = list_pitch(lst, t_hi - t_lo)
     span = max(1, lst.span)
     lines = -(-len(rows) // span)
     plain = (0, pitch)

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from phoneworld.runtime.expr import normalise
-from phoneworld.runtime.layout import row_steps
+from phoneworld.runtime.layout import list_pitch, row_steps, rows_end
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
@@ -172,10 +172,9 @@ def _fits(lst: View, ids: list) -> bool:
     a = 1 if items.axis == "vertical" else 0
     size = first[a + 2] - first[a]
     if items.sizes and items.span == 1 and ids:
-        pitch = items.pitch if items.pitch > 0 else max(1, size)
+        pitch = list_pitch(items, size)
         sizes = row_steps(items, size)
-        rows = [sizes.get(i, (0, pitch)) for i in ids]
-        return first[a] + sum(step for _, step in rows[:-1]) + size + rows[-1][0] <= b[a + 2]
+        return rows_end([sizes.get(i, (0, pitch)) for i in ids], first[a] + size) <= b[a + 2]
     lines = -(-len(ids) // max(1, items.span))
     return first[a] - b[a] + (lines - 1) * items.pitch + size <= b[a + 2] - b[a]
 
