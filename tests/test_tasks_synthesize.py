@@ -1580,3 +1580,18 @@ def test_a_button_of_one_row_that_opens_a_page_with_no_name_is_pressed():
     assert variants(t.instruction)[0] == "Tap “Share”." and draw(spec, t)
     any_row = parse(_ROW_SHARE.replace(' when item.share != ""', ""))
     assert row_button(any_row, read_schema(any_row), sheet) == ""
+
+
+def test_a_list_under_one_row_is_named_by_that_row():
+    """shopping's favourites are all under the account row “Favourites”, whose page they
+    list (`where item.ctx == param.id`, title `param.title`): "Add Bananas to the
+    Favourites.", never the ambiguous "the list"; with rows under two parents the list
+    has no one name."""
+    spec = dataclasses.replace(example("shopping"), tasks=())
+    add = next(t for t in synthesize_tasks(spec) if t.name == "add_to_favourites_favourite_list")
+    assert all("the Favourites" in v and "the list" not in v for v in variants(add.instruction))
+    fav = next(t for t in spec.tables if t.name == "favourites_favourite_list")
+    two = dataclasses.replace(fav, rows=(fav.rows[0], (2, 2, *fav.rows[0][2:])))
+    spec = dataclasses.replace(spec, tables=tuple(two if t is fav else t for t in spec.tables))
+    add = next(t for t in synthesize_tasks(spec) if t.name == "add_to_favourites_favourite_list")
+    assert all("the list" in v for v in variants(add.instruction))

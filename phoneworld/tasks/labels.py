@@ -21,6 +21,7 @@ from collections import Counter
 from functools import lru_cache
 
 from phoneworld.spec.ast import AppSpec, Call, Const, Ref, Screen, View
+from phoneworld.spec.walk import views
 from phoneworld.tasks.sentences import end_mark
 
 _NOT_A_NAME = re.compile(
@@ -212,6 +213,26 @@ def _centred(v: View, spec: AppSpec) -> bool:
     middle = (v.bounds[0] + v.bounds[2]) / 2
     return abs(middle - spec.width / 2) <= spec.width * 0.03 and \
         v.bounds[2] - v.bounds[0] < spec.width / 2 and "clickable" not in v.flags
+
+
+def row_title(s: Screen, spec: AppSpec) -> str:
+    """The title a detail screen shows for the row it was recorded with: its top-bar
+    label bound to a column of its parameter row (`text param.title`), read from that row
+    (the shopping favourites page, opened from the account row “Favourites”); "" where it
+    has none, the row is not in the tables, or its text is no name."""
+    table = next((t for t in spec.tables if t.name == s.param), None)
+    if table is None or s.opened is None:
+        return ""
+    row = next((r for r in table.rows if r and r[0] == s.opened), None)
+    columns = [c.name for c in table.columns]
+    for v in views(s.root):
+        ref = v.text
+        if row is not None and isinstance(ref, Ref) and len(ref.path) == 2 and \
+                ref.path[0] == "param" and ref.path[1] in columns and \
+                spec.height * 0.02 < v.bounds[1] < spec.height * 0.1:
+            text = row[columns.index(ref.path[1])]
+            return text.strip() if isinstance(text, str) and is_name(text.strip()) else ""
+    return ""
 
 
 def popup_heading(s: Screen, spec: AppSpec) -> str:

@@ -62,6 +62,7 @@ from phoneworld.tasks.labels import (
     is_name,
     label_of,
     readable,
+    row_title,
     screen_labels,
     title_of,
     views_by_name,
@@ -396,7 +397,29 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     for s in spec.screens:  # a title that is also the name of the row that opens it
         if table in tables_of(s.root) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"
+    for s in spec.screens:  # every row under one parent row, named as it titles its page
+        if _under_opened(spec, s, table) and (title := row_title(s, spec)):
+            return f"the {title}"
     return P.UNNAMED_LIST
+
+
+def _under_opened(spec: AppSpec, s: Screen, table: str) -> bool:
+    """Whether `s` lists `table`'s rows of its parameter row (`where item.ctx ==
+    param.id`) and every row of the table, at first, is of the row `s` was recorded with
+    (the shopping favourites, all under the account row “Favourites”)."""
+    rows = next((t for t in spec.tables if t.name == table), None)
+    if rows is None or s.opened is None:
+        return False
+    columns = [c.name for c in rows.columns]
+    for v in views(s.root):
+        w = v.items.where if v.items is not None and v.items.table == table else None
+        if isinstance(w, Compare) and w.op == "==" and isinstance(w.left, Ref) and \
+                isinstance(w.right, Ref) and len(w.left.path) == 2 and \
+                w.left.path[0] == "item" and w.left.path[1] in columns and \
+                w.right.path[:1] == ("param",):
+            at = columns.index(w.left.path[1])
+            return all(r[at] == s.opened for r in rows.rows)
+    return False
 
 
 def _exists(table: str, pairs: list[tuple[str, Expr]]) -> Call:
