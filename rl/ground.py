@@ -15,9 +15,13 @@ reply is writing
   types or answers (in the AndroidWorld format; a PhoneBuddy tool call is left free);
 - a note (`Note: "Oat Milk" [9] "$3.49"`), only the label and index of a screen line,
   then a piece of that line's words (a plain `Note: "` with no anchors: of the screen's);
-- a typed, answered or opened text (`"text": "`, `"app_name": "`), only a piece of the
-  task or of the notes (those of earlier steps and those of this reply): the agent types
-  what the task says or what it noted where it read it;
+- a typed or opened text (`"text": "`, `"app_name": "`), only a piece of the task or of
+  the notes (those of earlier steps and those of this reply): the agent types what the
+  task says or what it noted where it read it;
+- an answer, only a piece of the notes: the agent reports what it read, and notes it
+  where it read it (every answer of the demos is a note but counts); with no notes, only
+  a number, what it counted ("how many options does “Font size” offer?"). A piece of the
+  task is no answer: a tiny model copies the task's product name after noting its price;
 
 and a free text closes only once it stands there as whole words; an action ends the
 reply. Everywhere else (which line comes next) the model is free. This is decoding with a
@@ -44,6 +48,8 @@ _FIELD = re.compile(r'(?:"(text|app_name)":\s*"|^(Note):\s*")((?:[^"\\]|\\.)*)$'
 _TARGETED = ("click", "long_press", "input_text")
 _DIRECTIONS = ("down", "up", "right", "left")
 _ANCHORED = re.compile(r'"(?:[^"\\]|\\.)*" \[(\d+)\] "(.*)$', re.S)  # in a note's value
+_ANSWER = '"action_type": "answer"'
+_COUNTS = tuple(map(str, range(1000)))  # what an answer with no notes may be
 _FREE = "\x01"  # stands for a free text in an action's template
 
 
@@ -232,6 +238,8 @@ class Grounded:
                 sources: Sequence[str] = seen
             elif kind == "Note":
                 sources = seen.screen
+            elif kind == "text" and seen.fmt == "androidworld" and _ANSWER in line:
+                sources = [*seen.notes, *notes(said)] or _COUNTS
             else:
                 sources = [seen.task, *seen.notes, *notes(said)]
             tail = '"\n' if kind == "Note" else '"}'

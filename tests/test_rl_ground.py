@@ -154,6 +154,31 @@ def test_typed_text_comes_from_the_task_and_notes_and_a_note_from_the_screen(
                     assert rest in ("", "}"), said
 
 
+def test_an_answer_is_what_was_noted_or_else_a_count(micro) -> None:
+    """An answer copies a note, never the task (whose product name a tiny model copies
+    after noting the price); with nothing noted it is a number: what was counted."""
+    pytest.importorskip("torch")
+    from rl.ground import Grounded, Seen
+    from rl.model import load_policy, prompt_ids
+
+    model, tok = load_policy(micro[0])
+    model.eval()
+    task = "How much does Oat Milk cost? Answer 12 items."
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: " + task}])
+    head = 'Reason: answer\nAction: {"action_type": "answer", "text": "'
+    for noted in (["$3.49"], []):
+        seen = Seen(task, noted, ["Oat Milk", "$3.49", "2 items"], [])
+        for seed in range(8):
+            said = _sample(tok, model, prompt, head, Grounded(tok, len(prompt), [seen]),
+                           seed, n=8)[len(head):]
+            value, sep, _ = said.partition('"')
+            if noted:
+                assert value in "$3.49", said
+            else:
+                assert value == "" or value.isdigit(), said
+                assert not sep or int(value) < 1000, said
+
+
 def test_the_apps_to_open_are_those_the_task_names() -> None:
     from rl.ground import seen_at
 
