@@ -108,16 +108,17 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     """How opening a row reads: "Open {n}." for a row with a name; for one shown in a form
     to change it (an editable field reads the row), "Open {n} for editing."; for a row
     whose name is mostly a sentence (onelist's tips, "Swipe an item left to delete it"),
-    "Open the entry {n}." (a sentence is no place to go to)."""
-    if "form" in target.modules and any("editable" in v.flags and v.text is not None and
-                                        _reads_param(v.text) for v in views(target.root)):
-        return P.EDIT_ROW
+    "Open the entry {n}." and "Open the entry {n} for editing." (a sentence is no place
+    to go to, nor a name: "Open “Access the settings from the ⌄ button at the top of the
+    screen” for editing" reads as an order of its own)."""
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
-    if names and 2 * sum(W.is_sentence(n) for n in names) > len(names):
-        return P.OPEN_ENTRY
-    return P.OPEN_ROW
+    entry = bool(names) and 2 * sum(W.is_sentence(n) for n in names) > len(names)
+    if "form" in target.modules and any("editable" in v.flags and v.text is not None and
+                                        reads_param(v.text) for v in views(target.root)):
+        return P.EDIT_ENTRY if entry else P.EDIT_ROW
+    return P.OPEN_ENTRY if entry else P.OPEN_ROW
 
 
 def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
@@ -160,11 +161,11 @@ def shows_row(spec: AppSpec, target: Screen) -> bool:
     filtered = []
     for v in views(target.root):
         for e in (v.text, v.desc):
-            if e is not None and _reads_param(e):
+            if e is not None and reads_param(e):
                 return True
-        if v.items is not None and v.items.where is not None and _reads_param(v.items.where):
+        if v.items is not None and v.items.where is not None and reads_param(v.items.where):
             filtered.append(v.items)
-    if any(t.screen == target.name and any(_reads_param(x) for e in t.effects
+    if any(t.screen == target.name and any(reads_param(x) for e in t.effects
                                            for x in _effect_exprs(e))
            for t in spec.transitions):
         return True  # what is done there is done to the row (a message sent to it)
@@ -186,7 +187,7 @@ def _only_rows_under(spec: AppSpec, target: Screen) -> str | None:
         return None
     under = None
     for v in views(target.root):
-        if any(e is not None and _reads_param(e) for e in (v.text, v.desc)):
+        if any(e is not None and reads_param(e) for e in (v.text, v.desc)):
             return None
         if v.items is not None and v.items.where == Compare(
                 "==", Ref(("item", "ctx")), Ref(("param", "id"))):
@@ -210,7 +211,8 @@ def _a_place(spec: AppSpec, target: Screen) -> bool:
     return label is not None and (label[1] != "title" or bool(marked_title(target, spec)))
 
 
-def _reads_param(e: Expr) -> bool:
+def reads_param(e: Expr) -> bool:
+    """Whether an expression reads the screen's row (`param.…`)."""
     return any(isinstance(x, Ref) and x.path[0] == "param" for x in walk(e))
 
 

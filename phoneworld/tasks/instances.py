@@ -48,7 +48,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
-from phoneworld.tasks.labels import is_code, readable
+from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -179,11 +179,12 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
 
 
 def _calls(v: Value, echoes: frozenset[str]) -> bool:
-    """Whether a task may call a row by a value it shows: no code (`labels.is_code`:
-    activitylauncher's ".TrampolineActivity") and no text the recordings typed, shown back
-    (uber's search for "Humanoid" lists a place "Humanoid" under the field that says it:
-    "what is written under Humanoid?" points at both). Text to type is drawn as typed."""
-    return not is_code(v) and display(v).strip().casefold() not in echoes
+    """Whether a task may call a row by a value it shows, one `labels.readable` already
+    (no code: activitylauncher's ".TrampolineActivity"): no text the recordings typed,
+    shown back (uber's search for "Humanoid" lists a place "Humanoid" under the field
+    that says it: "what is written under Humanoid?" points at both). Text to type is
+    drawn as typed."""
+    return display(v).strip().casefold() not in echoes
 
 
 def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
