@@ -889,6 +889,51 @@ def test_a_count_names_its_list_not_a_person_beside_the_button_that_opened_it():
     assert list(_counts(shown)) == ["How many entries does “Hiroshi” list?"]
 
 
+_DRILL = """app drill { package "a.b" start home }
+content files(id int, ctx int, name text) {
+  (1, null, "Music")
+  (2, null, "Photos")
+  (3, null, "Docs")
+  (4, 1, "Music")
+  (5, 1, "Photos")
+  (6, 1, "Docs")
+  (7, 1, "song.mp3")
+  (8, 2, "Music")
+  (9, 2, "Photos")
+  (10, 2, "beach.jpg")
+  (11, 2, "Docs")
+}
+screen home P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view Button [40,200,600,300] as browse text "Browse" clickable
+  }
+}
+screen files P0 param files {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Files"
+    view ListView [0,200,1080,2200] list files where item.ctx == param.id pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.name
+      }
+    }
+  }
+}
+on home.browse tap -> files
+on files.row tap -> files with item
+"""
+
+
+def test_a_folder_row_is_opened_where_it_lists_something():
+    """activitylauncher's apps expand in place to show their activities (a drill-down:
+    the list's own screen opened on the row): "Open AndroFish." where activities were
+    recorded under it, not for an app that shows nothing new when tapped ("Docs")."""
+    spec = with_tasks(parse(_DRILL))
+    (opens,) = [t for t in spec.tasks if t.name.startswith("open_files") and t.params]
+    drawn = {i.params["n"]: i for i in draw(spec, opens)}
+    assert set(drawn) == {"Music", "Photos"}
+    assert make_demo([spec], drawn["Photos"]).verified
+
+
 _TICKS = """app ticks { package "a.b" start settings }
 state settings_list(id int, ctx int, title text, summary text) {
   (1, null, "Theme", "")

@@ -21,6 +21,7 @@ from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
+    Call,
     Compare,
     Const,
     Effect,
@@ -85,8 +86,9 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             continue
         e = schema.entity(target.param)
         view, table = in_items[(t.screen, t.widget)]
+        folder = _folder(target) if t.screen == target.name else None
         if e is None or table != target.param or (not shows_row(spec, target) and (
-                t.when is None or not _a_place(spec, target))):
+                t.when is None or not _a_place(spec, target)) and folder is None):
             continue  # (one row that opens a page of its own names it, as a tab does)
         button = label_of(view) if t.action == "tap" else ""
         button = button if button and is_name(button) else ""
@@ -98,7 +100,8 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         # (only a popup that lists options under its row is known to be that row's: a
         # page any row's tap opens would be "opened" by headings and switches too)
-        under = _only_rows_under(spec, target)
+        under = _only_rows_under(spec, target) or \
+            (folder if not shows_row(spec, target) else None)
         names = _name_columns(spec, e.table, e.name) if under is not None else [e.name]
         for column in names:
             yield _open_row(target, e, column, under, phrases, {"button": button}, new)
@@ -137,7 +140,12 @@ def _open_row(target: Screen, e, column: str, under: str | None, phrases: tuple,
     items = [Compare("==", Ref(("screen",)), Const(target.name)),
              Compare("==", Ref(("param", column)), Ref((n,)))]
     params = [TaskParam(n, e.table, column)]
-    if under is not None:
+    if under == e.table:  # a folder of its own rows: those with some under them
+        k = new("k", {n})
+        items.append(Call("exists", table=under, where=Compare("==", Ref(("ctx",)),
+                                                               Ref((k,)))))
+        params.append(TaskParam(k, e.table, e.key))
+    elif under is not None:
         # A popup that shows nothing of its row but the rows listed under it (a
         # dialog's options) is that row's only where it lists some: "Open App
         # Version" opened onelist's Theme dialog, empty, by the same tap.
@@ -193,6 +201,18 @@ def _only_rows_under(spec: AppSpec, target: Screen) -> str | None:
                 "==", Ref(("item", "ctx")), Ref(("param", "id"))):
             under = v.items.table
     return under
+
+
+def _folder(target: Screen) -> str | None:
+    """The table of the rows a list shows under the row its own screen was opened on (a
+    drill-down: a folder's files, an expanded group's activities), else None. Such a row
+    is opened where it lists some: a person sees them (activitylauncher's "Open Android
+    System" shows its activities; a package none was recorded under shows nothing new)."""
+    for v in views(target.root):
+        if v.items is not None and v.items.where == Compare(
+                "==", Ref(("item", "ctx")), Ref(("param", "id"))):
+            return v.items.table
+    return None
 
 
 def _effect_exprs(e: Effect) -> list[Expr]:

@@ -152,7 +152,8 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
-    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables))]
+    content = {t.name: {c.name for c in t.columns} for t in spec.tables if t.kind == "content"}
+    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables), content)]
     m = fresh_machine(spec)
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
@@ -200,11 +201,17 @@ def _echoes(spec: AppSpec) -> frozenset[str]:
                      for t in texts if t.strip())
 
 
-def _of_params(e: Expr, params: set[str]) -> bool:
-    """Whether `e` reads task parameters and nothing else (no state, screen or answer)."""
+def _of_params(e: Expr, params: set[str], content: dict[str, set[str]]) -> bool:
+    """Whether `e` reads task parameters and nothing else (no state, screen or answer)
+    but content, which no action changes (`exists(files where ctx == k)`: the folder
+    `k` lists some)."""
     refs = [x for x in walk(e) if isinstance(x, Ref)]
-    return bool(refs) and not any(isinstance(x, Call) for x in walk(e)) and \
-        all(len(x.path) == 1 and x.path[0] in params for x in refs)
+    calls = [x for x in walk(e) if isinstance(x, Call)]
+    if not refs or not all(x.table in content for x in calls):
+        return False
+    columns = set().union(*(content[x.table] for x in calls)) if calls else set()
+    return any(len(x.path) == 1 and x.path[0] in params for x in refs) and \
+        all(len(x.path) == 1 and (x.path[0] in params or x.path[0] in columns) for x in refs)
 
 
 def _halves(task: Task) -> list[Expr]:
