@@ -18,7 +18,8 @@ more, and at the screen's last visit before the cut, never shows again after it,
 shown at two visits or more after it, and at the screen's first visit after the cut,
 never showed before it. New content on one screen, a web page that loads, a row deleted
 change a screen or two, not the whole app. Each era is cut again the same way (a switch
-back and forth: three eras).
+back and forth: three eras, the longest kept; the two of one language are not joined).
+Each trace is cut on its own: a trace recorded wholly in another language is kept.
 """
 
 from __future__ import annotations
