@@ -13,7 +13,13 @@ from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
 from phoneworld.tasks.instances import draw
-from phoneworld.tasks.labels import is_code, is_name, is_placeholder, screen_labels
+from phoneworld.tasks.labels import (
+    is_code,
+    is_name,
+    is_placeholder,
+    readable,
+    screen_labels,
+)
 from phoneworld.tasks.schema import read_schema, reads
 from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
@@ -215,6 +221,37 @@ def test_code_names_nothing():
     for name in ("plugins/", "simple_print_loop", "Node.js", "v1.0.3", "U.S.A.", "Dr. Who",
                  "Settings", "..."):
         assert not is_code(name), name
+
+
+_ACTIVITIES = """app launcher { package "a.b" start main }
+content acts(id int, ctx int, title text, cls text) {
+  (1, null, "Launch activity", "de.example.launcher.MainActivity")
+  (2, null, "Settings", "de.example.launcher.SettingsActivity")
+  (3, null, "Files", "Browse your files")
+  (4, null, "Photos", "See your photos")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,2000] list acts pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row {
+        view TextView [40,210,800,280] text item.title
+        view TextView [40,290,800,360] text item.cls
+      }
+    }
+  }
+}
+"""
+
+
+def test_code_is_no_answer_either():
+    """What a row shows under its name, asked only where a person can say it back:
+    "What is written under “Launch activity”?" answered by a class name
+    ("de.example.launcher.MainActivity") is not asked (`labels.readable`)."""
+    assert not readable("de.szalkowski.activitylauncher.RootLauncherActivity")
+    assert not readable(".TrampolineActivity") and readable("Browse your files")
+    spec = with_tasks(parse(_ACTIVITIES))
+    asked = [i for t in spec.tasks if t.kind == "information" for i in draw(spec, t)]
+    assert {i.params["n"] for i in asked} == {"Files", "Photos"}
 
 
 def test_a_row_is_not_called_by_text_the_recording_typed():
@@ -796,6 +833,107 @@ def test_a_rows_own_list_is_counted_where_all_of_it_is_in_view():
     assert counted == ["How many entries does “Size” list?"]
 
 
+_PROFILE = """app prof { package "a.b" start profile }
+content people(id int, ctx int, name text, more text) {
+  (1, null, "Hiroshi", "Learn about Pro")
+  (2, null, "", "")
+}
+content ratings(id int, ctx int, label text, value text) {
+  (1, 1, "Star rating", "4.9")
+  (2, 1, "Cancellation rate", "2%")
+}
+screen profile P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,200,1080,1000] list people pitch 400 vertical {
+      view LinearLayout [0,200,1080,600] as row {
+        view TextView [40,210,800,280] as name text item.name
+        view Button [40,300,800,380] as more text item.more clickable
+      }
+    }
+  }
+}
+screen pro P1 param people {
+  view FrameLayout [0,0,1080,2400] {
+    view ListView [0,600,1080,1400] list ratings where item.ctx == param.id pitch 150 vertical {
+      view LinearLayout [0,600,1080,750] as rating {
+        view TextView [40,610,500,700] text item.label
+        view TextView [600,610,1000,700] text item.value
+      }
+    }
+  }
+}
+on profile.more tap -> pro with item when item.name != ""
+"""
+
+
+def _counts(text: str) -> dict:
+    spec = with_tasks(parse(text))
+    return {variants(t.instruction)[0]: (spec, t) for t in spec.tasks
+            if t.name.startswith("count_")}
+
+
+def test_a_count_names_its_list_not_a_person_beside_the_button_that_opened_it():
+    """uber's "Uber Pro" page, opened by a button on the driver's row, lists his ratings
+    and shows nothing of him: "How many entries does “Hiroshi” list?" names a person.
+    A list is counted by its row where its screen shows the row (or is the row's alone:
+    `_CHOICES`' dialogs), else by its screen's title, else not at all."""
+    assert _counts(_PROFILE) == {}
+    top = "screen pro P1 param people {\n  view FrameLayout [0,0,1080,2400] {\n"
+    assert top in _PROFILE
+    titled = _PROFILE.replace(top, top + '    view TextView [40,100,600,180] text "Uber Pro"\n')
+    ((said, (spec, task)),) = _counts(titled).items()
+    assert said == "How many entries does “Uber Pro” list?"
+    (inst,) = draw(spec, task)
+    assert make_demo([spec], inst).verified
+    shown = titled.replace('text "Uber Pro"', "text param.name")
+    assert list(_counts(shown)) == ["How many entries does “Hiroshi” list?"]
+
+
+_DRILL = """app drill { package "a.b" start home }
+content files(id int, ctx int, name text) {
+  (1, null, "Music")
+  (2, null, "Photos")
+  (3, null, "Docs")
+  (4, 1, "Music")
+  (5, 1, "Photos")
+  (6, 1, "Docs")
+  (7, 1, "song.mp3")
+  (8, 2, "Music")
+  (9, 2, "Photos")
+  (10, 2, "beach.jpg")
+  (11, 2, "Docs")
+}
+screen home P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view Button [40,200,600,300] as browse text "Browse" clickable
+  }
+}
+screen files P0 param files {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Files"
+    view ListView [0,200,1080,2200] list files where item.ctx == param.id pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] text item.name
+      }
+    }
+  }
+}
+on home.browse tap -> files
+on files.row tap -> files with item
+"""
+
+
+def test_a_folder_row_is_opened_where_it_lists_something():
+    """activitylauncher's apps expand in place to show their activities (a drill-down:
+    the list's own screen opened on the row): "Open AndroFish." where activities were
+    recorded under it, not for an app that shows nothing new when tapped ("Docs")."""
+    spec = with_tasks(parse(_DRILL))
+    (opens,) = [t for t in spec.tasks if t.name.startswith("open_files") and t.params]
+    drawn = {i.params["n"]: i for i in draw(spec, opens)}
+    assert set(drawn) == {"Music", "Photos"}
+    assert make_demo([spec], drawn["Photos"]).verified
+
+
 _TICKS = """app ticks { package "a.b" start settings }
 state settings_list(id int, ctx int, title text, summary text) {
   (1, null, "Theme", "")
@@ -1253,6 +1391,23 @@ def test_a_row_whose_name_is_a_sentence_is_an_entry_and_an_editor_is_for_editing
         "screen edit P1 param main_list {", "screen edit P1 param main_list {\n  modules form")))
     (opened,) = [t for t in edit.tasks if t.name == "open_edit"]
     assert variants(opened.instruction)[0] == "Open {n} for editing."
+
+
+def test_a_sentence_opened_for_editing_is_an_entry_not_a_name():
+    """onelist's tips open in an editor too: "Open “Access the settings from the "⌄"
+    button at the top of the screen” for editing." reads as an order of its own; the
+    tip is an entry there as it is anywhere ("Open the entry “...” for editing.")."""
+    tips = _SWIPED.replace('"Milk"', '"Access the settings from the ⌄ button at the top"') \
+        .replace('"Eggs"', '"Swipe an item left to delete it"') \
+        .replace("screen edit P1 param main_list {",
+                 "screen edit P1 param main_list {\n  modules form")
+    spec = with_tasks(parse(tips))
+    (opened,) = [t for t in spec.tasks if t.name == "open_edit"]
+    assert variants(opened.instruction) == ["Open the entry {n} for editing.",
+                                            "Start editing the entry {n}.",
+                                            "Bring up the editor for the entry {n}."]
+    said = {i.instruction for i in draw(spec, opened)}
+    assert said and all("the entry “" in s for s in said)
 
 
 _WECHAT = """app wechat { package "a.b" start main }

@@ -20,6 +20,7 @@ from phoneworld.infer import coherent
 from phoneworld.infer.choices import find_choices
 from phoneworld.infer.details import bind_details
 from phoneworld.infer.edits import find_row_edits, find_sends, row_effects
+from phoneworld.infer.eras import main_era
 from phoneworld.infer.facts import Facts, Pass, Provenance, StepFacts, initial_facts
 from phoneworld.infer.lists import (
     collect_rows,
@@ -42,6 +43,7 @@ from phoneworld.traces.appname import app_title
 from phoneworld.traces.model import Trace
 
 PASSES: tuple[tuple[str, Pass], ...] = (
+    ("eras", main_era),                            # -> one era of the app (a language)
     ("representatives", choose_representatives),  # screens -> the observation per layout
     ("lists", find_screen_lists),                  # -> a (still empty) table per list
     ("parameters", parameterise_screens),          # -> the list whose row a screen shows

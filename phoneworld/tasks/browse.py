@@ -21,6 +21,7 @@ from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
     AppSpec,
     BoolOp,
+    Call,
     Compare,
     Const,
     Effect,
@@ -85,8 +86,9 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             continue
         e = schema.entity(target.param)
         view, table = in_items[(t.screen, t.widget)]
+        folder = _folder(target) if t.screen == target.name else None
         if e is None or table != target.param or (not shows_row(spec, target) and (
-                t.when is None or not _a_place(spec, target))):
+                t.when is None or not _a_place(spec, target)) and folder is None):
             continue  # (one row that opens a page of its own names it, as a tab does)
         button = label_of(view) if t.action == "tap" else ""
         button = button if button and is_name(button) else ""
@@ -98,7 +100,8 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         # (only a popup that lists options under its row is known to be that row's: a
         # page any row's tap opens would be "opened" by headings and switches too)
-        under = _only_rows_under(spec, target)
+        under = _only_rows_under(spec, target) or \
+            (folder if not shows_row(spec, target) else None)
         names = _name_columns(spec, e.table, e.name) if under is not None else [e.name]
         for column in names:
             yield _open_row(target, e, column, under, phrases, {"button": button}, new)
@@ -108,16 +111,17 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     """How opening a row reads: "Open {n}." for a row with a name; for one shown in a form
     to change it (an editable field reads the row), "Open {n} for editing."; for a row
     whose name is mostly a sentence (onelist's tips, "Swipe an item left to delete it"),
-    "Open the entry {n}." (a sentence is no place to go to)."""
-    if "form" in target.modules and any("editable" in v.flags and v.text is not None and
-                                        _reads_param(v.text) for v in views(target.root)):
-        return P.EDIT_ROW
+    "Open the entry {n}." and "Open the entry {n} for editing." (a sentence is no place
+    to go to, nor a name: "Open “Access the settings from the ⌄ button at the top of the
+    screen” for editing" reads as an order of its own)."""
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
-    if names and 2 * sum(W.is_sentence(n) for n in names) > len(names):
-        return P.OPEN_ENTRY
-    return P.OPEN_ROW
+    entry = bool(names) and 2 * sum(W.is_sentence(n) for n in names) > len(names)
+    if "form" in target.modules and any("editable" in v.flags and v.text is not None and
+                                        reads_param(v.text) for v in views(target.root)):
+        return P.EDIT_ENTRY if entry else P.EDIT_ROW
+    return P.OPEN_ENTRY if entry else P.OPEN_ROW
 
 
 def _name_columns(spec: AppSpec, table: str, name: str) -> list[str]:
@@ -136,7 +140,12 @@ def _open_row(target: Screen, e, column: str, under: str | None, phrases: tuple,
     items = [Compare("==", Ref(("screen",)), Const(target.name)),
              Compare("==", Ref(("param", column)), Ref((n,)))]
     params = [TaskParam(n, e.table, column)]
-    if under is not None:
+    if under == e.table:  # a folder of its own rows: those with some under them
+        k = new("k", {n})
+        items.append(Call("exists", table=under, where=Compare("==", Ref(("ctx",)),
+                                                               Ref((k,)))))
+        params.append(TaskParam(k, e.table, e.key))
+    elif under is not None:
         # A popup that shows nothing of its row but the rows listed under it (a
         # dialog's options) is that row's only where it lists some: "Open App
         # Version" opened onelist's Theme dialog, empty, by the same tap.
@@ -160,11 +169,11 @@ def shows_row(spec: AppSpec, target: Screen) -> bool:
     filtered = []
     for v in views(target.root):
         for e in (v.text, v.desc):
-            if e is not None and _reads_param(e):
+            if e is not None and reads_param(e):
                 return True
-        if v.items is not None and v.items.where is not None and _reads_param(v.items.where):
+        if v.items is not None and v.items.where is not None and reads_param(v.items.where):
             filtered.append(v.items)
-    if any(t.screen == target.name and any(_reads_param(x) for e in t.effects
+    if any(t.screen == target.name and any(reads_param(x) for e in t.effects
                                            for x in _effect_exprs(e))
            for t in spec.transitions):
         return True  # what is done there is done to the row (a message sent to it)
@@ -186,12 +195,24 @@ def _only_rows_under(spec: AppSpec, target: Screen) -> str | None:
         return None
     under = None
     for v in views(target.root):
-        if any(e is not None and _reads_param(e) for e in (v.text, v.desc)):
+        if any(e is not None and reads_param(e) for e in (v.text, v.desc)):
             return None
         if v.items is not None and v.items.where == Compare(
                 "==", Ref(("item", "ctx")), Ref(("param", "id"))):
             under = v.items.table
     return under
+
+
+def _folder(target: Screen) -> str | None:
+    """The table of the rows a list shows under the row its own screen was opened on (a
+    drill-down: a folder's files, an expanded group's activities), else None. Such a row
+    is opened where it lists some: a person sees them (activitylauncher's "Open Android
+    System" shows its activities; a package none was recorded under shows nothing new)."""
+    for v in views(target.root):
+        if v.items is not None and v.items.where == Compare(
+                "==", Ref(("item", "ctx")), Ref(("param", "id"))):
+            return v.items.table
+    return None
 
 
 def _effect_exprs(e: Effect) -> list[Expr]:
@@ -210,7 +231,8 @@ def _a_place(spec: AppSpec, target: Screen) -> bool:
     return label is not None and (label[1] != "title" or bool(marked_title(target, spec)))
 
 
-def _reads_param(e: Expr) -> bool:
+def reads_param(e: Expr) -> bool:
+    """Whether an expression reads the screen's row (`param.…`)."""
     return any(isinstance(x, Ref) and x.path[0] == "param" for x in walk(e))
 
 

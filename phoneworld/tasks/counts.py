@@ -15,8 +15,11 @@ matter of opinion), all in view at once
 no action of the app adds rows to that list or takes any away (an insert under another
 row, or at the top, leaves it as it is). A list of single-choice
 options is asked for its options ("How many options does “Planetary hours indicator
-style” offer?"). The same question with two answers (one name on two screens) is asked
-of neither.
+style” offer?"). The list is called by the row it was opened on where its screen shows
+that row (the dialog's title, the folder's path) or is the row's alone (no name of its
+own, no button of the row to open it), else by the screen's title, else not asked
+(`_head`). The same question with two answers (one name on two screens) is asked of
+neither.
 """
 
 from __future__ import annotations
@@ -30,17 +33,20 @@ from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task
 from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.browse import NewName, Template
-from phoneworld.tasks.labels import is_name, row_name
+from phoneworld.tasks.browse import NewName, Template, reads_param
+from phoneworld.tasks.labels import is_name, row_name, screen_labels
 from phoneworld.tasks.reach import Reach
 from phoneworld.tasks.schema import Schema
+from phoneworld.tasks.screentexts import row_button
 
 _UNDER_ROW = Compare("==", Ref(("item", "ctx")), Ref(("param", "id")))
 
 
 def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template]:
     """One question per (screen, opening row) whose own list is counted (see above)."""
-    found = _counted(spec, schema, reach)
+    found = [(screen, table, head, key, n, options)
+             for screen, table, name, key, n, options in _counted(spec, schema, reach)
+             if (head := _head(spec, schema, screen, name))]
     answers: dict[str, set[int]] = {}
     for _, _, name, _, n, _ in found:
         answers.setdefault(name, set()).add(n)
@@ -67,7 +73,8 @@ def parent_questions(spec: AppSpec, schema: Schema, reach: Reach,
     one instance per row listed under it and under no other, where two rows or more
     list some."""
     tables = {t.name: t for t in spec.tables}
-    found = [f for f in _counted(spec, schema, reach) if not f[5]]
+    found = [f for f in _counted(spec, schema, reach)
+             if not f[5] and _head(spec, schema, f[0], f[2]) == f[2]]
     under: dict[str, dict[object, set[str]]] = {}  # table -> name -> the rows listing it
     for _, table, _, key, _, _ in found:
         e, t = schema.entity(table), tables[table]
@@ -140,6 +147,25 @@ def _counted(spec: AppSpec, schema: Schema, reach: Reach
                     found.append((s.name, listed.name, name.strip(), r[0], under[r[0]],
                                   _options(v.children[0])))
     return found
+
+
+def _head(spec: AppSpec, schema: Schema, screen: str, name: str) -> str:
+    """What a count question calls the list it counts: the name of the row it was opened
+    on where the screen is that row's (it shows the row: a dialog titled “Theme”, a
+    folder's path; or it has no name of its own and no button of the row opens it: a
+    popup of the row's options), else the screen's own title; "" for neither. uber's
+    "Uber Pro" page, opened by the driver's rating beside "Hiroshi" (reached by its
+    button "Learn about Uber Pro"), shows nothing of him: "How many entries does
+    “Hiroshi” list?" names a person, not a list."""
+    s = spec.screen(screen)
+    if s is None:
+        return ""
+    if any(e is not None and reads_param(e) for v in views(s.root) for e in (v.text, v.desc)):
+        return name
+    own = screen_labels(spec).get(screen)
+    if own is None:
+        return "" if row_button(spec, schema, s) else name
+    return own[0] if own[1] == "title" else ""
 
 
 def _changed(spec: AppSpec) -> tuple[set[str], dict[str, set[object]]]:

@@ -48,7 +48,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
-from phoneworld.tasks.labels import is_code, readable
+from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -152,7 +152,8 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
-    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables))]
+    content = {t.name: {c.name for c in t.columns} for t in spec.tables if t.kind == "content"}
+    fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables), content)]
     m = fresh_machine(spec)
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
@@ -179,11 +180,12 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
 
 
 def _calls(v: Value, echoes: frozenset[str]) -> bool:
-    """Whether a task may call a row by a value it shows: no code (`labels.is_code`:
-    activitylauncher's ".TrampolineActivity") and no text the recordings typed, shown back
-    (uber's search for "Humanoid" lists a place "Humanoid" under the field that says it:
-    "what is written under Humanoid?" points at both). Text to type is drawn as typed."""
-    return not is_code(v) and display(v).strip().casefold() not in echoes
+    """Whether a task may call a row by a value it shows, one `labels.readable` already
+    (no code: activitylauncher's ".TrampolineActivity"): no text the recordings typed,
+    shown back (uber's search for "Humanoid" lists a place "Humanoid" under the field
+    that says it: "what is written under Humanoid?" points at both). Text to type is
+    drawn as typed."""
+    return display(v).strip().casefold() not in echoes
 
 
 def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
@@ -199,11 +201,17 @@ def _echoes(spec: AppSpec) -> frozenset[str]:
                      for t in texts if t.strip())
 
 
-def _of_params(e: Expr, params: set[str]) -> bool:
-    """Whether `e` reads task parameters and nothing else (no state, screen or answer)."""
+def _of_params(e: Expr, params: set[str], content: dict[str, set[str]]) -> bool:
+    """Whether `e` reads task parameters and nothing else (no state, screen or answer)
+    but content, which no action changes (`exists(files where ctx == k)`: the folder
+    `k` lists some)."""
     refs = [x for x in walk(e) if isinstance(x, Ref)]
-    return bool(refs) and not any(isinstance(x, Call) for x in walk(e)) and \
-        all(len(x.path) == 1 and x.path[0] in params for x in refs)
+    calls = [x for x in walk(e) if isinstance(x, Call)]
+    if not refs or not all(x.table in content for x in calls):
+        return False
+    columns = set().union(*(content[x.table] for x in calls)) if calls else set()
+    return any(len(x.path) == 1 and x.path[0] in params for x in refs) and \
+        all(len(x.path) == 1 and (x.path[0] in params or x.path[0] in columns) for x in refs)
 
 
 def _halves(task: Task) -> list[Expr]:

@@ -150,15 +150,17 @@ def is_placeholder(text: str) -> bool:
 
 
 def readable(v: object) -> bool:
-    """Whether a value is one a person can read whole, to answer with (or, no code and
-    no text the recording typed, to name a row by: `instances`): a text or a number (not
-    a flag, not missing), not empty, not cut short with "…", and no placeholder
-    (`is_placeholder`)."""
+    """Whether a value is one a person can read whole, to answer with or to name a row by
+    (no text the recording typed, too, for a name: `instances`): a text or a number (not
+    a flag, not missing), not empty, not cut short with "…", no placeholder
+    (`is_placeholder`) and no code (`is_code`: "What is written under “Launch activity
+    as root”?" answered "de.szalkowski.activitylauncher.RootLauncherActivity" asks a
+    person to spell out a program's name)."""
     if isinstance(v, bool) or not isinstance(v, (str, int, float)):
         return False
     t = str(v).strip()
     return t != "" and not t.endswith(("…", "...")) and \
-        not (isinstance(v, str) and is_placeholder(t))
+        not (isinstance(v, str) and (is_placeholder(t) or is_code(t)))
 
 
 def row_name(columns: list[str], row: tuple | list, name: str) -> tuple[str, str]:

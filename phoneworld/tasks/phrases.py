@@ -101,6 +101,10 @@ OPEN_ENTRY = ("Open the entry {n}.", "Tap the entry {n} to open it.",
 (quoted by `fill` as a sentence is, and so without a space recorded at its end)."""
 EDIT_ROW = ("Open {n} for editing.", "Start editing {n}.", "Bring up the editor for {n}.")
 """A row opened in a form that shows it in a field to change (a to-do item's editor)."""
+EDIT_ENTRY = ("Open the entry {n} for editing.", "Start editing the entry {n}.",
+              "Bring up the editor for the entry {n}.")
+"""A row of sentences opened in such a form: an entry, as `OPEN_ENTRY` says, never a
+sentence read as a name ("Open “Access the settings from the ⌄ button” for editing")."""
 OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
                "Use “{button}” on the {n} row.")
 # What a list row shows beside its name, by where it sits (`rowtexts._place`).

@@ -75,7 +75,7 @@ def explore(spec: AppSpec) -> Reach:
         if isinstance(m.param, dict):
             rows.update((m.screen, normalise(v)) for v in m.param.values() if v is not None)
         for box in m.rendered().boxes:
-            table = tables.get(id(box.view)) if box.row is not None else None
+            table = tables.get((m.screen, box.view)) if box.row is not None else None
             if table is not None:
                 items.add((table, next(iter(box.row.values()))))
         return False
@@ -86,16 +86,17 @@ def explore(spec: AppSpec) -> Reach:
                  frozenset(items), listed)
 
 
-def _item_tables(spec: AppSpec) -> dict[int, str]:
-    """id(view) -> the table whose rows it repeats, for the views inside list items (the
-    innermost list's; a rendered box holds its spec view)."""
-    out: dict[int, str] = {}
+def _item_tables(spec: AppSpec) -> dict[tuple[str, View], str]:
+    """(screen, view) -> the table whose rows it repeats, for the views inside list items
+    (the innermost list's; a rendered box holds its spec view). By value, not by `id`: a
+    rendering kept from an equal spec (the runtime's cache) holds that spec's views."""
+    out: dict[tuple[str, View], str] = {}
     for s in spec.screens:
         stack: list[tuple[View, str | None]] = [(s.root, None)]
         while stack:
             v, table = stack.pop()
             if table is not None:
-                out[id(v)] = table
+                out[(s.name, v)] = table
             inner = v.items.table if v.items is not None else table
             stack.extend((c, inner) for c in v.children)
     return out

@@ -35,7 +35,7 @@ from phoneworld.spec.walk import views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
-from phoneworld.tasks.labels import is_heading, is_name, readable
+from phoneworld.tasks.labels import is_code, is_heading, is_name, readable
 from phoneworld.tasks.pairs import answered, pair_label, pair_phrases
 from phoneworld.tasks.schema import Schema
 
@@ -148,7 +148,10 @@ def _keyed_rows(spec: AppSpec, schema: Schema
         for rows in groups:
             for view, key in bound:
                 keys = [str(r[cols.index(key)]).strip() for r in rows]
-                if all(readable(k) for k in keys) and 2 * len(set(keys)) >= len(keys) and \
+                # every row shows a text there (code too: it is there to see, though
+                # no task calls a row by it)
+                if all(readable(k) or is_code(k) for k in keys) and \
+                        2 * len(set(keys)) >= len(keys) and \
                         2 * sum(is_name(k) for k in keys) > len(keys):
                     for other, column in bound:
                         if column != key:

@@ -1,0 +1,101 @@
+"""One app, one language (#21): a recording that switches the app's language mid-run
+gives a mock of one era, never a list of rows from both."""
+
+from __future__ import annotations
+
+from phoneworld.infer.eras import main_era
+from tests.infer_fixtures import App, button, facts, label, rows, screen, title
+
+EN = {"home": "Files", "rows": [("Downloads", "3 items"), ("Music", "12 items")],
+      "settings": "Settings", "lang": "Language", "about": "About", "version": "Version"}
+AF = {"home": "Lêers", "rows": [("Aflaaie", "3 items"), ("Musiek", "12 items")],
+      "settings": "Instellings", "lang": "Taal", "about": "Oor", "version": "Weergawe"}
+
+
+def _home(w):
+    return screen(title(w["home"]), button("settings", w["settings"], 200),
+                  button("about", w["about"], 300), rows("list", w["rows"], y=600))
+
+
+def _settings(w):
+    return screen(title(w["settings"]), button("lang", w["lang"], 200))
+
+
+def _about(w):
+    return screen(title(w["about"]), label("version", f"{w['version']} 1.2", 200))
+
+
+def _round(app: App, w: dict) -> App:
+    """home -> settings -> back -> about -> back: every screen visited twice or more."""
+    return (app.show(_home(w), ".Main").tap(1).show(_settings(w), ".Settings").back()
+            .show(_home(w), ".Main").tap(2).show(_about(w), ".About").back()
+            .show(_home(w), ".Main").tap(1).show(_settings(w), ".Settings").back()
+            .show(_home(w), ".Main").tap(2).show(_about(w), ".About").back())
+
+
+def _switched(before: int, after: int):
+    """`before` rounds in English, a tap on "Language" that switches the app to
+    Afrikaans, then `after` rounds in Afrikaans."""
+    app = App()
+    for _ in range(before):
+        _round(app, EN)
+    app.show(_home(EN), ".Main").tap(1).show(_settings(EN), ".Settings").tap(1) \
+        .show(_settings(AF), ".Settings").back()
+    for _ in range(after):
+        _round(app, AF)
+    return app.show(_home(AF), ".Main").trace()
+
+
+def _names(f) -> list[str]:
+    (table,) = [t for t in f.tables if t.rows]
+    return [r[2] for r in table.rows]
+
+
+def test_a_list_recorded_in_two_languages_gives_rows_in_one():
+    f = facts(_switched(2, 1), until="tables")
+    assert _names(f) == ["Downloads", "Music"]
+
+
+def test_the_era_most_visits_show_is_the_one_kept():
+    f = facts(_switched(1, 2), until="tables")
+    assert _names(f) == ["Aflaaie", "Musiek"]
+
+
+def test_the_kept_era_lays_out_the_screens_too():
+    f = facts(_switched(2, 1), until="representatives")
+    texts = {n.text for info in f.screens.values() for _, n in info.root.walk() if n.text}
+    assert {"Files", "Settings", "About"} <= texts
+    assert not texts & {"Lêers", "Instellings", "Oor", "Aflaaie"}
+
+
+def test_new_content_on_one_screen_is_no_other_era():
+    """A list that shows other rows later (a refresh) changes one screen, not the app."""
+    app = App()
+    for items in (EN["rows"], EN["rows"], [("Photos", "4 items"), ("Docs", "1 item")]):
+        w = {**EN, "rows": items}
+        _round(app, w)
+        _round(app, w)
+    f = facts(app.trace(), until="eras")
+    assert len(f.where) == sum(len(t.observations) for t in f.traces)
+    assert set(_names(facts(app.trace(), until="tables"))) >= {"Downloads", "Photos"}
+
+
+def test_a_clock_that_moves_on_every_screen_is_no_other_era():
+    """Digits are masked: "Version 1.2" -> "Version 1.3" everywhere is not a language."""
+    app = App()
+    for v in ("1.2", "1.3"):
+        w = {**EN, "version": f"Version {v}", "settings": f"Settings {v}", "home": f"Files {v}"}
+        _round(app, w)
+        _round(app, w)
+    f = facts(app.trace(), until="eras")
+    assert len(f.where) == sum(len(t.observations) for t in f.traces)
+
+
+def test_the_other_era_is_left_to_no_screen_and_no_look():
+    f = facts(_switched(2, 1), until="representatives")
+    kept = {r.index for r in f.where}
+    n = len(f.traces[0].observations)
+    assert max(kept) < n - 5 and all(i in kept for i in range(10))
+    shots = {x for refs in f.provenance.screens.values() for x in refs}
+    assert all(int(x.split("/")[-1].split(".")[0]) in kept for x in shots)
+    assert main_era(f).where == f.where  # a second look finds one era
