@@ -263,13 +263,14 @@ def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict
 
 def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
     """The item for a box drawn over a recorded plate: its text in the recorded `style`
-    (size, colour, weight, alignment) where there is one, its check state Material-like;
-    no backgrounds (the plate has them)."""
+    (size, colour, weight, alignment) where there is one, its check state Material-like
+    (but where the plate shows it: `Style.plate_check`); no backgrounds (the plate has
+    them)."""
     k = kind(b, not b.children)
     inds: tuple = ()
     pad = 0.0
     room: float | None = 0.0
-    if k in ("switch", "check", "radio"):
+    if k in ("switch", "check", "radio") and not (style is not None and style.plate_check):
         inds, pad = _indicator(k, b, scale, at_right=k == "switch")
         room = _room(k, b, (b.bounds[2] - b.bounds[0]) * scale)
     if room is None:
