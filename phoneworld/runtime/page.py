@@ -2,7 +2,8 @@
 
 Each box becomes an absolutely positioned div, scaled from the app's screen size to a
 412-px-wide frame (a common phone width in CSS pixels; a screenshot at the device's size
-scales it back up), stacked in document order, as Android draws them.
+scales it back up), stacked in document order, as Android draws them; a list's row is
+drawn only inside the list's ancestors (`regions`: a CSS clip, or nothing at all).
 
 Where the app has a recorded look (`look`), the frame's background is the screen's plate
 (a recording) and only what the state changed is painted on it (`compose`): wipes of

@@ -5,7 +5,9 @@ it (its recorded text is the hint shown while it is empty), and a list view repe
 item template once per row of its table that passes the list's `where`, one row after
 another from the scroll offset (a row count) along the list's axis: `pitch` apart, or,
 a row recorded at another size (`ListOf.sizes`) that large, its views stretched or
-moved with it (`layout.anchor`) and kept to it, then its own space. A grid steps by line:
+moved with it (`layout.anchor`) and kept to it, then its own space (`measure`). A grid
+steps by line; a flow's rows wrap onto lines (`flow`); a dialog's list grows with its
+rows, filtered once to measure and to draw (`dialog`):
 
     View(list, items=ListOf("product", pitch=200, sizes=((2, 300, 0),)), children=(row,))
     -> list box, then one row box per product whose bounds meet the list's bounds:
