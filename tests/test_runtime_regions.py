@@ -60,6 +60,24 @@ def test_regions_are_the_lists_ancestors_for_its_rows_and_everywhere_else():
     assert rs[bar] == EVERYWHERE
 
 
+def test_a_web_pages_own_nodes_do_not_clip_a_list_the_webview_does():
+    """A drop-down's menu (a list) shows past its field, the node holding it in the
+    page: HTML does not clip; the WebView around the page does."""
+    row = View(cls="android.view.View", bounds=(40, 400, 1040, 500),
+               text=Ref(("item", "name")))
+    lst = View(cls="android.widget.ListView", bounds=(40, 400, 1040, 1300), name="menu",
+               children=(row,), items=ListOf("product", pitch=100))
+    field = View(cls="android.view.View", bounds=(40, 300, 1040, 400), children=(lst,))
+    web = View(cls="android.webkit.WebView", bounds=(0, 0, 1080, 1000), children=(field,))
+    root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400), children=(web,))
+    m = Machine(home_as(root))
+    m.reset()
+    r = m.rendered()
+    rs = regions(r.boxes)
+    rows = [i for i, b in enumerate(r.boxes) if b.text]
+    assert len(rows) == 8 and all(rs[i] == (0, 0, 1080, 1000) for i in rows)
+
+
 def test_a_lists_paints_stop_at_its_ancestors_end():
     """The recording had Butter where the mock shows Apples, partly past the page: its
     wipe stops at the page's end, as the toolbar's text is left as recorded."""

@@ -11,10 +11,12 @@ element list show them, as a recording does) but draws only inside its region:
     rs[i]                   # (x1, y1, x2, y2); EVERYWHERE outside lists
 
 A list's rows (and all inside them) draw inside the bounds of every ancestor of the list
-(the list's own bounds cut them already, `render`); an ancestor with no area (a
-zero-width wrapper the recording shows children of) does not clip. Views outside lists
-are drawn where the recording had them, and so are the views inside a row, wherever
-the mock's template puts them in it.
+that clips (the list's own bounds cut them already, `render`): the app's views, the
+WebView among them, but not a web page's nodes inside it (HTML lets an element show
+past its parent: a drop-down's menu under its field), nor an ancestor with no area (a
+zero-width wrapper the recording shows children of). Views outside lists are drawn
+where the recording had them, and so are the views inside a row, wherever the mock's
+template puts them in it.
 """
 
 from __future__ import annotations
@@ -27,22 +29,27 @@ if TYPE_CHECKING:
 Rect = tuple[int, int, int, int]
 
 EVERYWHERE: Rect = (-(1 << 30), -(1 << 30), 1 << 30, 1 << 30)
+WEB_VIEW = "WebView"
+"""How a WebView's class name ends (`android.webkit.WebView`, a browser's own)."""
 
 
 def regions(boxes: list[Box]) -> list[Rect]:
     """Each box's region (see the module docstring), for `boxes` in document order."""
     n = len(boxes)
     out: list[Rect] = [EVERYWHERE] * n
-    inside: list[Rect] = [EVERYWHERE] * n  # the ancestors' bounds intersected
+    inside: list[Rect] = [EVERYWHERE] * n  # the clipping ancestors' bounds intersected
+    web = [False] * n  # inside a WebView
     for i, b in enumerate(boxes):
         a = inside[i]
         x1, y1, x2, y2 = b.bounds
-        if x1 < x2 and y1 < y2:
+        if x1 < x2 and y1 < y2 and not web[i]:
             a = (max(a[0], x1), max(a[1], y1), min(a[2], x2), min(a[3], y2))
         rows = inside[i] if b.list_key is not None else out[i]
+        page = web[i] or b.cls.endswith(WEB_VIEW)
         for c in b.children:
             inside[c] = a
             out[c] = rows
+            web[c] = page
     return out
 
 
