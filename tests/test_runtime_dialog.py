@@ -127,3 +127,19 @@ def test_a_window_as_wide_as_the_screen_is_no_dialog():
     wide = replace(home, root=replace(home.root, bounds=(0, 72, 1080, 1776)))
     assert plan_screen(wide, (1080, 1920)).window is None
     assert plan_screen(home, (1080, 2400)).window is not None
+
+
+def test_a_grown_dialogs_rows_are_filtered_once_to_measure_and_draw(monkeypatch):
+    import phoneworld.runtime.render as render
+
+    calls = []
+    real = render.filter_rows
+
+    def counted(table, *args, **kwargs):
+        calls.append(table)
+        return real(table, *args, **kwargs)
+
+    monkeypatch.setattr(render, "filter_rows", counted)
+    m = dialog(6)
+    assert len([e for e in m.observe() if e["class"] == "android.widget.CheckedTextView"]) == 6
+    assert calls == ["product"]

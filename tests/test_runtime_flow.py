@@ -1,10 +1,10 @@
-"""A horizontal list as tall as several of its rows is a flow (`layout.flow`): inline
+"""A horizontal list as tall as several of its rows is a flow (`runtime.flow`): inline
 content, a web page's language links, its rows wrapping onto lines."""
 
 from __future__ import annotations
 
 from phoneworld.runtime import Machine
-from phoneworld.runtime.layout import flow, line_pitch
+from phoneworld.runtime.flow import flow, line_pitch
 from phoneworld.spec.ast import ListOf, Ref, View
 from tests.shop import home_as
 

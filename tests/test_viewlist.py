@@ -32,6 +32,19 @@ def test_flat_list_becomes_tree_with_paths():
     assert tree.warnings == ()
 
 
+def test_an_invisible_wrapper_of_visible_views_is_visible():
+    """A web page's zero-height block its sidebar is placed from: the dump calls it
+    invisible, the recording shows the sidebar (wikipedia's mw-navigation)."""
+    views = [v(0, -1, [1, 3], (0, 0, 1080, 2000)),
+             v(1, 0, [2], (0, 9000, 1080, 9000), visible=False),
+             v(2, 1, [], (0, 90, 176, 1100), text="Home"),
+             v(3, 0, [4], (0, 0, 10, 10), visible=False),
+             v(4, 3, [], (0, 0, 10, 10), visible=False, text="hidden")]
+    tree = build_tree(views, "x.json")
+    assert tree.root.at((0,)).visible and tree.root.at((0, 0)).visible
+    assert not tree.root.at((1,)).visible and not tree.root.at((1, 0)).visible
+
+
 def test_inverted_bounds_are_kept_and_reported():
     tree = build_tree([v(0, -1, [1]), v(1, 0, [], (900, 700, 100, 800))], "s.json")
     assert tree.root.at((0,)).bounds == (900, 700, 100, 800)

@@ -30,18 +30,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from phoneworld.runtime.checks import indicators
 from phoneworld.runtime.compose_rows import (
     Composition,
     Paint,
     compose_list,
     has_content,
+    redrawn,
     shows,
     subtree,
     text_on,
-    typed,
 )
 from phoneworld.runtime.dialog import grown_look, growth, window_paints
 from phoneworld.runtime.look import CHECKED, UNCHECKED, Mark, Rect, ScreenLook, Style
+from phoneworld.runtime.regions import EVERYWHERE, regions, within
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
@@ -74,6 +76,8 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
     rows: list[Paint] = []
     fixes: list[Paint] = []
     in_lists: set[int] = set()
+    on = (look.plate, size, indicators(look))
+    region = regions(boxes)
     for i, b in enumerate(boxes):
         if b.list_key is None or i in in_lists:
             continue
@@ -88,10 +92,13 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
             c.quiet.update(sub)
             continue
         mine: tuple[list[Paint], list[Paint], list[Paint]] = ([], [], [])
-        compose_list(lst, boxes, b, look.plate, size, c, *mine)
+        compose_list(lst, boxes, b, look.plate, size, on[2], c, *mine)
         for into, got in zip((wipes, rows, fixes), mine, strict=True):
-            into.extend(q for p in got for q in _outside(p, over))
+            into.extend(r for p in got for q in _outside(p, over)
+                        if (r := _inside_region(q, region[b.children[0]] if b.children
+                                                else EVERYWHERE)) is not None)
     shown: set[int] = set()
+    relabelled = False  # a check widget's label drawn anew beside its indicator
     for i, b in enumerate(boxes):
         if i in in_lists:
             continue
@@ -113,12 +120,17 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
             shown.add(id(marks[0]))  # the label stays on the outline, the text goes in
             c.styles[i] = _inside(marks[0], b)
             continue
-        c.styles[i] = typed(marks[0], b) if marks else None
+        if not marks:
+            c.styles[i] = None
+            continue
+        n = len(shown)
+        c.styles[i] = redrawn(marks[0], b, (0, 0), on, shown, fixes)
+        relabelled = relabelled or (len(shown) > n and marks[0].text != b.text)
     # Opened without its parameter, the screen hides texts bound to it (a title): the
     # plate's stay where no box lies (`ScreenLook.unbound`).
     placed = {b.bounds for i, b in enumerate(boxes) if i not in in_lists} \
         if look.unbound else set()
-    stale = False
+    stale = relabelled
     for m in look.marks:
         if id(m) not in shown and (not look.unbound or m.bounds in placed):
             stale = stale or bool(m.text.strip())
@@ -153,6 +165,15 @@ def _lists_over(look: ScreenLook, boxes: list[Box], start: int, area: Rect
                 return None
             out.append(r)
     return out
+
+
+def _inside_region(p: Paint, region: Rect) -> Paint | None:
+    """`p` cut to `region` (a list's, `regions`: its rows never paint over what lies
+    past its ancestors, a toolbar over a web page's end), or None where none is left."""
+    r = within(p.rect, region)
+    if r is None or r == p.rect:
+        return p if r is not None else None
+    return replace(p, rect=r)
 
 
 def _outside(p: Paint, over: list[Rect]) -> list[Paint]:

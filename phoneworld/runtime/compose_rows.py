@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from phoneworld.runtime.checks import Donors, redraw
 from phoneworld.runtime.look import (
     CHECKED,
     UNCHECKED,
@@ -27,6 +28,7 @@ from phoneworld.runtime.look import (
     Style,
     signature,
 )
+from phoneworld.runtime.regions import EVERYWHERE, within
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
@@ -71,7 +73,8 @@ def shows(m: Mark, b: Box) -> bool:
 
 
 def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tuple[int, int],
-          c: Composition, wipes: list[Paint], rows: list[Paint], fixes: list[Paint]) -> None:
+                 donors: Donors, c: Composition, wipes: list[Paint], rows: list[Paint],
+                 fixes: list[Paint]) -> None:
     at = {it.bounds: it for it in lst.items}
     a = 1 if box.list_axis == "vertical" else 0
     along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
@@ -111,7 +114,8 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
                     min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
             if rect[0] < rect[2] and rect[1] < rect[3]:
                 rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
-            _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes)
+            _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes,
+                       (plate, size, donors))
             continue
         top = y1
         if lst.sprite is not None:
@@ -185,10 +189,11 @@ _CHECKS = {CHECKED, UNCHECKED}
 
 def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
                origin: tuple[int, int], clip: Rect, c: Composition,
-               fixes: list[Paint]) -> None:
+               fixes: list[Paint], on: tuple[str, tuple[int, int], Donors]) -> None:
     """A row cut from a recorded one: its boxes that show what the recording shows
     there are quiet; the rest are drawn (in the style recorded there, over a wipe of
-    it), and recorded texts no box shows any more are wiped."""
+    it; a check widget's label beside the recorded indicator, `checks`), and recorded
+    texts no box shows any more are wiped. `on`: the plate, its size, its indicators."""
     ox, oy = origin
     at: dict[Rect, list[Mark]] = {}
     for m in marks:
@@ -200,7 +205,9 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
             c.quiet.add(j)
             continue
         bx1, by1, bx2, by2 = b.bounds
-        here = at.get((bx1 - ox, by1 - oy, bx2 - ox, by2 - oy), ())
+        here = at.get((bx1 - ox, by1 - oy, bx2 - ox, by2 - oy), ()) or [
+            m for m in marks if within(_moved(m.bounds, origin), clip) == b.bounds]
+        # (a box the list's end cuts short lies where its mark does, cut likewise)
         hit = next((m for m in here if shows(m, b) and id(m) not in shown), None)
         if hit is None and b.text:
             # The same text elsewhere in the recorded row (the mock's item template came
@@ -213,7 +220,10 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
             shown.add(id(hit))
             c.quiet.add(j)
             continue
-        c.styles[j] = typed(here[0], b) if here else _nearest(marks, b, ox, oy)
+        if here:
+            c.styles[j] = redrawn(here[0], b, origin, on, shown, fixes, clip)
+        else:
+            c.styles[j] = _nearest(marks, b, ox, oy)
     cx1, cy1, cx2, cy2 = clip
     for m in marks:
         if id(m) in shown:
@@ -222,6 +232,31 @@ def _row_texts(boxes: list[Box], sub: list[int], marks: tuple[Mark, ...],
         rect = (max(cx1, x1 + ox), max(cy1, y1 + oy), min(cx2, x2 + ox), min(cy2, y2 + oy))
         if x2 > x1 and y2 > y1 and rect[0] < rect[2] and rect[1] < rect[3]:
             fixes.append(Paint(rect, color=m.bg))
+
+
+def redrawn(m: Mark, b: Box, origin: tuple[int, int], on: tuple[str, tuple[int, int], Donors],
+            shown: set[int], into: list[Paint], clip: Rect = EVERYWHERE) -> Style:
+    """The style to draw `b` in where `m` was recorded (`typed`), `m` being relative to
+    `origin`; a check widget whose indicator the plate shows (`checks.redraw`) has its
+    paints added to `into` (within `clip`) and `m` to `shown` (its wipe is among them)."""
+    style = typed(m, b)
+    got = redraw(m, b, origin, on[2])
+    if got is None:
+        return style
+    shown.add(id(m))
+    for r in got.wipes:
+        r = within(r, clip)
+        if r is not None:
+            into.append(Paint(r, color=m.bg))
+    if got.cut is not None:
+        r = within(got.cut[0], clip)
+        if r is not None:
+            into.append(Paint(r, image=on[0], image_size=on[1], origin=got.cut[1]))
+    return replace(style, plate_check=got.kept)
+
+
+def _moved(r: Rect, by: tuple[int, int]) -> Rect:
+    return (r[0] + by[0], r[1] + by[1], r[2] + by[0], r[3] + by[1])
 
 
 def _covers(box: Rect, mark: Rect) -> bool:

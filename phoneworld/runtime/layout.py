@@ -16,6 +16,7 @@ from typing import Any
 
 from phoneworld.runtime.dialog import Window, dialog_list
 from phoneworld.runtime.expr import display, truthy
+from phoneworld.runtime.flow import FLOW
 from phoneworld.spec.ast import Const, Expr, ListOf, Screen, View
 
 
@@ -71,7 +72,7 @@ class ViewPlan:
             and self.bounds[3] - self.bounds[1] >= FLOW * (
                 self.template.bounds[3] - self.template.bounds[1])
         """A horizontal list as tall as several of its rows: inline content (a web page's
-        links), its rows wrapping onto lines (`flow`)."""
+        links), its rows wrapping onto lines (`runtime.flow`)."""
         self.window: Window | None = None
         """A dialog's list that grows with its rows (`dialog`), on a screen's root."""
         self.grown: dict[tuple[int, int], ViewPlan] = {}
@@ -155,34 +156,6 @@ def fit(steps: list[tuple[int, int]] | None, lines: int, pitch: int, t_lo: int, 
         end += steps[k - 1][1]
         k -= 1
     return max(1, page), k
-
-
-FLOW = 2
-"""How many of its rows' heights a horizontal list that wraps them must be tall."""
-
-
-def flow(steps: list[tuple[int, int]], size: int, t_lo: int, hi: int
-         ) -> list[tuple[int, int]]:
-    """(start along its line from the template's place, line) of each row of a flow
-    whose template starts at `t_lo` and is `size` long, each row (larger by, step to the
-    next) of `steps`: one after another, a row going onto the next line where it would
-    pass the list's end `hi` (a row alone on its line stays there, cut short)."""
-    out, at, line = [], 0, 0
-    for grow, step in steps:
-        if at and t_lo + at + size + grow > hi:
-            at, line = 0, line + 1
-        out.append((at, line))
-        at += step
-    return out
-
-
-def line_pitch(lines: int, row: int, room: int) -> int:
-    """How far apart a flow's `lines` lines of rows `row` high lie in `room` (from the
-    first line's top to the list's end): spread evenly over it, as a flow's list spans
-    its lines, but between one and two rows' heights."""
-    if lines <= 1:
-        return row
-    return max(row, min(2 * row, (room - row) // (lines - 1)))
 
 
 def _literal(e: Expr | None, convert: Any, none: Any) -> tuple[Any, Expr | None]:

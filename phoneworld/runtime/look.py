@@ -68,6 +68,9 @@ class Style:
     """Where the text's ink starts below its view's top, for a text recorded at the top
     of a view much taller than it (a multi-line field's hint); -1: centred. Not stored
     (`compose` reads it from the mark's ink)."""
+    plate_check: bool = False
+    """The plate shows the check widget's box or radio button, in the state the box has
+    (`compose_rows.check_redraw`): only its text is drawn. Not stored."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Each box becomes an absolutely positioned div, scaled from the app's screen size to a
 412-px-wide frame (a common phone width in CSS pixels; a screenshot at the device's size
-scales it back up), stacked in document order, as Android draws them.
+scales it back up), stacked in document order, as Android draws them; a list's row is
+drawn only inside the list's ancestors (`regions`: a CSS clip, or nothing at all).
 
 Where the app has a recorded look (`look`), the frame's background is the screen's plate
 (a recording) and only what the state changed is painted on it (`compose`): wipes of
@@ -25,6 +26,7 @@ from markupsafe import Markup
 
 from phoneworld.runtime.compose import Composition, Paint, compose
 from phoneworld.runtime.look import ASSET_DIR
+from phoneworld.runtime.regions import regions, within
 from phoneworld.runtime.widgets import ACCENT, FONTS, bar_icons, bars, draw_box, fitted
 
 if TYPE_CHECKING:
@@ -127,16 +129,23 @@ def render_html(r: Rendering) -> str:
                         clock="12:00" if kind == "status" else "")
             paints.append(item)
     parents = _parents(boxes)
+    region = regions(boxes)
     items = []
     for i, b in enumerate(boxes):
-        if comp is not None and i in comp.quiet:
+        shows = within(b.bounds, region[i])
+        if shows is None or (comp is not None and i in comp.quiet):
             item = _quiet(b)
         elif comp is not None:
             item = fitted(b, scale, comp.styles.get(i))
         else:
             item = draw_box(boxes, i, parents, scale)
-        item["index"] = index.get(i)
         x1, y1, x2, y2 = b.bounds
+        if shows is not None and shows != b.bounds:  # drawn only inside its ancestors
+            cut = (f"clip-path:inset({(shows[1] - y1) * scale:.1f}px "
+                   f"{(x2 - shows[2]) * scale:.1f}px {(y2 - shows[3]) * scale:.1f}px "
+                   f"{(shows[0] - x1) * scale:.1f}px)")
+            item["style"] = f"{item['style']};{cut}" if item["style"] else cut
+        item["index"] = index.get(i)
         item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
                     w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
         items.append(item)

@@ -5,7 +5,9 @@ it (its recorded text is the hint shown while it is empty), and a list view repe
 item template once per row of its table that passes the list's `where`, one row after
 another from the scroll offset (a row count) along the list's axis: `pitch` apart, or,
 a row recorded at another size (`ListOf.sizes`) that large, its views stretched or
-moved with it (`layout.anchor`) and kept to it, then its own space. A grid steps by line:
+moved with it (`layout.anchor`) and kept to it, then its own space (`measure`). A grid
+steps by line; a flow's rows wrap onto lines (`flow`); a dialog's list grows with its
+rows, filtered once to measure and to draw (`dialog`):
 
     View(list, items=ListOf("product", pitch=200, sizes=((2, 300, 0),)), children=(row,))
     -> list box, then one row box per product whose bounds meet the list's bounds:
@@ -25,18 +27,10 @@ from typing import Any
 
 from phoneworld.runtime.dialog import grown, list_plan
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows, truthy
-from phoneworld.runtime.layout import (
-    CENTRE,
-    END,
-    STRETCH,
-    ViewPlan,
-    fit,
-    flow,
-    line_pitch,
-    list_pitch,
-    rows_end,
-)
+from phoneworld.runtime.flow import flow_bands
+from phoneworld.runtime.layout import CENTRE, END, STRETCH, ViewPlan, fit, list_pitch
 from phoneworld.runtime.look import ScreenLook
+from phoneworld.runtime.measure import list_end, row_sizes
 from phoneworld.runtime.state import Row
 from phoneworld.spec.ast import Ref
 from phoneworld.ui.hierarchy import to_uiautomator_xml
@@ -108,38 +102,16 @@ def render_boxes(plan: ViewPlan, frame: Frame, scope: Scope) -> list[Box]:
     """Render a screen (its `plan_screen` plan) in `frame`'s state: boxes in document
     order, the root first."""
     out: list[Box] = []
+    given = None
     if plan.window is not None:
-        plan = grown(plan, plan.window, _list_end(list_plan(plan, plan.window[0]), scope))
-    _render(plan, scope, frame, 0, 0, None, None, out)
+        # A dialog grown with its list's rows: filtered once, to measure and to draw.
+        lp = list_plan(plan, plan.window[0])
+        assert lp.items is not None
+        rows = filter_rows(lp.items.table, lp.items.where, scope, as_item=True)
+        plan = grown(plan, plan.window, list_end(lp, rows, scope))
+        given = (list_plan(plan, plan.window[0]), rows)
+    _render(plan, scope, frame, 0, 0, None, None, out, given=given)
     return out
-
-
-def _list_end(p: ViewPlan, scope: Scope) -> int:
-    """Where the last row of list `p` (outside lists, vertical) ends, laid out from
-    its first row's place."""
-    lst, t = p.items, p.template
-    assert lst is not None and t is not None
-    rows = filter_rows(lst.table, lst.where, scope, as_item=True)
-    if not rows:
-        return t.bounds[1]
-    pitch = list_pitch(lst, t.bounds[3] - t.bounds[1])
-    steps = _steps(p, rows, scope, pitch)
-    if steps is None:
-        return t.bounds[3] + pitch * (-(-len(rows) // max(1, lst.span)) - 1)
-    return rows_end(steps, t.bounds[3])
-
-
-def _steps(p: ViewPlan, rows: list[Row], scope: Scope, pitch: int
-           ) -> list[tuple[int, int]] | None:
-    """Each row's (larger by, step to the next) where the list has rows of other sizes
-    (`ListOf.sizes`, by the table's key, its first column, as the spec gives them)."""
-    lst = p.items
-    assert lst is not None
-    if not p.sizes or max(1, lst.span) != 1:
-        return None
-    key = scope.state.tables[lst.table].columns[0].name
-    plain = (0, pitch)
-    return [p.sizes.get(r.get(key), plain) for r in rows]
 
 
 def _bare(p: ViewPlan) -> bool:
@@ -149,7 +121,12 @@ def _bare(p: ViewPlan) -> bool:
 
 
 def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bounds | None,
-            parent: Box | None, out: list[Box], grow: int = 0, a: int = 1) -> None:
+            parent: Box | None, out: list[Box], grow: int = 0, a: int = 1,
+            given: tuple[ViewPlan, list[Row]] | None = None) -> None:
+    """Render view `p` and its subtree into `out` (see the module docstring): moved by
+    `dx`, `dy`, cut to `clip`, a child of `parent`, larger by `grow` along axis `a` (a
+    list row of another size); `given`: a list's plan outside lists and its rows,
+    filtered already (a grown dialog's)."""
     x1, y1, x2, y2 = p.bounds
     x1 += dx
     y1 += dy
@@ -223,13 +200,14 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     lst = p.items
     if lst is None:
         for child in p.children:
-            _render(child, scope, frame, dx, dy, clip, box, out, grow, a)
+            _render(child, scope, frame, dx, dy, clip, box, out, grow, a, given)
         return
     box.list_key = p.key
     template = p.template
     if template is None:
         return
-    rows = filter_rows(lst.table, lst.where, scope, as_item=True)
+    rows = given[1] if given is not None and given[0] is p else \
+        filter_rows(lst.table, lst.where, scope, as_item=True)
     vertical = lst.axis == "vertical"
     box.list_axis = lst.axis
     lo, hi = (y1, y2) if vertical else (x1, x2)
@@ -239,9 +217,13 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
     span = max(1, lst.span)
     lines = -(-len(rows) // span)
     plain = (0, pitch)
-    steps = _steps(p, rows, scope, pitch)
-    if p.flow:
-        _flow(p, scope, frame, dx, dy, b, box, out, rows, steps or [plain] * len(rows))
+    steps = row_sizes(p, rows, scope, pitch)
+    if p.flow:  # on lines, all in view (`flow`)
+        box.list_page, box.list_max = max(1, len(rows)), 0
+        for row, (grow, fx, fy, band) in zip(
+                rows, flow_bands(p, dx, dy, b, steps or [plain] * len(rows)), strict=True):
+            if band is not None:
+                _render(template, scope.with_item(row), frame, fx, fy, band, box, out, grow, 0)
         return
     box.list_page, box.list_max = fit(steps, lines, pitch, t_lo, t_hi, hi)
     offset = min(frame.scroll.get(p.key, 0), box.list_max)  # type: ignore[arg-type]
@@ -274,29 +256,6 @@ def _render(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, clip: Bou
         _render(template, scope.with_item(row), frame, dx if vertical else dx + start,
                 dy + start if vertical else dy, tuple(band), box, out,  # type: ignore[arg-type]
                 grow, a)
-
-
-def _flow(p: ViewPlan, scope: Scope, frame: Frame, dx: int, dy: int, b: Bounds, box: Box,
-          out: list[Box], rows: list[Row], steps: list[tuple[int, int]]) -> None:
-    """A flow's rows (`layout.flow`), on lines spread over the list's height, all in
-    view (it does not scroll); rows past its end are cut off."""
-    template = p.template
-    assert template is not None
-    x1, y1, x2, y2 = b
-    tx1, ty1, tx2, ty2 = template.bounds
-    tx1, tx2, ty1, ty2 = tx1 + dx, tx2 + dx, ty1 + dy, ty2 + dy
-    places = flow(steps, tx2 - tx1, tx1, x2)
-    lines = places[-1][1] + 1 if places else 0
-    gap = line_pitch(lines, ty2 - ty1, p.bounds[3] + dy - ty1)
-    box.list_page, box.list_max = max(1, len(rows)), 0
-    for row, (grow, step), (start, line) in zip(rows, steps, places, strict=True):
-        down = line * gap
-        band = (max(x1, tx1 + start), max(y1, ty1 + down),
-                min(x2, tx2 + start + grow, tx1 + start + step), min(y2, ty2 + down))
-        if band[0] >= band[2] or band[1] >= band[3]:
-            continue
-        _render(template, scope.with_item(row), frame, dx + start, dy + down, band, box, out,
-                grow, 0)
 
 
 class Rendering:

@@ -98,12 +98,19 @@ def text_width(text: str, size: float) -> float:
     return w * size
 
 
+LEGIBLE = 4.0
+"""The smallest font size a text is fitted down to, in CSS pixels (a web page's tiny
+sidebar links, 6 pixels high, stay legible and end in an ellipsis instead)."""
+
+
 def fit(text: str, w: float, h: float, size: float) -> tuple[float, int]:
     """(font size, lines) for `text` in a w x h box (CSS pixels), starting from `size`:
-    as many lines as the height holds; the size shrunk (to 60% at most) until the text
-    fits them. What still does not fit is cut with an ellipsis by the page."""
+    as many lines as the height holds; the size shrunk (to 60% at most, and never under
+    `LEGIBLE`) until the text fits them. What still does not fit is cut with an ellipsis
+    by the page."""
     size = max(6.0, min(size, h / 1.15 if h > 0 else size))
     need = text_width(text, 1.0)
+    least = max(LEGIBLE, size * 0.6)
     s = size
     for _ in range(8):
         lines = max(1, int(h // (s * 1.2)))
@@ -111,8 +118,8 @@ def fit(text: str, w: float, h: float, size: float) -> tuple[float, int]:
         if rows <= lines and need * s <= w * (lines - rows + 1):
             break
         s *= 0.93
-        if s < size * 0.6:
-            s = size * 0.6
+        if s < least:
+            s = least
             break
     lines = max(1, int(h // (s * 1.2)))
     return round(s, 1), 1 if lines == 1 or (need * s <= w and "\n" not in text) else lines
@@ -263,13 +270,14 @@ def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict
 
 def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
     """The item for a box drawn over a recorded plate: its text in the recorded `style`
-    (size, colour, weight, alignment) where there is one, its check state Material-like;
-    no backgrounds (the plate has them)."""
+    (size, colour, weight, alignment) where there is one, its check state Material-like
+    (but where the plate shows it: `Style.plate_check`); no backgrounds (the plate has
+    them)."""
     k = kind(b, not b.children)
     inds: tuple = ()
     pad = 0.0
     room: float | None = 0.0
-    if k in ("switch", "check", "radio"):
+    if k in ("switch", "check", "radio") and not (style is not None and style.plate_check):
         inds, pad = _indicator(k, b, scale, at_right=k == "switch")
         room = _room(k, b, (b.bounds[2] - b.bounds[0]) * scale)
     if room is None:

@@ -145,8 +145,13 @@ def centre(bounds: Bounds) -> tuple[int, int]:
 
 
 def view_node(view: dict, children: tuple[Node, ...] = ()) -> Node:
-    """One view dict as a `Node` (bounds (0, 0, 0, 0) when they are missing or malformed)."""
+    """One view dict as a `Node` (bounds (0, 0, 0, 0) when they are missing or malformed).
+    A view the list calls invisible that holds a visible one is visible: the recording
+    shows its child, so it is no hidden view but a wrapper with no area of its own (a
+    web page's zero-height block its sidebar and tabs are placed from)."""
     flags = {attr: as_bool(view.get(key), attr in _DEFAULT_TRUE) for key, attr in _FLAGS.items()}
+    if not flags["visible"] and any(c.visible for c in children):
+        flags["visible"] = True
     cls = as_str(view.get("class"))
     if cls.endswith("EditText"):
         flags["editable"] = True

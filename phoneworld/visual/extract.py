@@ -148,7 +148,8 @@ def _leaves(root: Node) -> _Drawn:
 def _mark(pixels: np.ndarray, n: Node, leaves: _Drawn,
           offset: tuple[int, int] = (0, 0)) -> Mark:
     over = _over(n, leaves)
-    style, bg, ink = text_style(pixels, n.bounds, n.text, over, field=n.editable)
+    style, bg, ink = text_style(pixels, n.bounds, n.text, over, field=n.editable,
+                                check=n.checkable)
     if ink is None and n.checkable:
         bg, ink = background_and_ink(pixels, n.bounds, over)
     dx, dy = offset

@@ -197,11 +197,19 @@ def _is_wide(ch: str) -> bool:
 
 
 def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect] = (),
-               field: bool = False) -> tuple[Style, np.ndarray, Rect | None]:
+               field: bool = False, check: bool = False
+               ) -> tuple[Style, np.ndarray, Rect | None]:
     """How `text` is drawn in `rect`: its `Style`, the background colour, the ink box
     (see `background_and_ink` for `exclude`). In a text `field`, an icon its ink starts
     with (an add field's plus, a search field's magnifier) is not the text's
-    (`_after_icon`): typed text replaces the text beside it, and the icon stays."""
+    (`_after_icon`): typed text replaces the text beside it, and the icon stays. In a
+    `check` widget (a radio button's or a check box's view with its label), the
+    indicator its ink starts with is not the text's either: the style (size, indent)
+    is the label's alone, and the ink box holds both (what a changed state wipes), so
+    that the runtime finds the indicator between the ink's start and the indent."""
+    if check and not field:
+        style, bg, _ = text_style(pixels, rect, text, exclude, field=True)
+        return style, bg, _ink(pixels, rect, exclude)[1]
     bg, ink, far, dist = _ink(pixels, rect, exclude, field, text)
     if ink is None or not text.strip():
         return Style(), bg, ink
