@@ -10,6 +10,9 @@ one language at a time, so the mock takes one era: the passes see only the obser
 of the era most visits of the trace show (ties: the first), where they list rows, choose
 layouts and read texts. Steps and transitions stay as recorded (the widgets are the same
 in every era); an observation of another era is simply one with no screen (`where`).
+What was left out is said, not hidden: the compile report's `other_eras` names per trace
+the observations of the other eras and says in one line where and why, and replay leaves
+out the steps taken on them (they are no steps of the mock's app).
 
 A cut between two visits of a trace is an era's end when, of the app's own screens visited
 at least twice on each side, at least three, and at least two thirds of them, changed at
