@@ -43,6 +43,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
@@ -546,13 +547,22 @@ def other_eras(app: GeneratedApp) -> list[dict]:
 
 def _left_out(eras: list[dict], trace: Trace) -> frozenset[str]:
     """The sources of `trace`'s observations the compiler left out as another era: the
-    report's entry for the trace's source, else the one entry with its name (the traces
-    read from another path than they were compiled from)."""
-    found = [e for e in eras if e["trace"] == trace.source] or \
-        [e for e in eras if e.get("name") == trace.name]
-    if len(found) != 1:
-        return frozenset()
-    return frozenset(o for o in found[0]["observations"] if isinstance(o, str))
+    report's entry for the trace's source, else the one entry whose source ends the
+    trace's (`compile` names a trace from the folder it was given: "traces/x/run1" for
+    "/home/me/traces/x/run1"), else the one entry with its name."""
+    parts = PurePosixPath(trace.source.replace("\\", "/")).parts
+    for found in ([e for e in eras if e["trace"] == trace.source],
+                  [e for e in eras if _ends(parts, PurePosixPath(e["trace"]).parts)],
+                  [e for e in eras if e.get("name") == trace.name]):
+        if len(found) == 1:
+            return frozenset(o for o in found[0]["observations"] if isinstance(o, str))
+        if found:
+            break
+    return frozenset()
+
+
+def _ends(parts: tuple[str, ...], tail: tuple[str, ...]) -> bool:
+    return 0 < len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
 def _gap(app: GeneratedApp, trace: Trace, prev, step) -> tuple[str, str, int] | None:

@@ -52,9 +52,13 @@ def test_replay_leaves_out_the_steps_of_the_era_left_out(compiled):
     # on "Language" (taken in English, so judged) that led to the Afrikaans settings
     assert result["fidelity"] == 1.0 and result["text_recall"] == round(17 / 18, 4)
     assert f"other era: {later} steps left out" in format_replay(result)
-    # traces read from another path: the report's entry is found by the trace's name
-    moved = trace.model_copy(update={"source": "elsewhere/t"})
-    assert replay([moved], load_app(out))["other_era"] == later
+    # traces read from another path than compiled from: the report's entry is the one
+    # whose source ends the trace's, else the one with the trace's name
+    for source in ("/home/me/t", "elsewhere/run"):
+        moved = trace.model_copy(update={"source": source})
+        assert replay([moved], load_app(out))["other_era"] == later
+    other = trace.model_copy(update={"source": "elsewhere/run", "name": "run"})
+    assert replay([other], load_app(out))["other_era"] == 0
 
 
 def test_without_the_report_the_other_era_is_judged(compiled):
