@@ -138,4 +138,7 @@ def compile_report(spec: AppSpec, graph: ScreenGraph | None, traces: Sequence[Tr
             "modules": provenance.modules,
             "effects": provenance.effects,
         }
+        if provenance.eras:  # what the mock leaves out: replay leaves those steps out too
+            report["other_eras"] = [{"trace": source, **era}
+                                    for source, era in provenance.eras.items()]
     return report

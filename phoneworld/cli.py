@@ -98,17 +98,23 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _merge_replays(results: list[dict]) -> dict:
     steps = sum(r["steps"] for r in results)
     reproduced = sum(r["reproduced"] for r in results)
-    weighted = [(r["screen_similarity"], r["steps"]) for r in results
-                if r["screen_similarity"] is not None]
     return {
         "steps": steps, "reproduced": reproduced,
         "skipped": sum(r["skipped"] for r in results),
+        "other_era": sum(r.get("other_era", 0) for r in results),
         "fidelity": round(reproduced / steps, 4) if steps else None,
-        "screen_similarity": round(sum(s * n for s, n in weighted) / max(1, sum(
-            n for _, n in weighted)), 4) if weighted else None,
+        "screen_similarity": _weighted(results, "screen_similarity"),
+        "text_recall": _weighted(results, "text_recall"),
         "apps": results,
         "traces": [row for r in results for row in r["traces"]],
     }
+
+
+def _weighted(results: list[dict], key: str) -> float | None:
+    """The mean of the apps' `key`, each weighted by its steps."""
+    got = [(r[key], r["steps"]) for r in results if r.get(key) is not None]
+    return round(sum(v * n for v, n in got) / max(1, sum(n for _, n in got)), 4) \
+        if got else None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -181,6 +181,8 @@ def format_summary(apps: list[CompiledApp], out: Path) -> str:
                      f"P2 {p['P2']}), {c['transitions']} transitions, {c['entities']} "
                      f"entities, {c['flags']} flags, {warn} warnings")
         lines.append(f"{'':14s} modules: {mods}")
+        for era in app.report.get("other_eras", ()):  # what the mock leaves out
+            lines.append(f"{'':14s} {era['note']}")
         visual = app.report.get("visual")
         if visual:  # the recorded look (#22)
             a = visual["assets"]

@@ -28,13 +28,22 @@ action for (the menu key) is skipped too, but its screens keep the stack as the 
 built it. With `known_only`, so is a step whose next observation maps to
 no screen of the app: an app compiled from part of a run is judged on the transitions
 between screens it knows (`unknown` counts them).
+
+A step taken on an observation of an era the compiler left out (the app in another
+language after a recording switched it: the compile report's `other_eras`, see
+`infer.eras`) is no step of the mock's app and is left out too: `other_era` counts them,
+apart from the steps, and a move the app made by itself from such an observation is not
+waited for. The back stack is forgotten there, as the screens the trace built were
+another era's.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from phoneworld.apps import GeneratedApp
 from phoneworld.errors import InvalidAction
@@ -431,9 +440,11 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
     mismatches: Counter = Counter()
     sims: list[float] = []
     recalls: list[float] = []
+    eras = other_eras(app)
     for trace in traces:
         if trace.app != app.spec.package:
             continue
+        left = _left_out(eras, trace)
         row = Counter()
         tsims: list[float] = []
         trecalls: list[float] = []
@@ -445,6 +456,12 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         for step in trace.steps:
             gap = _gap(app, trace, prev, step)
             prev = step
+            if gap is not None and trace.observations[gap[2]].source in left:
+                gap = None  # another era's screen moved on: no screen of the mock
+            if trace.observations[step.before].source in left:
+                row["other_era"] += 1
+                stack.clear()  # the screens the trace built are another era's
+                continue
             if gap is not None:  # the app moved by itself: does waiting move the mock?
                 row["waits"] += 1
                 machine.reset()
@@ -499,19 +516,53 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
         recalls.extend(trecalls)
         rows.append({"trace": trace.source, "steps": row["steps"],
                      "reproduced": row["reproduced"], "skipped": row["skipped"],
-                     "unknown": row["unknown"], "waits": row["waits"],
+                     "unknown": row["unknown"], "other_era": row["other_era"],
+                     "waits": row["waits"],
                      "waited": row["waited"],
                      "fidelity": _ratio(row["reproduced"], row["steps"]),
                      "screen_similarity": _mean(tsims), "text_recall": _mean(trecalls)})
     return {"app": app.spec.name, "steps": totals["steps"], "reproduced": totals["reproduced"],
             "skipped": totals["skipped"], "unknown": totals["unknown"],
-            "waits": totals["waits"], "waited": totals["waited"],
+            "other_era": totals["other_era"], "waits": totals["waits"], "waited": totals["waited"],
             "fidelity": _ratio(totals["reproduced"], totals["steps"]),
             "screen_similarity": _mean(sims), "text_recall": _mean(recalls),
             "screens": len(app.spec.screens), "traces": rows,
             "mismatches": [{"screen": a, "action": b, "expected": c, "got": d, "count": n}
                            for (a, b, c, d), n in sorted(mismatches.items(),
                                                          key=lambda kv: (-kv[1], kv[0]))[:20]]}
+
+
+def other_eras(app: GeneratedApp) -> list[dict]:
+    """What the compiler left out of the app as another era of it, as its compile report
+    says (`other_eras`: per trace, its source, name and the observations' sources); none
+    for an app built from a spec alone or with a report that says nothing of it."""
+    try:
+        data = json.loads((app.path / "compile_report.json").read_bytes())
+    except (OSError, ValueError):
+        return []
+    eras = data.get("other_eras", []) if isinstance(data, dict) else []
+    return [e for e in eras if isinstance(e, dict) and isinstance(e.get("trace"), str)
+            and isinstance(e.get("observations"), list)] if isinstance(eras, list) else []
+
+
+def _left_out(eras: list[dict], trace: Trace) -> frozenset[str]:
+    """The sources of `trace`'s observations the compiler left out as another era: the
+    report's entry for the trace's source, else the one entry whose source ends the
+    trace's (`compile` names a trace from the folder it was given: "traces/x/run1" for
+    "/home/me/traces/x/run1"), else the one entry with its name."""
+    parts = PurePosixPath(trace.source.replace("\\", "/")).parts
+    for found in ([e for e in eras if e["trace"] == trace.source],
+                  [e for e in eras if _ends(parts, PurePosixPath(e["trace"]).parts)],
+                  [e for e in eras if e.get("name") == trace.name]):
+        if len(found) == 1:
+            return frozenset(o for o in found[0]["observations"] if isinstance(o, str))
+        if found:
+            break
+    return frozenset()
+
+
+def _ends(parts: tuple[str, ...], tail: tuple[str, ...]) -> bool:
+    return 0 < len(tail) <= len(parts) and parts[len(parts) - len(tail):] == tail
 
 
 def _gap(app: GeneratedApp, trace: Trace, prev, step) -> tuple[str, str, int] | None:
@@ -557,12 +608,17 @@ def _ratio(a: int, b: int) -> float | None:
 def format_replay(result: dict) -> str:
     """A short human-readable report of `replay`'s result."""
     lines = [f"{r['trace']}: {r['reproduced']}/{r['steps']} steps reproduced"
-             f" ({r['skipped']} skipped), similarity {r['screen_similarity']}, text recall "
-             f"{r['text_recall']}" for r in result["traces"]]
+             f" ({r['skipped']} skipped{_era(r)}), similarity {r['screen_similarity']}, "
+             f"text recall {r['text_recall']}" for r in result["traces"]]
     lines.append(f"fidelity {result['fidelity']} ({result['reproduced']}/{result['steps']} "
                  f"steps), mean screen similarity {result['screen_similarity']}, mean text "
-                 f"recall {result['text_recall']}")
+                 f"recall {result['text_recall']}{_era(result)}")
     if result.get("waits"):
         lines.append(f"{result['waited']}/{result['waits']} moves the app made by itself "
                      "followed by waiting")
     return "\n".join(lines)
+
+
+def _era(result: dict) -> str:
+    n = result.get("other_era", 0)
+    return f", other era: {n} steps left out" if n else ""

@@ -73,11 +73,12 @@ def test_each_real_app_replays_on_its_mock(measured, folder):
     r = measured[folder]["whole"]
     assert r["steps"] >= 3
     assert r["fidelity"] >= 0.85, (folder, r["mismatches"])
-    # text recall 0.74: activitylauncher (0.809 -> 0.746) switches to Afrikaans at step
-    # 164 of 293 and its mock keeps the English era (#21, `infer.eras`: one app, one
-    # language), so the 137 steps recorded in Afrikaans replay on English texts (the
-    # floor was 0.8, the others' lowest 0.819)
-    assert r["text_recall"] >= 0.74 and r["screen_similarity"] >= 0.75, folder  # 0.783
+    # activitylauncher switches to Afrikaans at step 164 and its mock keeps the English
+    # era (#21, `infer.eras`: one app, one language); the compile report names the
+    # observations left out and replay leaves out the 136 steps taken on them
+    # (`other_era`), so the steps judged are the English era's (0.930; judged on English
+    # texts the Afrikaans steps gave 0.746). Lowest: onelist's 0.845.
+    assert r["text_recall"] >= 0.8 and r["screen_similarity"] >= 0.75, folder  # 0.796
     # Not gamed by one screen for everything: the screens are there, with layouts.
     assert measured[folder]["screens"] >= 3
 
@@ -93,11 +94,12 @@ def test_pooled_fidelity_similarity_and_text_recall(measured):
     # table holds its rows in English and again in Afrikaans, and with its rows at their
     # true sizes the placement that shows most recorded texts is scrolled past "Theme",
     # which `_by_element` (scrolling only down) then missed on 3 steps (0.8203 -> 0.8056);
-    # it now scrolls back up too (0.809, pooled 0.906). 0.9045 since the mock keeps one
-    # era of activitylauncher, English (0.746: its steps recorded in Afrikaans replay on
-    # English texts; see above).
-    assert sum(r["text_recall"] for r in results) / len(results) >= 0.9
-    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.875  # 0.880
+    # it now scrolls back up too (0.809, pooled 0.906). The mock keeps one era of
+    # activitylauncher, English, and replay judges only the steps of that era (0.930;
+    # see above; pooled 0.928).
+    assert sum(r["text_recall"] for r in results) / len(results) >= 0.905
+    # 0.897 (0.880 while activitylauncher's Afrikaans steps were judged)
+    assert sum(r["screen_similarity"] for r in results) / len(results) >= 0.875
 
 
 def test_a_mock_of_the_first_70_percent_predicts_the_rest(measured):
@@ -106,6 +108,9 @@ def test_a_mock_of_the_first_70_percent_predicts_the_rest(measured):
     assert steps >= 300
     # 0.935: uber's head now reaches its legal pages (an event that stopped where DroidBot
     # wrote no file settles where the next began), whose taps only its tail records.
+    # 0.932 since replay leaves out the steps of an era the mock does not keep:
+    # activitylauncher's head keeps English, and of its tail's 90 steps (87 reproduced)
+    # 24 are left, all reproduced; 458 steps in all.
     assert sum(r["reproduced"] for r in results) / steps >= 0.93
 
 

@@ -33,7 +33,7 @@ def _round(app: App, w: dict) -> App:
             .show(_home(w), ".Main").tap(2).show(_about(w), ".About").back())
 
 
-def _switched(before: int, after: int):
+def switched(before: int, after: int):
     """`before` rounds in English, a tap on "Language" that switches the app to
     Afrikaans, then `after` rounds in Afrikaans."""
     app = App()
@@ -52,17 +52,17 @@ def _names(f) -> list[str]:
 
 
 def test_a_list_recorded_in_two_languages_gives_rows_in_one():
-    f = facts(_switched(2, 1), until="tables")
+    f = facts(switched(2, 1), until="tables")
     assert _names(f) == ["Downloads", "Music"]
 
 
 def test_the_era_most_visits_show_is_the_one_kept():
-    f = facts(_switched(1, 2), until="tables")
+    f = facts(switched(1, 2), until="tables")
     assert _names(f) == ["Aflaaie", "Musiek"]
 
 
 def test_the_kept_era_lays_out_the_screens_too():
-    f = facts(_switched(2, 1), until="representatives")
+    f = facts(switched(2, 1), until="representatives")
     texts = {n.text for info in f.screens.values() for _, n in info.root.walk() if n.text}
     assert {"Files", "Settings", "About"} <= texts
     assert not texts & {"Lêers", "Instellings", "Oor", "Aflaaie"}
@@ -92,10 +92,50 @@ def test_a_clock_that_moves_on_every_screen_is_no_other_era():
 
 
 def test_the_other_era_is_left_to_no_screen_and_no_look():
-    f = facts(_switched(2, 1), until="representatives")
+    f = facts(switched(2, 1), until="representatives")
     kept = {r.index for r in f.where}
     n = len(f.traces[0].observations)
     assert max(kept) < n - 5 and all(i in kept for i in range(10))
     shots = {x for refs in f.provenance.screens.values() for x in refs}
     assert all(int(x.split("/")[-1].split(".")[0]) in kept for x in shots)
     assert main_era(f).where == f.where  # a second look finds one era
+
+
+def test_what_another_era_left_out_is_noted_with_its_observations_and_one_line():
+    """The compile report says what the mock leaves out (`other_eras`), and replay leaves
+    the steps taken on those observations out too (tests/test_replay_eras.py)."""
+    trace = switched(2, 1)
+    f = facts(trace, until="eras")
+    first = 18  # 16 in English, home and settings, then settings in Afrikaans
+    assert trace.observations[first].root.children[0].text == "Instellings"
+    (note,) = f.provenance.eras.values()
+    assert list(f.provenance.eras) == [trace.source]
+    assert note["observations"] == tuple(f"{i}.xml" for i in range(first, 28))
+    assert note["note"] == ("t: 10 observations after step 18 left out: another era of the "
+                            "app (texts changed on 3 screens at once)")
+
+
+def test_an_era_kept_from_the_middle_notes_both_ends():
+    """Afrikaans, English twice as long, then German: the English era is kept, and the
+    note says what went before it and after it."""
+    de = {"home": "Dateien", "rows": [("Downloads", "3 items"), ("Musik", "12 items")],
+          "settings": "Einstellungen", "lang": "Sprache", "about": "Über",
+          "version": "Version"}
+    app = App()
+    for w, n in ((AF, 2), (EN, 4), (de, 2)):  # 16, 32 and 16 observations, 8 a round
+        for _ in range(n):
+            _round(app, w)
+    f = facts(app.show(_home(de), ".Main").trace(), until="eras")
+    (note,) = f.provenance.eras.values()
+    # step 16 (the 16th) goes from the last Afrikaans observation to the first English
+    # one, step 48 from the last English one to the first German one
+    assert note["note"] == ("t: 33 observations before step 16 and after step 48 left "
+                            "out: other eras of the app (texts changed on 3 and 3 screens "
+                            "at once)")
+    kept = {r.index for r in f.where}
+    assert [f"{i}.xml" for i in range(len(f.traces[0].observations)) if i not in kept] == \
+        list(note["observations"])
+
+
+def test_one_era_notes_nothing():
+    assert not facts(switched(0, 0), until="eras").provenance.eras

@@ -5,6 +5,7 @@ when the app does not)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import Counter
 
 import pytest
@@ -218,3 +219,16 @@ def test_replay_places_an_editor_on_the_row_whose_text_it_shows(tmp_path):
         row, _ = _place(machine, app, ed.name, trace.observations[2 * k + 1], [])
         assert row == machine.row_ids(ed.param)[k]
         assert code in shown_texts(machine.observe("node"))
+
+
+def test_replay_on_a_folder_of_apps_pools_their_figures(capsys):
+    """`phoneworld replay TRACES generated/`: the apps' figures merged, text recall too
+    (weighted by steps), then said in one line."""
+    from phoneworld.cli import main
+
+    assert main(["replay", str(TRACES), str(ROOT / "generated"), "--json"]) == 0
+    merged = json.loads(capsys.readouterr().out)
+    (alone,) = [r for r in merged["apps"] if r["steps"]]  # the settings app's
+    assert merged["text_recall"] == alone["text_recall"] and merged["other_era"] == 0
+    assert main(["replay", str(TRACES), str(ROOT / "generated")]) == 0
+    assert f"mean text recall {alone['text_recall']}" in capsys.readouterr().out

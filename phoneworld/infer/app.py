@@ -110,4 +110,5 @@ def _plain(prov: Provenance) -> Provenance:
         prov, screens={k: list(v) for k, v in prov.screens.items()},
         tables={k: list(v) for k, v in prov.tables.items()},
         effects={k: list(v) for k, v in prov.effects.items()},
-        modules={k: dict(v) for k, v in prov.modules.items()}, dropped=list(prov.dropped))
+        modules={k: dict(v) for k, v in prov.modules.items()}, dropped=list(prov.dropped),
+        eras={k: {**v, "observations": list(v["observations"])} for k, v in prov.eras.items()})

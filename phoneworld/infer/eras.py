@@ -10,6 +10,9 @@ one language at a time, so the mock takes one era: the passes see only the obser
 of the era most visits of the trace show (ties: the first), where they list rows, choose
 layouts and read texts. Steps and transitions stay as recorded (the widgets are the same
 in every era); an observation of another era is simply one with no screen (`where`).
+What was left out is said, not hidden: the compile report's `other_eras` names per trace
+the observations of the other eras and says in one line where and why, and replay leaves
+out the steps taken on them (they are no steps of the mock's app).
 
 A cut between two visits of a trace is an era's end when, of the app's own screens visited
 at least twice on each side, at least three, and at least two thirds of them, changed at
@@ -39,16 +42,21 @@ _MIN_SCREENS = 3
 def main_era(f: Facts) -> Facts:
     """Observations of other eras than each trace's main one lose their screen (`where`,
     the graph's screens' observations, and the recordings the look is drawn from); a
-    screen seen in no other era keeps its own."""
+    screen seen in no other era keeps its own. What was left out is noted per trace
+    (`Provenance.eras`, the compile report's `other_eras`)."""
     other: set[ObsRef] = set()
+    notes: dict[str, dict] = {}
     for t in range(len(f.traces)):
         visits = _visits(f, t)
-        eras = _eras(f, visits, 0, len(visits))
+        eras = _eras(f, [r for r, _ in visits], 0, len(visits))
         if len(eras) < 2:
             continue
-        lo, hi = max(eras, key=lambda e: (e[1] - e[0], -e[0]))
-        kept = set(visits[lo:hi])
-        other |= {r for r in visits if r not in kept}
+        lo, hi, _ = max(eras, key=lambda e: (e[1] - e[0], -e[0]))
+        kept = {r for r, _ in visits[lo:hi]}
+        left = {r for r, _ in visits if r not in kept}
+        if left:
+            other |= left
+            notes[f.traces[t].source] = _note(f, t, visits, eras, (lo, hi), left)
     if not other:
         return f.with_()
     screens = []
@@ -58,33 +66,61 @@ def main_era(f: Facts) -> Facts:
     f = f.with_(where={r: s.name for s in screens for r in s.observations},
                 graph=f.graph.model_copy(update={"screens": tuple(screens)}))
     return f.noted(screens={s.name: tuple(f"{f.traces[r.trace].source}/{f.obs[r].source}"
-                                          for r in s.observations) for s in screens})
+                                          for r in s.observations) for s in screens},
+                   eras=notes)
 
 
-def _visits(f: Facts, trace: int) -> list[ObsRef]:
-    """The observations a trace visits, in order, each time it visits them (screens only)."""
-    out: list[ObsRef] = []
+def _note(f: Facts, t: int, visits: list[tuple[ObsRef, int]],
+          eras: list[tuple[int, int, int]], kept: tuple[int, int], left: set[ObsRef]) -> dict:
+    """What a trace's other eras left out: the observations (their sources, in order)
+    and one line that says where and why ("... 31 observations after step 164 left out:
+    another era of the app (texts changed on 5 screens at once)"): steps count from 1,
+    and the step named is the one that went from one era to the other (the texts it was
+    taken on are the earlier era's, those it led to the later one's)."""
+    lo, hi = kept
+    where, screens = [], []
+    if lo > 0:
+        where.append(f"before step {visits[lo][1] + 1}")
+        screens.append(next(e[2] for e in eras if e[0] == lo))
+    if hi < len(visits):
+        where.append(f"after step {visits[hi][1] + 1}")
+        screens.append(next(e[2] for e in eras if e[0] == hi))
+    trace = f.traces[t]
+    sources = [f.obs[r].source for r in sorted(left, key=lambda r: r.index)]
+    many = "other eras" if len(eras) > 2 else "another era"
+    note = (f"{trace.name}: {len(sources)} observations {' and '.join(where)} left out: "
+            f"{many} of the app (texts changed on "
+            f"{' and '.join(str(n) for n in screens)} screens at once)")
+    return {"name": trace.name, "observations": tuple(sources), "note": note}
+
+
+def _visits(f: Facts, trace: int) -> list[tuple[ObsRef, int]]:
+    """The observations a trace visits, in order, each time it visits them (screens
+    only), each with the index of the step that reached it (the first: the first step)."""
+    out: list[tuple[ObsRef, int]] = []
     for sf in f.steps:
         if sf.trace != trace:
             continue
         if not out:
-            out.append(sf.before)
+            out.append((sf.before, sf.index))
         if sf.after is not None:
-            out.append(sf.after)
-    return [r for r in out if r in f.where]
+            out.append((sf.after, sf.index))
+    return [(r, i) for r, i in out if r in f.where]
 
 
-def _eras(f: Facts, visits: list[ObsRef], lo: int, hi: int) -> list[tuple[int, int]]:
-    """The eras of visits[lo:hi], as (start, end) ranges, cut where `_cut` finds a cut."""
+def _eras(f: Facts, visits: list[ObsRef], lo: int, hi: int) -> list[tuple[int, int, int]]:
+    """The eras of visits[lo:hi], as (start, end, screens changed at start) ranges, cut
+    where `_cut` finds a cut (the first era: 0 screens changed)."""
     c = _cut(f, visits[lo:hi])
     if c is None:
-        return [(lo, hi)]
-    return _eras(f, visits, lo, lo + c) + _eras(f, visits, lo + c, hi)
+        return [(lo, hi, 0)]
+    first, rest = _eras(f, visits, lo, lo + c[0]), _eras(f, visits, lo + c[0], hi)
+    return first + [(rest[0][0], rest[0][1], c[1]), *rest[1:]]
 
 
-def _cut(f: Facts, visits: list[ObsRef]) -> int | None:
-    """The cut (an index into `visits`) that ends an era, or None; of several, the one
-    the most texts changed at (then the first)."""
+def _cut(f: Facts, visits: list[ObsRef]) -> tuple[int, int] | None:
+    """The cut (an index into `visits`) that ends an era and how many screens changed
+    there, or None; of several, the one the most texts changed at (then the first)."""
     pos: dict[str, list[int]] = defaultdict(list)  # screen -> its visits' positions
     seen: dict[tuple[str, str], list[int]] = defaultdict(list)  # (screen, text) -> positions
     texts: dict[int, set[str]] = {}
@@ -96,7 +132,7 @@ def _cut(f: Facts, visits: list[ObsRef]) -> int | None:
         texts[i] = _texts(f.obs[r].root)
         for x in texts[i]:
             seen[(s, x)].append(i)
-    best: tuple[int, int] | None = None  # (texts changed, -cut)
+    best: tuple[int, int, int] | None = None  # (texts changed, -cut, screens changed)
     for c in range(1, len(visits)):
         both = [s for s, p in pos.items() if _count(p, c) >= 2 and len(p) - _count(p, c) >= 2]
         changed, moved = 0, 0
@@ -109,9 +145,9 @@ def _cut(f: Facts, visits: list[ObsRef]) -> int | None:
                 changed += 1
                 moved += len(gone) + len(new)
         if changed >= _MIN_SCREENS and 3 * changed >= 2 * len(both) and \
-                (best is None or (moved, -c) > best):
-            best = (moved, -c)
-    return -best[1] if best is not None else None
+                (best is None or (moved, -c) > best[:2]):
+            best = (moved, -c, changed)
+    return (-best[1], best[2]) if best is not None else None
 
 
 def _count(positions: list[int], c: int) -> int:

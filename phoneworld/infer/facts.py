@@ -87,6 +87,9 @@ class Provenance:
     effects: Mapping[str, tuple[str, ...]] = field(default_factory=_empty)
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
     dropped: tuple[str, ...] = ()
+    eras: Mapping[str, Mapping[str, Any]] = field(default_factory=_empty)
+    """Trace source -> what its other eras left out (`eras.main_era`): its name, the
+    observations' sources, a note."""
 
 
 @dataclass(frozen=True)
