@@ -99,7 +99,9 @@ class TrainConfig:
     warmup: int = _f(3, "RL warmup iterations (linear; --rl-loss group only)")
     temperature: float = _f(1.0, "sampling temperature of RL rollouts")
     curriculum: bool = _f(True, "draw RL groups from the task templates the policy half-"
-                                "solves (rl.grpo.Curriculum); off: uniformly")
+                                "solves, every task kind the same share (rl.grpo.Curriculum, "
+                                "rl.probe.balanced); off: uniformly, every task once before "
+                                "any twice (kinds in proportion to their tasks)")
     probe: int = _f(48, "before RL, play this many training tasks (a template at a time) "
                         "--probe-samples times each and draw mock groups from those the SFT "
                         "policy half-solves (rl.probe; 0: from every training task)")

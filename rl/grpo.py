@@ -47,8 +47,10 @@ def plan_groups(mock_tasks: Sequence[Any], device_tasks: Sequence[Any], n: int, 
                 seed: int, iteration: int, weight: Callable[[Any], float] | None = None
                 ) -> Plan:
     """`n` groups, each mock with probability `mix` (else device), and its task: drawn
-    with probability in proportion to `weight(task)` (a `Curriculum`; default: uniform),
-    no task twice in one iteration while a source has tasks left."""
+    with probability in proportion to `weight(task)` (a `Curriculum`), no task twice in
+    one iteration while a source has tasks left; with no `weight`, uniformly, as a walk
+    through seeded shuffles of each source's tasks (`walk`): every task once before any
+    twice, across iterations too."""
     rng = random.Random(f"{seed}/{iteration}")
     sources = ["mock" if (rng.random() < mix or not device_tasks) else "device"
                for _ in range(n)]
@@ -57,14 +59,30 @@ def plan_groups(mock_tasks: Sequence[Any], device_tasks: Sequence[Any], n: int, 
         want = sources.count(src)
         if not want:
             continue
+        if weight is None:
+            out += [(t, src) for t in walk(pool, f"{seed}/{src}", iteration * n, want)]
+            continue
         # Weighted sampling without replacement (Efraimidis-Spirakis keys u ** (1 / w)).
-        keys = [rng.random() ** (1.0 / max(weight(t) if weight else 1.0, 1e-9))
-                for t in pool]
+        keys = [rng.random() ** (1.0 / max(weight(t), 1e-9)) for t in pool]
         order = sorted(range(len(pool)), key=lambda i: -keys[i])
         picks = [pool[order[j % len(order)]] for j in range(want)]
         out += [(t, src) for t in picks]
     by_src = {src: iter([t for t, s in out if s == src]) for src in ("mock", "device")}
     return Plan([(next(by_src[s]), s) for s in sources])
+
+
+def walk(pool: Sequence[Any], seed: str, start: int, count: int) -> list[Any]:
+    """Items `start` .. `start + count - 1` of an endless walk through `pool`: its pass k
+    is the pool shuffled with (`seed`, k), so every item comes once before any twice."""
+    out: list[Any] = []
+    passes: dict[int, list[Any]] = {}
+    for i in range(start, start + count) if pool else ():
+        k = i // len(pool)
+        if k not in passes:
+            passes[k] = list(pool)
+            random.Random(f"walk/{seed}/{k}").shuffle(passes[k])
+        out.append(passes[k][i % len(pool)])
+    return out
 
 
 def template_of(task: Any) -> str:

@@ -94,7 +94,7 @@ def train_rl(cfg: TrainConfig, start: Path, specs: list[Any], tasks: list[Any], 
                 "anchored": cfg.anchored}
     pol = policy_dir(rl_dir)
     pool = _pool(cfg, tasks, rl_dir, resumed, model, tok, pol, settings, curriculum)
-    weight = balanced(curriculum.weight if cfg.curriculum else None, pool)
+    weight = balanced(curriculum.weight, pool) if cfg.curriculum else None  # off: uniform
     log: list[dict[str, Any]] = []
     bar = progress(range(first, cfg.rl_steps), "RL")
     for it in bar:

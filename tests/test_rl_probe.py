@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from types import SimpleNamespace as T
 
+import pytest
+
 from rl.grpo import plan_groups
 from rl.probe import balanced, probe, spread
 from rl.rollout import Episode
@@ -64,3 +66,36 @@ def test_every_kind_draws_the_same_share_of_groups() -> None:
     plain = Counter(t.kind for it in range(300)
                     for t, _ in plan_groups(tasks, [], 1, 1.0, 0, it).groups)
     assert plain["navigation"] > 180
+
+
+def test_with_no_weight_every_task_comes_once_before_any_twice() -> None:
+    tasks = _tasks()  # 16 tasks, kinds in proportion to their tasks
+    drawn = [t.id for it in range(8) for t, _ in plan_groups(tasks, [], 6, 1.0, 3, it).groups]
+    assert sorted(drawn[:16]) == sorted(t.id for t in tasks)  # one pass: each task once
+    assert sorted(drawn[16:32]) == sorted(t.id for t in tasks)  # the next: a new shuffle
+    assert drawn[:16] != drawn[16:32]
+    assert drawn == [t.id for it in range(8)  # a resumed run draws what it would have
+                     for t, _ in plan_groups(tasks, [], 6, 1.0, 3, it).groups]
+
+
+@pytest.mark.usefixtures("one_thread")
+def test_a_run_without_the_curriculum_draws_uniformly(micro, tmp_path, monkeypatch) -> None:
+    pytest.importorskip("torch")
+    import rl.grpo
+    from rl.config import TrainConfig
+    from rl.online import train_rl
+    from tests.rl_fixtures import ROOT
+
+    weights = []
+
+    def plan(*a, weight=None, **kw):  # noqa: ANN002, ANN003, ANN202
+        weights.append(weight)
+        return plan_groups(*a, weight=weight, **kw)
+
+    monkeypatch.setattr(rl.grpo, "plan_groups", plan)
+    folder, specs, tasks, _ = micro
+    cfg = TrainConfig(apps=[str(ROOT / "generated" / "shopping")], out=str(tmp_path),
+                      rl_steps=1, group=2, groups=2, max_steps=2, max_new_tokens=4,
+                      probe=0, demo_workers=0, rl_loss="wins", curriculum=False)
+    train_rl(cfg, folder, specs, tasks)
+    assert weights == [None]  # not kinds in equal shares: the walk, kinds as they come
