@@ -66,11 +66,13 @@ class TrainConfig:
     sft_weight_decay: float = _f(0.0, "SFT weight decay (AdamW; 0.1 made the tiny model fit "
                                       "its demos worse and generalise no better)")
     sft_prompt_loss: float = _f(0.5, "weight of a next-token loss on a quarter of the prompt's "
-                                     "tokens beside the reply's, fading to 0 by the last step "
-                                     "(rl.sft.PROMPT_SHARE): the model also learns to predict "
-                                     "the screen and the task (two bases: Shopping 10 -> 50% "
-                                     "and 26 -> 58%, 200 held-out 36 -> 48.5% and 46 -> 39.5%; "
-                                     "0: the reply alone)")
+                                     "tokens beside the reply's, the task line left out, "
+                                     "fading to 0 by the last step (rl.sft.PROMPT_SHARE): the "
+                                     "model also learns to predict the screen and the steps "
+                                     "(two bases: Shopping 10 -> 50% and 26 -> 58%, 200 "
+                                     "held-out 36 -> 48.5% and 46 -> 39.5%; the task line "
+                                     "left out: 200 held-out +9.5 and +14.5 more; 0: the "
+                                     "reply alone)")
     sft_batch: int = _f(16, "SFT batch size (16 passes about 2x as many examples per CPU "
                             "second through the tiny model as 2)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")

@@ -14,6 +14,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,8 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
     )
 
 
-def reply_loss_trainer(base: type, prompt_weight: float = 0.0) -> type:
+def reply_loss_trainer(base: type, prompt_weight: float = 0.0,
+                       task_line: TaskLine | None = None) -> type:
     """trl's `SFTTrainer` whose loss projects only the reply positions onto the vocabulary.
 
     trl's own loss goes through its fused, tiled LM-head kernel, which on a CPU takes
@@ -58,10 +60,13 @@ def reply_loss_trainer(base: type, prompt_weight: float = 0.0) -> type:
     loss.
 
     `prompt_weight` > 0 adds that weight times the mean next-token loss of a random
-    `PROMPT_SHARE` of the prompt's positions (the screen, the steps, the task), fading
-    linearly to nothing by the last step: a model built from scratch then also learns to
-    predict the task's names from the screen above it, the copying its replies need, from
-    ten times as many tokens, and ends fitting the replies alone.
+    `PROMPT_SHARE` of the prompt's positions (the screen, the steps), fading linearly to
+    nothing by the last step: a model built from scratch then also learns the screens'
+    words and the steps' forms from ten times as many tokens, and ends fitting the replies
+    alone. The task line (`task_line`) is left out: nothing above it tells which task
+    was drawn, so predicting it taught guessing (its loss stayed the largest share of the
+    prompt's), and without it the replies fitted twice as fast and held-out success rose
+    on two bases (benchmarks/LEARN.md, 2026-12-06 afternoon).
     """
 
     class ReplyLossSFT(base):  # type: ignore[misc, valid-type]
@@ -86,7 +91,7 @@ def reply_loss_trainer(base: type, prompt_weight: float = 0.0) -> type:
             mode = "train" if model.training else "eval"
             logged = mode == "eval" or (self.state.global_step + 1) % self.args.logging_steps == 0
             if prompt_weight > 0 and model.training:
-                aside = _prompt_loss(model, hidden, inputs, labels)
+                aside = _prompt_loss(model, hidden, inputs, labels, task_line)
                 if logged:
                     self._metrics["train"]["reply_loss"].append(loss.item())
                     self._metrics["train"]["prompt_loss"].append(aside.item())
@@ -108,23 +113,66 @@ PROMPT_SHARE = 0.25
 the rest of a micro model's step)."""
 
 
-def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any) -> Any:
-    """Mean next-token loss on a random `PROMPT_SHARE` of the positions before the reply."""
+@dataclass(frozen=True)
+class TaskLine:
+    """How a tokenizer writes the prompt's task line: the id of the token that opens it
+    (`Task` of "\nTask: …", `rl.policy.messages`) and, per token id, whether its text
+    holds a line break (where the line ends)."""
+
+    opens: int
+    breaks: tuple[bool, ...]
+
+
+def task_line(tok: Any) -> TaskLine | None:
+    """`tok`'s `TaskLine`; None where no token of "\nTask: x" starts with "Task"."""
+    ids = tok("\nTask: x", add_special_tokens=False)["input_ids"]
+    opens = next((i for i in ids if tok.decode([i]).strip().startswith("Task")), None)
+    if opens is None:
+        return None
+    return TaskLine(opens, tuple("\n" in tok.decode([i]) for i in range(len(tok))))
+
+
+def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any,
+                 line: TaskLine | None = None) -> Any:
+    """Mean next-token loss on a random `PROMPT_SHARE` of the positions `_prompt_at`."""
     import torch
     import torch.nn.functional as F
 
-    reply = labels != -100
-    before = torch.arange(labels.shape[1], device=labels.device)[None] < \
-        reply.int().argmax(dim=1, keepdim=True)  # the tokens before each row's reply
-    take = before & ~reply
-    real = inputs.get("attention_mask")
-    if real is not None:
-        take &= real[:, 1:].bool()
+    take = _prompt_at(inputs, labels, line)
     take &= torch.rand(take.shape, device=take.device) < PROMPT_SHARE
     if not bool(take.any()):
         return hidden.sum() * 0.0
     logits = model.get_output_embeddings()(hidden[take]).float()
     return F.cross_entropy(logits, inputs["input_ids"][:, 1:][take])
+
+
+def _prompt_at(inputs: dict[str, Any], labels: Any, line: TaskLine | None = None) -> Any:
+    """Where the prompt loss may score a next token: each row's real positions before its
+    reply, the task line left out (from the last `line.opens` token that starts a line
+    before the reply, to the next line break)."""
+    import torch
+
+    reply = labels != -100
+    pos = torch.arange(labels.shape[1], device=labels.device)[None]
+    start = reply.int().argmax(dim=1, keepdim=True)
+    before = pos < start  # the tokens before each row's reply
+    take = before & ~reply
+    real = inputs.get("attention_mask")
+    if real is not None:
+        take &= real[:, 1:].bool()
+    if line is None:
+        return take
+    ids = inputs["input_ids"][:, :labels.shape[1]]
+    breaks = torch.tensor(line.breaks, device=ids.device)[ids.clamp(max=len(line.breaks) - 1)]
+    opens = (ids == line.opens) & before  # at a line's start: not a word of the task
+    if not line.breaks[line.opens]:
+        opens[:, 1:] &= breaks[:, :-1]
+        opens[:, 0] = False
+    task = torch.where(opens, pos, torch.full_like(ids, -1)).max(dim=1, keepdim=True).values
+    after = breaks & (pos > task)
+    end = torch.where(after, pos.expand_as(after), start.expand_as(after)).min(
+        dim=1, keepdim=True).values
+    return take & ((pos < task) | (pos >= end) | (task < 0))
 
 
 def _needed_mask(mask: Any) -> Any:
@@ -183,7 +231,7 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     tok.padding_side = "right"  # training pads on the right; generation on the left
     args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
                     save_steps=save_steps, progress=progress, weight_decay=weight_decay)
-    trainer = reply_loss_trainer(SFTTrainer, prompt_weight)(
+    trainer = reply_loss_trainer(SFTTrainer, prompt_weight, task_line(tok))(
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
     ckpt = latest_checkpoint(out) if resume else None

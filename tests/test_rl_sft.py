@@ -159,3 +159,47 @@ def test_the_prompt_loss_scores_the_prompt_alone(micro, tmp_path, monkeypatch) -
         prompt_at = torch.nonzero(~reply_at & ~pad_at)[5]
         other["input_ids"][tuple(prompt_at)] = (other["input_ids"][tuple(prompt_at)] + 7) % 100
         assert prompt_loss(other) != pytest.approx(base, rel=1e-6)
+
+
+@pytest.mark.parametrize("task_last", [False, True])
+def test_the_prompt_loss_leaves_the_task_line_out(micro, tmp_path, task_last) -> None:
+    """Nothing above the task line tells which task was drawn: the prompt loss scores
+    every real prompt position but those predicting the task line's words, whether the
+    line opens the prompt or closes it (`--task-last`), and only that one run of them."""
+    import re
+
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    from rl.model import load_policy
+    from rl.sft import _prompt_at, reply_loss_trainer, sft_args, task_line
+
+    folder, _, _, examples = micro
+    model, tok = load_policy(folder)
+    tok.padding_side = "right"
+    rows = []
+    for ex in examples[:8]:
+        msgs = [dict(m) for m in ex["messages"]]
+        user = next(m for m in msgs if m["role"] == "user")
+        first, rest = user["content"].split("\n", 1)
+        assert first.startswith("Task: ")
+        if task_last:
+            user["content"] = f"{rest}\n{first}"
+        rows.append({"messages": msgs})
+    trainer = reply_loss_trainer(SFTTrainer)(
+        model=model, args=sft_args(tmp_path, 4, batch=8, progress=False),
+        train_dataset=Dataset.from_list(rows), processing_class=tok)
+    batch = trainer._prepare_inputs(next(iter(trainer.get_train_dataloader())))
+    labels = batch["labels"][:, 1:]
+    line = task_line(tok)
+    assert line is not None
+    every, take = _prompt_at(batch, labels, None), _prompt_at(batch, labels, line)
+    assert not (take & ~every).any()
+    for r in range(len(rows)):
+        ids = batch["input_ids"][r].tolist()
+        gone = (every[r] & ~take[r]).nonzero().flatten().tolist()
+        assert gone and gone == list(range(gone[0], gone[-1] + 1))  # one run
+        said = tok.decode(ids[gone[0] + 1:gone[-1] + 2])  # the tokens they predict
+        start = int((labels[r] != -100).int().argmax())
+        task = re.findall(r"^Task: (.*)$", tok.decode(ids[:start + 1]), re.M)[-1]
+        assert said.startswith(":") and task.strip() in said, (said, task)
