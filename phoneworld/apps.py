@@ -6,6 +6,7 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.spec.ast import AppSpec
@@ -39,6 +40,9 @@ class GeneratedApp:
     spec: AppSpec
     screens: tuple[ScreenEntry, ...] = field(default=())
     chrome: frozenset[str] = frozenset()
+    other_eras: tuple[dict[str, Any], ...] = field(default=(), hash=False)
+    """What the compiler left out as another era of the app (the compile report's
+    `other_eras`: per trace, its source, name and the observations' sources)."""
 
     def classify(self, obs: Observation) -> str | None:
         """The screen a recorded observation shows (the compiler's grouping rule), or None.
@@ -92,25 +96,31 @@ def load_app(path: Path | str) -> GeneratedApp:
                                            bodies=frozenset(s.get("bodies", ()))))
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PhoneworldError(f"{index}: unreadable screen index: {err}") from err
-    chrome = _report_chrome(path / "compile_report.json")
+    chrome, eras = _report(path / "compile_report.json")
     from phoneworld.runtime.look import load_look
 
     look = load_look(path)  # the recorded look (#22), where the traces had screenshots
     if look is not None:
         spec = dataclasses.replace(spec, look=look)
-    return GeneratedApp(path=path, spec=spec, screens=tuple(entries), chrome=chrome)
+    return GeneratedApp(path=path, spec=spec, screens=tuple(entries), chrome=chrome,
+                        other_eras=eras)
 
 
-def _report_chrome(report: Path) -> frozenset[str]:
-    """The app's frame as its recordings showed it (the compile report keeps it: it comes
-    from the traces, not the spec); none for an app built from a spec alone."""
+def _report(report: Path) -> tuple[frozenset[str], tuple[dict[str, Any], ...]]:
+    """What the compile report keeps of the recordings (they come from the traces, not
+    the spec): the app's frame as they showed it, and the eras of them the compiler left
+    out (`infer.eras`); none of either for an app built from a spec alone."""
     try:
         data = json.loads(report.read_bytes())
-        chrome = data.get("chrome", ()) if isinstance(data, dict) else ()
     except (OSError, ValueError):
-        return frozenset()
-    return frozenset(p for p in chrome if isinstance(p, str)) if isinstance(chrome, list) \
-        else frozenset()
+        return frozenset(), ()
+    data = data if isinstance(data, dict) else {}
+    chrome, eras = data.get("chrome", ()), data.get("other_eras", ())
+    return (frozenset(p for p in chrome if isinstance(p, str)) if isinstance(chrome, list)
+            else frozenset(),
+            tuple(e for e in eras if isinstance(e, dict) and isinstance(e.get("trace"), str)
+                  and isinstance(e.get("observations"), list))
+            if isinstance(eras, list) else ())
 
 
 def find_apps(path: Path | str) -> list[Path]:

@@ -39,7 +39,6 @@ another era's.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -440,7 +439,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
     mismatches: Counter = Counter()
     sims: list[float] = []
     recalls: list[float] = []
-    eras = other_eras(app)
+    eras = app.other_eras
     for trace in traces:
         if trace.app != app.spec.package:
             continue
@@ -532,20 +531,7 @@ def replay(traces: Sequence[Trace], app: GeneratedApp, *, known_only: bool = Fal
                                                          key=lambda kv: (-kv[1], kv[0]))[:20]]}
 
 
-def other_eras(app: GeneratedApp) -> list[dict]:
-    """What the compiler left out of the app as another era of it, as its compile report
-    says (`other_eras`: per trace, its source, name and the observations' sources); none
-    for an app built from a spec alone or with a report that says nothing of it."""
-    try:
-        data = json.loads((app.path / "compile_report.json").read_bytes())
-    except (OSError, ValueError):
-        return []
-    eras = data.get("other_eras", []) if isinstance(data, dict) else []
-    return [e for e in eras if isinstance(e, dict) and isinstance(e.get("trace"), str)
-            and isinstance(e.get("observations"), list)] if isinstance(eras, list) else []
-
-
-def _left_out(eras: list[dict], trace: Trace) -> frozenset[str]:
+def _left_out(eras: Sequence[dict], trace: Trace) -> frozenset[str]:
     """The sources of `trace`'s observations the compiler left out as another era: the
     report's entry for the trace's source, else the one entry whose source ends the
     trace's (`compile` names a trace from the folder it was given: "traces/x/run1" for
