@@ -157,7 +157,7 @@ def _escaped(sources: Sequence[str]) -> str:
 
 
 @lru_cache(maxsize=4)  # holds the tokenizer, so a cached entry is never another's
-def _pieces(tok: Any) -> tuple[list[str], list[int], dict[str, list[int]], int]:
+def token_pieces(tok: Any) -> tuple[list[str], list[int], dict[str, list[int]], int]:
     """Each token's text, every token id, the ids of each text, the longest text."""
     n = len(tok)
     pieces = [tok.decode([i]) for i in range(n)]
@@ -176,7 +176,7 @@ class Grounded:
         self.tok = tok
         self.start = prompt_len
         self.seen = list(seen)
-        self.pieces, self.every, self.ids_of, self.longest = _pieces(tok)
+        self.pieces, self.every, self.ids_of, self.longest = token_pieces(tok)
         # Per row, the reply positions where the allowed tokens all wrote one text (`one_text`):
         # a forced token is no choice of the policy's, so RL leaves it out of the update.
         self.forced: list[set[int]] = [set() for _ in self.seen]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rl.ground import token_pieces
 from rl.model import load_policy
 
 
@@ -113,23 +114,26 @@ PROMPT_SHARE = 0.25
 the rest of a micro model's step)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TaskLine:
     """How a tokenizer writes the prompt's task line: the id of the token that opens it
     (`Task` of "\nTask: …", `rl.policy.messages`) and, per token id, whether its text
-    holds a line break (where the line ends)."""
+    holds a line break (where the line ends; a bool tensor, built once for every step)."""
 
     opens: int
-    breaks: tuple[bool, ...]
+    breaks: Any
 
 
 def task_line(tok: Any) -> TaskLine | None:
     """`tok`'s `TaskLine`; None where no token of "\nTask: x" starts with "Task"."""
+    import torch
+
+    pieces = token_pieces(tok)[0]
     ids = tok("\nTask: x", add_special_tokens=False)["input_ids"]
-    opens = next((i for i in ids if tok.decode([i]).strip().startswith("Task")), None)
+    opens = next((i for i in ids if pieces[i].strip().startswith("Task")), None)
     if opens is None:
         return None
-    return TaskLine(opens, tuple("\n" in tok.decode([i]) for i in range(len(tok))))
+    return TaskLine(opens, torch.tensor(["\n" in p for p in pieces]))
 
 
 def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any,
@@ -163,9 +167,9 @@ def _prompt_at(inputs: dict[str, Any], labels: Any, line: TaskLine | None = None
     if line is None:
         return take
     ids = inputs["input_ids"][:, :labels.shape[1]]
-    breaks = torch.tensor(line.breaks, device=ids.device)[ids.clamp(max=len(line.breaks) - 1)]
+    breaks = line.breaks.to(ids.device)[ids.clamp(max=len(line.breaks) - 1)]
     opens = (ids == line.opens) & before  # at a line's start: not a word of the task
-    if not line.breaks[line.opens]:
+    if not bool(line.breaks[line.opens]):
         opens[:, 1:] &= breaks[:, :-1]
         opens[:, 0] = False
     task = torch.where(opens, pos, torch.full_like(ids, -1)).max(dim=1, keepdim=True).values
