@@ -76,6 +76,32 @@ def run_folder(cfg: TrainConfig) -> Path:
     return out
 
 
+DRAW = ("apps", "holdout_apps", "seed", "tasks", "kinds", "eval_tasks")
+"""The settings that draw a run's training and held-out instances."""
+
+
+def same_draw(cfg: TrainConfig, out: Path, drawn: dict[str, list[str]]) -> None:
+    """Refuse to resume the run in `out` on other task instances than it started with (its
+    demos, SFT and held-out figures are of those): nothing in `out` is changed."""
+    path = out / RUN_TASKS
+    if not path.is_file() or json.loads(path.read_text()) == drawn:
+        return
+    started = out / "config.json"
+    before = TrainConfig.load(started) if started.is_file() else None
+    changed = [f"--{k.replace('_', '-')} {_shown(getattr(cfg, k))} (the run's: "
+               f"{_shown(getattr(before, k))})" for k in DRAW
+               if before is not None and getattr(cfg, k) != getattr(before, k)]
+    raise TrainError(f"--resume: {out} was started on other task instances than these "
+                     f"settings draw ({'; '.join(changed) or 'the apps changed since'}): "
+                     f"resume it with its own settings ({started}), or train into another --out")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return str(value)
+
+
 DEMOS = "demos.json.gz"
 """A run's SFT examples with what they were made from: `{"made_of": ..., "examples": [...]}`."""
 
@@ -139,13 +165,15 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                             f"{', '.join(s.name for s in every)})" if unknown else
                             "leaves no app to train on"))
     out = run_folder(cfg)
-    (out / "config.json").write_text(cfg.to_json())
     phases = Phases()
     with phases("tasks"):
         tasks, held = data.split(specs, cfg.tasks, max(cfg.eval_tasks, hold_out or 0),
                                  cfg.seed, cfg.kinds)
-    (out / RUN_TASKS).write_text(json.dumps({"train": [t.id for t in tasks],
-                                             "held_out": [t.id for t in held]}, indent=1))
+    drawn = {"train": [t.id for t in tasks], "held_out": [t.id for t in held]}
+    if cfg.resume:
+        same_draw(cfg, out, drawn)
+    (out / "config.json").write_text(cfg.to_json())
+    (out / RUN_TASKS).write_text(json.dumps(drawn, indent=1))
     held_out = HeldOut(cfg, specs, held[:cfg.eval_tasks], out / "curve.json")
     examples = []
     sft_done = cfg.resume and (out / "sft" / "final" / "config.json").is_file()

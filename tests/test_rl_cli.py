@@ -262,3 +262,26 @@ def test_a_resumed_run_reads_its_demos_back_instead_of_planning_them(tmp_path,
                                  anchored=True), specs, tasks, tmp_path)
     with pytest.raises(AssertionError, match="planned again"):  # not a resumed run
         sft_examples(cfg, specs, tasks, tmp_path)
+
+
+def test_resume_on_another_draw_is_refused_and_changes_nothing(tmp_path) -> None:
+    # `--resume` with another --eval-tasks once drew other instances and rewrote tasks.json
+    # under a run whose demos, SFT and held-out figures were of the first draw.
+    from rl import data
+    from rl.config import RUN_TASKS, TrainConfig
+    from rl.train import TrainError, same_draw, train
+
+    cfg = TrainConfig(apps=[str(APP)], out=str(tmp_path), tasks=6, eval_tasks=2,
+                      demo_workers=0)
+    tasks, held = data.split(data.load_specs([APP]), cfg.tasks, cfg.eval_tasks, cfg.seed,
+                             cfg.kinds)
+    drawn = {"train": [t.id for t in tasks], "held_out": [t.id for t in held]}
+    (tmp_path / "config.json").write_text(cfg.to_json())
+    (tmp_path / RUN_TASKS).write_text(json.dumps(drawn, indent=1))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    same_draw(cfg, tmp_path, drawn)  # the same settings resume
+    other = TrainConfig(apps=[str(APP)], out=str(tmp_path), tasks=6, eval_tasks=3,
+                        demo_workers=0, resume=True)
+    with pytest.raises(TrainError, match=r"--eval-tasks 3 \(the run's: 2\)"):
+        train(other)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
