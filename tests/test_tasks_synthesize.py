@@ -349,6 +349,36 @@ def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id(
     assert "album" not in screen_labels(aside)
 
 
+def test_a_top_bar_label_whose_id_says_title_titles_its_screen():
+    """uber's Uber Pro page says “Uber Pro” at the left of its top bar, by the back button,
+    under the id `hub_title`: its title, a place to go ("Go to Uber Pro", not "Press
+    “Learn about Uber Pro”"); a `subtitle`, or a `header_title` below the bar (a tier's
+    name on a card: "Blue"), titles nothing."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+
+    def hub(rid: str, top: int = 170):
+        head = View(cls="android.widget.TextView", bounds=(154, top, 420, top + 60),
+                    id=f"com.shop:id/{rid}", text=Const("Uber Pro"))
+        page = Screen("hub", "P1", View(cls="android.widget.FrameLayout",
+                                        bounds=(0, 0, spec.width, spec.height),
+                                        children=(head,)), package="com.shop")
+        opener = View(cls="android.widget.ImageView", bounds=(40, 2200, 140, 2300),
+                      id="com.shop:id/pro", name="pro", flags=("clickable",))
+        screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+            s.root, children=(*s.root.children, opener))) if s.name == "home" else s
+            for s in spec.screens)
+        return dataclasses.replace(spec, screens=(*screens, page), transitions=(
+            *spec.transitions, Transition("home", "pro", "tap", "hub", count=1)))
+
+    assert screen_labels(hub("hub_title"))["hub"] == ("Uber Pro", "title")
+    assert screen_labels(hub("toolbarTitle"))["hub"] == ("Uber Pro", "title")
+    assert "hub" not in screen_labels(hub("toolbar_subtitle"))
+    assert "hub" not in screen_labels(hub("ub__loyalty_header_title", top=655))
+
+
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
     “Image dimming (in Dark theme)”, never “... ON”."""
