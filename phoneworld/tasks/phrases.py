@@ -249,6 +249,10 @@ FILL_IN_VIA = ("Tap “{screen}”, fill in {fields} and tap “{button}”.",
 """The same where the form is named by the button that opens it (onelist's "Add List")."""
 ADD_TYPED = ("Add “{m}” to {where}.", "Create “{m}” in {where}.",
              "Type “{m}” and add it to {where}.")
+ADD_TYPED_IN = ("Add “{m}” with the “{field}” box.", "Type “{m}” in the “{field}” box and add it.",
+                "Enter “{m}” in “{field}” to add it.")
+"""The same where the list has no name of its own but the field says what it does
+(onelist's “Add” box over the list of items): not "Add “…” to the list"."""
 SUBMIT = ("Go through {form} and tap “{button}”.", "Press “{button}” on the {form} screen.",
           "Get to {form} and press “{button}”.")
 BOTH = ("{a}, then {b}.", "First {a}; after that, {b}.", "{A} and {b}.",
