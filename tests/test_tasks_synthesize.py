@@ -19,6 +19,7 @@ from phoneworld.tasks.labels import (
     is_placeholder,
     readable,
     screen_labels,
+    title_of,
 )
 from phoneworld.tasks.schema import read_schema, reads
 from phoneworld.tasks.wording import holes, variants
@@ -377,6 +378,29 @@ def test_a_top_bar_label_whose_id_says_title_titles_its_screen():
     assert screen_labels(hub("toolbarTitle"))["hub"] == ("Uber Pro", "title")
     assert "hub" not in screen_labels(hub("toolbar_subtitle"))
     assert "hub" not in screen_labels(hub("ub__loyalty_header_title", top=655))
+
+
+def test_a_heading_under_a_row_of_buttons_is_no_title():
+    """duolingo's “Section 1: Rookie” sits in the top tenth, centred, but under the bar of
+    buttons (language, streak, gems, hearts): a heading of the content, not the page's
+    title; the same label with nothing above it is one."""
+    from phoneworld.spec.ast import Screen, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w = spec.width
+    head = View(cls="android.widget.TextView", bounds=(w // 2 - 190, 223, w // 2 + 190, 282),
+                id="com.shop:id/sectionTitle", text=Const("Section 1: Rookie"))
+    streak = View(cls="android.view.ViewGroup", bounds=(271, 63, 435, 189),
+                  id="com.shop:id/menuStreak", name="streak", flags=("clickable",))
+
+    def page(*kids: View) -> Screen:
+        return Screen("path", "P1", View(cls="android.widget.FrameLayout",
+                                         bounds=(0, 0, w, spec.height), children=kids),
+                      package="com.shop")
+
+    assert title_of(page(head), spec) == "Section 1: Rookie"
+    assert title_of(page(streak, head), spec) == ""
 
 
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():

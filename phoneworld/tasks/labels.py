@@ -199,16 +199,21 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
 
 
 def marked_title(s: Screen, spec: AppSpec) -> str:
-    """The title a screen marks as one: in its top bar, or by its id; "" for none."""
+    """The title a screen marks as one: in its top bar, or by its id; "" for none. A
+    label under a row of buttons is in no top bar (duolingo's “Section 1: Rookie”, a
+    section's header below the bar of streak, gems and hearts: a heading of the content,
+    not the page's name)."""
     top = spec.height * 0.1
     titled = ""
+    bar = min((v.bounds[3] for v in views(s.root) if "clickable" in v.flags and
+               v.bounds[1] > spec.height * 0.02 and v.bounds[3] < top), default=top)
     for v in fixed_texts(s.root):
         text = v.text.value.strip()  # type: ignore[union-attr]
         if "editable" in v.flags:
             continue
-        if spec.height * 0.02 < v.bounds[1] < top and (not v.id or _TITLE_ID.search(v.id) or
-                                                      _BAR_TITLE_ID.search(v.id) or
-                                                      _centred(v, spec)):
+        if spec.height * 0.02 < v.bounds[1] < min(top, bar) and \
+                (not v.id or _TITLE_ID.search(v.id) or _BAR_TITLE_ID.search(v.id) or
+                 _centred(v, spec)):
             return text
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text
