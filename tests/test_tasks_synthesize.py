@@ -271,6 +271,23 @@ def test_a_row_is_not_called_by_text_the_recording_typed():
     assert {i.params["m"] for i in draw(typed, search)} == {"oat milk"}
 
 
+def test_a_value_picked_from_a_picker_is_no_echo():
+    """A picker's values (`<flag>_picked_typed`: uber's "2:30 PM" for “Arrive by”) are
+    options the app offers: a row showing one is still called by it; a text typed into
+    the same field that it never offered (DroidBot's "Humanoid" in the time field) is."""
+    from phoneworld.spec.ast import Column, Table
+
+    spec = example("shopping")
+    price = next(t for t in spec.tasks if t.name == "ask_product_price_category_product_list")
+    cols = (Column("id", "int"), Column("ctx", "int"), Column("text"))
+    picker = dataclasses.replace(spec, tables=(
+        *spec.tables, Table("when_typed", "content", cols, ((1, None, "Oat Milk"),
+                                                            (2, None, "whole milk"))),
+        Table("when_picked_typed", "content", cols, ((1, None, "Oat Milk"),))))
+    got = {i.params["n"] for i in draw(picker, price)}
+    assert "Oat Milk" in got and "Whole Milk" not in got
+
+
 def test_what_was_typed_is_searched_for_and_filled_in():
     by_name = {t.name: t for t in example("shopping").tasks}
     search = by_name["search_search_search_input"]
