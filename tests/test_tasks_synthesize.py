@@ -420,6 +420,39 @@ def test_a_heading_under_a_row_of_buttons_is_no_title():
     assert title_of(page(streak, head), spec) == ""
 
 
+def test_a_sheet_over_the_page_is_tapped_open_not_gone_to():
+    """wikipedia's “More” opens a sheet (Settings, About, Help) at the bottom of a window
+    whose backdrop closes it: "Tap the “More” button.", not "Show me More."; a page of
+    its own, its labels from the top, is gone to."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w, h = spec.width, spec.height
+    more = View(cls="android.widget.TextView", bounds=(880, 2250, 1040, 2350),
+                id="com.shop:id/more", name="more", text=Const("More"), flags=("clickable",))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, more))) if s.name == "home" else s
+        for s in spec.screens)
+
+    def opened(top: int) -> str:
+        backdrop = View(cls="android.view.View", bounds=(0, 0, w, h),
+                        id="com.shop:id/touch_outside", flags=("clickable",))
+        item = View(cls="android.widget.TextView", bounds=(0, top, w, top + 140),
+                    id="com.shop:id/settings_row", name="settings_row",
+                    text=Const("Support us"), flags=("clickable",))
+        sheet = Screen("sheet", "P1", View(cls="android.widget.FrameLayout",
+                                           bounds=(0, 0, w, h), children=(backdrop, item)),
+                       package="com.shop")
+        got = dataclasses.replace(spec, screens=(*screens, sheet), transitions=(
+            *spec.transitions, Transition("home", "more", "tap", "sheet", count=1)))
+        (task,) = [t for t in synthesize_tasks(got) if t.name == "open_sheet"]
+        return variants(task.instruction)[0]
+
+    assert opened(1700) == "Tap “More”."
+    assert opened(400) == "Open More."
+
+
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
     """Wikipedia's switch reads "Image dimming (in Dark theme) ON": a task turns off
     “Image dimming (in Dark theme)”, never “... ON”."""
