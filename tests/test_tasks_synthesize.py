@@ -1854,3 +1854,25 @@ def test_a_list_under_one_row_is_named_by_that_row():
     spec = dataclasses.replace(spec, tables=tuple(two if t is fav else t for t in spec.tables))
     add = next(t for t in synthesize_tasks(spec) if t.name == "add_to_favourites_favourite_list")
     assert all("the list" in v for v in variants(add.instruction))
+
+
+def test_rows_marked_as_folders_are_asked_about_as_folders(tmp_path):
+    """ajsha's load dialog lists “examples/” and “plugins/”, each holding scripts: "Which
+    folder holds “help”?" and "How many items are in the folder “examples/”?", not
+    "Which entry lists ..."; a name is a folder by its trailing "/" alone."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.tasks.counts import is_folder
+    from phoneworld.tasks.sample import instances
+    from tests.conftest import shared
+
+    assert is_folder("examples/") and is_folder(" plugins/ ")
+    assert not is_folder("/") and not is_folder("Music") and not is_folder("a/b")
+    (app,) = compile_traces(shared("droidbot", "ajsha"), tmp_path)
+    found = instances(app.spec)
+    asked = [i for i in found if i.template.startswith(("ask_parent_", "count_"))]
+    assert asked and all("folder" in i.instruction and "entr" not in i.instruction
+                         for i in asked)
+    (help_,) = [i for i in asked if "“help”" in i.instruction]
+    assert help_.kind == "information" and "help" in help_.params.values()
+    demo = make_demo([app.spec], help_)
+    assert demo is not None and demo.verified

@@ -214,6 +214,16 @@ LISTED_UNDER = (("Which entry lists {x}?", "Under which entry is {x} listed?",
                  "Find the entry that lists {x}."),
                 "which entry lists {x}")
 """The row whose own list shows a row (the folder a file is in), the other way round."""
+COUNT_IN_FOLDER = (("How many items are in the folder “{head}”?",
+                    "Open the folder “{head}” and tell me how many items it holds.",
+                    "Count the items in the folder “{head}”."),
+                   "how many items the folder “{head}” holds")
+IN_FOLDER = (("Which folder holds {x}?", "In which folder is {x}?",
+              "Find the folder that holds {x}."),
+             "which folder holds {x}")
+"""`COUNT_ENTRIES` and `LISTED_UNDER` where the rows that list others are folders: named
+with the mark file lists give a folder, a trailing "/" (ajsha's “examples/”), so a
+person reads "folder", not "entry"."""
 COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Open “{head}” and tell me how many options it offers.",
                   "Count the options of “{head}”."),
