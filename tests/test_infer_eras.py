@@ -139,3 +139,71 @@ def test_an_era_kept_from_the_middle_notes_both_ends():
 
 def test_one_era_notes_nothing():
     assert not facts(switched(0, 0), until="eras").provenance.eras
+
+
+def _there_and_back(before: int, away: int, after: int, lang: dict = AF):
+    """`before` rounds in English, a switch to `lang`, `away` rounds in it, a switch back
+    to English (the same "Language" button, read in the other language), `after` rounds."""
+    app = App()
+    for _ in range(before):
+        _round(app, EN)
+    app.show(_home(EN), ".Main").tap(1).show(_settings(EN), ".Settings").tap(1) \
+        .show(_settings(lang), ".Settings").back()
+    for _ in range(away):
+        _round(app, lang)
+    app.show(_home(lang), ".Main").tap(1).show(_settings(lang), ".Settings").tap(1) \
+        .show(_settings(EN), ".Settings").back()
+    for _ in range(after):
+        _round(app, EN)
+    return app.show(_home(EN), ".Main").trace()
+
+
+def test_a_switch_back_keeps_both_parts_of_the_main_era():
+    """English, Afrikaans, English again: both English parts are the app the mock
+    shows (three eras, two of them one), the Afrikaans one alone is left out."""
+    trace = _there_and_back(2, 2, 1)
+    f = facts(trace, until="eras")
+    kept = {r.index for r in f.where}
+    afrikaans = [i for i, o in enumerate(trace.observations)
+                 if _said(o) & {"Lêers", "Instellings", "Oor"}]
+    english = [i for i, o in enumerate(trace.observations) if i not in afrikaans]
+    assert afrikaans and max(english) > max(afrikaans)  # English after Afrikaans, too
+    assert set(english) <= kept and not set(afrikaans) & kept
+    (note,) = f.provenance.eras.values()
+    assert note["observations"] == tuple(f"{i}.xml" for i in afrikaans)
+    assert note["note"] == ("t: 19 observations between steps 18 and 37 left out: "
+                            "another era of the app (texts changed on 3 screens at once)")
+    assert _names(facts(trace, until="tables")) == ["Downloads", "Music"]
+
+
+def test_a_third_language_is_not_joined_to_the_main_one():
+    """English, Afrikaans, German: the German era is no switch back, and is left out."""
+    de = {"home": "Dateien", "rows": [("Herunterladen", "3 items"), ("Musik", "12 items")],
+          "settings": "Einstellungen", "lang": "Sprache", "about": "Über",
+          "version": "Weergawe"}
+    app = App()
+    for w, n in ((EN, 4), (AF, 2), (de, 2)):
+        for _ in range(n):
+            _round(app, w)
+    f = facts(app.show(_home(de), ".Main").trace(), until="eras")
+    kept = {r.index for r in f.where}
+    assert kept == set(range(32))
+    (note,) = f.provenance.eras.values()
+    assert "other eras" in note["note"]
+
+
+def test_an_era_too_short_to_compare_is_left_out():
+    """Back in English for one visit of one screen the main era saw once: nothing says
+    it is the main era's app (no screen visited twice in both), so it is left out."""
+    app = App()
+    for _ in range(3):
+        _round(app, EN)
+    for _ in range(2):
+        _round(app, AF)
+    trace = app.show(_about(EN), ".About").trace()
+    f = facts(trace, until="eras")
+    assert len(trace.observations) - 1 not in {r.index for r in f.where}
+
+
+def _said(o) -> set[str]:
+    return {n.text for _, n in o.root.walk() if n.text}

@@ -477,6 +477,28 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
     assert fills and all(f.startswith(("Tap “", "Press “")) for f in fills)
 
 
+def test_an_item_typed_into_a_box_over_an_unnamed_list_is_added_with_that_box(tmp_path):
+    """onelist's items list has no name a person reads (its screen's title "1List" is no
+    name): the task says what to type into, the box that says “Add”, not "Add “Hello
+    World” to the list"; the box's own text is its hint, not a text typed into it."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.tasks import make_demo
+    from phoneworld.tasks.sample import instances
+    from tests.conftest import shared
+
+    (compiled,) = compile_traces(shared("droidbot", "onelist"), tmp_path)
+    spec = compiled.spec
+    (inst,) = [i for i in instances(spec)
+               if i.template == "add_typed_to_main_items_recycler_view"]
+    assert "the list" not in inst.instruction and "“Add”" in inst.instruction, \
+        inst.instruction
+    assert inst.params["m"] == "Hello World"
+    demo = make_demo([spec], inst)
+    assert demo is not None and demo.verified
+    composites = [i.instruction for i in instances(spec) if i.kind == "composite"]
+    assert not [c for c in composites if "to the list" in c or "in the list" in c]
+
+
 def test_a_save_is_the_tap_after_which_the_list_shows_the_typed_name():
     """Typed "Beta" into a name dialog: CANCEL, and the files list still lacks it (no
     save); again, OK, and the list shows "Beta": OK inserts it, and "Beta" is no initial

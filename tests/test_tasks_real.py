@@ -75,8 +75,10 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
     # text the recordings typed (uber's "Humanoid", a search's echo).
     params = {t.name: t.params for t in spec.tasks}
     shown = {t.name: holes_of(t) for t in spec.tasks}
+    picked = {str(v).casefold() for t in spec.tables if t.name.endswith("_picked_typed")
+              for r in t.rows for v in r[1:] if isinstance(v, str)}  # a picker's options
     typed_words = {str(v).casefold() for t in spec.tables if t.name.endswith("_typed")
-                   for r in t.rows for v in r[1:] if isinstance(v, str)}
+                   for r in t.rows for v in r[1:] if isinstance(v, str)} - picked
     for inst in found:
         for p in params[inst.template]:
             value = inst.params[p.name]

@@ -19,6 +19,7 @@ from phoneworld.tasks.labels import (
     is_placeholder,
     readable,
     screen_labels,
+    title_of,
 )
 from phoneworld.tasks.schema import read_schema, reads
 from phoneworld.tasks.wording import holes, variants
@@ -270,6 +271,23 @@ def test_a_row_is_not_called_by_text_the_recording_typed():
     assert {i.params["m"] for i in draw(typed, search)} == {"oat milk"}
 
 
+def test_a_value_picked_from_a_picker_is_no_echo():
+    """A picker's values (`<flag>_picked_typed`: uber's "2:30 PM" for “Arrive by”) are
+    options the app offers: a row showing one is still called by it; a text typed into
+    the same field that it never offered (DroidBot's "Humanoid" in the time field) is."""
+    from phoneworld.spec.ast import Column, Table
+
+    spec = example("shopping")
+    price = next(t for t in spec.tasks if t.name == "ask_product_price_category_product_list")
+    cols = (Column("id", "int"), Column("ctx", "int"), Column("text"))
+    picker = dataclasses.replace(spec, tables=(
+        *spec.tables, Table("when_typed", "content", cols, ((1, None, "Oat Milk"),
+                                                            (2, None, "whole milk"))),
+        Table("when_picked_typed", "content", cols, ((1, None, "Oat Milk"),))))
+    got = {i.params["n"] for i in draw(picker, price)}
+    assert "Oat Milk" in got and "Whole Milk" not in got
+
+
 def test_what_was_typed_is_searched_for_and_filled_in():
     by_name = {t.name: t for t in example("shopping").tasks}
     search = by_name["search_search_search_input"]
@@ -347,6 +365,92 @@ def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id(
     aside = dataclasses.replace(spec, screens=(*screens, album(40)), transitions=into)
     assert screen_labels(centred)["album"] == ("Album", "title")
     assert "album" not in screen_labels(aside)
+
+
+def test_a_top_bar_label_whose_id_says_title_titles_its_screen():
+    """uber's Uber Pro page says “Uber Pro” at the left of its top bar, by the back button,
+    under the id `hub_title`: its title, a place to go ("Go to Uber Pro", not "Press
+    “Learn about Uber Pro”"); a `subtitle`, or a `header_title` below the bar (a tier's
+    name on a card: "Blue"), titles nothing."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+
+    def hub(rid: str, top: int = 170):
+        head = View(cls="android.widget.TextView", bounds=(154, top, 420, top + 60),
+                    id=f"com.shop:id/{rid}", text=Const("Uber Pro"))
+        page = Screen("hub", "P1", View(cls="android.widget.FrameLayout",
+                                        bounds=(0, 0, spec.width, spec.height),
+                                        children=(head,)), package="com.shop")
+        opener = View(cls="android.widget.ImageView", bounds=(40, 2200, 140, 2300),
+                      id="com.shop:id/pro", name="pro", flags=("clickable",))
+        screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+            s.root, children=(*s.root.children, opener))) if s.name == "home" else s
+            for s in spec.screens)
+        return dataclasses.replace(spec, screens=(*screens, page), transitions=(
+            *spec.transitions, Transition("home", "pro", "tap", "hub", count=1)))
+
+    assert screen_labels(hub("hub_title"))["hub"] == ("Uber Pro", "title")
+    assert screen_labels(hub("toolbarTitle"))["hub"] == ("Uber Pro", "title")
+    assert "hub" not in screen_labels(hub("toolbar_subtitle"))
+    assert "hub" not in screen_labels(hub("ub__loyalty_header_title", top=655))
+
+
+def test_a_heading_under_a_row_of_buttons_is_no_title():
+    """duolingo's “Section 1: Rookie” sits in the top tenth, centred, but under the bar of
+    buttons (language, streak, gems, hearts): a heading of the content, not the page's
+    title; the same label with nothing above it is one."""
+    from phoneworld.spec.ast import Screen, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w = spec.width
+    head = View(cls="android.widget.TextView", bounds=(w // 2 - 190, 223, w // 2 + 190, 282),
+                id="com.shop:id/sectionTitle", text=Const("Section 1: Rookie"))
+    streak = View(cls="android.view.ViewGroup", bounds=(271, 63, 435, 189),
+                  id="com.shop:id/menuStreak", name="streak", flags=("clickable",))
+
+    def page(*kids: View) -> Screen:
+        return Screen("path", "P1", View(cls="android.widget.FrameLayout",
+                                         bounds=(0, 0, w, spec.height), children=kids),
+                      package="com.shop")
+
+    assert title_of(page(head), spec) == "Section 1: Rookie"
+    assert title_of(page(streak, head), spec) == ""
+
+
+def test_a_sheet_over_the_page_is_tapped_open_not_gone_to():
+    """wikipedia's “More” opens a sheet (Settings, About, Help) at the bottom of a window
+    whose backdrop closes it: "Tap the “More” button.", not "Show me More."; a page of
+    its own, its labels from the top, is gone to."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    w, h = spec.width, spec.height
+    more = View(cls="android.widget.TextView", bounds=(880, 2250, 1040, 2350),
+                id="com.shop:id/more", name="more", text=Const("More"), flags=("clickable",))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, more))) if s.name == "home" else s
+        for s in spec.screens)
+
+    def opened(top: int) -> str:
+        backdrop = View(cls="android.view.View", bounds=(0, 0, w, h),
+                        id="com.shop:id/touch_outside", flags=("clickable",))
+        item = View(cls="android.widget.TextView", bounds=(0, top, w, top + 140),
+                    id="com.shop:id/settings_row", name="settings_row",
+                    text=Const("Support us"), flags=("clickable",))
+        sheet = Screen("sheet", "P1", View(cls="android.widget.FrameLayout",
+                                           bounds=(0, 0, w, h), children=(backdrop, item)),
+                       package="com.shop")
+        got = dataclasses.replace(spec, screens=(*screens, sheet), transitions=(
+            *spec.transitions, Transition("home", "more", "tap", "sheet", count=1)))
+        (task,) = [t for t in synthesize_tasks(got) if t.name == "open_sheet"]
+        return variants(task.instruction)[0]
+
+    assert opened(1700) == "Tap “More”."
+    assert opened(400) == "Open More."
 
 
 def test_a_switch_text_that_shows_its_state_names_it_without_the_state():
@@ -1750,3 +1854,25 @@ def test_a_list_under_one_row_is_named_by_that_row():
     spec = dataclasses.replace(spec, tables=tuple(two if t is fav else t for t in spec.tables))
     add = next(t for t in synthesize_tasks(spec) if t.name == "add_to_favourites_favourite_list")
     assert all("the list" in v for v in variants(add.instruction))
+
+
+def test_rows_marked_as_folders_are_asked_about_as_folders(tmp_path):
+    """ajsha's load dialog lists “examples/” and “plugins/”, each holding scripts: "Which
+    folder holds “help”?" and "How many items are in the folder “examples/”?", not
+    "Which entry lists ..."; a name is a folder by its trailing "/" alone."""
+    from phoneworld.compiler import compile_traces
+    from phoneworld.tasks.counts import is_folder
+    from phoneworld.tasks.sample import instances
+    from tests.conftest import shared
+
+    assert is_folder("examples/") and is_folder(" plugins/ ")
+    assert not is_folder("/") and not is_folder("Music") and not is_folder("a/b")
+    (app,) = compile_traces(shared("droidbot", "ajsha"), tmp_path)
+    found = instances(app.spec)
+    asked = [i for i in found if i.template.startswith(("ask_parent_", "count_"))]
+    assert asked and all("folder" in i.instruction and "entr" not in i.instruction
+                         for i in asked)
+    (help_,) = [i for i in asked if "“help”" in i.instruction]
+    assert help_.kind == "information" and "help" in help_.params.values()
+    demo = make_demo([app.spec], help_)
+    assert demo is not None and demo.verified

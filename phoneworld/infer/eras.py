@@ -7,22 +7,30 @@ A recording that switches the app's language (or anything else that rewrites its
 at once: the same widgets and layout, other words on every screen) shows two apps, and
 a table that takes rows from both lists "Downloads" beside "Aflaaie". A real app shows
 one language at a time, so the mock takes one era: the passes see only the observations
-of the era most visits of the trace show (ties: the first), where they list rows, choose
-layouts and read texts. Steps and transitions stay as recorded (the widgets are the same
-in every era); an observation of another era is simply one with no screen (`where`).
-What was left out is said, not hidden: the compile report's `other_eras` names per trace
-the observations of the other eras and says in one line where and why, and replay leaves
-out the steps taken on them (they are no steps of the mock's app).
+of the eras of one app, those that show the most visits of the trace (ties: the first),
+where they list rows, choose layouts and read texts. Steps and transitions stay as
+recorded (the widgets are the same in every era); an observation of another era is simply
+one with no screen (`where`). What was left out is said, not hidden: the compile
+report's `other_eras` names per trace the observations of the other eras and says in one
+line where and why, and replay leaves out the steps taken on them (they are no steps of
+the mock's app).
 
 A cut between two visits of a trace is an era's end when, of the app's own screens visited
 at least twice on each side, at least three, and at least two thirds of them, changed at
 once: a text (digits masked, so a clock or a counter is no change) shown at two visits or
-more, and at the screen's last visit before the cut, never shows again after it, and one
-shown at two visits or more after it, and at the screen's first visit after the cut,
-never showed before it. New content on one screen, a web page that loads, a row deleted
-change a screen or two, not the whole app. Each era is cut again the same way (a switch
-back and forth: three eras, the longest kept; the two of one language are not joined).
-Each trace is cut on its own: a trace recorded wholly in another language is kept.
+more, and at the screen's last visit before the cut, shows at none of its next two
+visits (`_WINDOW`), and one shown at two visits or more after it, and at the screen's
+first visit after the cut, showed at none of its two visits before. New content on one
+screen, a web page that loads, a row deleted change a screen or two, not the whole app.
+Each era is cut again the same way.
+
+A switch back (English -> Afrikaans -> English) cuts three eras, two of them one app: an
+era joins an earlier one (`_alike`) when, set beside it, it changed fewer than two thirds
+of the screens both show (`_like`: a screen the earlier one visits twice or more; a text
+of the earlier one's stable texts gone, and one never shown by it new); the English eras
+together are then the app kept. An era with no screen to compare (no screen the other
+visits twice) is not known to be alike: it stays apart. Each trace is cut on its own: a
+trace recorded wholly in another language is kept.
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ from phoneworld.ui.node import Node
 _DIGITS = re.compile(r"\d+")
 _MIN_SCREENS = 3
 """Screens that must change at one step for it to end an era."""
+_WINDOW = 2
+"""Visits of a screen on each side of a cut that a changed text must be absent from (an
+era's texts may come back later: a switch back)."""
 
 
 def main_era(f: Facts) -> Facts:
@@ -51,12 +62,14 @@ def main_era(f: Facts) -> Facts:
         eras = _eras(f, [r for r, _ in visits], 0, len(visits))
         if len(eras) < 2:
             continue
-        lo, hi, _ = max(eras, key=lambda e: (e[1] - e[0], -e[0]))
-        kept = {r for r, _ in visits[lo:hi]}
+        groups = _alike(f, [r for r, _ in visits], eras)
+        ranges = max(groups, key=lambda g: (sum(b - a for a, b in g), -g[0][0]))
+        kept = {r for a, b in ranges for r, _ in visits[a:b]}
         left = {r for r, _ in visits if r not in kept}
         if left:
             other |= left
-            notes[f.traces[t].source] = _note(f, t, visits, eras, (lo, hi), left)
+            notes[f.traces[t].source] = _note(f, t, visits, eras, ranges, left,
+                                              len(groups) - 1)
     if not other:
         return f.with_()
     screens = []
@@ -71,23 +84,37 @@ def main_era(f: Facts) -> Facts:
 
 
 def _note(f: Facts, t: int, visits: list[tuple[ObsRef, int]],
-          eras: list[tuple[int, int, int]], kept: tuple[int, int], left: set[ObsRef]) -> dict:
+          eras: list[tuple[int, int, int]], kept: list[tuple[int, int]],
+          left: set[ObsRef], others: int) -> dict:
     """What a trace's other eras left out: the observations (their sources, in order)
     and one line that says where and why ("... 31 observations after step 164 left out:
-    another era of the app (texts changed on 5 screens at once)"): steps count from 1,
-    and the step named is the one that went from one era to the other (the texts it was
-    taken on are the earlier era's, those it led to the later one's)."""
-    lo, hi = kept
+    another era of the app (texts changed on 5 screens at once)"; "between steps 20 and
+    41" for an era between two kept ones): steps count from 1, and the step named is the
+    one that went from one era to the other (the texts it was taken on are the earlier
+    era's, those it led to the later one's); `others`: how many apps (groups of alike
+    eras) were left out."""
+    inside = {i for a, b in kept for i in range(a, b)}
+    gaps: list[tuple[int, int]] = []  # the runs of visits left out, [a, b)
+    for i in range(len(visits)):
+        if i in inside:
+            continue
+        if gaps and gaps[-1][1] == i:
+            gaps[-1] = (gaps[-1][0], i + 1)
+        else:
+            gaps.append((i, i + 1))
     where, screens = [], []
-    if lo > 0:
-        where.append(f"before step {visits[lo][1] + 1}")
-        screens.append(next(e[2] for e in eras if e[0] == lo))
-    if hi < len(visits):
-        where.append(f"after step {visits[hi][1] + 1}")
-        screens.append(next(e[2] for e in eras if e[0] == hi))
+    for a, b in gaps:
+        if a == 0:
+            where.append(f"before step {visits[b][1] + 1}")
+        elif b == len(visits):
+            where.append(f"after step {visits[a][1] + 1}")
+        else:
+            where.append(f"between steps {visits[a][1] + 1} and {visits[b][1] + 1}")
+        edge = a if a > 0 else b  # the cut the left-out run begins at, or ends at
+        screens.append(next(e[2] for e in eras if e[0] == edge))
     trace = f.traces[t]
     sources = [f.obs[r].source for r in sorted(left, key=lambda r: r.index)]
-    many = "other eras" if len(eras) > 2 else "another era"
+    many = "other eras" if others > 1 else "another era"
     note = (f"{trace.name}: {len(sources)} observations {' and '.join(where)} left out: "
             f"{many} of the app (texts changed on "
             f"{' and '.join(str(n) for n in screens)} screens at once)")
@@ -138,9 +165,13 @@ def _cut(f: Facts, visits: list[ObsRef]) -> tuple[int, int] | None:
         changed, moved = 0, 0
         for s in both:
             p = pos[s]
-            last, first = p[_count(p, c) - 1], p[_count(p, c)]
-            gone = [x for x in texts[last] if len(q := seen[(s, x)]) >= 2 and q[-1] < c]
-            new = [x for x in texts[first] if len(q := seen[(s, x)]) >= 2 and q[0] >= c]
+            k = _count(p, c)
+            last, first = p[k - 1], p[k]
+            before, after = set(p[max(0, k - _WINDOW):k]), set(p[k:k + _WINDOW])
+            gone = [x for x in texts[last] if _count(q := seen[(s, x)], c) >= 2 and
+                    not after & set(q)]
+            new = [x for x in texts[first] if len(q := seen[(s, x)]) - _count(q, c) >= 2 and
+                   not before & set(q)]
             if gone and new:
                 changed += 1
                 moved += len(gone) + len(new)
@@ -148,6 +179,51 @@ def _cut(f: Facts, visits: list[ObsRef]) -> tuple[int, int] | None:
                 (best is None or (moved, -c) > best[:2]):
             best = (moved, -c, changed)
     return (-best[1], best[2]) if best is not None else None
+
+
+def _alike(f: Facts, visits: list[ObsRef],
+           eras: list[tuple[int, int, int]]) -> list[list[tuple[int, int]]]:
+    """The eras grouped by the app they show, in order: an era joins the first group
+    whose visits it is `_like` (English, Afrikaans, English again: two groups)."""
+    groups: list[list[tuple[int, int]]] = []
+    for a, b, _ in eras:
+        era = visits[a:b]
+        home = next((g for g in groups
+                     if _like(f, [r for x, y in g for r in visits[x:y]], era)), None)
+        if home is None:
+            groups.append([(a, b)])
+        else:
+            home.append((a, b))
+    return groups
+
+
+def _like(f: Facts, main: list[ObsRef], era: list[ObsRef]) -> bool:
+    """Whether `era` shows the app as `main` does (a switch back: English again after
+    Afrikaans): of the app's screens `main` visits twice or more that `era` visits too,
+    fewer than two thirds changed (a text `main` shows at two visits, and at its last,
+    shown nowhere in `era`; a text at `era`'s first visit shown nowhere in `main`: `era`
+    may visit a screen once); False where no screen is shown by both (nothing says they
+    are alike)."""
+    def shown(visits: list[ObsRef]) -> dict[str, list[set[str]]]:
+        out: dict[str, list[set[str]]] = defaultdict(list)
+        for r in visits:
+            if not f.graph.screen(f.where[r]).foreign:
+                out[f.where[r]].append(_texts(f.obs[r].root))
+        return out
+
+    before, after = shown(main), shown(era)
+    both = [s for s in before if len(before[s]) >= 2 and s in after]
+    changed = 0
+    for s in both:
+        seen: dict[str, int] = defaultdict(int)
+        for texts in before[s]:
+            for x in texts:
+                seen[x] += 1
+        later = set().union(*after[s])
+        gone = [x for x in before[s][-1] if seen[x] >= 2 and x not in later]
+        new = [x for x in after[s][0] if x not in seen]
+        changed += bool(gone and new)
+    return bool(both) and 3 * changed < 2 * len(both)
 
 
 def _count(positions: list[int], c: int) -> int:

@@ -55,7 +55,8 @@ def count_questions(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Tem
         if len(answers[name]) > 1 or name in done:
             continue
         done.add(name)
-        questions, obj = P.COUNT_OPTIONS if options else P.COUNT_ENTRIES
+        questions, obj = P.COUNT_OPTIONS if options else \
+            P.COUNT_IN_FOLDER if is_folder(name) else P.COUNT_ENTRIES
         fill = {"head": name}
         task = Task(name=f"count_{table}_{len(done)}", kind="information",
                     instruction=W.join([W.words(q, fill) for q in questions]),
@@ -95,7 +96,8 @@ def parent_questions(spec: AppSpec, schema: Schema, reach: Reach,
         x, c = new("x"), new("c")
         # A name another row lists too: which of them is meant, nobody can say.
         twice = sorted(n for n, keys in under.get(table, {}).items() if len(keys) > 1)
-        questions, obj = P.LISTED_UNDER
+        folders = all(is_folder(n) for _, t, n, _, _, _ in found if t == table)
+        questions, obj = P.IN_FOLDER if folders else P.LISTED_UNDER
         task = Task(name=f"ask_parent_{table}_{len(done)}", kind="information",
                     instruction=W.join([W.rename_holes(q, {"x": x}) for q in questions]),
                     condition=BoolOp("and", (
@@ -208,3 +210,9 @@ def _fits(lst: View, ids: list) -> bool:
 def _options(item: View) -> bool:
     """Whether a list's rows are options ticked one at a time (`CheckedTextView`s)."""
     return any("checkable" in v.flags and "CheckedTextView" in v.cls for v in views(item))
+
+
+def is_folder(name: object) -> bool:
+    """Whether a row's name marks it a folder as file lists do: a trailing "/"
+    ("examples/"), after a name."""
+    return isinstance(name, str) and len(name.strip()) > 1 and name.strip().endswith("/")

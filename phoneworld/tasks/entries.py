@@ -83,9 +83,12 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         # Typed on a screen of its own (a file name dialog) and listed on another: by the
         # button that opens where it is typed ("Use “SAVE” to add “{m}” to ...").
         button = "" if _lists(spec, ins.screen, ins.table) else _opener(spec, ins.screen, views)
-        fill = {"where": where(ins.table), "button": button}
-        phrases = P.ADD_TYPED if not button else \
-            P.ADD_TYPED_BY if fill["where"] == P.UNNAMED_LIST else P.ADD_TYPED_VIA
+        fill = {"where": where(ins.table), "button": button,
+                "field": _hint(views.get((ins.screen, field)), tables[table])}
+        phrases = P.ADD_TYPED_BY if button and fill["where"] == P.UNNAMED_LIST else \
+            P.ADD_TYPED_VIA if button else \
+            P.ADD_TYPED_IN if fill["where"] == P.UNNAMED_LIST and fill["field"] else \
+            P.ADD_TYPED
         task = Task(name=f"add_typed_to_{ins.table}", kind="state",
                     instruction=W.join([W.words(p, fill, m=m) for p in phrases]),
                     condition=Call("exists", table=ins.table,
@@ -93,6 +96,15 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
                     params=(TaskParam(m, table, "text"),))
         yield Template(task, clauses=tuple(W.lower_first(W.words(p, fill, m=m))
                                            for p in phrases), screen=ins.screen)
+
+
+def _hint(view: View | None, typed) -> str:
+    """What a field says of itself while empty (onelist's “Add”): its own text, where that
+    is a name and no text the recordings typed into it (then it is what it held); ""
+    where it says nothing."""
+    said = _own_text(view) if view is not None else ""
+    return said if said and is_name(said) and \
+        said not in {r[2] for r in typed.rows} else ""
 
 
 def _shown_picks(spec: AppSpec) -> dict[str, str]:

@@ -33,6 +33,7 @@ from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.phone import Phone
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import (
+    PICKED,
     TYPED,
     AppSpec,
     BoolOp,
@@ -196,9 +197,15 @@ def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=32)
 def _echoes(spec: AppSpec) -> frozenset[str]:
-    """Every text the recordings typed, casefolded (`_calls`)."""
-    return frozenset(t.strip().casefold() for texts in typed_texts(spec).values()
-                     for t in texts if t.strip())
+    """Every text the recordings typed, casefolded (`_calls`), but a picker's values
+    (`<flag>_picked_typed`, uber's "2:30 PM" for “Arrive by”): options the app offers, not
+    words a person made up, that a row may show as its own (an appointment at 2:30 PM)."""
+    typed = typed_texts(spec)
+    picked = {name.removesuffix(PICKED + TYPED) + TYPED: texts
+              for name, texts in typed.items() if name.endswith(PICKED + TYPED)}
+    return frozenset(t.strip().casefold() for name, texts in typed.items()
+                     if not name.endswith(PICKED + TYPED)
+                     for t in texts - picked.get(name, frozenset()) if t.strip())
 
 
 def _of_params(e: Expr, params: set[str], content: dict[str, set[str]]) -> bool:

@@ -37,6 +37,11 @@ label that is a sentence (`_not_a_place`), nor one that is no name (`is_name`: a
 number, a time "3:00 PM", a text with no letters or cut short)."""
 _TITLE_ID = re.compile(r"(^|[/:])(alert_?|dialog_?|toolbar_?|action_?bar_?|app_?bar_?|page_?)?"
                        r"title$", re.I)
+_BAR_TITLE_ID = re.compile(r"(?:^|[/:_])[Tt]itle$|[a-z]Title$")
+"""An id that calls a label a title, whatever title (uber's `hub_title` "Uber Pro",
+`sectionTitle`): a label in the top bar with one is its screen's title. Not `subtitle`.
+Outside the top bar such an id says less (uber's `ub__loyalty_header_title` "Blue" is a
+tier's name in a header card): there, only `_TITLE_ID` marks a title."""
 MAX_WORDS = 6
 MAX_CHARS = 40
 
@@ -185,8 +190,8 @@ def is_heading(text: str) -> bool:
 
 def title_of(s: Screen | None, spec: AppSpec) -> str:
     """A screen's title: the first fixed label in its top bar (the top tenth, below the
-    status bar) that is not an input, with no id, a title's id, or in the middle of the
-    width; else the first fixed label whose id says it is a title (a dialog's
+    status bar) that is not an input, with no id, an id that says title (`hub_title`), or
+    in the middle of the width; else the first fixed label whose id says it is a title (a dialog's
     `alertTitle`), else a popup's heading (`popup_heading`)."""
     if s is None:
         return ""
@@ -194,15 +199,21 @@ def title_of(s: Screen | None, spec: AppSpec) -> str:
 
 
 def marked_title(s: Screen, spec: AppSpec) -> str:
-    """The title a screen marks as one: in its top bar, or by its id; "" for none."""
+    """The title a screen marks as one: in its top bar, or by its id; "" for none. A
+    label under a row of buttons is in no top bar (duolingo's “Section 1: Rookie”, a
+    section's header below the bar of streak, gems and hearts: a heading of the content,
+    not the page's name)."""
     top = spec.height * 0.1
     titled = ""
+    bar = min((v.bounds[3] for v in views(s.root) if "clickable" in v.flags and
+               v.bounds[1] > spec.height * 0.02 and v.bounds[3] < top), default=top)
     for v in fixed_texts(s.root):
         text = v.text.value.strip()  # type: ignore[union-attr]
         if "editable" in v.flags:
             continue
-        if spec.height * 0.02 < v.bounds[1] < top and (not v.id or _TITLE_ID.search(v.id) or
-                                                      _centred(v, spec)):
+        if spec.height * 0.02 < v.bounds[1] < min(top, bar) and \
+                (not v.id or _TITLE_ID.search(v.id) or _BAR_TITLE_ID.search(v.id) or
+                 _centred(v, spec)):
             return text
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text

@@ -214,6 +214,16 @@ LISTED_UNDER = (("Which entry lists {x}?", "Under which entry is {x} listed?",
                  "Find the entry that lists {x}."),
                 "which entry lists {x}")
 """The row whose own list shows a row (the folder a file is in), the other way round."""
+COUNT_IN_FOLDER = (("How many items are in the folder “{head}”?",
+                    "Open the folder “{head}” and tell me how many items it holds.",
+                    "Count the items in the folder “{head}”."),
+                   "how many items the folder “{head}” holds")
+IN_FOLDER = (("Which folder holds {x}?", "In which folder is {x}?",
+              "Find the folder that holds {x}."),
+             "which folder holds {x}")
+"""`COUNT_ENTRIES` and `LISTED_UNDER` where the rows that list others are folders: named
+with the mark file lists give a folder, a trailing "/" (ajsha's “examples/”), so a
+person reads "folder", not "entry"."""
 COUNT_OPTIONS = (("How many options does “{head}” offer?",
                   "Open “{head}” and tell me how many options it offers.",
                   "Count the options of “{head}”."),
@@ -249,6 +259,10 @@ FILL_IN_VIA = ("Tap “{screen}”, fill in {fields} and tap “{button}”.",
 """The same where the form is named by the button that opens it (onelist's "Add List")."""
 ADD_TYPED = ("Add “{m}” to {where}.", "Create “{m}” in {where}.",
              "Type “{m}” and add it to {where}.")
+ADD_TYPED_IN = ("Add “{m}” with the “{field}” box.", "Type “{m}” in the “{field}” box and add it.",
+                "Enter “{m}” in “{field}” to add it.")
+"""The same where the list has no name of its own but the field says what it does
+(onelist's “Add” box over the list of items): not "Add “…” to the list"."""
 SUBMIT = ("Go through {form} and tap “{button}”.", "Press “{button}” on the {form} screen.",
           "Get to {form} and press “{button}”.")
 BOTH = ("{a}, then {b}.", "First {a}; after that, {b}.", "{A} and {b}.",

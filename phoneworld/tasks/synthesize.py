@@ -511,9 +511,19 @@ def _asks_for_text(spec: AppSpec, s: Screen) -> str:
 
 
 def _pops_up(spec: AppSpec, s: Screen) -> bool:
-    """Whether `s` covers only part of the display (a menu, a popup)."""
+    """Whether `s` covers only part of the display (a menu, a popup), or is a sheet drawn
+    over the page it came from: a full-size window whose every label and button, but a
+    backdrop that closes it (as large as the display, say), lies in its lower part
+    (wikipedia's “More”: a sheet of Log in, Settings, Donate, About, Help under a
+    `touch_outside` backdrop, tapped open rather than gone to)."""
     b = s.root.bounds
-    return (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * spec.width * spec.height
+    area = spec.width * spec.height
+    if (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * area:
+        return True
+    said = [v for v in views(s.root)
+            if (const_text(v.text) or const_text(v.desc) or "clickable" in v.flags) and
+            (v.bounds[2] - v.bounds[0]) * (v.bounds[3] - v.bounds[1]) < 0.8 * area]
+    return bool(said) and min(v.bounds[1] for v in said) > spec.height * 0.4
 
 
 def _shows_param(s: Screen) -> bool:
