@@ -542,3 +542,39 @@ def test_a_text_recorded_by_a_row_and_its_label_is_not_wiped_where_the_mock_show
         label = (42, y + 22, 598, y + 178)
         assert not any(p.color and _meets(p.rect, label) for p in c.paints
                        if c.paints.index(p) > c.paints.index(cuts[0]))
+
+
+def test_a_lists_paints_lie_under_a_text_drawn_after_the_list():
+    """A view drawn after a list lies over it (a page's title over a page-long list): where
+    the list's rows move, their wipes and cuts leave the text the plate keeps there."""
+    from tests.shop import text
+
+    base = shop_spec()
+
+    def labelled(spec: AppSpec) -> AppSpec:
+        screens = []
+        for s in spec.screens:
+            if s.name == "cart":
+                root = s.root
+                label = text("TextView", (700, 520, 1040, 560), "Over the list", name="over")
+                s = dataclasses.replace(s, root=dataclasses.replace(
+                    root, children=(*root.children, label)))
+            screens.append(s)
+        return dataclasses.replace(spec, screens=tuple(screens))
+
+    m = Machine(labelled(base))
+    m.reset()
+    _fill_cart(m)
+    m.jump("cart")
+    look = recorded_look(m)
+    m2 = Machine(dataclasses.replace(labelled(base), look=Look(screens={"cart": look})))
+    m2.reset()
+    _fill_cart(m2)
+    m2.jump("cart")
+    first = [e for e in m2.observe() if e["class"].endswith("LinearLayout")][0]
+    m2.step({"action_type": "long_press", "index": first["index"]})  # rows 2, 3 move up
+    c, r = _composition(m2)
+    (i,) = [i for i, b in enumerate(r.boxes) if b.text == "Over the list"]
+    assert i in c.quiet
+    assert [p for p in c.paints if p.image]  # rows were cut and wiped ...
+    assert not any(_meets(p.rect, r.boxes[i].bounds) for p in c.paints)  # ... not over it
