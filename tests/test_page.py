@@ -510,3 +510,71 @@ def test_a_list_under_a_list_drawn_after_it_is_not_painted_over_it(width):
         assert x2 <= width or x1 >= width  # inside the panel or beside it, never across
     beside = [p for p in c.paints if p.rect[0] >= width]
     assert bool(beside) == (width < 540)
+
+
+def _meets(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_a_text_recorded_by_a_row_and_its_label_is_not_wiped_where_the_mock_shows_one():
+    """A row's text recorded twice, by the row (its whole width) and by its label (a web
+    page's link and the text inside it: wikipedia's language links and sidebar), where the
+    mock's template gives it to the label alone: a row cut from that recording keeps the
+    glyphs. Before, the row's copy, shown by no box, was wiped, and with it the label's
+    glyphs ("English" cut to "E", the sidebar's rows left blank)."""
+    def doubled(lst: ListLook) -> ListLook:
+        items = []
+        for it in lst.items:
+            name = it.marks[0]
+            whole = dataclasses.replace(name, bounds=(0, 0, 1080, 200),
+                                        ink=(name.ink[0], name.ink[1], 1040, name.ink[3]))
+            items.append(dataclasses.replace(it, texts=(name.text, *it.texts),
+                                             marks=(whole, *it.marks)))
+        return dataclasses.replace(lst, items=tuple(items))
+
+    m = _cart_with(doubled)
+    first = [e for e in m.observe() if e["class"].endswith("LinearLayout")][0]
+    m.step({"action_type": "long_press", "index": first["index"]})  # rows 2, 3 move up
+    c, r = _composition(m)
+    cuts = [p for p in c.paints if p.image == PLATE]
+    assert len(cuts) == 2 and c.styles == {}  # both rows cut from their recordings
+    for y in (300, 500):  # their names' glyphs: no wipe over them
+        label = (42, y + 22, 598, y + 178)
+        assert not any(p.color and _meets(p.rect, label) for p in c.paints
+                       if c.paints.index(p) > c.paints.index(cuts[0]))
+
+
+def test_a_lists_paints_lie_under_a_text_drawn_after_the_list():
+    """A view drawn after a list lies over it (a page's title over a page-long list): where
+    the list's rows move, their wipes and cuts leave the text the plate keeps there."""
+    from tests.shop import text
+
+    base = shop_spec()
+
+    def labelled(spec: AppSpec) -> AppSpec:
+        screens = []
+        for s in spec.screens:
+            if s.name == "cart":
+                root = s.root
+                label = text("TextView", (700, 520, 1040, 560), "Over the list", name="over")
+                s = dataclasses.replace(s, root=dataclasses.replace(
+                    root, children=(*root.children, label)))
+            screens.append(s)
+        return dataclasses.replace(spec, screens=tuple(screens))
+
+    m = Machine(labelled(base))
+    m.reset()
+    _fill_cart(m)
+    m.jump("cart")
+    look = recorded_look(m)
+    m2 = Machine(dataclasses.replace(labelled(base), look=Look(screens={"cart": look})))
+    m2.reset()
+    _fill_cart(m2)
+    m2.jump("cart")
+    first = [e for e in m2.observe() if e["class"].endswith("LinearLayout")][0]
+    m2.step({"action_type": "long_press", "index": first["index"]})  # rows 2, 3 move up
+    c, r = _composition(m2)
+    (i,) = [i for i, b in enumerate(r.boxes) if b.text == "Over the list"]
+    assert i in c.quiet
+    assert [p for p in c.paints if p.image]  # rows were cut and wiped ...
+    assert not any(_meets(p.rect, r.boxes[i].bounds) for p in c.paints)  # ... not over it

@@ -15,6 +15,7 @@ from phoneworld.runtime import Machine
 from phoneworld.runtime.layers import Layer, page_layers
 from phoneworld.serve.capture import (
     OPEN_AFTER,
+    WINDOW,
     Capturer,
     Page,
     while_capturing,
@@ -550,3 +551,28 @@ def test_a_clip_over_a_rectangle_drawn_before_lays_the_overlay_there_once(browse
     ref = whole._changed(None, html, 1080, 2400)
     diff = np.abs(f.pixels.astype(int) - ref.pixels.astype(int)).max(axis=2)
     assert (diff > 24).sum() == 0, (diff > 24).sum()
+
+
+def test_both_pages_of_a_size_open_their_windows_with_its_first_frame(browser, monkeypatch):
+    """A browser context costs Chromium 0.3-1.5 s: the see-through page (screens on their
+    plates) and the opaque one (any other) of a size open at its first frame, so that no
+    later frame waits for one (onelist's first state change drawn without a plate took
+    1.6 s, its others 40-120 ms)."""
+    painter = Painter(browser, _route({}), ORIGIN, {}.get)
+    opened = []
+    real = Capturer._window
+
+    def window(self, page, rows):
+        if rows not in page.windows:
+            opened.append((page.transparent, rows))
+        return real(self, page, rows)
+
+    monkeypatch.setattr(Capturer, "_window", window)
+    m = Machine(shop_spec())
+    m.reset()
+    painter.draw(m.observe("html"), 1080, 2400)
+    assert sorted(opened) == [(False, WINDOW), (True, WINDOW)]
+    opened.clear()
+    m.jump("cart")
+    painter.draw(m.observe("html"), 1080, 2400)
+    assert opened == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -210,3 +211,18 @@ def test_a_divider_after_a_section_is_space_after_its_last_row():
     m = _machine(((2, 100, 48),), 110)
     tops = [b[1] for _, b in _by_id(m, "title")][:4]
     assert tops == [400, 510, 658, 768]
+
+
+@pytest.mark.parametrize("scrolls", [False, True])
+def test_the_last_row_of_a_list_that_does_not_scroll_keeps_its_size(scrolls):
+    """A list that does not scroll shows its rows whole (a web page's tabs, its sidebar's
+    links): its last row, ending at the list's end, is as long as recorded (wikipedia's
+    "Discussion" tab, not cut to the template's "Page"; a two-line sidebar link). In a
+    list that scrolls, a row at its end is most often cut, and takes the template's."""
+    items = (_item(0, 100, "a"), _item(110, 210, "b"), _item(220, 480, "c, two lines"))
+    lst = Node(class_name="android.widget.ListView", bounds=(0, 0, 1080, 480),
+               scrollable=scrolls, children=items)
+    lc = C.ListContent(key="k", table="t")
+    lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(lst)
+    E.measure(lc, lst, C.collect(lc, lst, None)[0])
+    assert E.row_sizes(lc, items[0]) == (110, () if scrolls else ((3, 260, 10),))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("PIL")
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFilter, ImageFont  # noqa: E402
 
 from phoneworld.errors import PhoneworldError  # noqa: E402
 from phoneworld.runtime.look import (  # noqa: E402
@@ -523,3 +524,25 @@ def test_a_replaced_screen_look_indexes_its_own_marks_and_lists():
     got = replace(sl, marks=(mark,), lists=(lst,))
     assert list(got.marks_at) == [(5, 5, 50, 50)] and list(got.lists_at) == [lst.bounds]
     assert list(sl.marks_at) == [(0, 0, 10, 10)]  # the original keeps its own
+
+
+@pytest.mark.parametrize("size", [36, 52, 70])
+def test_a_texts_size_reads_the_same_from_a_blurred_jpeg_as_from_sharp_pixels(size):
+    """A device's screenshot is a JPEG of a scaled frame: its glyphs' edges are blurred
+    over a row or two more. The size is read from where the glyphs are half covered, so
+    the blur does not add to it (it did, 6-8% on the shared JPEG recordings: rows drawn
+    anew at that size stood out larger than the recorded rows beside them)."""
+    try:
+        font = ImageFont.truetype("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+                                  size)
+    except OSError:
+        pytest.skip("Liberation Sans is not installed")
+    img = Image.new("RGB", (900, 200), (255, 255, 255))
+    ImageDraw.Draw(img).text((20, 40), "System Default", fill=(33, 33, 33), font=font)
+    blurred = io.BytesIO()
+    img.filter(ImageFilter.GaussianBlur(1.0)).save(blurred, "JPEG", quality=80)
+    sharp = text_style(np.asarray(img), (10, 20, 890, 180), "System Default")[0].size
+    soft = text_style(np.asarray(Image.open(blurred).convert("RGB")), (10, 20, 890, 180),
+                      "System Default")[0].size
+    assert abs(soft - sharp) / sharp < 0.03, (sharp, soft)
+    assert abs(sharp - size) / size < 0.06, sharp  # Liberation's ascenders are Roboto's, about

@@ -30,15 +30,18 @@ def measure(lc: ListContent, lst: Node, ids: list[int]) -> None:
     """Record the size of each item of one recorded list (row `ids[i]` is item i) and
     the space after it, where the next item shows where it starts.
 
-    An item at the list's end is most often cut, and is passed over; one at its start
-    is most often the list's first, whole (a list recorded from its top): it counts,
-    after sizes seen uncut (see `row_sizes`). A grid's items all take its pitch."""
+    An item at the end of a list that scrolls is most often cut, and is passed over
+    (one at the end of a list that does not scroll is whole: a web page's tabs and
+    sidebar links, their last one as long as its text); one at its start is most often
+    the list's first, whole (a list recorded from its top): it counts, after sizes seen
+    uncut (see `row_sizes`). A grid's items all take its pitch."""
     if lc.span != 1:
         return
     a = 1 if lc.axis == "vertical" else 0
     kids = lst.children
     for i, item in enumerate(kids):
-        if not item.visible or item.bounds[a + 2] >= lst.bounds[a + 2] or i >= len(ids):
+        if not item.visible or i >= len(ids) or (
+                item.bounds[a + 2] >= lst.bounds[a + 2] and lst.scrollable):
             continue
         nxt = kids[i + 1] if i + 1 < len(kids) else None
         gap = -1

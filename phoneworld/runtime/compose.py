@@ -35,6 +35,7 @@ from phoneworld.runtime.compose_rows import (
     Composition,
     Paint,
     compose_list,
+    echoes,
     has_content,
     redrawn,
     shows,
@@ -76,6 +77,7 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
     rows: list[Paint] = []
     fixes: list[Paint] = []
     in_lists: set[int] = set()
+    drawn: list[tuple[int, tuple[list[Paint], ...]]] = []  # per list: (its end, paints)
     on = (look.plate, size, indicators(look))
     region = regions(boxes)
     for i, b in enumerate(boxes):
@@ -93,11 +95,13 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
             continue
         mine: tuple[list[Paint], list[Paint], list[Paint]] = ([], [], [])
         compose_list(lst, boxes, b, look.plate, size, on[2], c, *mine)
-        for into, got in zip((wipes, rows, fixes), mine, strict=True):
-            into.extend(r for p in got for q in _outside(p, over)
-                        if (r := _inside_region(q, region[b.children[0]] if b.children
-                                                else EVERYWHERE)) is not None)
+        inside = region[b.children[0]] if b.children else EVERYWHERE
+        drawn.append((i + len(sub), tuple(
+            [r for p in got for q in _outside(p, over)
+             if (r := _inside_region(q, inside)) is not None] for got in mine)))
     shown: set[int] = set()
+    kept: list[Mark] = []  # the marks quiet boxes show (`echoes`)
+    over_lists: list[tuple[int, Rect]] = []  # (box, bounds) of those outside lists
     relabelled = False  # a check widget's label drawn anew beside its indicator
     for i, b in enumerate(boxes):
         if i in in_lists:
@@ -111,6 +115,8 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
             # Every mark showing it there: a recording may hold a view twice (a page
             # and its cross-fading copy), and the mock a box for each or for one.
             shown.update(id(m) for m in hit)
+            kept.extend(hit)
+            over_lists.append((i, b.bounds))
             c.quiet.add(i)
             continue
         if _pictured(look, b):  # a toggle drawn as the app drew its new state
@@ -128,11 +134,19 @@ def _compose(look: ScreenLook, boxes: list[Box], size: tuple[int, int]) -> Compo
         relabelled = relabelled or (len(shown) > n and marks[0].text != b.text)
     # Opened without its parameter, the screen hides texts bound to it (a title): the
     # plate's stay where no box lies (`ScreenLook.unbound`).
+    # A list's paints (wipes of rows gone, rows cut from elsewhere) lie under the views
+    # drawn after it: a text outside lists the plate keeps over it (a title over a
+    # page-long list) keeps its pixels.
+    for end, got in drawn:
+        on_top = [r for j, r in over_lists if j >= end]
+        for into, ps in zip((wipes, rows, fixes), got, strict=True):
+            into.extend(q for p in ps for q in _outside(p, on_top))
     placed = {b.bounds for i, b in enumerate(boxes) if i not in in_lists} \
         if look.unbound else set()
     stale = relabelled
     for m in look.marks:
-        if id(m) not in shown and (not look.unbound or m.bounds in placed):
+        if id(m) not in shown and (not look.unbound or m.bounds in placed) \
+                and not echoes(m, kept):
             stale = stale or bool(m.text.strip())
             p = _wipe(m)
             if p is not None:

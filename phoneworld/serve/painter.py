@@ -119,6 +119,8 @@ class Painter:
         self.reused = 0
         """App pixels taken from `regions` instead of the browser so far."""
         self.recorded = Recorded(assets, self.kept)
+        self._sizes: set[tuple[int, int]] = set()
+        """Page sizes whose windows are open (`draw`)."""
         """The recorded images, decoded, and what is laid of them (`recorded`)."""
 
     @property
@@ -130,6 +132,13 @@ class Painter:
         """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
         with `png`, one that will be PNG-encoded (recorded pixels are encoded once, for
         every frame drawn on them)."""
+        if (width, height) not in self._sizes:
+            # Both pages of a size open at its first frame (a screen on its plate is
+            # drawn in the see-through one, any other in the opaque one): a session's
+            # first state change does not wait for the other's browser context.
+            self._sizes.add((width, height))
+            for transparent in (True, False):
+                self.capture.open(self.capture.page(width, height, transparent))
         pl = page_layers(html, (width, height))
         if pl is not None and pl.plate:
             base = self.recorded.plate(pl.plate, width, height, png)
