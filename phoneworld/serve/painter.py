@@ -119,9 +119,9 @@ class Painter:
         self.reused = 0
         """App pixels taken from `regions` instead of the browser so far."""
         self.recorded = Recorded(assets, self.kept)
+        """The recorded images, decoded, and what is laid of them (`recorded`)."""
         self._sizes: set[tuple[int, int]] = set()
         """Page sizes whose windows are open (`draw`)."""
-        """The recorded images, decoded, and what is laid of them (`recorded`)."""
 
     @property
     def captured(self) -> int:
