@@ -93,7 +93,7 @@ def test_pooled_fidelity_similarity_and_text_recall(measured):
     # 0.9059 since list rows keep their recorded sizes (#22): activitylauncher's settings
     # table holds its rows in English and again in Afrikaans, and with its rows at their
     # true sizes the placement that shows most recorded texts is scrolled past "Theme",
-    # which `_by_element` (scrolling only down) then missed on 3 steps (0.8203 -> 0.8056);
+    # which `replay.aim.aim` (scrolling only down) then missed on 3 steps (0.8203 -> 0.8056);
     # it now scrolls back up too (0.809, pooled 0.906). The mock keeps one era of
     # activitylauncher, English, and replay judges only the steps of that era (0.930;
     # see above; pooled 0.928).

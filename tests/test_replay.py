@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from phoneworld.apps import load_app
 from phoneworld.replay import (
-    _place,
     f1,
     format_replay,
     node_bag,
@@ -22,6 +21,7 @@ from phoneworld.replay import (
     shown_texts,
     to_agent_action,
 )
+from phoneworld.replay.place import place
 from phoneworld.traces import read_traces
 from phoneworld.traces.model import Action, Observation
 from phoneworld.ui.node import Node
@@ -154,13 +154,13 @@ def test_replay_places_a_screen_and_the_ones_below_it_as_the_recording_had_them_
     name, lower = _scrolled_screen(machine, app)
     obs = Observation(root=lower, width=app.spec.width, height=app.spec.height)
     machine.reset()
-    row, scroll = _place(machine, app, name, obs, [])
+    row, scroll = place(machine, app, name, obs, [])
     assert row is None and scroll and shown_texts(machine.observe("node")) == shown_texts(lower)
     # Below another screen, as the trace left it: back shows it scrolled.
     other = next(s.name for s in app.spec.screens if s.name != name and s.param is None
                  and not s.foreign)
     machine.reset()
-    _place(machine, app, other, obs, [(name, None, scroll)])
+    place(machine, app, other, obs, [(name, None, scroll)])
     machine.step({"action_type": "navigate_back"})
     assert machine.screen == name
     assert shown_texts(machine.observe("node")) == shown_texts(lower)
@@ -190,7 +190,7 @@ def test_replay_places_a_screen_with_what_its_recorded_text_fields_held():
         return node.model_copy(update={"children": tuple(kids)})
     obs = Observation(root=typed(root, path), width=app.spec.width, height=app.spec.height)
     machine.reset()
-    _place(machine, app, s.name, obs, [])
+    place(machine, app, s.name, obs, [])
     assert machine.screen == s.name and "oat milk" in shown_texts(machine.observe("node"))
 
 
@@ -216,7 +216,7 @@ def test_replay_places_an_editor_on_the_row_whose_text_it_shows(tmp_path):
     machine = Machine(app.spec)
     for k, code in enumerate(["1+1", "foo()", "for"]):
         machine.reset()
-        row, _ = _place(machine, app, ed.name, trace.observations[2 * k + 1], [])
+        row, _ = place(machine, app, ed.name, trace.observations[2 * k + 1], [])
         assert row == machine.row_ids(ed.param)[k]
         assert code in shown_texts(machine.observe("node"))
 
