@@ -36,6 +36,7 @@ trace recorded wholly in another language is kept.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 
 from phoneworld.infer.facts import Facts
@@ -161,17 +162,18 @@ def _cut(f: Facts, visits: list[ObsRef]) -> tuple[int, int] | None:
             seen[(s, x)].append(i)
     best: tuple[int, int, int] | None = None  # (texts changed, -cut, screens changed)
     for c in range(1, len(visits)):
-        both = [s for s, p in pos.items() if _count(p, c) >= 2 and len(p) - _count(p, c) >= 2]
+        both = [s for s, p in pos.items()
+                if bisect_left(p, c) >= 2 and len(p) - bisect_left(p, c) >= 2]
         changed, moved = 0, 0
         for s in both:
             p = pos[s]
-            k = _count(p, c)
+            k = bisect_left(p, c)
             last, first = p[k - 1], p[k]
             before, after = set(p[max(0, k - _WINDOW):k]), set(p[k:k + _WINDOW])
-            gone = [x for x in texts[last] if _count(q := seen[(s, x)], c) >= 2 and
+            gone = [x for x in texts[last] if bisect_left(q := seen[(s, x)], c) >= 2 and
                     not after & set(q)]
-            new = [x for x in texts[first] if len(q := seen[(s, x)]) - _count(q, c) >= 2 and
-                   not before & set(q)]
+            new = [x for x in texts[first]
+                   if len(q := seen[(s, x)]) - bisect_left(q, c) >= 2 and not before & set(q)]
             if gone and new:
                 changed += 1
                 moved += len(gone) + len(new)
@@ -224,14 +226,6 @@ def _like(f: Facts, main: list[ObsRef], era: list[ObsRef]) -> bool:
         new = [x for x in after[s][0] if x not in seen]
         changed += bool(gone and new)
     return bool(both) and 3 * changed < 2 * len(both)
-
-
-def _count(positions: list[int], c: int) -> int:
-    """How many of the sorted `positions` lie before `c`."""
-    n = 0
-    while n < len(positions) and positions[n] < c:
-        n += 1
-    return n
 
 
 def _texts(root: Node | None) -> set[str]:
