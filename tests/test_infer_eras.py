@@ -37,13 +37,18 @@ def switched(before: int, after: int):
     """`before` rounds in English, a tap on "Language" that switches the app to
     Afrikaans, then `after` rounds in Afrikaans."""
     app = App()
-    for _ in range(before):
-        _round(app, EN)
-    app.show(_home(EN), ".Main").tap(1).show(_settings(EN), ".Settings").tap(1) \
-        .show(_settings(AF), ".Settings").back()
+    _rounds_then_switch(app, before, EN, AF)
     for _ in range(after):
         _round(app, AF)
     return app.show(_home(AF), ".Main").trace()
+
+
+def _rounds_then_switch(app, rounds: int, frm: dict, to: dict) -> None:
+    """`rounds` rounds in `frm`, then a tap on "Language" that switches the app to `to`."""
+    for _ in range(rounds):
+        _round(app, frm)
+    app.show(_home(frm), ".Main").tap(1).show(_settings(frm), ".Settings").tap(1) \
+        .show(_settings(to), ".Settings").back()
 
 
 def _names(f) -> list[str]:
@@ -145,14 +150,8 @@ def _there_and_back(before: int, away: int, after: int, lang: dict = AF):
     """`before` rounds in English, a switch to `lang`, `away` rounds in it, a switch back
     to English (the same "Language" button, read in the other language), `after` rounds."""
     app = App()
-    for _ in range(before):
-        _round(app, EN)
-    app.show(_home(EN), ".Main").tap(1).show(_settings(EN), ".Settings").tap(1) \
-        .show(_settings(lang), ".Settings").back()
-    for _ in range(away):
-        _round(app, lang)
-    app.show(_home(lang), ".Main").tap(1).show(_settings(lang), ".Settings").tap(1) \
-        .show(_settings(EN), ".Settings").back()
+    _rounds_then_switch(app, before, EN, lang)
+    _rounds_then_switch(app, away, lang, EN)
     for _ in range(after):
         _round(app, EN)
     return app.show(_home(EN), ".Main").trace()
