@@ -13,8 +13,8 @@ included) and on the bare env:
   in this episode or an earlier one, are not rendered again);
 - overhead: a `wait` step, beside `Machine.step` of the same, to show what the env adds.
 Reset: with a fixed task and with none. HTTP: the same scripted steps against
-`phoneworld serve` (waitress in a thread; the test suite's stand-in where serve is not
-installed), observations dropped (one request a step) and held (the XML is fetched too).
+`phoneworld serve` (waitress in a thread), observations dropped (one request a step) and
+held (the XML is fetched too).
 
 Targets (issue: env): >= 10,000 steps/s in-process; reset <= 1 ms. A step costs what the
 machine costs to render the screen the action aims at; the env's own share is the
@@ -163,14 +163,9 @@ def bench_http(app: str, seconds: float) -> None:
     from waitress.server import create_server
 
     folder = ROOT / "generated" / app
-    try:
-        from phoneworld.serve import create_app
+    from phoneworld.serve import create_app
 
-        wsgi, kind = create_app(folder), "phoneworld serve"
-    except ImportError:
-        from tests.test_env_http import stub_server
-
-        wsgi, kind = stub_server(folder), "the test stand-in"
+    wsgi = create_app(folder)
     server = create_server(wsgi, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -178,7 +173,7 @@ def bench_http(app: str, seconds: float) -> None:
     env = make(url, app=app, max_steps=10**9)
     sessions = scripted_sessions(app, env)
     steps = sum(map(len, sessions))
-    print(f"HTTP, {app} on {kind} (waitress, 4 threads, same process)")
+    print(f"HTTP, {app} on phoneworld serve (waitress, 4 threads, same process)")
 
     def dropped() -> int:
         for script in sessions:
