@@ -113,12 +113,9 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     whose name is mostly a sentence (onelist's tips, "Swipe an item left to delete it"),
     "Open the entry {n}." and "Open the entry {n} for editing." (a sentence is no place
     to go to, nor a name: "Open “Access the settings from the ⌄ button at the top of the
-    screen” for editing" reads as an order of its own). A dialog (`Screen.window`) is
-    opened, never gone to: "Open the choices for {n}." where it lists options, else
-    "Tap {n}."."""
-    if target.window is not None:  # a dialog: opened over the row's page, not gone to
-        return P.OPEN_CHOICES if _only_rows_under(spec, target) is not None or any(
-            v.items is not None for v in views(target.root)) else P.OPEN_DIALOG
+    screen” for editing" reads as an order of its own). Any other dialog
+    (`Screen.window`) is opened, never gone to: "Open the choices for {n}." where it
+    lists options, else "Tap {n}."."""
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
@@ -126,6 +123,9 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     if "form" in target.modules and any("editable" in v.flags and v.text is not None and
                                         reads_param(v.text) for v in views(target.root)):
         return P.EDIT_ENTRY if entry else P.EDIT_ROW
+    if target.window is not None and not entry:  # a dialog: opened, not gone to
+        return P.OPEN_CHOICES if any(v.items is not None for v in views(target.root)) \
+            else P.OPEN_DIALOG
     return P.OPEN_ENTRY if entry else P.OPEN_ROW
 
 

@@ -96,10 +96,10 @@ PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}”
 """Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
 OPEN_CHOICES = ("Open the choices for {n}.", "Tap {n} to see its options.",
-                "Bring up the options of {n}.")
+                "Bring up the options for {n}.")
 """A row that opens a dialog of options (a settings row's single choice: "Language"): a
 person opens a dialog, they do not go to it ("Show me Language." reads as a place)."""
-OPEN_DIALOG = ("Tap {n}.", "Tap {n} to open its dialog.", "Bring up the dialog of {n}.")
+OPEN_DIALOG = ("Tap {n}.", "Tap {n} to open its dialog.", "Open the dialog for {n}.")
 """A row that opens a dialog that lists nothing of its own (a confirmation, a form)."""
 OPEN_ENTRY = ("Open the entry {n}.", "Tap the entry {n} to open it.",
               "Find the entry {n} and open it.")
