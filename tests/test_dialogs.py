@@ -8,11 +8,13 @@ import dataclasses
 
 import pytest
 
+from phoneworld.compiler import compile_app
 from phoneworld.errors import SpecError
 from phoneworld.infer.screens import group_observations
 from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit
 from phoneworld.spec.parse import parse
+from phoneworld.tasks.sample import instances
 from phoneworld.traces import read_traces
 from phoneworld.traces.model import Action, Observation, Step, Trace
 from phoneworld.ui.dialogs import dialog_layer, dialog_window, top_layer
@@ -176,3 +178,26 @@ def test_a_dialog_round_trips_and_is_checked():
         spec.screens[0], dataclasses.replace(picker, window=None)))
     with pytest.raises(SpecError, match="is not a dialog"):
         check(not_dialog)
+
+
+def test_a_rows_dialog_is_not_opened_by_rows_recorded_doing_nothing(shared_traces, tmp_path):
+    # The first half of activitylauncher's recording opens the Theme and Language choices
+    # more often than it taps rows that do nothing: every row (a heading, a switch) must
+    # still not open that dialog, only the rows recorded opening it.
+    (trace,) = read_traces(shared("droidbot", "activitylauncher"))
+    cut = (len(trace.steps) + 1) // 2
+    steps = trace.steps[:cut]
+    keep = sorted({i for s in steps for i in (s.before, s.after) if i is not None})
+    new = {old: n for n, old in enumerate(keep)}
+    first = trace.model_copy(update={
+        "observations": tuple(trace.observations[i] for i in keep),
+        "steps": tuple(s.model_copy(update={"before": new[s.before], "after": new.get(
+            s.after)}) for s in steps)})
+    spec = compile_app("activitylauncher", [first], "activitylauncher").spec
+    dialogs = {s.name for s in spec.screens if s.window is not None}
+    into = [t for t in spec.transitions if t.target in dialogs and t.with_param is not None
+            and t.action == "tap"]
+    assert into and all(t.when is not None for t in into)
+    opened = {i.instruction for i in instances(spec) if i.kind == "navigation"}
+    assert not any("Enable privileged mode" in x or "Settings" in x and "choices" in x
+                   for x in opened), opened

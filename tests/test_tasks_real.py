@@ -27,6 +27,7 @@ FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
     if SHARED_TRACES.is_dir() else []
 _QUOTED = re.compile(r"“([^”]*)”")
 _PLACE = re.compile(r"(?:Go to|Show me|Navigate to the) “([^”]*)”")
+_IN_THE_LIST = re.compile(r"\bin the list[.?,;]")
 _GO = re.compile(r"(?:Go to|Show me|Navigate to) ")
 _IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 
@@ -80,6 +81,9 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
     for inst in found:
         if inst.template in into:
             assert not _GO.match(inst.instruction), inst.instruction
+    # A row's number is asked on the screen of its list, not "in the list" (which one?).
+    for inst in found:
+        assert not _IN_THE_LIST.search(inst.instruction), inst.instruction
     # (#21) No row is called by code (activitylauncher's ".TrampolineActivity") or by a
     # text the recordings typed (uber's "Humanoid", a search's echo).
     params = {t.name: t.params for t in spec.tasks}

@@ -140,6 +140,11 @@ PAIR_VALUE_BY = (("What does “{label}” show on the row with {n}?",
                  "what “{label}” shows on the row with {n}")
 """The same for a row called by another of its texts (`rowtexts._keyed_rows`: "On the row
 with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
+RANK_ON = (("What number is {n} on {screen}?", "Which number does {n} have on {screen}?",
+            "Tell me the number shown for {n} on {screen}."),
+           "the number of {n} on {screen}")
+"""The number a list gives a row, named by the screen of that list: "the list" says
+nothing of which one (qqmusic's album 专辑, not "in the list")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
             "On {screen}, what is listed at number {n}?"),
            "what is number {n} in the list on {screen}")
