@@ -201,3 +201,29 @@ def test_a_rows_dialog_is_not_opened_by_rows_recorded_doing_nothing(shared_trace
     opened = {i.instruction for i in instances(spec) if i.kind == "navigation"}
     assert not any("Enable privileged mode" in x or "Settings" in x and "choices" in x
                    for x in opened), opened
+
+
+def test_a_dialogs_own_views_leave_out_the_page_under_its_scrim():
+    from phoneworld.spec.ast import Const, Screen, View
+    from phoneworld.spec.walk import own_root
+    from phoneworld.tasks.screentexts import _headed
+
+    def text(t, b):
+        return View("android.widget.TextView", b, text=Const(t))
+
+    # the page's heading pair sits where the sheet is drawn: only the tree tells them apart
+    page = View("android.widget.LinearLayout", (0, 0, W, H), children=(
+        text("Arrive by", (154, 1752, 336, 1807)), text("3:15 PM", (154, 1807, 291, 1873))))
+    sheet = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+        View("android.widget.LinearLayout", (0, 1015, W, H), children=(
+            text("Set arrival time", (0, 1020, 806, 1185)),
+            text("We'll let you know", (0, 1185, 806, 1260)))),))
+    scrim = View("android.view.View", (0, 0, W, H), flags=("clickable",))
+    root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+        page, View("android.widget.FrameLayout", (0, 0, W, H), children=(scrim, sheet))))
+    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store")
+    assert own_root(dialog) is sheet
+    assert [h for h, _, _ in _headed(dialog)] == ["Set arrival time"]
+    page_screen = Screen("store", "P0", root)
+    assert own_root(page_screen) is root  # not a dialog: all of it
+    assert "Arrive by" in [h for h, _, _ in _headed(page_screen)]
