@@ -227,3 +227,13 @@ def test_a_dialogs_own_views_leave_out_the_page_under_its_scrim():
     page_screen = Screen("store", "P0", root)
     assert own_root(page_screen) is root  # not a dialog: all of it
     assert "Arrive by" in [h for h, _, _ in _headed(page_screen)]
+
+
+def test_a_folder_inside_a_file_dialog_is_gone_into_not_opened_as_a_dialog(shared_traces):
+    # ajsha's LOAD dialog lists folders; a folder's row opens the same dialog one level
+    # deeper: "Open “examples/”.", not "Bring up the options for “examples/”."
+    traces = read_traces(shared("droidbot", "ajsha"))
+    spec = compile_app("ajsha", traces, "ajsha").spec
+    said = [i.instruction for i in instances(spec) if i.kind == "navigation"]
+    assert any("examples/" in x for x in said), said
+    assert not any("options" in x or "choices" in x for x in said if "/”" in x), said
