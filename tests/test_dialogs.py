@@ -237,3 +237,19 @@ def test_a_folder_inside_a_file_dialog_is_gone_into_not_opened_as_a_dialog(share
     said = [i.instruction for i in instances(spec) if i.kind == "navigation"]
     assert any("examples/" in x for x in said), said
     assert not any("options" in x or "choices" in x for x in said if "/”" in x), said
+
+
+def test_a_launchers_scrim_under_its_workspace_and_dock_is_no_dialog():
+    # Launcher3's drag layer: scrim_view, the workspace (apps on a page smaller than the
+    # screen), then the dock drawn over both: no sheet is drawn last over the scrim.
+    def group(b, *kids):
+        return Node(class_name="android.view.ViewGroup", bounds=b, children=kids)
+
+    layer = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, W, H), children=(
+        Node(class_name="android.view.View", resource_id="l:id/scrim_view",
+             bounds=(0, 0, W, H)),
+        Node(class_name="android.widget.ScrollView", resource_id="l:id/workspace",
+             bounds=(0, 0, W, H), children=(group((57, 165, 1023, 1689),
+                                                  _text("Duolingo", (60, 170, 300, 260))),)),
+        group((0, 1791, W, H), _text("Search", (82, 1900, 997, 2000)))))
+    assert dialog_layer(layer) is None

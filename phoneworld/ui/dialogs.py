@@ -12,9 +12,10 @@ Three shapes a dialog takes in a recorded hierarchy:
 - a dump of several windows (`hierarchy` root) whose last app window is smaller than the
   screen: that window is the dialog, over the windows before it;
 - a sheet drawn in the page's own window over a scrim: a childless view without text
-  that covers the screen (tappable: a tap outside closes the sheet), followed by a
-  sibling whose content is smaller than the screen. The page under the scrim is still
-  in the hierarchy, dimmed; the sheet is what the dialog is.
+  that covers the screen (tappable: a tap outside closes the sheet), followed by one
+  sibling with views of its own, drawn last, whose content is smaller than the screen.
+  The page under the scrim is still in the hierarchy, dimmed; the sheet is what the
+  dialog is.
 
 A dialog is a screen of its own (`infer.screens`): it is told apart from other screens
 by its top layer only (`top_layer`), whatever page it was opened over, and it opens over
@@ -75,7 +76,10 @@ def _sheet(root: Node) -> Node | None:
         for i, scrim in enumerate(kids[:-1]):
             if not _is_scrim(scrim, whole):
                 continue
-            sheet = next((s for s in kids[i + 1:] if s.children and s.visible), None)
+            over = [s for s in kids[i + 1:] if s.children and s.visible]
+            # the sheet is drawn last: a launcher's scrim under its workspace, with the
+            # dock drawn over both, is no dialog
+            sheet = over[0] if len(over) == 1 else None
             if sheet is not None and MIN_SHEET * whole <= _area(_content(sheet)) < \
                     COVER * whole:
                 found = sheet  # document order: a later find is drawn over this one
