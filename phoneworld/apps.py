@@ -12,6 +12,7 @@ from phoneworld.errors import PhoneworldError
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation
 from phoneworld.ui.bodies import bodies, other_pages
+from phoneworld.ui.dialogs import top_layer
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
     content_texts,
@@ -51,10 +52,11 @@ class GeneratedApp:
         its row's texts. A screen of the app's own that fills the display with a body
         the observation lacks, while it has one the screen lacks, is another page in
         the same frame (`ui.bodies.other_pages`), as the compiler has it."""
-        skel = skeleton(obs.root)
-        tabs = selected_tabs(obs.root)
-        texts = content_texts(obs.root)
-        big = bodies(obs.root, obs.width, obs.height)
+        layer = top_layer(obs.root)  # a dialog's own layer, as the compiler has it
+        skel = skeleton(layer)
+        tabs = selected_tabs(layer)
+        texts = content_texts(layer)
+        big = bodies(layer, obs.width, obs.height)
         best, best_sim = None, (False, -1.0)
         for s in self.screens:
             if s.package != obs.package or s.foreign != obs.foreign or s.tabs != tabs:

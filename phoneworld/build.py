@@ -29,6 +29,7 @@ from phoneworld.tasks.gentests import checker_cases
 from phoneworld.tasks.synthesize import synthesize_tasks
 from phoneworld.traces.model import Trace
 from phoneworld.ui.bodies import bodies
+from phoneworld.ui.dialogs import top_layer
 from phoneworld.ui.skeleton import content_texts, selected_tabs, skeleton
 
 
@@ -43,7 +44,7 @@ def assemble(spec: AppSpec, *, graph: ScreenGraph | None = None, traces: Sequenc
     screens = []
     previews = []
     for s in spec.screens:
-        node = machine.preview(s.name, "node")
+        node = top_layer(machine.preview(s.name, "node"))  # a dialog's own layer
         screens.append(ScreenIndexEntry(
             name=s.name, package=s.package, activity=s.activity, foreign=s.foreign,
             skeleton=tuple(sorted(skeleton(node))), tabs=tuple(sorted(selected_tabs(node))),

@@ -4,6 +4,7 @@ with nasty strings, keyword-like names and every kind of node."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from hypothesis import strategies as st
 
@@ -190,6 +191,13 @@ def specs(draw) -> AppSpec:
                               foreign=draw(st.booleans()), param=param,
                               modules=tuple(draw(st.lists(names, max_size=2))),
                               seen=draw(counts), opened=opened))
+    # A dialog's window, and the screen it opens over (an earlier one, where there is one).
+    for i, s in enumerate(screens):
+        if draw(st.booleans()):
+            window = tuple(draw(st.lists(st.integers(-5, 3000), min_size=4, max_size=4)))
+            over = draw(st.none() | st.sampled_from([x.name for x in screens[:i]])) \
+                if i else None
+            screens[i] = replace(s, window=window, over=over)
     by_name = {s.name: s for s in screens}
     transitions = []
     for _ in range(draw(st.integers(0, 4))):

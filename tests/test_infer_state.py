@@ -564,6 +564,6 @@ def test_rows_of_another_layout_do_not_take_a_tap_recorded_on_a_setting(tmp_path
     rows = _opening_rows(app.spec, "main_personalization", "main_auto_android")
     assert rows == ["Theme"]
     rows = _opening_rows(example("settings"), "sub_settings_display",
-                         "sub_settings_display_brightness")
+                         "sub_settings_display_font_size")
     assert "Font size" in rows and "Screen timeout" in rows
     assert not {"Appearance", "Brightness"} & set(rows)

@@ -27,6 +27,8 @@ FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
     if SHARED_TRACES.is_dir() else []
 _QUOTED = re.compile(r"“([^”]*)”")
 _PLACE = re.compile(r"(?:Go to|Show me|Navigate to the) “([^”]*)”")
+_IN_THE_LIST = re.compile(r"\bin the list[.?,;]")
+_GO = re.compile(r"(?:Go to|Show me|Navigate to) ")
 _IDENTIFIER = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 
 
@@ -71,6 +73,20 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
         for place in _PLACE.findall(inst.instruction):
             assert not (place.rstrip()[-1:] in ".!?" or len(place.split()) > MAX_WORDS), \
                 inst.instruction
+    # A dialog (a window over the screen under it) is opened, never gone to: no
+    # navigation to one reads "Go to Language." or "Show me Language.".
+    dialogs = {s.name for s in spec.screens if s.window is not None} - {
+        t.screen for t in spec.transitions if t.screen == t.target and t.with_param}
+    # (a dialog that opens one level deeper from its own rows, a file dialog's folder,
+    # is gone into)
+    into = {t.name for t in spec.tasks if t.kind == "navigation" and any(
+        isinstance(e, Const) and e.value in dialogs for e in walk(t.condition))}
+    for inst in found:
+        if inst.template in into:
+            assert not _GO.match(inst.instruction), inst.instruction
+    # A row's number is asked on the screen of its list, not "in the list" (which one?).
+    for inst in found:
+        assert not _IN_THE_LIST.search(inst.instruction), inst.instruction
     # (#21) No row is called by code (activitylauncher's ".TrampolineActivity") or by a
     # text the recordings typed (uber's "Humanoid", a search's echo).
     params = {t.name: t.params for t in spec.tasks}

@@ -64,7 +64,8 @@ def choose_transitions(f: Facts) -> Facts:
             # shadow the row (onelist's "Show last release note" never opened).
             like_row[(src, name)] = info.name_of(row)
             continue
-        ts = sorted(ts, key=lambda t: (-t.count, t.target))
+        stays = any(t.target == "stay" for t in ts)
+        ts = sorted(ts, key=lambda t: (stays and _row_dialog(f, t), -t.count, t.target))
         default = ts[0]
         lc = f.lists.get(src, {}).get(list_key(widget))
         rows = lc.rows if lc is not None else []
@@ -93,6 +94,17 @@ def _on_own_rows(f: Facts, transitions: list[Transition]) -> list[Transition]:
             t = replace(t, when=guard if t.when is None else BoolOp("and", (guard, t.when)))
         out.append(t)
     return out
+
+
+def _row_dialog(f: Facts, t) -> bool:
+    """Whether `t` opens a dialog on the list row tapped (a setting's choices): such a
+    dialog belongs to the rows recorded opening it, so it is never the default of a
+    widget whose other rows were recorded doing nothing, however often it was opened
+    (the first half of activitylauncher's recording opens Theme and Language 12 times
+    and taps a heading 9 times: "Open the choices for “Enable privileged mode”", "...
+    for Settings")."""
+    target = f.screens.get(t.target)
+    return bool(t.item) and target is not None and target.screen.window is not None
 
 
 def _a_control(info, widget: str) -> bool:

@@ -28,12 +28,14 @@ the rest P2. Foreign screens (other packages) are always P2.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from phoneworld.infer.layout import unique
 from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.bodies import bodies, other_pages
+from phoneworld.ui.dialogs import dialog_window, top_layer
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
     chrome,
@@ -51,26 +53,29 @@ P0_SHARE, P1_SHARE = 0.6, 0.9
 
 class _Group:
     __slots__ = ("package", "activity", "foreign", "skel", "tabs", "texts", "bodies",
-                 "members")
+                 "dialog", "members")
 
     def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef,
                  texts: frozenset[str] = frozenset(),
-                 bodies: frozenset[str] = frozenset()) -> None:
+                 bodies: frozenset[str] = frozenset(), dialog: bool = False) -> None:
         self.package = obs.package
         self.activity = obs.activity
         self.foreign = obs.foreign
         self.skel = skel
-        self.tabs = selected_tabs(obs.root)
+        self.tabs = selected_tabs(top_layer(obs.root))
         self.texts = texts
         self.bodies = bodies
+        self.dialog = dialog
         self.members = [ref]
 
     def accepts(self, obs: Observation, skel: frozenset[str], tabs: frozenset[str],
                 chrome: frozenset[str] = frozenset(),
                 texts: frozenset[str] = frozenset(),
-                bodies: frozenset[str] = frozenset()) -> bool:
+                bodies: frozenset[str] = frozenset(), dialog: bool = False) -> bool:
         if obs.package != self.package or obs.foreign != self.foreign:
             return False
+        if dialog != self.dialog:
+            return False  # a dialog is a screen of its own, never the page under it
         if tabs != self.tabs:
             return False
         if not self.foreign and not same_texts(texts, self.texts):
@@ -101,23 +106,60 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             if obs.root is None:
                 continue  # nothing to abstract; steps touching it are not transitions
             ref = ObsRef(trace=t, index=i)
-            skel = skeleton(obs.root)
-            tabs = selected_tabs(obs.root)  # once per observation, not per group it meets
-            texts = content_texts(obs.root)
-            big = bodies(obs.root, obs.width, obs.height)
+            layer = top_layer(obs.root)  # a dialog's own layer, not the page under it
+            skel = skeleton(layer)
+            tabs = selected_tabs(layer)  # once per observation, not per group it meets
+            texts = content_texts(layer)
+            big = bodies(layer, obs.width, obs.height)
+            dialog = dialog_window(obs.root, obs.width, obs.height) is not None
             for g in groups:
-                if g.accepts(obs, skel, tabs, chrome, texts, big):
+                if g.accepts(obs, skel, tabs, chrome, texts, big, dialog):
                     g.members.append(ref)
                     break
             else:
-                groups.append(_Group(obs, skel, ref, texts, big))
+                groups.append(_Group(obs, skel, ref, texts, big, dialog))
     names = _names(groups, traces)
     screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
                               foreign=g.foreign, signature=signature(g.skel),
                               observations=tuple(g.members))
                for n, g in zip(names, groups, strict=True)]
     where = {ref: s.name for s in screens for ref in s.observations}
-    return screens, where
+    return _dialogs(screens, where, traces), where
+
+
+def _dialogs(screens: list[AbstractScreen], where: dict[ObsRef, str],
+             traces: Sequence[Trace]) -> list[AbstractScreen]:
+    """Each dialog screen with its window (the bounds most of its observations show) and
+    the screen it opens over. Over each run of a dialog's observations, the screen shown
+    just before it (opened from) and the one just after it (closed back to) each get a
+    vote, two where they are one screen (another dialog none: a popup menu that gave way
+    to a dialog is not under it); the most voted is the one under it (the first
+    in trace order on a tie). A recording may skip states (DroidBot: activitylauncher's
+    Theme dialog follows an app page and closes back to Settings, where it opens from),
+    so neither side alone says it."""
+    windows: dict[str, Counter] = {}
+    under: dict[str, Counter] = {}
+    for t, trace in enumerate(traces):
+        shown = [where.get(ObsRef(trace=t, index=i)) for i in range(len(trace.observations))]
+        wins = [dialog_window(o.root, o.width, o.height) if name is not None else None
+                for o, name in zip(trace.observations, shown, strict=True)]
+        for i, name in enumerate(shown):
+            if name is None or wins[i] is None:
+                continue
+            windows.setdefault(name, Counter())[wins[i]] += 1
+            if i and shown[i - 1] == name:
+                continue  # the same dialog still open: one run, one vote
+            end = i
+            while end + 1 < len(shown) and shown[end + 1] == name:
+                end += 1
+            sides = [shown[j] for j in (i - 1, end + 1)
+                     if 0 <= j < len(shown) and shown[j] is not None and wins[j] is None]
+            for side in sides:
+                under.setdefault(name, Counter())[side] += 1
+    return [s.model_copy(update={"window": windows[s.name].most_common(1)[0][0],
+                                 "over": under[s.name].most_common(1)[0][0]
+                                 if s.name in under else None})
+            if s.name in windows else s for s in screens]
 
 
 def app_chrome(traces: Sequence[Trace]) -> frozenset[str]:
@@ -160,8 +202,9 @@ def _names(groups: list[_Group], traces: Sequence[Trace]) -> list[str]:
 
 
 def _title_hint(traces: Sequence[Trace], ref: ObsRef) -> str:
-    """A name from the first titled node (toolbar title, heading) of an observation."""
-    root = traces[ref.trace].observations[ref.index].root
+    """A name from the first titled node (toolbar title, heading) of an observation (of
+    its dialog where it shows one over a page)."""
+    root = top_layer(traces[ref.trace].observations[ref.index].root)
     if root is None:
         return ""
     for _, node in root.walk():

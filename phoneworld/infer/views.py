@@ -17,6 +17,7 @@ from phoneworld.infer.keys import list_key
 from phoneworld.infer.layout import to_view
 from phoneworld.infer.modules import recognise
 from phoneworld.spec.ast import Compare, Const, ListOf, Ref, Screen, View
+from phoneworld.ui.dialogs import dialog_window
 from phoneworld.ui.node import NodePath
 from phoneworld.ui.widgets import widget_ref
 
@@ -59,11 +60,13 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
         src, lkey = f.params[s.name]
         param = f.lists[src][lkey].table
         opened = _opened(f, info, param)
+    window, over = _dialog(f, info)
     if info.root is None:
         root = View(cls="android.widget.FrameLayout", bounds=(0, 0, 0, 0))
         return Screen(name=s.name, priority=s.priority, root=root, package=s.package,
                       activity=s.activity, foreign=s.foreign, param=param,
-                      seen=len(s.observations), opened=opened), {}
+                      seen=len(s.observations), opened=opened, window=window,
+                      over=over), {}
     names = info.names
     root = info.root
     lists: dict[NodePath, tuple[ListOf, View]] = {}
@@ -145,10 +148,27 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists,
                    desc_of=desc_of)
     modules = recognise(view, mine, param, flag_of, s.name)
+    if window is not None:
+        modules["dialog"] = (f"a window of {window[2] - window[0]}x{window[3] - window[1]} "
+                             "over the screen under it")
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
                   activity=s.activity, foreign=s.foreign, param=param,
                   modules=tuple(sorted(modules)), seen=len(s.observations),
-                  opened=opened), modules
+                  opened=opened, window=window, over=over), modules
+
+
+def _dialog(f: Facts, info: ScreenFacts) -> tuple[tuple[int, int, int, int] | None,
+                                                  str | None]:
+    """A dialog's window as its layout's observation shows it (else as most of its
+    observations do), and the screen it opens over where that is one of the app's."""
+    s = info.screen
+    if s.window is None:
+        return None, None
+    window = s.window
+    if info.rep is not None:
+        o = f.obs[info.rep]
+        window = dialog_window(o.root, o.width, o.height) or window
+    return window, s.over if s.over in f.screens and s.over != s.name else None
 
 
 def _field_texts(f: Facts, info: ScreenFacts) -> dict[str, Counter]:

@@ -36,6 +36,10 @@ class AbstractScreen(BaseModel):
     """Hex digest of the structural skeleton the group was formed around."""
     observations: tuple[ObsRef, ...]
     priority: Priority = "P2"
+    window: tuple[int, int, int, int] | None = None
+    """A dialog's window (`ui.dialogs`: smaller than the screen); None: not a dialog."""
+    over: str | None = None
+    """The screen a dialog opens over (and closes back to), where a recording shows it."""
 
 
 class Transition(BaseModel):

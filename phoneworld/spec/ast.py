@@ -201,6 +201,11 @@ class Screen:
     """The key (first column) of the `param` row it was recorded with (by the compiler:
     the row its layout's observation shows): what it shows when nothing has opened it
     yet (`runtime.opened`); None: not recorded."""
+    window: tuple[int, int, int, int] | None = None
+    """A dialog's window, smaller than the screen (`ui.dialogs`): `dialog over store
+    [0,1015,1080,2148]`; None: the screen is not a dialog."""
+    over: str | None = None
+    """The screen a dialog opens over and closes back to, as recorded (None: unknown)."""
 
 
 # -- behaviour ------------------------------------------------------------------------------

@@ -239,6 +239,16 @@ class _Checker:
             self.at(s, f"screen '{s.name}' is opened with row {s.opened!r}, which table "
                        f"'{s.param}' does not have", "opened")
 
+    def _over(self, s: Screen) -> None:
+        """`dialog over S` names another screen of the app, and only a dialog has one."""
+        if s.window is None:
+            self.at(s, f"screen '{s.name}' opens over '{s.over}' but is not a dialog", "over")
+        elif s.over == s.name:
+            self.at(s, f"dialog '{s.name}' opens over itself", "over")
+        elif s.over not in self.screens:
+            self.at(s, f"dialog '{s.name}' opens over unknown screen '{s.over}'"
+                       f"{did_you_mean(s.over, self.screens)}", "over")
+
     def _screen(self, s: Screen) -> None:
         self._ident(s, s.name, "screen")
         self._text(s, s.package, s.activity)
@@ -255,6 +265,8 @@ class _Checker:
             self.at(s, f"seen is a count, not {s.seen!r}")
         for m in s.modules:
             self._ident(s, m, "module")
+        if s.over is not None:
+            self._over(s)
         deepest = _depth(s.root)
         if deepest > MAX_VIEW_DEPTH:  # what compiles must render: the pipeline's one cap
             self.at(s, f"views nest {deepest} levels deep in screen '{s.name}'; the limit "

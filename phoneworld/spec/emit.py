@@ -147,6 +147,14 @@ def _screen(s: Screen) -> list[str]:
         lines.append(f"{_INDENT}activity {quote(s.activity)}")
     if s.modules:
         lines.append(f"{_INDENT}modules {', '.join(name(m) for m in s.modules)}")
+    if s.window is not None:
+        if len(s.window) != 4:
+            raise ValueError(f"screen {s.name!r}: a dialog's window needs 4 numbers: "
+                             f"{s.window!r}")
+        over = f" over {name(s.over)}" if s.over is not None else ""
+        lines.append(f"{_INDENT}dialog{over} [" + ",".join(_int(b) for b in s.window) + "]")
+    elif s.over is not None:
+        raise ValueError(f"screen {s.name!r}: over {s.over!r} without a dialog window")
     return [*lines, *_view(s.root, 1), "}"]
 
 

@@ -227,7 +227,9 @@ class ToAst(Transformer):
                       package=items.get("package", ""), activity=items.get("activity", ""),
                       foreign=foreign is not None, param=_name(param) if param else None,
                       modules=tuple(items.get("modules", ())),
-                      seen=_int(seen) if seen is not None else 0, opened=opened)
+                      seen=_int(seen) if seen is not None else 0, opened=opened,
+                      window=items.get("dialog", (None, None))[1],
+                      over=items.get("dialog", (None, None))[0])
         self._at(node, priority, "priority")
         if param is not None:
             self._at(node, param, "param")
@@ -237,6 +239,10 @@ class ToAst(Transformer):
 
     def screen_modules(self, meta, ch):
         return "modules", tuple(_name(t) for t in ch), meta
+
+    def screen_dialog(self, meta, ch):
+        over, window = ch
+        return "dialog", (_name(over) if over is not None else None, window), meta
 
     def view(self, meta, ch):
         cls, bounds, attrs, children = ch[0], ch[1], ch[2:-1], ch[-1]

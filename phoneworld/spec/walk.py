@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, View
+from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Expr, Not, Screen, View
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
@@ -69,3 +69,25 @@ def views(root: View) -> Iterator[View]:
         v = stack.pop()
         yield v
         stack.extend(reversed(v.children))
+
+
+def own_root(s: Screen) -> View:
+    """The views that are the screen's own: its whole tree, but for a dialog drawn over
+    the page it was opened on (a sheet after a scrim: an empty tappable view as large as
+    the window holding it, `ui.dialogs`), the topmost sheet; the page under the scrim is
+    the screen under the dialog, not the dialog (uber's store page under its time
+    picker: "What is written under “Humanoid Headoffice” on “Arrive by”?")."""
+    if s.window is None:
+        return s.root
+    whole = _area(s.root.bounds)
+    found = s.root
+    for v in views(s.root):
+        for i, scrim in enumerate(v.children[:-1]):
+            if not scrim.children and "clickable" in scrim.flags and scrim.text is None \
+                    and whole and _area(scrim.bounds) >= 0.9 * whole:
+                found = next((x for x in v.children[i + 1:] if x.children), found)
+    return found
+
+
+def _area(b: tuple[int, ...]) -> int:
+    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])

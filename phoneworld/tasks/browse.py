@@ -95,7 +95,8 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
         if (target.name, button) in done:
             continue
         done.add((target.name, button))
-        phrases = P.OPEN_ROW_BY if button else _open_phrases(spec, target, e.table, e.name)
+        phrases = P.OPEN_ROW_BY if button else _open_phrases(spec, target, e.table, e.name,
+                                                             t.screen == target.name)
         if t.action != "tap":  # opened by a swipe ("swipe an item to edit it"): no "Tap"
             phrases = tuple(p for p in phrases if not p.startswith("Tap "))
         # (only a popup that lists options under its row is known to be that row's: a
@@ -107,13 +108,17 @@ def open_rows(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[Template]
             yield _open_row(target, e, column, under, phrases, {"button": button}, new)
 
 
-def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple[str, ...]:
+def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str,
+                  within: bool = False) -> tuple[str, ...]:
     """How opening a row reads: "Open {n}." for a row with a name; for one shown in a form
     to change it (an editable field reads the row), "Open {n} for editing."; for a row
     whose name is mostly a sentence (onelist's tips, "Swipe an item left to delete it"),
     "Open the entry {n}." and "Open the entry {n} for editing." (a sentence is no place
     to go to, nor a name: "Open “Access the settings from the ⌄ button at the top of the
-    screen” for editing" reads as an order of its own)."""
+    screen” for editing" reads as an order of its own). Any other dialog
+    (`Screen.window`) is opened, never gone to: "Open the choices for {n}." where it
+    lists options, else "Tap {n}."; but a row that opens its own dialog one level
+    deeper (`within`: ajsha's folder “examples/” in its file dialog) is gone into."""
     t = next(x for x in spec.tables if x.name == table)
     i = [c.name for c in t.columns].index(name)
     names = [str(r[i]) for r in t.rows if readable(r[i])]
@@ -121,6 +126,9 @@ def _open_phrases(spec: AppSpec, target: Screen, table: str, name: str) -> tuple
     if "form" in target.modules and any("editable" in v.flags and v.text is not None and
                                         reads_param(v.text) for v in views(target.root)):
         return P.EDIT_ENTRY if entry else P.EDIT_ROW
+    if target.window is not None and not entry and not within:  # opened, not gone to
+        return P.OPEN_CHOICES if any(v.items is not None for v in views(target.root)) \
+            else P.OPEN_DIALOG
     return P.OPEN_ENTRY if entry else P.OPEN_ROW
 
 

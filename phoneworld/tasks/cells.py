@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from phoneworld.spec.ast import AppSpec, Compare, Const, Ref, Task, View
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
@@ -41,7 +41,7 @@ def cell_texts(spec: AppSpec, schema: Schema, reach: Reach) -> Iterator[Template
     for s in spec.screens:
         if s.foreign or s.name not in reach.screens:
             continue
-        for v in views(s.root):
+        for v in views(own_root(s)):  # (a dialog's, not those of the page under it)
             t = tables.get(v.items.table) if v.items is not None and v.children else None
             if t is None:
                 continue

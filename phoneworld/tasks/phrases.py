@@ -95,6 +95,12 @@ OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
 """Reaching a screen named only by the button that opens it ("START +10 XP")."""
 OPEN_ROW = ("Open {n}.", "Tap {n} to open it.", "Show me {n}.", "Go to {n}.")
+OPEN_CHOICES = ("Open the choices for {n}.", "Tap {n} to see its options.",
+                "Bring up the options for {n}.")
+"""A row that opens a dialog of options (a settings row's single choice: "Language"): a
+person opens a dialog, they do not go to it ("Show me Language." reads as a place)."""
+OPEN_DIALOG = ("Tap {n}.", "Tap {n} to open its dialog.", "Open the dialog for {n}.")
+"""A row that opens a dialog that lists nothing of its own (a confirmation, a form)."""
 OPEN_ENTRY = ("Open the entry {n}.", "Tap the entry {n} to open it.",
               "Find the entry {n} and open it.")
 """A row whose name is a sentence (a to-do item, a tip): an entry of a list, no place
@@ -134,6 +140,11 @@ PAIR_VALUE_BY = (("What does “{label}” show on the row with {n}?",
                  "what “{label}” shows on the row with {n}")
 """The same for a row called by another of its texts (`rowtexts._keyed_rows`: "On the row
 with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
+RANK_ON = (("What number is {n} on {screen}?", "Which number does {n} have on {screen}?",
+            "Tell me the number shown for {n} on {screen}."),
+           "the number of {n} on {screen}")
+"""The number a list gives a row, named by the screen of that list: "the list" says
+nothing of which one (qqmusic's album 专辑, not "in the list")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
             "On {screen}, what is listed at number {n}?"),
            "what is number {n} in the list on {screen}")

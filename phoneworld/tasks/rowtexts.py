@@ -69,10 +69,14 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
         n, v = new("n"), new("v")
         label = pair_label([r[cols.index(column)] for r in t.rows]) if place != "rank" \
             else None
-        yield ask_row(pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place],
-                       f"read_{column}_{table}", n, answered(v, label),
-                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
         where = _list_label(spec, schema, table)
+        phrases = pair_phrases(P.PAIR_VALUE, label) if label else P.ROW_TEXT[place]
+        if place == "rank" and where:  # "the list" names none: the screen of the list
+            questions, obj = P.RANK_ON
+            phrases = ([W.words(q, {"screen": where}) for q in questions],
+                       W.words(obj, {"screen": where}))
+        yield ask_row(phrases, f"read_{column}_{table}", n, answered(v, label),
+                       (TaskParam(n, table, e.name), TaskParam(v, table, column)))
         if place == "rank" and where:
             # and the other way round: "What is number 3 in the list on 专辑?"
             r, v = new("r"), new("v")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Expr, Ref, Screen, Task, View
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template, item_views, shows_row
@@ -89,7 +89,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         found += [(s.name, i, head, text, where, shows)
-                  for i, (head, text, shows) in enumerate(_headed(s.root), 1)
+                  for i, (head, text, shows) in enumerate(_headed(s), 1)
                   if head.casefold() != where.casefold() or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where, _ in found:
@@ -166,13 +166,16 @@ def row_button(spec: AppSpec, schema: Schema, target: Screen) -> str:
     return button if readable(button) and is_name(button) else ""
 
 
-def _headed(root: View) -> Iterator[tuple[str, str, Expr]]:
+def _headed(s: Screen) -> Iterator[tuple[str, str, Expr]]:
     """(heading, text, what the text shows) for each fixed, short text with another text
     right under it (closer than half the heading's height), fixed or showing a pick once
     made (`otherwise(flag, "ASAP")`: asked as it shows when asked), neither of them an
     input or a button, the heading no value (`labels.is_heading`: About's "Version
-    1.0.3" over its web address heads nothing)."""
-    fixed = [v for v in _shown_texts(root) if "editable" not in v.flags and
+    1.0.3" over its web address heads nothing). In a dialog, only the texts of its own
+    layer (`walk.own_root`): the page dimmed under it (uber's store page under its
+    time picker) is no text of the dialog's ("What is written under “Humanoid
+    Headoffice” on “Arrive by”?")."""
+    fixed = [v for v in _shown_texts(own_root(s)) if "editable" not in v.flags and
              "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
         head, text = const_text(a.text), _text(b)

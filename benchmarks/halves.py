@@ -1,0 +1,100 @@
+"""Leave-one-out proxy: the tasks of every shared real app compiled from half its recording.
+
+    python benchmarks/halves.py [--real ../shared/traces] [--budget 0] [--only NAME]
+
+The acceptance is judged on apps nobody here has seen; a rule that holds on a whole
+recording and breaks on a shorter one (a count, a title, a list seen once) will break
+there too. Per folder of `--real` (`<format>/<app>`), the app is compiled three times:
+from its whole recording, from the first half of each trace's steps and from the second
+half (the observations those steps touch, renumbered; a trace without steps is cut by
+its observations), and for each the line says its screens, task instances, their kinds
+and how many get a verified demo (demos tried in a fixed random order for up to
+`--budget` seconds, 0 for all). Screenshots are left out (the look does not change the
+tasks). Single process; numbers, not timings, are the point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from phoneworld.compiler import compile_app  # noqa: E402
+from phoneworld.tasks import make_demo  # noqa: E402
+from phoneworld.tasks.sample import instances  # noqa: E402
+from phoneworld.traces.discover import find_traces, read_trace_folder  # noqa: E402
+from phoneworld.traces.model import Trace  # noqa: E402
+
+
+def half(trace: Trace, second: bool) -> Trace:
+    """The first (or second) half of `trace`: its steps cut in two, with the observations
+    they were taken on and led to, renumbered in their order; a trace with no steps is
+    cut by its observations."""
+    if not trace.steps:
+        cut = (len(trace.observations) + 1) // 2
+        obs = trace.observations[cut:] if second else trace.observations[:cut]
+        return trace.model_copy(update={"observations": obs})
+    cut = (len(trace.steps) + 1) // 2
+    steps = trace.steps[cut:] if second else trace.steps[:cut]
+    keep = sorted({i for s in steps for i in (s.before, s.after) if i is not None})
+    new = {old: n for n, old in enumerate(keep)}
+    steps = tuple(s.model_copy(update={"before": new[s.before],
+                                       "after": new[s.after] if s.after is not None
+                                       else None}) for s in steps)
+    return trace.model_copy(update={"observations": tuple(trace.observations[i] for i in keep),
+                                    "steps": steps,
+                                    "instruction": None if second else trace.instruction,
+                                    "answer": None})
+
+
+def measure(name: str, traces: list[Trace], source: str, budget: float) -> str:
+    """One line: screens, instances by kind and verified demos of the app `traces` make."""
+    try:
+        app = compile_app(name, traces, source)
+    except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
+        return f"does not compile: {type(err).__name__}: {err}"
+    spec = app.spec
+    insts = instances(spec)
+    start, verified, tried = time.perf_counter(), Counter(), 0
+    for i in random.Random(0).sample(insts, len(insts)):
+        if budget and time.perf_counter() - start > budget:
+            break
+        tried += 1
+        d = make_demo([spec], i)
+        if d is not None and d.verified:
+            verified[i.kind] += 1
+    screens = sum(1 for s in spec.screens if not s.foreign)
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(verified.items())) or "none"
+    return (f"{screens:3d} screens | {len(insts):4d} instances | verified "
+            f"{sum(verified.values()):4d} of {tried} ({len(verified)} kinds: {kinds})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--real", default=str(ROOT.parent / "shared" / "traces"),
+                   help="a folder of real traces, <format>/<app> (default ../shared/traces)")
+    p.add_argument("--budget", type=float, default=0.0,
+                   help="seconds of demos per app and part, 0 for all (default 0)")
+    p.add_argument("--only", default="", help="only the folder of this name")
+    args = p.parse_args(argv)
+    for folder in sorted(q for q in Path(args.real).glob("*/*") if q.is_dir()):
+        if args.only and folder.name != args.only:
+            continue
+        traces = [t for fmt, loc in find_traces(folder, []) for t in
+                  read_trace_folder(fmt, loc)]
+        source = folder.name
+        for part, ts in (("whole", traces), ("first", [half(t, False) for t in traces]),
+                         ("second", [half(t, True) for t in traces])):
+            print(f"{folder.name:<18} {part:<6} {measure(folder.name, ts, source, args.budget)}",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

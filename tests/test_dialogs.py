@@ -1,0 +1,255 @@
+"""Dialogs: a window smaller than the screen over a page is a screen of its own, a dialog
+that opens over the screen under it (`ui.dialogs`, `infer.screens`), and tasks open it,
+never go to it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from phoneworld.compiler import compile_app
+from phoneworld.errors import SpecError
+from phoneworld.infer.screens import group_observations
+from phoneworld.spec.check import check
+from phoneworld.spec.emit import emit
+from phoneworld.spec.parse import parse
+from phoneworld.tasks.sample import instances
+from phoneworld.traces import read_traces
+from phoneworld.traces.model import Action, Observation, Step, Trace
+from phoneworld.ui.dialogs import dialog_layer, dialog_window, top_layer
+from phoneworld.ui.node import Node
+from tests.conftest import shared
+
+W, H = 1080, 2148
+
+
+def _text(t: str, b: tuple[int, int, int, int], **kw) -> Node:
+    return Node(class_name="android.widget.TextView", text=t, bounds=b, **kw)
+
+
+def _page(title: str = "Store") -> Node:
+    return Node(class_name="android.widget.LinearLayout", bounds=(0, 0, W, H), children=(
+        _text(title, (0, 0, W, 150)),
+        Node(class_name="android.widget.Button", text="ADD", bounds=(800, 300, 1000, 400),
+             clickable=True)))
+
+
+def _sheet(title: str = "Set arrival time") -> Node:
+    return Node(class_name="android.widget.FrameLayout", resource_id="app:id/bottomsheet",
+                bounds=(0, 0, W, H), children=(
+                    Node(class_name="android.widget.LinearLayout", bounds=(0, 1015, W, H),
+                         children=(_text(title, (0, 1020, 806, 1185)),
+                                   Node(class_name="android.widget.Button", text="OK",
+                                        bounds=(556, 1950, 1036, 2104), clickable=True))),))
+
+
+def _over(page: Node, sheet: Node | None = None) -> Node:
+    """`page` with a scrim and `sheet` over it, as uber's time picker is recorded."""
+    layer = () if sheet is None else (Node(class_name="android.widget.FrameLayout",
+                                           bounds=(0, 0, W, H), children=(
+        Node(class_name="android.view.View", resource_id="app:id/scrim",
+             bounds=(0, 0, W, H), clickable=True), sheet)),)
+    return Node(class_name="android.widget.FrameLayout", bounds=(0, 0, W, H),
+                children=(page, *layer))
+
+
+def test_a_sheet_over_a_scrim_is_the_dialog():
+    root = _over(_page(), _sheet())
+    assert dialog_layer(root) is root.children[1].children[1]
+    assert dialog_window(root, W, H) == (0, 1015, W, H)
+    assert top_layer(root) is dialog_layer(root)
+    page = _over(_page())
+    assert dialog_layer(page) is None and dialog_window(page, W, H) is None
+    assert top_layer(page) is page
+
+
+def test_a_full_screen_picture_or_web_page_under_content_is_no_scrim():
+    for cls, clickable in (("android.widget.ImageView", True), ("android.webkit.WebView", True),
+                           ("android.view.View", False)):
+        back = Node(class_name=cls, bounds=(0, 0, W, H), clickable=clickable)
+        root = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, W, H),
+                    children=(back, _sheet()))
+        assert dialog_layer(root) is None, cls
+    # nor is a thin bar over a scrim-like view (skype's progress bar over its web page)
+    bar = Node(class_name="android.widget.FrameLayout", bounds=(0, 84, W, 111), children=(
+        Node(class_name="android.view.View", bounds=(0, 93, 10, 102)),))
+    root = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, W, H), children=(
+        Node(class_name="android.view.View", bounds=(0, 0, W, H), clickable=True), bar))
+    assert dialog_layer(root) is None
+
+
+def test_a_window_smaller_than_the_screen_is_a_dialog():
+    win = Node(class_name="android.widget.FrameLayout", bounds=(27, 496, 1053, 1351),
+               children=(_text("Theme", (75, 544, 1005, 640)),))
+    assert dialog_layer(win) is None  # the root itself is the dialog
+    assert dialog_window(win, W, 1920) == (27, 496, 1053, 1351)
+    assert dialog_window(_page(), W, H) is None
+    # A dump of several windows: the last app window, smaller than the first.
+    dump = Node(class_name="hierarchy", bounds=(0, 0, W, H), children=(
+        Node(class_name="android.widget.FrameLayout", package="app", bounds=(0, 0, W, H),
+             children=(_page(),)),
+        Node(class_name="android.widget.FrameLayout", package="app",
+             bounds=(27, 496, 1053, 1351), children=(_text("Theme", (75, 544, 1005, 640)),))))
+    assert dialog_layer(dump) is dump.children[1]
+    assert dialog_window(dump, W, H) == (27, 496, 1053, 1351)
+
+
+def _trace(roots: list[Node]) -> Trace:
+    obs = tuple(Observation(root=r, width=W, height=H, package="app", activity="app/.Main")
+                for r in roots)
+    steps = tuple(Step(before=i, after=i + 1, action=Action(kind="tap", x=900, y=350))
+                  for i in range(len(obs) - 1))
+    return Trace(format="phoneworld", name="t", app="app", source="t", observations=obs,
+                 steps=steps)
+
+
+def test_a_dialog_is_its_own_screen_over_the_screen_under_it():
+    # store, picker over store, store, help, picker over help, store, picker over store
+    store, help_ = _over(_page("Store")), _over(_page("Help"))
+    picker_store, picker_help = _over(_page("Store"), _sheet()), _over(_page("Help"), _sheet())
+    trace = _trace([store, picker_store, store, help_, picker_help, store, picker_store])
+    screens, where = group_observations([trace])
+    names = [where[r] for r in sorted(where, key=lambda r: r.index)]
+    assert len({names[1], names[4], names[6]}) == 1  # one picker, whatever page is under
+    assert names[1] not in (names[0], names[3])
+    dialog = next(s for s in screens if s.name == names[1])
+    assert dialog.window == (0, 1015, W, H)
+    # two runs open on Store and close to it (or end the trace), one opens on Help and
+    # closes to Store: Store is the screen under it
+    assert dialog.over == names[0]
+    assert all(s.window is None and s.over is None for s in screens if s.name != names[1])
+
+
+def test_uber_time_picker_is_a_dialog_over_the_store_page(shared_traces):
+    (trace,) = read_traces(shared("droidbot", "uber"))
+    screens, where = group_observations([trace])
+    picker = {where[r] for r in where
+              if any(n.text == "Set arrival time"
+                     for _, n in trace.observations[r.index].root.walk())}
+    assert len(picker) == 1
+    (name,) = picker
+    dialog = next(s for s in screens if s.name == name)
+    assert dialog.window == (0, 1015, 1080, 2148)
+    under = next(s for s in screens if s.name == dialog.over)
+    # the page under it shows no picker, and it is the store page whose "Arrive by" the
+    # picker sets
+    assert all(where.get(r) != name for r in under.observations)
+    assert all(any(n.text == "Arrive by" for _, n in trace.observations[r.index].root.walk())
+               for r in under.observations)
+
+
+def test_on_every_shared_folder_a_dialog_screen_holds_only_dialogs(shared_traces):
+    for folder in sorted(p for p in shared_traces.glob("*/*") if p.is_dir()):
+        traces = read_traces(folder)
+        screens, where = group_observations(traces)
+        dialog = {s.name for s in screens if s.window is not None}
+        for ref, name in where.items():
+            o = traces[ref.trace].observations[ref.index]
+            shows = dialog_window(o.root, o.width, o.height) is not None
+            assert shows == (name in dialog), (folder.name, ref, name)
+        for s in screens:
+            assert s.over is None or (s.over != s.name and s.over not in dialog), \
+                (folder.name, s.name, s.over)
+
+
+_SPEC = '''app a { package "p" start home }
+screen home P0 { view FrameLayout [0,0,1080,2148] }
+screen picker P1 {
+  dialog over home [0,1015,1080,2148]
+  view FrameLayout [0,0,1080,2148]
+}
+'''
+
+
+def test_a_dialog_round_trips_and_is_checked():
+    spec = parse(_SPEC)
+    picker = spec.screen("picker")
+    assert picker.window == (0, 1015, 1080, 2148) and picker.over == "home"
+    check(spec)
+    assert parse(emit(spec)) == spec
+    bare = parse(_SPEC.replace("dialog over home", "dialog"))
+    assert bare.screen("picker").over is None and parse(emit(bare)) == bare
+    with pytest.raises(SpecError, match="unknown screen 'hom'.*did you mean 'home'"):
+        check(parse(_SPEC.replace("over home", "over hom")))
+    with pytest.raises(SpecError, match="opens over itself"):
+        check(parse(_SPEC.replace("over home", "over picker")))
+    not_dialog = dataclasses.replace(spec, screens=(
+        spec.screens[0], dataclasses.replace(picker, window=None)))
+    with pytest.raises(SpecError, match="is not a dialog"):
+        check(not_dialog)
+
+
+def test_a_rows_dialog_is_not_opened_by_rows_recorded_doing_nothing(shared_traces, tmp_path):
+    # The first half of activitylauncher's recording opens the Theme and Language choices
+    # more often than it taps rows that do nothing: every row (a heading, a switch) must
+    # still not open that dialog, only the rows recorded opening it.
+    (trace,) = read_traces(shared("droidbot", "activitylauncher"))
+    cut = (len(trace.steps) + 1) // 2
+    steps = trace.steps[:cut]
+    keep = sorted({i for s in steps for i in (s.before, s.after) if i is not None})
+    new = {old: n for n, old in enumerate(keep)}
+    first = trace.model_copy(update={
+        "observations": tuple(trace.observations[i] for i in keep),
+        "steps": tuple(s.model_copy(update={"before": new[s.before], "after": new.get(
+            s.after)}) for s in steps)})
+    spec = compile_app("activitylauncher", [first], "activitylauncher").spec
+    dialogs = {s.name for s in spec.screens if s.window is not None}
+    into = [t for t in spec.transitions if t.target in dialogs and t.with_param is not None
+            and t.action == "tap"]
+    assert into and all(t.when is not None for t in into)
+    opened = {i.instruction for i in instances(spec) if i.kind == "navigation"}
+    assert not any("Enable privileged mode" in x or "Settings" in x and "choices" in x
+                   for x in opened), opened
+
+
+def test_a_dialogs_own_views_leave_out_the_page_under_its_scrim():
+    from phoneworld.spec.ast import Const, Screen, View
+    from phoneworld.spec.walk import own_root
+    from phoneworld.tasks.screentexts import _headed
+
+    def text(t, b):
+        return View("android.widget.TextView", b, text=Const(t))
+
+    # the page's heading pair sits where the sheet is drawn: only the tree tells them apart
+    page = View("android.widget.LinearLayout", (0, 0, W, H), children=(
+        text("Arrive by", (154, 1752, 336, 1807)), text("3:15 PM", (154, 1807, 291, 1873))))
+    sheet = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+        View("android.widget.LinearLayout", (0, 1015, W, H), children=(
+            text("Set arrival time", (0, 1020, 806, 1185)),
+            text("We'll let you know", (0, 1185, 806, 1260)))),))
+    scrim = View("android.view.View", (0, 0, W, H), flags=("clickable",))
+    root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+        page, View("android.widget.FrameLayout", (0, 0, W, H), children=(scrim, sheet))))
+    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store")
+    assert own_root(dialog) is sheet
+    assert [h for h, _, _ in _headed(dialog)] == ["Set arrival time"]
+    page_screen = Screen("store", "P0", root)
+    assert own_root(page_screen) is root  # not a dialog: all of it
+    assert "Arrive by" in [h for h, _, _ in _headed(page_screen)]
+
+
+def test_a_folder_inside_a_file_dialog_is_gone_into_not_opened_as_a_dialog(shared_traces):
+    # ajsha's LOAD dialog lists folders; a folder's row opens the same dialog one level
+    # deeper: "Open “examples/”.", not "Bring up the options for “examples/”."
+    traces = read_traces(shared("droidbot", "ajsha"))
+    spec = compile_app("ajsha", traces, "ajsha").spec
+    said = [i.instruction for i in instances(spec) if i.kind == "navigation"]
+    assert any("examples/" in x for x in said), said
+    assert not any("options" in x or "choices" in x for x in said if "/”" in x), said
+
+
+def test_a_launchers_scrim_under_its_workspace_and_dock_is_no_dialog():
+    # Launcher3's drag layer: scrim_view, the workspace (apps on a page smaller than the
+    # screen), then the dock drawn over both: no sheet is drawn last over the scrim.
+    def group(b, *kids):
+        return Node(class_name="android.view.ViewGroup", bounds=b, children=kids)
+
+    layer = Node(class_name="android.widget.FrameLayout", bounds=(0, 0, W, H), children=(
+        Node(class_name="android.view.View", resource_id="l:id/scrim_view",
+             bounds=(0, 0, W, H)),
+        Node(class_name="android.widget.ScrollView", resource_id="l:id/workspace",
+             bounds=(0, 0, W, H), children=(group((57, 165, 1023, 1689),
+                                                  _text("Duolingo", (60, 170, 300, 260))),)),
+        group((0, 1791, W, H), _text("Search", (82, 1900, 997, 2000)))))
+    assert dialog_layer(layer) is None
