@@ -100,12 +100,13 @@ def _webp(w: int, h: int, seed: int) -> bytes:
     return out.getvalue()
 
 
-def _pair(browser, assets=None):
+def _pair(browser, assets=None, texts=False):
     get = (assets or {}).get
     # The reference draws in a window as high as the page (clips by emulation, whole
-    # captures as such): nothing of the painter's scrolled window.
-    return (Painter(browser, _route(assets or {}), ORIGIN, get),
-            Painter(browser, _route(assets or {}), ORIGIN, get, window=0))
+    # captures as such): nothing of the painter's scrolled window. Texts over plates
+    # from Chromium unless `texts` (`test_texts` weighs those drawn here).
+    return (Painter(browser, _route(assets or {}), ORIGIN, get, texts=texts),
+            Painter(browser, _route(assets or {}), ORIGIN, get, window=0, texts=False))
 
 
 def test_material_frames_are_the_whole_captures_pixels(browser):
