@@ -8,7 +8,9 @@ Chromium only for what they cannot give:
 - On a recorded look (a plate), the plate and the paints on it are recorded pixels:
   they are decoded and laid down here (`recorded`); the page less them, on a
   transparent background, is set in the browser, and only the rectangles of the divs
-  that draw something (texts, check marks) are captured and laid over them.
+  that draw something (texts, check marks) are captured and laid over them; a
+  rectangle where only texts draw (`texts`: divs of the template's text classes, in
+  faces this machine has) is drawn here instead, with no browser round trip at all.
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
@@ -25,9 +27,10 @@ captured again: only what was never drawn costs Chromium anything.
 The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
 one up to four times as high, for a tall clip), is `capture`'s; the page is changed
 first (Chromium lays it out while the recorded pixels are laid here, and captures while
-another thread lays them). Every pixel of a
-result comes from Chromium at the device's size or from a recording: nothing is scaled
-up.
+another thread lays them). Every pixel of a result comes from Chromium at the device's
+size, from a recording, or from FreeType at the device's size in Chromium's faces (texts
+over a plate, within `tests/test_texts.py`'s tolerance of Chromium's): nothing is
+scaled up.
 """
 
 from __future__ import annotations
