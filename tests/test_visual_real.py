@@ -553,3 +553,24 @@ def test_an_album_the_traces_hold_nothing_of_keeps_its_header_with_its_texts_wip
         inks = {p.rect for p in paints if p.color}
         assert all(mk.ink in inks for mk in head.marks if mk.text)
         assert any(p.rect == page.items[3].bounds for p in paints)  # a song wiped
+
+
+def test_wikipedias_view_history_tab_is_shown_whole(compiled):
+    """Wikipedia's privacy policy page (Firefox): the Read | Feedback | View history tabs
+    lie in a list of the template's pitch, wider than the first tab: they are its
+    recorded rows, shown as recorded, not cut from the plate at the pitch's places (the
+    last one cut to "View hist" by the list's end)."""
+    from phoneworld.runtime.layers import page_layers
+
+    path, _ = compiled["droidbot/wikipedia"]
+    spec = load_app(path).spec
+    m = Machine(spec)
+    m.reset()
+    sl = spec.look.screens["ext_firefox_privacy_policy"]
+    (tabs,) = [lst for lst in sl.lists
+               if any("View history" in it.texts for it in lst.items)]
+    paints = page_layers(m.preview("ext_firefox_privacy_policy"),
+                         (spec.width, spec.height)).paints
+    x1, y1, x2, y2 = tabs.bounds
+    assert not [p for p in paints if p.rect[0] < x2 and x1 < p.rect[2]
+                and p.rect[1] < y2 and y1 < p.rect[3]]

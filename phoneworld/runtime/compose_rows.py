@@ -80,10 +80,15 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
     along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
     covered: set[Rect] = set()
     pending = []
-    for r in box.children:
-        sub = subtree(boxes, r)
+    subs = [subtree(boxes, r) for r in box.children]
+    sigs = [signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
+            for sub in subs]
+    if _as_recorded(lst, sigs, [boxes[r].bounds for r in box.children], a):
+        for sub in subs:
+            c.quiet.update(sub)
+        return
+    for r, sub, sig in zip(box.children, subs, sigs, strict=True):
         row = boxes[r]
-        sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
         it = at.get(row.bounds)
         if it is None or it.texts != sig:
             it = _inset(along.get((row.bounds[a], row.bounds[a + 2], sig)), row.bounds, a)
@@ -141,6 +146,23 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
             m = next((m for m in lst.sprite_marks
                       if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _as_recorded(lst: ListLook, sigs: list[tuple[str, ...]], bounds: list[Rect],
+                 a: int) -> bool:
+    """Whether a list's rows are its recorded rows, the same texts (each row's as a set:
+    a row's template may show one column where the recording held it twice) in the same
+    order, laid out a little off where they were recorded (at most a recorded row's length, all
+    within the list): the plate shows the list as recorded. A row of its own size laid
+    at the template's pitch (wikipedia's Read | Feedback | View history tabs, the first
+    one narrower than the pitch) is not cut to what the list's end leaves of it."""
+    if not sigs or len(sigs) != len(lst.items) or any(not s for s in sigs):
+        return False
+    for sig, b, it in zip(sigs, bounds, lst.items, strict=True):
+        n = it.bounds[a + 2] - it.bounds[a]
+        if set(it.texts) != set(sig) or abs(b[a] - it.bounds[a]) > n:
+            return False
+    return True
 
 
 SPRITE_FIT = 0.25
