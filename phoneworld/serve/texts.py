@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-import shutil
-import subprocess
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -36,6 +34,7 @@ from functools import lru_cache
 import numpy as np
 
 from phoneworld.runtime.widgets import FONTS
+from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
 
 Rect = tuple[int, int, int, int]
 
@@ -118,101 +117,6 @@ def _plain(c: str) -> bool:
                 or 0xE000 <= o <= 0xF8FF or o > 0x2FFFF)
 
 
-# -- faces -----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Face:
-    family: str
-    file: str
-    index: int
-    weight: int
-    """CSS weight (fontconfig's 80: 400, 100: 500, 200: 700)."""
-
-
-def families(fonts: str = FONTS) -> list[str]:
-    """The families of a CSS font-family list, in order (generic names dropped)."""
-    out = []
-    for part in fonts.split(","):
-        name = part.strip().strip('"')
-        if name and name not in ("sans-serif", "serif", "monospace"):
-            out.append(name)
-    return out
-
-
-_FC_WEIGHT = {0: 100, 40: 200, 50: 300, 55: 350, 75: 400, 80: 400, 100: 500, 180: 600,
-              200: 700, 205: 800, 210: 900}
-
-
-def system_faces() -> list[Face] | None:
-    """The upright faces fontconfig knows (None: no `fc-list`)."""
-    exe = shutil.which("fc-list")
-    if exe is None:
-        return None
-    try:
-        out = subprocess.run([exe, "--format", "%{family[0]}\t%{file}\t%{index}\t%{weight}"
-                              "\t%{slant}\n"], capture_output=True, text=True, timeout=30,
-                             check=True).stdout
-    except (OSError, subprocess.SubprocessError):
-        return None
-    faces = []
-    for line in sorted(set(out.splitlines())):
-        parts = line.split("\t")
-        if len(parts) != 5 or parts[4] != "0" or not parts[2].isdigit():
-            continue
-        try:
-            w = int(float(parts[3]))
-        except ValueError:
-            continue
-        faces.append(Face(parts[0], parts[1], int(parts[2]), _FC_WEIGHT.get(w, 400)))
-    return faces
-
-
-def pick(faces: list[Face], family: str, weight: int) -> tuple[Face, bool] | None:
-    """The face of `family` CSS matching gives for `weight`, and whether it must be made
-    bold (a bold asked of a family without one, as Chromium synthesises it); None where
-    the family is not installed."""
-    mine = [f for f in faces if f.family.lower() == family.lower()]
-    if not mine:
-        return None
-    ws = sorted({f.weight for f in mine})
-    if weight in ws:
-        w = weight
-    elif 400 <= weight <= 500:  # CSS: up to 500 first, then down, then up
-        up = [x for x in ws if weight < x <= 500]
-        down = [x for x in ws if x < weight]
-        w = up[0] if up else down[-1] if down else ws[0]
-    elif weight > 500:
-        up = [x for x in ws if x > weight]
-        w = up[0] if up else ws[-1]
-    else:
-        down = [x for x in ws if x < weight]
-        w = down[-1] if down else ws[0]
-    face = min((f for f in mine if f.weight == w), key=lambda f: (f.file, f.index))
-    return face, weight >= 600 and w < 600
-
-
-@lru_cache(maxsize=64)
-def _vertical(file: str, index: int) -> tuple[int, int, int]:
-    """A face's ascent, descent (font units, as FreeType reads them: hhea's, else the
-    OS/2 typographic ones) and units per em."""
-    from fontTools.ttLib import TTFont
-
-    with TTFont(file, fontNumber=index, lazy=True) as font:
-        hhea, upem = font["hhea"], font["head"].unitsPerEm
-        asc, desc = hhea.ascent, -hhea.descent
-        if asc == 0 and desc == 0 and "OS/2" in font:
-            asc, desc = font["OS/2"].sTypoAscender, -font["OS/2"].sTypoDescender
-        return asc, desc, upem
-
-
-@lru_cache(maxsize=64)
-def _cmap(file: str, index: int) -> frozenset[int]:
-    from fontTools.ttLib import TTFont
-
-    with TTFont(file, fontNumber=index, lazy=True) as font:
-        return frozenset(font.getBestCmap() or ())
-
-
 # -- drawing -----------------------------------------------------------------------------------
 
 class TextDrawer:
@@ -249,7 +153,7 @@ class TextDrawer:
                     for fam in drawer.families:
                         got = pick(drawer.faces, fam, 400)
                         if got is not None:
-                            _cmap(got[0].file, got[0].index)
+                            cmap(got[0].file, got[0].index)
                 cls._SYSTEM.append(drawer)
             return cls._SYSTEM[0]
 
@@ -276,7 +180,7 @@ class TextDrawer:
         out: list[tuple[str, Face, bool]] = []
         chosen = self.chosen(weight)
         for c in text:
-            got = next((p for p in chosen if ord(c) in _cmap(p[0].file, p[0].index)), None)
+            got = next((p for p in chosen if ord(c) in cmap(p[0].file, p[0].index)), None)
             if got is None:
                 if c == " " and out:
                     got = (out[-1][1], out[-1][2])
@@ -310,13 +214,19 @@ class TextDrawer:
         """Lay `t` over `frame` (a `frame.Frame` of the app's pixels, the page laid out
         at `zoom` app pixels a CSS pixel); False (and nothing drawn) where a character
         has no face."""
+        plan = self.layout(t, zoom) if t.text else None
+        if plan is None:
+            return not t.text
         w, h = frame.size
-        img = self.rgba([t], (0, 0, w, h), zoom)
-        if img is None:
-            return False
+        x1, y1, x2, y2 = plan[2]
+        r = (max(0, x1), max(0, y1), min(w, x2), min(h, y2))
+        if r[0] >= r[2] or r[1] >= r[3]:
+            return True
+        img = self.rgba([t], r, zoom)
+        assert img is not None
         from phoneworld.serve.frame import over
 
-        frame.paste(0, 0, over(frame.pixels, img))
+        frame.paste(r[0], r[1], over(frame.pixels[r[1]:r[3], r[0]:r[2]], img))
         return True
 
     def rgba(self, texts: list[TextDiv], rect: Rect, zoom: float) -> np.ndarray | None:
@@ -404,7 +314,7 @@ class TextDrawer:
         """The line's ascent and descent, from its primary face (the first family's):
         the fallback faces of a mixed line lie on its baseline."""
         face = self.chosen(400)[0][0]
-        asc, desc, upem = _vertical(face.file, face.index)
+        asc, desc, upem = vertical(face.file, face.index)
         return round(asc * size / upem), round(desc * size / upem)
 
     def _wrap(self, runs, size: float, width: float, clamp: int) -> list:
