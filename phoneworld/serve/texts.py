@@ -148,14 +148,19 @@ class TextDrawer:
                 except ImportError:
                     ok = False
                 drawer = cls(faces) if ok and faces is not None else None
-                if drawer is not None:  # the faces' character maps read now, not on
-                    # the first text that needs one (a CJK face's: half a second)
-                    for fam in drawer.families:
-                        got = pick(drawer.faces, fam, 400)
-                        if got is not None:
-                            cmap(got[0].file, got[0].index)
+                if drawer is not None:
+                    # The faces' character maps read by another thread (a CJK face's:
+                    # half a second to three on a busy machine), not on the browser's
+                    # first screenshot nor on the first text that needs one; a text
+                    # that needs one before it is read reads it itself (the same map).
+                    threading.Thread(target=drawer._read_maps, name="phoneworld-faces",
+                                     daemon=True).start()
                 cls._SYSTEM.append(drawer)
             return cls._SYSTEM[0]
+
+    def _read_maps(self) -> None:
+        for face, _ in self.chosen(400):
+            cmap(face.file, face.index)
 
     def chosen(self, weight: int) -> list[tuple[Face, bool]]:
         """The face of each installed family for `weight`, in the families' order."""
