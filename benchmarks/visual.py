@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="write visual.html (and its images) here")
     ap.add_argument("--no-speed", action="store_true")
     args = ap.parse_args(argv)
-    shots = Screenshotter()
+    shots = Screenshotter(timeout=120)  # a loaded machine: slow, not failed
     if not shots.available:
         print(f"cannot take screenshots: {shots.unavailable_reason}")
         return 1

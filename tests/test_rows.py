@@ -226,3 +226,47 @@ def test_the_last_row_of_a_list_that_does_not_scroll_keeps_its_size(scrolls):
     lc.pitch, lc.axis, lc.span, lc.cross = C.layout_pitch(lst)
     E.measure(lc, lst, C.collect(lc, lst, None)[0])
     assert E.row_sizes(lc, items[0]) == (110, () if scrolls else ((3, 260, 10),))
+
+
+# -- rows like none recorded, over a plate ------------------------------------------------
+
+def test_a_new_row_over_a_bare_recorded_row_of_another_kind_keeps_the_plate():
+    """A list of row kinds (a unit header, 242 high, then a lesson button, 375): a row
+    sharing no text with any recorded row, over the recorded textless row, is shown on
+    the plate as recorded where the sprite (a header with its texts wiped) is of another
+    length; the sprite stays for a row of its own length, or where a recorded row shares
+    a text (it is cut from that)."""
+    from phoneworld.runtime.compose_rows import _bare_row
+    from phoneworld.runtime.look import Item, ListLook
+
+    header = Item((0, 315, 1080, 557), ("Unit 1", "Use basic phrases"))
+    button = Item((0, 730, 1080, 974), ())
+    lst = ListLook((0, 315, 1080, 2048), "#ffffff", (header, button), sprite="s.webp",
+                   sprite_size=(1080, 242))
+    assert _bare_row(lst, (0, 599, 1080, 974), 1, ("START",)) == button
+    assert _bare_row(lst, (0, 732, 1080, 974), 1, ("START",)) is None  # a header's length
+    assert _bare_row(lst, (0, 599, 1080, 974), 1, ("Unit 1",)) is None  # cut from it
+    assert _bare_row(lst, (0, 599, 1080, 700), 1, ("START",)) is None  # not within
+    assert _bare_row(replace(lst, sprite=None), (0, 599, 1080, 974), 1, ("x",)) == button
+
+
+def test_a_list_showing_its_recorded_rows_a_little_off_is_shown_as_recorded():
+    """Tabs of their own widths (Read 50, Feedback 79, View history 95) laid out at the
+    template's pitch (79): the same rows in the same order, a row's length off at most,
+    are the recorded list (the plate shows it, the last tab not cut by the list's end);
+    rows in another order, another count, or farther off are not."""
+    from phoneworld.runtime.compose_rows import _as_recorded
+    from phoneworld.runtime.look import Item, ListLook
+
+    items = (Item((622, 134, 672, 178), ("Read", "Read")),
+             Item((672, 134, 751, 178), ("Feedback", "Feedback")),
+             Item((751, 134, 846, 178), ("View history", "View history")))
+    lst = ListLook((622, 134, 846, 178), "#fafcfd", items)
+    sigs = [("Read",), ("Feedback",), ("View history",)]
+    laid = [(622, 134, 701, 178), (701, 134, 780, 178), (780, 134, 875, 178)]
+    assert _as_recorded(lst, sigs, laid, 0)
+    assert not _as_recorded(lst, sigs[::-1], laid, 0)
+    assert not _as_recorded(lst, sigs[:2], laid[:2], 0)
+    assert not _as_recorded(lst, [("Read",), ("Talk",), ("View history",)], laid, 0)
+    far = [(r[0] + 200, r[1], r[2] + 200, r[3]) for r in laid]
+    assert not _as_recorded(lst, sigs, far, 0)

@@ -501,3 +501,76 @@ def test_a_dialog_opened_on_a_row_is_previewed_with_a_row_its_recordings_show(co
         assert len(title) == 1 and title[0] in titles, (folder, title)
         if title[0] != "New folder":  # the dialog lists its row's choices
             assert sum(e["resource_id"] == "android:id/text1" for e in shown) >= 3
+
+
+def test_duolingos_lesson_row_is_not_painted_over_with_the_unit_headers_sprite(compiled):
+    """Duolingo's course path: a unit header (green, 242 high), then a lesson button (375
+    high, recorded with its popup's text hidden). The lesson row shares no text with a
+    recorded row: the plate shows it as recorded, not the header's sprite (a green band
+    with "START" on it)."""
+    folder = "llamatouch/duolingo"
+    if folder not in compiled:
+        pytest.skip(f"{folder} is not among the shared traces")
+    app = load_app(compiled[folder][0])
+    m = Machine(app.spec)
+    m.reset()
+    (lst,) = app.spec.look.screens["login"].lists
+    html = m.preview("login")
+    assert lst.sprite is not None and f"assets/{lst.sprite}" not in html
+    assert ">START</span>" in html  # the row's text is drawn all the same
+
+
+def test_an_album_the_traces_hold_nothing_of_keeps_its_header_with_its_texts_wiped(compiled):
+    """qqmusic's album page opened on an album the traces hold no songs or header of (its
+    one list, header and songs, renders no row): the header (a row of another kind than
+    the songs, at the list's start) keeps its pixels and loses its texts; the songs are
+    wiped. The page is not a blank white one (the status bar wiped with it)."""
+    from phoneworld.runtime.layers import page_layers
+
+    path, _ = compiled["droidbot/qqmusic"]
+    spec = load_app(path).spec
+    m = Machine(spec)
+    m.reset()
+    sl = spec.look.screens["app_starter_4"]
+    (page,) = [lst for lst in sl.lists if lst.bounds[1] == 0]
+    head = page.items[0]
+    assert head.texts and head.bounds[3] - head.bounds[1] > 2 * page.sprite_size[1]
+    shown = m.preview("app_starter_4")
+    table = next(s.param for s in spec.screens if s.name == "app_starter_4")
+    others = []
+    for rid in m.row_ids(table):
+        m.jump("app_starter_4", rid)
+        html = m.observe("html")
+        if html.count("data-index") < shown.count("data-index") - 10:  # no album rows
+            others.append(html)
+    assert others
+    for html in others:
+        paints = page_layers(html, (spec.width, spec.height)).paints
+        hx1, hy1, hx2, hy2 = head.bounds
+        over = [p for p in paints if p.rect[0] <= hx1 and p.rect[1] <= hy1
+                and p.rect[2] >= hx2 and p.rect[3] >= (hy1 + hy2) // 2]
+        assert over == []
+        inks = {p.rect for p in paints if p.color}
+        assert all(mk.ink in inks for mk in head.marks if mk.text)
+        assert any(p.rect == page.items[3].bounds for p in paints)  # a song wiped
+
+
+def test_wikipedias_view_history_tab_is_shown_whole(compiled):
+    """Wikipedia's privacy policy page (Firefox): the Read | Feedback | View history tabs
+    lie in a list of the template's pitch, wider than the first tab: they are its
+    recorded rows, shown as recorded, not cut from the plate at the pitch's places (the
+    last one cut to "View hist" by the list's end)."""
+    from phoneworld.runtime.layers import page_layers
+
+    path, _ = compiled["droidbot/wikipedia"]
+    spec = load_app(path).spec
+    m = Machine(spec)
+    m.reset()
+    sl = spec.look.screens["ext_firefox_privacy_policy"]
+    (tabs,) = [lst for lst in sl.lists
+               if any("View history" in it.texts for it in lst.items)]
+    paints = page_layers(m.preview("ext_firefox_privacy_policy"),
+                         (spec.width, spec.height)).paints
+    x1, y1, x2, y2 = tabs.bounds
+    assert not [p for p in paints if p.rect[0] < x2 and x1 < p.rect[2]
+                and p.rect[1] < y2 and y1 < p.rect[3]]

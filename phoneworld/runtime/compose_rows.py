@@ -80,28 +80,40 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
     along = {(it.bounds[a], it.bounds[a + 2], it.texts): it for it in reversed(lst.items)}
     covered: set[Rect] = set()
     pending = []
-    for r in box.children:
-        sub = subtree(boxes, r)
+    subs = [subtree(boxes, r) for r in box.children]
+    sigs = [signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
+            for sub in subs]
+    if _as_recorded(lst, sigs, [boxes[r].bounds for r in box.children], a):
+        for sub in subs:
+            c.quiet.update(sub)
+        return
+    for r, sub, sig in zip(box.children, subs, sigs, strict=True):
         row = boxes[r]
-        sig = signature((boxes[j].text, boxes[j].checkable, boxes[j].checked) for j in sub)
         it = at.get(row.bounds)
         if it is None or it.texts != sig:
             it = _inset(along.get((row.bounds[a], row.bounds[a + 2], sig)), row.bounds, a)
         if it is not None and it.texts == sig:
             covered.add(it.bounds)
             c.quiet.update(sub)
-        else:
-            pending.append((row, sub, sig))
+            continue
+        bare = _bare_row(lst, row.bounds, a, sig)
+        if bare is not None:
+            covered.add(bare.bounds)
+        pending.append((row, sub, sig, bare))
     lx1, ly1, lx2, ly2 = lst.bounds
     for it in lst.items:
         if it.bounds not in covered and not _peeking(it, lst, a, box, boxes):
+            if _head(it, lst, a):
+                wipes.extend(Paint(m.ink, color=m.bg) for m in it.marks
+                             if m.ink[0] < m.ink[2] and m.ink[1] < m.ink[3])
+                continue
             x1, y1, x2, y2 = it.bounds
             rect = (max(x1, lx1), max(y1, ly1), min(x2, lx2), min(y2, ly2))
             if rect[0] < rect[2] and rect[1] < rect[3]:
                 wipes.append(Paint(rect, color=lst.bg))
-    for row, sub, sig in pending:
+    for row, sub, sig, bare in pending:
         x1, y1, x2, y2 = row.bounds
-        it = _best_item(lst, sig, y2 - y1)
+        it = _best_item(lst, sig, y2 - y1) if bare is None else None
         if it is not None:
             src = it.bounds
             # Clipped at the list's top: the row's lower part shows.
@@ -118,7 +130,7 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
                        (plate, size, donors))
             continue
         top = y1
-        if lst.sprite is not None:
+        if lst.sprite is not None and bare is None:
             sw, sh = lst.sprite_size
             if y1 == ly1 and y2 - y1 < sh:
                 top = y1 - (sh - (y2 - y1))
@@ -134,6 +146,60 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
             m = next((m for m in lst.sprite_marks
                       if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _as_recorded(lst: ListLook, sigs: list[tuple[str, ...]], bounds: list[Rect],
+                 a: int) -> bool:
+    """Whether a list's rows are its recorded rows, the same texts (each row's as a set:
+    a row's template may show one column where the recording held it twice) in the same
+    order, laid out a little off where they were recorded (at most a recorded row's length, all
+    within the list): the plate shows the list as recorded. A row of its own size laid
+    at the template's pitch (wikipedia's Read | Feedback | View history tabs, the first
+    one narrower than the pitch) is not cut to what the list's end leaves of it."""
+    if not sigs or len(sigs) != len(lst.items) or any(not s for s in sigs):
+        return False
+    for sig, b, it in zip(sigs, bounds, lst.items, strict=True):
+        n = it.bounds[a + 2] - it.bounds[a]
+        if set(it.texts) != set(sig) or abs(b[a] - it.bounds[a]) > n:
+            return False
+    return True
+
+
+SPRITE_FIT = 0.25
+"""How far (a share of a row's length along the list) the sprite's length may be from a
+row's for the row to be drawn on it: a list of rows of several kinds (a course's unit
+header, then a lesson's button) has its sprite from one kind."""
+
+
+def _bare_row(lst: ListLook, bounds: Rect, a: int, sig: tuple[str, ...]) -> Item | None:
+    """The recorded row with no text that lies within a row at `bounds` (along the
+    list's axis `a`), where that row shares no text with any recorded row and the
+    sprite is of another kind (its length off the row's by more than `SPRITE_FIT`): the
+    plate shows the row there as recorded (its texts drawn on it), where the sprite
+    would paint a row of another kind over it (duolingo's lesson button under a copy of
+    the unit header)."""
+    n = bounds[a + 2] - bounds[a]
+    if lst.sprite is not None and abs(lst.sprite_size[a] - n) <= SPRITE_FIT * n:
+        return None
+    want = set(sig) - _CHECKS
+    if any(want & set(it.texts) for it in lst.items):
+        return None
+    return next((it for it in lst.items if not it.texts and bounds[a] <= it.bounds[a]
+                 and it.bounds[a + 2] <= bounds[a + 2]
+                 and bounds[1 - a] <= it.bounds[1 - a]
+                 and it.bounds[3 - a] <= bounds[3 - a]), None)
+
+
+def _head(it: Item, lst: ListLook, a: int) -> bool:
+    """Whether `it` is a list's head: its first row, of another kind than the rows the
+    sprite was cut from (longer by more than `SPRITE_FIT`), with texts (qqmusic's album
+    header, in one list with its songs). No row of the rendering covers it (an album
+    opened that the traces hold no header or songs of): its texts are wiped, not the
+    whole of it, so the page keeps its header (and the status bar it lies under) rather
+    than going blank."""
+    n = it.bounds[a + 2] - it.bounds[a]
+    return bool(it.texts) and lst.sprite is not None and bool(lst.items) \
+        and it is lst.items[0] and n - lst.sprite_size[a] > SPRITE_FIT * n
 
 
 def _peeking(it: Item, lst: ListLook, a: int, box: Box, boxes: list[Box]) -> bool:

@@ -41,7 +41,8 @@ _PHONE = re.compile(r'<div class="phone" data-screen="[^"]*"\n style="[^"]*">')
 _PLATE = re.compile(rf'\n<img class="plate" src="{ASSET_DIR}/([^"/]+)" alt="">')
 _BOX = re.compile(r'style="left:(-?[\d.]+)px;top:(-?[\d.]+)px;width:([\d.]+)px;'
                   r'height:([\d.]+)px')
-_FILL = re.compile(r';background:(#[0-9a-f]{6})">$')
+_FILL = re.compile(r';background:(#[0-9a-f]{6}(?:[0-9a-f]{2})?)">$')
+"""A colour paint: opaque, or with an alpha (a dialog's scrim)."""
 _CUT = re.compile(rf'<img src="{ASSET_DIR}/([^"/]+)" alt="" style="left:(-?[\d.]+)px;'
                   r'top:(-?[\d.]+)px;width:([\d.]+)px;height:([\d.]+)px">$')
 _NOT_DRAWN = re.compile(r' data-index="\d+"| aria-label="[^"]*"')

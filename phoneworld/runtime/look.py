@@ -146,6 +146,12 @@ class ScreenLook:
     button that passes none): where no box lies at a text of the plate (a title bound to
     the parameter, not shown), the plate's text stays, as recorded for its parameter,
     rather than be wiped (`without_param`)."""
+    window: Rect | None = None
+    """A dialog's window (smaller than the screen, over a dimmed scrim): the plate shows
+    it in these bounds; around it the recording showed the screen it opened over,
+    dimmed by `scrim` (drawn over that screen as the machine shows it now)."""
+    scrim: float = 0.0
+    """How much the recording dims what lies under the window (black at this alpha)."""
     # Indexes of the fields above, made anew by every constructor and `replace` (not
     # init fields: a replaced look must not keep its original's).
     marks_at: dict[Rect, list[Mark]] = field(default_factory=dict, compare=False, init=False)
@@ -232,8 +238,18 @@ def look_from_json(data: dict[str, Any], folder: Path | None = None) -> Look:
             lists=tuple(_list(lst) for lst in s.get("lists", ())), source=s.get("source", ""),
             accent=_color(s["accent"]) if s.get("accent") else "",
             varying=tuple(_rect(r) for r in s.get("varying", ())),
-            gauges=tuple(_gauge(g) for g in s.get("gauges", ())))
+            gauges=tuple(_gauge(g) for g in s.get("gauges", ())),
+            **_dialog(s.get("dialog")))
     return Look(screens=screens, folder=folder)
+
+
+def _dialog(d: Any) -> dict[str, Any]:
+    if d is None:
+        return {}
+    scrim = float(d["scrim"])
+    if not 0.0 < scrim < 1.0:
+        raise ValueError(f"bad scrim {scrim!r}")
+    return {"window": _rect(d["window"]), "scrim": scrim}
 
 
 def look_to_json(look: Look) -> dict[str, Any]:
@@ -244,6 +260,8 @@ def look_to_json(look: Look) -> dict[str, Any]:
                **({"gauges": [{"bounds": list(g.bounds), "follows": list(g.follows),
                                "bg": g.bg, "variants": [list(v) for v in g.variants]}
                               for g in s.gauges]} if s.gauges else {}),
+               **({"dialog": {"window": list(s.window), "scrim": s.scrim}}
+                  if s.window is not None and s.scrim else {}),
                "marks": [_mark_json(m) for m in s.marks],
                "lists": [{"bounds": list(lst.bounds), "bg": lst.bg, "sprite": lst.sprite,
                           "sprite_size": list(lst.sprite_size),

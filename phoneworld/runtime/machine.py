@@ -298,6 +298,10 @@ class Machine:
             if self.spec.look is not None:  # equal specs may differ in their look (#22);
                 # appended, so that `_keep` still finds the data version at key[1]
                 self._key = key = (*key, self.spec.look.token)
+                under = self._under(frame)
+                if under is not None:  # a dialog drawn over the screen under it
+                    self._key = key = (*key, screen_key(state.versions.app, state.version,
+                                                        under, self._answer))
             r = self.cache.get(key)
             if r is not None:
                 self._rendered = r  # computed already, and kept
@@ -325,8 +329,22 @@ class Machine:
         look = self.spec.look.screens.get(screen.name) if self.spec.look is not None else None
         if look is not None and screen.param is not None and frame.param is None:
             look = look.without_param()  # (#22) the plate's title stays, not an empty bar
+        below = self._under(frame)
         return Rendering(screen.name, screen.package or self.spec.package, self.spec.width,
-                         self.spec.height, compute, look=look)
+                         self.spec.height, compute, look=look,
+                         under=None if below is None else self._render(below))
+
+    def _under(self, frame: Frame) -> Frame | None:
+        """The frame under `frame` (the top of the stack) where `frame`'s screen is a
+        dialog whose look records its scrim and the one under it has a look of its own
+        (drawn around the window, dimmed: `page.render_html`); else None."""
+        looks = self.spec.look.screens if self.spec.look is not None else {}
+        look = looks.get(frame.screen)
+        if look is None or not look.scrim or len(self._stack) < 2 \
+                or self._stack[-1] is not frame:
+            return None
+        below = self._stack[-2]
+        return below if below.screen in looks and below.screen != frame.screen else None
 
     def rendered(self) -> Rendering:
         """The current screen, rendered, its boxes computed (kept until the state changes)."""

@@ -120,7 +120,7 @@ def render_html(r: Rendering) -> str:
     paints: list[dict[str, str]] = []
     if look is not None:
         comp = compose(look, boxes, (r.width, r.height))
-        paints = [_paint(p, scale) for p in comp.paints]
+        paints = [_paint(p, scale) for p in _under(r) + comp.paints]
     else:
         for p, kind in bars(boxes, r.width, r.height):
             item = _paint(p, scale)
@@ -155,6 +155,22 @@ def render_html(r: Rendering) -> str:
         height=round(r.height * scale), accent=look.accent if look and look.accent else ACCENT,
         plate=plate, paints=paints,
         boxes=items)
+
+
+def _under(r: Rendering) -> list[Paint]:
+    """A dialog's ground (`Rendering.under`): the screen under it as shown now (its
+    plate and paints; its texts as the plate has them), black at the recorded dim over
+    it, and the dialog's window from its own plate. Nothing where it has none."""
+    look, under = r.look, r.under
+    if look is None or under is None or under.look is None or look.window is None:
+        return []
+    size = (r.width, r.height)
+    whole = (0, 0, r.width, r.height)
+    dim = f"#000000{round(look.scrim * 255):02x}"
+    return [Paint(whole, image=under.look.plate, image_size=size),
+            *compose(under.look, under.boxes, size).paints,
+            Paint(whole, color=dim),
+            Paint(look.window, image=look.plate, image_size=size)]
 
 
 def _quiet(b) -> dict:

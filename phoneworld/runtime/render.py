@@ -262,18 +262,22 @@ class Rendering:
     """One screen as rendered at one moment; every form but the `Node` tree is computed
     once, on first use."""
 
-    __slots__ = ("screen", "package", "width", "height", "look", "_compute", "_boxes",
+    __slots__ = ("screen", "package", "width", "height", "look", "under", "_compute",
+                 "_boxes",
                  "_index", "_elements", "_xml", "_html", "_derived", "_hits", "__weakref__")
 
     def __init__(self, screen: str, package: str, width: int, height: int,
                  compute: Callable[[Rendering], list[Box]],
-                 look: ScreenLook | None = None) -> None:
+                 look: ScreenLook | None = None, under: Rendering | None = None) -> None:
         self.screen = screen
         self.package = package
         self.width = width
         self.height = height
         self.look = look
         """The screen's recorded look, which the HTML page is drawn on, or None."""
+        self.under = under
+        """The screen under a dialog whose look records its scrim (`ScreenLook.scrim`),
+        as it is shown now: drawn around the dialog's window, dimmed; else None."""
         self._compute: Callable[[Rendering], list[Box]] | None = compute
         """Renders the boxes (given this rendering, to learn that it has been)."""
         self._boxes: list[Box] | None = None

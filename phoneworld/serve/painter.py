@@ -8,7 +8,9 @@ Chromium only for what they cannot give:
 - On a recorded look (a plate), the plate and the paints on it are recorded pixels:
   they are decoded and laid down here (`recorded`); the page less them, on a
   transparent background, is set in the browser, and only the rectangles of the divs
-  that draw something (texts, check marks) are captured and laid over them.
+  that draw something (texts, check marks) are captured and laid over them; a
+  rectangle where only texts draw (`texts`: divs of the template's text classes, in
+  faces this machine has) is drawn here instead, with no browser round trip at all.
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
@@ -25,9 +27,10 @@ captured again: only what was never drawn costs Chromium anything.
 The browser's side, its pages shown and captured in a window `WINDOW` rows high (or
 one up to four times as high, for a tall clip), is `capture`'s; the page is changed
 first (Chromium lays it out while the recorded pixels are laid here, and captures while
-another thread lays them). Every pixel of a
-result comes from Chromium at the device's size or from a recording: nothing is scaled
-up.
+another thread lays them). Every pixel of a result comes from Chromium at the device's
+size, from a recording, or from FreeType at the device's size in Chromium's faces (texts
+over a plate, within `tests/test_texts.py`'s tolerance of Chromium's): nothing is
+scaled up.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import numpy as np
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.cache import LRU
-from phoneworld.runtime.layers import PageLayers, page_layers
+from phoneworld.runtime.layers import FRAME_WIDTH, PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
 from phoneworld.serve.frame import Frame, over
 from phoneworld.serve.recorded import Recorded
@@ -52,8 +55,10 @@ from phoneworld.serve.regions import (
     cut,
     ground,
     join,
+    meets,
     merge,
 )
+from phoneworld.serve.texts import TextDrawer, text_div
 
 Rect = tuple[int, int, int, int]
 
@@ -66,6 +71,7 @@ laid and empty phones (8 MB each at 1080x2400), least recently used dropped firs
 `RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
 _TAIL = "</div></body></html>"
+_NOTHING = np.zeros((0, 0, 4), np.uint8)
 """What closes a page after the phone's divs (`layers`)."""
 
 
@@ -100,11 +106,15 @@ class Painter:
         memory: bytes of pixels kept (default: $PHONEWORLD_PAINTER_MB, else `MEMORY` MB).
         window: app rows a browser window shows (None: `WINDOW`); 0: the whole page, each
             part captured as a clip (two of Chromium's frames a clip; for comparison).
+        texts: draw the texts over plates here (`texts`), not in the browser, where
+            fontconfig and the faces are there (False: every pixel from Chromium or a
+            recording).
     """
 
     def __init__(self, browser: Any, route: Callable[[Any], None], origin: str,
                  assets: Callable[[str], bytes | None] | None, *,
-                 memory: int | None = None, window: int | None = None) -> None:
+                 memory: int | None = None, window: int | None = None,
+                 texts: bool = True) -> None:
         small_pages()
         self.capture = Capturer(browser, route, origin, WINDOW if window is None else window)
         """The browser's pages, and what they captured (`capture`)."""
@@ -122,6 +132,11 @@ class Painter:
         """The recorded images, decoded, and what is laid of them (`recorded`)."""
         self._sizes: set[tuple[int, int]] = set()
         """Page sizes whose windows are open (`draw`)."""
+        self.texts = TextDrawer.system() if texts else None
+        """What draws texts over plates here, not in the browser (None: the browser
+        draws every div)."""
+        self.drawn = 0
+        """App pixels of texts over plates drawn here instead of by the browser so far."""
 
     @property
     def captured(self) -> int:
@@ -156,13 +171,16 @@ class Painter:
         # From the recent frame on these paints that needs the fewest pixels drawn, or
         # from the paints alone: the divs that changed laid anew, each rectangle first
         # restored to the paints.
-        fresh = [lay.rect for lay in pl.layers if not lay.blank]
-        last, (hits, clips, misses) = None, self._reuse(pl, fresh, size, clear=True)
+        # (Texts drawn here are drawn only for the way chosen.)
+        last, rects = None, [lay.rect for lay in pl.layers if not lay.blank]
+        best = self._reuse(pl, rects, size, clear=True, draw=False)
         for laid, was, frame in reversed(page.recent):
             if laid == key:
-                got = self._reuse(pl, changed(was.layers, pl.layers), size, clear=True)
-                if _cost(got) < _cost((hits, clips)):
-                    last, (hits, clips, misses) = frame, got
+                diff = changed(was.layers, pl.layers)
+                got = self._reuse(pl, diff, size, clear=True, draw=False)
+                if _cost(got) < _cost(best):
+                    last, rects, best = frame, diff, got
+        hits, clips, misses = self._reuse(pl, rects, size, clear=True)
         if clips:
             # The page first: Chromium lays out and rasters the new divs in its own
             # processes while the recorded pixels are laid here.
@@ -287,18 +305,45 @@ class Painter:
     # -- regions drawn before ----------------------------------------------------------------
 
     def _reuse(self, pl: PageLayers, rects: list[Rect], size: tuple[int, int],
-               clear: bool) -> tuple[list[tuple[Rect, np.ndarray]], list[Rect], list[Rect]]:
+               clear: bool, draw: bool = True
+               ) -> tuple[list[tuple[Rect, np.ndarray]], list[Rect], list[Rect]]:
         """Of the rectangles where `pl` differs from the last frame: those drawn before
-        (with their pixels), the clips to capture for the others, and the others."""
+        or drawn here (`texts`: over a plate, where only texts draw), with their pixels,
+        the clips to capture for the others, and the others. Without `draw`, what would
+        be drawn here is not (its pixels: an empty array), for weighing ways."""
         hits: list[tuple[Rect, np.ndarray]] = []
         misses: list[Rect] = []
         for r in cut(rects, size):
-            got = self.regions.get(self.regions.key(pl, r, clear))
+            key = self.regions.key(pl, r, clear)
+            got = self.regions.get(key)
+            if got is None and clear and self.texts is not None:
+                got = self._texts_in(pl, r, size, draw)
+                if got is not None and draw:
+                    self.regions.put(key, got)
             if got is None:
                 misses.append(r)
             else:
                 hits.append((r, got))
         return hits, join(merge(misses, size), size), misses
+
+    def _texts_in(self, pl: PageLayers, r: Rect, size: tuple[int, int],
+                  draw: bool = True) -> np.ndarray | None:
+        """What the see-through overlay of `pl` shows in `r`, drawn here (`texts`) where
+        every div that draws there is a text; else None (the browser draws it)."""
+        assert self.texts is not None
+        divs = []
+        for lay in pl.layers:
+            if not lay.blank and meets(lay.rect, r):
+                t = text_div(lay.div)
+                if t is None:
+                    return None
+                divs.append(t)
+        if not draw:
+            return _NOTHING
+        got = self.texts.rgba(divs, r, size[0] / FRAME_WIDTH)
+        if got is not None:
+            self.drawn += area([r])
+        return got
 
     def _keep_regions(self, pl: PageLayers, rects: list[Rect], clip: Rect, img: np.ndarray,
                       clear: bool) -> None:

@@ -125,8 +125,14 @@ class Recorded:
         if x1 >= x2 or y1 >= y2:
             return True
         if p.color:
-            f.fill((x1, y1, x2, y2),
-                   tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5)))  # type: ignore
+            rgb = tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5))
+            if len(p.color) == 9:  # #rrggbbaa: laid over what is there (a scrim)
+                a = int(p.color[7:9], 16)
+                under = f.pixels[y1:y2, x1:x2].astype(np.uint16)
+                f.paste(x1, y1, ((under * (255 - a) + np.array(rgb, np.uint16) * a + 127)
+                                 // 255).astype(np.uint8))
+                return True
+            f.fill((x1, y1, x2, y2), rgb)  # type: ignore[arg-type]
             return True
         img = self.decode(p.image, *p.image_size)
         if img is None:

@@ -109,8 +109,11 @@ class Screenshotter:
     def __init__(self, executable: str | None = None, *, timeout: float = 10.0,
                  queue_size: int = 64, cache_size: int = 128,
                  assets: Callable[[str], bytes | None] | None = None,
-                 memory: int | None = None, window: int | None = None) -> None:
+                 memory: int | None = None, window: int | None = None,
+                 texts: bool = True) -> None:
         self.executable = chromium_path(executable)
+        self.texts = texts
+        """Whether the painter draws texts over plates itself (`painter.Painter`)."""
         self.memory = memory
         """Bytes of pixels the painter keeps (None: `painter.memory_budget()`)."""
         self.window = window
@@ -227,7 +230,8 @@ class Screenshotter:
 
                 pages: dict[tuple[int, int], tuple[Any, Any, str]] = {}
                 self.painter = Painter(browser, self._answer, ORIGIN, self._asset,
-                                       memory=self.memory, window=self.window)
+                                       memory=self.memory, window=self.window,
+                                       texts=self.texts)
                 while True:
                     job = self._queue.get()
                     if job is _STOP:

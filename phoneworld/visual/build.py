@@ -17,11 +17,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from phoneworld.codegen.files import stable_json
-from phoneworld.runtime.look import LOOK_FILE, Gauge, ListLook, Look, ScreenLook, look_to_json
+from phoneworld.runtime.look import (
+    LOOK_FILE,
+    Gauge,
+    ListLook,
+    Look,
+    Rect,
+    ScreenLook,
+    look_to_json,
+)
 from phoneworld.runtime.page import FRAME_WIDTH
 from phoneworld.spec.ast import AppSpec
 from phoneworld.traces.model import Observation, Trace
@@ -36,6 +45,7 @@ from phoneworld.visual.extract import (
     varying_pictures,
 )
 from phoneworld.visual.gauges import GaugeCut, gauge_cut, gauge_views, recorded_texts
+from phoneworld.visual.scrim import dialog_scrim, window_of
 
 
 @dataclass(frozen=True)
@@ -132,6 +142,7 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
             for j, (_, px) in enumerate(g.variants):
                 images[f"gauge:{name}:{k}:{j}"] = px
     store = encode_assets(images, cap)
+    dialogs = _dialogs(spec, cuts)
     screens = {}
     for name, cut in sorted(cuts.items()):
         plate = store.names.get(f"plate:{name}")
@@ -147,15 +158,36 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
                              for j, (t, _) in enumerate(g.variants)
                              if f"gauge:{name}:{k}:{j}" in store.names)
             kept.append(Gauge(bounds=g.bounds, follows=g.follows, bg=g.bg, variants=variants))
+        window, scrim = dialogs.get(name, (None, 0.0))
         screens[name] = ScreenLook(plate=plate, marks=cut.marks, lists=tuple(lists),
                                    source=cut.source, accent=cut.accent, varying=cut.varying,
-                                   gauges=tuple(kept))
+                                   gauges=tuple(kept), window=window, scrim=scrim)
     look = Look(screens=screens, data={k.split("/", 1)[1]: v for k, v in store.files.items()})
     origin = origin or spec.source or spec.name
     files = {LOOK_FILE: stable_json(look_to_json(look), origin), **store.files,
              COMPARISON: comparison_page(spec, look, origin).encode()}
     report.update(screens=len(screens), assets=store.report, comparison=COMPARISON)
     return look, files, report
+
+
+def _dialogs(spec: AppSpec, cuts: Mapping[str, Any]) -> dict[str, tuple[Rect, float]]:
+    """Each dialog screen's window and recorded dim (`scrim`), fitted against the plates
+    of the screens its transitions open it from."""
+    out: dict[str, tuple[Rect, float]] = {}
+    for screen in spec.screens:
+        if screen.name not in cuts or window_of(
+                screen.root.bounds, (spec.width, spec.height)) is None:
+            continue
+        froms = sorted({t.screen for t in spec.transitions
+                        if t.target == screen.name and t.screen != screen.name
+                        and t.screen in cuts})
+        if not froms:
+            continue
+        got = dialog_scrim(screen.root.bounds, cuts[screen.name].plate(),
+                           [cuts[f].plate() for f in froms])
+        if got is not None:
+            out[screen.name] = got
+    return out
 
 
 def _gauges(root, recs: Sequence[Recording], spec: AppSpec) -> list[GaugeCut]:

@@ -1,0 +1,414 @@
+"""Texts over a recorded plate, drawn in this process: no browser round trip.
+
+On a screen drawn over its recorded plate, what changes with the state is mostly text
+(a row's label, a typed word, a counter): `page.render_html` writes each as a div of
+the template's `.x` classes with one `<span>` in it. Chromium lays such a div out by
+rules simple enough to follow here (a flex box that centres one block; one line cut
+with an ellipsis, lines wrapped and clamped, or one line showing its end), so the
+painter draws them with FreeType (Pillow, HarfBuzz-shaped through raqm) in the faces
+Chromium would pick, and asks the browser only for divs of any other kind:
+
+    t = text_div(layer.div)           # None: not such a div (the browser draws it)
+    drawer = TextDrawer.system()      # None: fontconfig or a face is missing
+    drawer.draw(frame, t, zoom)       # the text laid over the frame's pixels
+
+The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does:
+each character from the first family that has its glyph. A text with a character no
+family has, or one whose drawing depends on more than this module follows (right-to-
+left scripts, combining marks, emoji, controls), is not drawn here. Glyphs are
+Chromium's faces at Chromium's sizes; their rasterisation (hinting, antialiasing) is
+FreeType's own, so a text differs from Chromium's capture by a few levels at glyph
+edges, and a line cut with an ellipsis may end a character earlier or later
+(`tests/test_texts.py` measures both on the shared traces).
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from phoneworld.runtime.widgets import FONTS
+from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
+
+Rect = tuple[int, int, int, int]
+
+LINE_HEIGHT = 1.2
+"""`.v`'s line-height (`page._TEMPLATE`)."""
+DEFAULT_COLOR = "#202124"
+"""`.v`'s colour."""
+ELLIPSIS = "\u2026"
+
+_OPEN = re.compile(
+    r'<div class="v x (?P<lines>one|many)(?P<end> end)?(?P<off> off)?(?: click)?"'
+    r'(?: data-index="\d+")?\n style="left:(?P<left>-?[\d.]+)px;top:(?P<top>-?[\d.]+)px;'
+    r'width:(?P<w>[\d.]+)px;height:(?P<h>[\d.]+)px(?:;font-size:(?P<size>[\d.]+)px)?'
+    r'(?:;color:(?P<color>#[0-9a-f]{6}))?(?:;font-weight:(?P<weight>\d+))?'
+    r'(?:;text-align:(?P<align>left|center|right))?(?:;padding-left:(?P<pl>[\d.]+)px)?'
+    r'(?:;padding-right:(?P<pr>[\d.]+)px)?'
+    r'(?:;align-items:flex-start;padding-top:(?P<pt>[\d.]+)px)?'
+    r'(?:;clip-path:inset\((?P<clip>[\d.]+px [\d.]+px [\d.]+px [\d.]+px)\))?"'
+    r'(?: aria-label="[^"<>]*")?>'
+    r'(?:<span(?: style="-webkit-line-clamp:(?P<clamp>\d+)")?>(?P<text>[^<>]*)</span>)?'
+    r'</div>$')
+"""A text div as `page._TEMPLATE` writes it from `widgets._text_css` (the order of its
+style's parts is the template's), and nothing else."""
+_SPACES = re.compile(r"[ \t\n\r\f]+")
+
+
+@dataclass(frozen=True)
+class TextDiv:
+    """One text div, in CSS pixels (the page's 412-wide frame)."""
+
+    box: tuple[float, float, float, float]
+    """left, top, width, height."""
+    text: str
+    lines: str
+    """"one", "many" or "end" (one line that shows its end)."""
+    clamp: int
+    size: float
+    color: str
+    weight: int
+    align: str
+    pad: tuple[float, float, float]
+    """left, right, top (top: -1 where the text is centred in the box's height)."""
+    clip: tuple[float, float, float, float]
+    """clip-path insets: top, right, bottom, left."""
+    opacity: float = 1.0
+    """`.off`'s (a disabled view's) opacity."""
+
+
+@lru_cache(maxsize=4096)
+def text_div(div: str) -> TextDiv | None:
+    """`div` (a layer's, `layers.Layer.div`) as a text this module draws, or None."""
+    m = _OPEN.match(div)
+    if m is None:
+        return None
+    text = _SPACES.sub(" ", html_lib.unescape(m["text"] or "")).strip(" ")
+    if not all(_plain(c) for c in text):
+        return None
+    clip = tuple(float(v[:-2]) for v in m["clip"].split()) if m["clip"] else (0.0,) * 4
+    return TextDiv(
+        box=(float(m["left"]), float(m["top"]), float(m["w"]), float(m["h"])), text=text,
+        lines="end" if m["end"] else m["lines"],
+        clamp=int(m["clamp"]) if m["clamp"] else (1 if m["lines"] == "one" else 0),
+        size=float(m["size"] or 16.0), color=m["color"] or DEFAULT_COLOR,
+        weight=int(m["weight"] or 400), align=m["align"] or "left",
+        pad=(float(m["pl"] or 0), float(m["pr"] or 0), float(m["pt"] or -1.0)),
+        clip=clip, opacity=0.5 if m["off"] else 1.0)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=4096)
+def _plain(c: str) -> bool:
+    """Whether `c` draws the same whatever lies around it: no right-to-left letter, no
+    combining mark, no control or format character, no emoji or its selectors."""
+    cat = unicodedata.category(c)
+    if cat[0] in "MC" or cat == "Zl" or cat == "Zp":
+        return False
+    if unicodedata.bidirectional(c) in ("R", "AL", "RLE", "RLO", "RLI", "AN"):
+        return False
+    o = ord(c)
+    return not (0x1F000 <= o <= 0x1FAFF or 0x2600 <= o <= 0x27BF or 0xFE00 <= o <= 0xFE0F
+                or 0xE000 <= o <= 0xF8FF or o > 0x2FFFF)
+
+
+# -- drawing -----------------------------------------------------------------------------------
+
+class TextDrawer:
+    """Draws `TextDiv`s in the faces `fonts` resolves to among `faces`."""
+
+    _SYSTEM: list[TextDrawer | None] = []
+    _LOCK = threading.Lock()
+
+    def __init__(self, faces: list[Face], fonts: str = FONTS) -> None:
+        self.faces = faces
+        self.families = families(fonts)
+        self._fonts: dict[tuple[str, int, float], object] = {}
+        self._chosen: dict[int, list[tuple[Face, bool]]] = {}
+        self._runs: dict[tuple[str, int], list[tuple[str, Face, bool]] | None] = {}
+
+    @classmethod
+    def system(cls) -> TextDrawer | None:
+        """The drawer of this machine's faces (made once), or None where fontconfig is
+        missing or knows none of `widgets.FONTS`."""
+        with cls._LOCK:
+            if not cls._SYSTEM:
+                faces = system_faces()
+                ok = faces is not None and any(
+                    pick(faces, f, 400) for f in families())
+                try:
+                    from PIL import features
+
+                    ok = ok and bool(features.check("raqm"))
+                except ImportError:
+                    ok = False
+                drawer = cls(faces) if ok and faces is not None else None
+                if drawer is not None:
+                    # The faces' character maps read by another thread (a CJK face's:
+                    # half a second to three on a busy machine), not on the browser's
+                    # first screenshot nor on the first text that needs one; a text
+                    # that needs one before it is read reads it itself (the same map).
+                    threading.Thread(target=drawer._read_maps, name="phoneworld-faces",
+                                     daemon=True).start()
+                cls._SYSTEM.append(drawer)
+            return cls._SYSTEM[0]
+
+    def _read_maps(self) -> None:
+        for face, _ in self.chosen(400):
+            cmap(face.file, face.index)
+
+    def chosen(self, weight: int) -> list[tuple[Face, bool]]:
+        """The face of each installed family for `weight`, in the families' order."""
+        got = self._chosen.get(weight)
+        if got is None:
+            got = self._chosen[weight] = [
+                p for fam in self.families if (p := pick(self.faces, fam, weight))]
+        return got
+
+    def runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
+        """`text` cut into runs of one face each (each character from the first family
+        that has it), or None where a character has none."""
+        key = (text, weight)
+        if key in self._runs:
+            return self._runs[key]
+        got = self._runs[key] = self._cut_runs(text, weight)
+        if len(self._runs) > 4096:
+            self._runs.pop(next(iter(self._runs)))
+        return got
+
+    def _cut_runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
+        out: list[tuple[str, Face, bool]] = []
+        chosen = self.chosen(weight)
+        for c in text:
+            got = next((p for p in chosen if ord(c) in cmap(p[0].file, p[0].index)), None)
+            if got is None:
+                if c == " " and out:
+                    got = (out[-1][1], out[-1][2])
+                else:
+                    return None
+            if out and out[-1][1] is got[0] and out[-1][2] == got[1]:
+                out[-1] = (out[-1][0] + c, got[0], got[1])
+            else:
+                out.append((c, got[0], got[1]))
+        return out
+
+    def font(self, face: Face, size: float):
+        from PIL import ImageFont
+
+        key = (face.file, face.index, size)
+        f = self._fonts.get(key)
+        if f is None:
+            f = self._fonts[key] = ImageFont.truetype(
+                face.file, size, index=face.index, layout_engine=ImageFont.Layout.RAQM)
+        return f
+
+    def width(self, runs: list[tuple[str, Face, bool]], size: float) -> float:
+        """How wide `runs` are at `size` (shaped, run by run)."""
+        return sum(self._length(s, face, size) for s, face, _ in runs)
+
+    @lru_cache(maxsize=8192)  # noqa: B019 - one drawer a process (`system`)
+    def _length(self, s: str, face: Face, size: float) -> float:
+        return self.font(face, size).getlength(s)
+
+    def draw(self, frame, t: TextDiv, zoom: float) -> bool:
+        """Lay `t` over `frame` (a `frame.Frame` of the app's pixels, the page laid out
+        at `zoom` app pixels a CSS pixel); False (and nothing drawn) where a character
+        has no face."""
+        plan = self.layout(t, zoom) if t.text else None
+        if plan is None:
+            return not t.text
+        w, h = frame.size
+        x1, y1, x2, y2 = plan[2]
+        r = (max(0, x1), max(0, y1), min(w, x2), min(h, y2))
+        if r[0] >= r[2] or r[1] >= r[3]:
+            return True
+        img = self.rgba([t], r, zoom)
+        assert img is not None
+        from phoneworld.serve.frame import over
+
+        frame.paste(r[0], r[1], over(frame.pixels[r[1]:r[3], r[0]:r[2]], img))
+        return True
+
+    def rgba(self, texts: list[TextDiv], rect: Rect, zoom: float) -> np.ndarray | None:
+        """What `texts` (in paint order) draw inside `rect` (app pixels) on a transparent
+        ground, as straight-alpha RGBA (what Chromium's capture of a see-through page
+        gives there); None where a character has no face."""
+        x1, y1, x2, y2 = rect
+        out = np.zeros((y2 - y1, x2 - x1, 4), np.uint8)
+        for t in texts:
+            if not t.text:
+                continue  # an empty field: the div draws nothing
+            plan = self.layout(t, zoom)
+            if plan is None:
+                return None
+            lines, size, clip = plan
+            c = (max(x1, clip[0]), max(y1, clip[1]), min(x2, clip[2]), min(y2, clip[3]))
+            if c[0] >= c[2] or c[1] >= c[3]:
+                continue
+            a = self.mask(lines, size, c)
+            if t.opacity < 1:
+                a = (a.astype(np.float32) * t.opacity + 0.5).astype(np.uint8)
+            sl = np.s_[c[1] - y1:c[3] - y1, c[0] - x1:c[2] - x1]
+            col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
+            below = out[sl]
+            if not below[..., 3].any():  # nothing drawn there yet (texts rarely meet)
+                below[..., :3] = col.astype(np.uint8)
+                below[..., 3] = a
+                continue
+            # Straight alpha, `a` over what is there: premultiplied sums, divided back.
+            fa = a.astype(np.float32) / 255.0
+            ba = below[..., 3].astype(np.float32) / 255.0
+            out_a = fa + ba * (1 - fa)
+            premul = col * fa[..., None] + below[..., :3] * (ba * (1 - fa))[..., None]
+            rgb = np.divide(premul, out_a[..., None], out=np.zeros_like(premul),
+                            where=out_a[..., None] > 0)
+            below[..., :3] = np.clip(rgb + 0.5, 0, 255)
+            below[..., 3] = np.clip(out_a * 255 + 0.5, 0, 255)
+        return out
+
+    def layout(self, t: TextDiv, zoom: float):
+        """The lines of `t` ((runs, x, baseline) each, app pixels), the font size, and
+        the rectangle the div clips to; None where a character has no face."""
+        left, top, bw, bh = (v * zoom for v in t.box)
+        pl, pr, pt = (v * zoom if v > 0 else v for v in t.pad)
+        size = t.size * zoom
+        # Blink's line box: a number line-height computes to whole pixels (truncated),
+        # the font's ascent and descent are rounded, the half-leading above floored.
+        lh = float(int(LINE_HEIGHT * size + 1e-6))
+        runs = self.runs(t.text, t.weight)
+        if runs is None:
+            return None
+        content_w = max(0.0, bw - pl - pr)
+        if t.lines == "many":
+            lines = self._wrap(runs, size, content_w, t.clamp)
+        else:
+            lines = [runs]
+        shown = []
+        for line in lines:
+            wid = self.width(line, size)
+            if t.lines != "end" and (wid > content_w + 0.01 or isinstance(line, _Cut)):
+                line, wid = self._ellipsis(line, size, content_w, t.weight)
+            if t.lines == "end" and wid > content_w:
+                x = left + pl + content_w - wid
+            elif t.align == "center":
+                x = left + pl + (content_w - wid) / 2
+            elif t.align == "right":
+                x = left + pl + content_w - wid
+            else:
+                x = left + pl
+            shown.append((line, x))
+        n = len(shown)
+        span_h = n * lh
+        ct, ch = (top + pt, bh - pt) if pt >= 0 else (top, bh)
+        span_top = ct if pt >= 0 else ct + (ch - span_h) / 2
+        asc, desc = self._metrics(size)
+        half = (lh - (asc + desc)) // 2
+        out = [(line, x, round(span_top + k * lh + half + asc)) for k, (line, x) in
+               enumerate(shown)]
+        ct_, cr, cb, cl = (v * zoom for v in t.clip)
+        clip = (int(np.floor(left + cl)), int(np.floor(top + ct_)),
+                int(np.ceil(left + bw - cr)), int(np.ceil(top + bh - cb)))
+        return out, size, clip
+
+    def _metrics(self, size: float) -> tuple[int, int]:
+        """The line's ascent and descent, from its primary face (the first family's):
+        the fallback faces of a mixed line lie on its baseline."""
+        face = self.chosen(400)[0][0]
+        asc, desc, upem = vertical(face.file, face.index)
+        return round(asc * size / upem), round(desc * size / upem)
+
+    def _wrap(self, runs, size: float, width: float, clamp: int) -> list:
+        """Lines of `runs` wrapped at spaces, hyphens and CJK characters (a word wider
+        than the line broken where it must: overflow-wrap anywhere), at most `clamp`
+        (0: any); the last a `_Cut` where more text followed."""
+        chars = [(c, face, bold) for s, face, bold in runs for c in s]
+        lines: list = []
+        i = 0
+        while i < len(chars):
+            if clamp and len(lines) == clamp:
+                lines[-1] = _Cut(lines[-1])
+                break
+            j = i + max(1, self._fits(chars[i:], size, width))
+            end = j
+            if j < len(chars):  # the last break opportunity in the part that fits
+                for k in range(j, i, -1):
+                    if chars[k][0] == " " or chars[k - 1][0] in " -" or \
+                            _cjk(chars[k - 1][0]) or _cjk(chars[k][0]):
+                        end = k
+                        break
+            line = _join(chars[i:end])
+            if line:
+                line[-1] = (line[-1][0].rstrip(" "), line[-1][1], line[-1][2])
+            lines.append(line)
+            i = end
+            while i < len(chars) and chars[i][0] == " ":
+                i += 1
+        return lines
+
+    def _fits(self, chars, size: float, width: float, extra: float = 0.0) -> int:
+        """How many of `chars` (from the first) fit in `width` with `extra` after them."""
+        if self.width(_join(chars), size) + extra <= width + 0.01:
+            return len(chars)
+        lo, hi = 0, len(chars)  # fits lo, not hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.width(_join(chars[:mid]), size) + extra <= width + 0.01:
+                lo = mid
+            else:
+                hi = mid
+        return lo
+
+    def _ellipsis(self, line, size: float, width: float, weight: int):
+        """`line` cut at the last character after which it and an ellipsis fit."""
+        chars = [(c, f, b) for s, f, b in line for c in s]
+        ell = self.runs(ELLIPSIS, weight) or [(ELLIPSIS, chars[0][1], chars[0][2])]
+        head = chars[:self._fits(chars, size, width, self.width(ell, size))]
+        while head and head[-1][0] == " ":
+            head = head[:-1]
+        out = _join(head) + ell
+        return out, self.width(out, size)
+
+    def mask(self, lines, size: float, clip: Rect) -> np.ndarray:
+        """The glyphs' coverage (0-255) inside `clip`, lines laid as `layout` gives them."""
+        from PIL import Image, ImageDraw
+
+        x1, y1, x2, y2 = clip
+        img = Image.new("L", (x2 - x1, y2 - y1), 0)
+        d = ImageDraw.Draw(img)
+        for runs, x, base in lines:
+            at = x
+            for s, face, bold in runs:
+                font = self.font(face, size)
+                if s:
+                    d.text((at - x1, base - y1), s, fill=255, font=font, anchor="ls",
+                           stroke_width=0, features=None)
+                    if bold:  # Chromium's synthetic bold: the glyphs emboldened
+                        d.text((at - x1 + size / 24, base - y1), s, fill=255, font=font,
+                               anchor="ls")
+                at += font.getlength(s)
+        return np.asarray(img)
+
+
+class _Cut(list):
+    """A line after which more text was clamped away: drawn with an ellipsis."""
+
+
+def _join(chars) -> list[tuple[str, Face, bool]]:
+    out: list[tuple[str, Face, bool]] = []
+    for c, f, b in chars:
+        if out and out[-1][1] is f and out[-1][2] == b:
+            out[-1] = (out[-1][0] + c, f, b)
+        else:
+            out.append((c, f, b))
+    return out
+
+
+def _cjk(c: str) -> bool:
+    o = ord(c)
+    return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or \
+        0xFF00 <= o <= 0xFFEF or 0x20000 <= o <= 0x2FFFF

@@ -1,0 +1,137 @@
+"""A dialog drawn over the screen under it (#22): the compiler fits the dim its recording
+shows around its window (`visual.scrim`), the runtime draws the window from the dialog's
+plate and around it the screen under it as shown now, dimmed (`page._under`), and the
+painter lays the translucent scrim itself (`serve.recorded`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from phoneworld.runtime.compose import Paint
+from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
+from phoneworld.serve.frame import Frame
+from phoneworld.serve.recorded import Recorded
+from phoneworld.visual.scrim import dialog_scrim, fit_scrim, window_of
+
+SIZE = (1080, 1920)
+WINDOW = (27, 496, 1053, 1351)
+
+
+def _screens(alpha: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    under = np.full((SIZE[1], SIZE[0], 3), 245, np.uint8)
+    for _ in range(40):  # rows of text-like blocks
+        x, y = int(rng.integers(0, 900)), int(rng.integers(0, 1800))
+        under[y:y + 40, x:x + 160] = rng.integers(40, 200, 3)
+    dialog = (under.astype(np.float32) * (1 - alpha)).round().astype(np.uint8)
+    x1, y1, x2, y2 = WINDOW
+    dialog[y1:y2, x1:x2] = 255
+    return dialog, under
+
+
+def test_a_centred_window_smaller_than_the_screen_is_a_dialogs():
+    assert window_of(WINDOW, SIZE) == WINDOW
+    assert window_of((0, 0, 1080, 1920), SIZE) is None  # the whole screen
+    assert window_of((0, 496, 1080, 1351), SIZE) is None  # edge to edge across
+    assert window_of((27, 496, 900, 1351), SIZE) is None  # off the middle
+
+
+def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
+    dialog, under = _screens(0.6)
+    a, err = fit_scrim(WINDOW, dialog, under)
+    assert a == pytest.approx(0.6, abs=0.01) and err < 1.0
+    assert dialog_scrim(WINDOW, dialog, [under]) == (WINDOW, pytest.approx(0.6, abs=0.01))
+    # Another screen under it (another state recorded): no fit, no scrim.
+    other, _ = _screens(0.0, seed=7)
+    assert dialog_scrim(WINDOW, dialog, [other]) is None
+    # Of several screens it opens over, the one that explains the pixels.
+    assert dialog_scrim(WINDOW, dialog, [other, under])[1] == pytest.approx(0.6, abs=0.01)
+    # No dim to speak of, or no dialog.
+    undimmed, _ = _screens(0.0)
+    assert dialog_scrim(WINDOW, undimmed, [under]) is None
+    assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
+
+
+def test_a_dialogs_window_and_scrim_round_trip_through_look_json():
+    look = Look(screens={"d": ScreenLook(plate="0123456789abcdef.webp", window=WINDOW,
+                                         scrim=0.599),
+                         "s": ScreenLook(plate="fedcba9876543210.webp")})
+    data = look_to_json(look)
+    assert "dialog" not in data["screens"]["s"]
+    back = look_from_json(data).screens
+    assert back["d"].window == WINDOW and back["d"].scrim == 0.599
+    assert back["s"].window is None and back["s"].scrim == 0.0
+    data["screens"]["d"]["dialog"]["scrim"] = 1.5
+    with pytest.raises(ValueError, match="scrim"):
+        look_from_json(data)
+
+
+def test_a_translucent_paint_is_laid_over_what_is_there():
+    f = Frame(np.full((10, 10, 3), 200, np.uint8))
+    rec = Recorded(None, None)  # type: ignore[arg-type]
+    assert rec.lay(f, Paint((0, 0, 5, 10), color="#00000099"))  # 0x99 = 153: 60%
+    assert (f.pixels[:, :5] == 80).all() and (f.pixels[:, 5:] == 200).all()
+    assert rec.lay(f, Paint((5, 0, 10, 10), color="#102030"))
+    assert (f.pixels[:, 5:] == (16, 32, 48)).all()
+
+
+@pytest.fixture(scope="module")
+def activitylauncher(tmp_path_factory):
+    from tests.conftest import SHARED_TRACES
+
+    folder = SHARED_TRACES / "droidbot" / "activitylauncher"
+    if not folder.is_dir():
+        pytest.skip(f"{folder} is not here")
+    from phoneworld.apps import load_app
+    from phoneworld.compiler import compile_traces
+
+    dest = tmp_path_factory.mktemp("activitylauncher")
+    (app,) = compile_traces(folder, dest)
+    return load_app(dest / app.name).spec
+
+
+def test_activitylaunchers_theme_dialog_records_its_window_and_the_dim_around_it(
+        activitylauncher):
+    screens = activitylauncher.look.screens
+    theme = screens["settings_theme"]
+    root = next(s for s in activitylauncher.screens if s.name == "settings_theme").root
+    assert theme.window == root.bounds
+    assert 0.55 <= theme.scrim <= 0.65  # AppCompat's dim: 0.6
+    assert [n for n, s in screens.items() if s.scrim] == ["settings_theme"]
+
+
+def test_a_dialog_is_drawn_over_the_screen_under_it_as_shown_now(activitylauncher):
+    """Opened over Settings: the page lays Settings' plate and paints, black at the
+    recorded dim, the window from the dialog's own plate, then the dialog's paints; a
+    switch flipped on Settings shows under the dialog; a preview (no screen under it)
+    keeps the recorded plate alone."""
+    from phoneworld.runtime import Machine
+    from phoneworld.runtime.layers import page_layers
+
+    spec = activitylauncher
+    looks = spec.look.screens
+    size = (spec.width, spec.height)
+    m = Machine(spec)
+    m.reset()
+    preview = page_layers(m.preview("settings_theme"), size)
+    assert all(p.image != looks["settings"].plate for p in preview.paints)
+    m.jump("settings_theme", 4, under=["settings"])
+    pl = page_layers(m.observe("html"), size)
+    assert pl.plate == looks["settings_theme"].plate
+    first, *_ = pl.paints
+    assert first.image == looks["settings"].plate and first.rect == (0, 0, *size)
+    dims = [p for p in pl.paints if p.color and len(p.color) == 9]
+    assert [p.color for p in dims] == [f"#000000{round(looks['settings_theme'].scrim * 255):02x}"]
+    window = next(p for p in pl.paints if p.rect == looks["settings_theme"].window)
+    assert window.image == looks["settings_theme"].plate
+    assert pl.paints.index(dims[0]) < pl.paints.index(window)
+    before = m.observe("html")
+    m.jump("settings")
+    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
+    m.step({"action_type": "click", "index": switch["index"]})
+    m.jump("settings_theme", 4, under=["settings"])
+    after = m.observe("html")
+    assert after != before  # the flipped switch lies under the dialog now
+    # The elements are the dialog's own: what lies under it is pixels only.
+    assert not any(e["text"] == "Hide private activities" for e in m.observe())

@@ -1,0 +1,213 @@
+"""Texts over plates drawn in this process (`serve.texts`): which divs are read as such,
+how they are laid out, and how far their pixels are from Chromium's capture of the same
+page (the tolerance the painter's fast path is held to)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
+
+from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.runtime.layers import FRAME_WIDTH, page_layers  # noqa: E402
+from phoneworld.serve.frame import Frame  # noqa: E402
+from phoneworld.serve.texts import TextDiv, TextDrawer, text_div  # noqa: E402
+from phoneworld.visual.compare import edge_similarity  # noqa: E402
+from tests.test_layers import _states  # noqa: E402
+
+EDGE = 0.97
+"""The least edge similarity (`visual.compare`) of a frame with texts drawn here to
+Chromium's whole capture of its page (measured on the shared traces: 0.983 at worst,
+activitylauncher's page of nine wrapped rows; 0.998 and more elsewhere)."""
+OFF = 0.02
+"""The largest share of a frame's pixels more than 24 levels off Chromium's (measured:
+1.3% at worst, the same page; glyph edges, and lines a pixel lower or higher)."""
+
+
+def _div(text: str, cls: str = "v x one", style: str = "", clamp: int = 0) -> str:
+    span = f'<span style="-webkit-line-clamp:{clamp}">' if clamp else "<span>"
+    return (f'<div class="{cls}" data-index="3"\n style="left:10.0px;top:20.0px;'
+            f'width:200.0px;height:30.0px{style}" aria-label="x">{span}{text}</span></div>')
+
+
+def test_text_divs_are_read_with_their_style_and_other_divs_are_not():
+    t = text_div(_div("oat &lt;b&gt;milk&lt;/b&gt;  and\nrye", "v x many click",
+                      ";font-size:14.5px;color:#202020;font-weight:500;text-align:center;"
+                      "padding-left:10.3px", clamp=2))
+    assert t == TextDiv(box=(10.0, 20.0, 200.0, 30.0), text="oat <b>milk</b> and rye",
+                        lines="many", clamp=2, size=14.5, color="#202020", weight=500,
+                        align="center", pad=(10.3, 0.0, -1.0), clip=(0.0,) * 4)
+    assert text_div(_div("field", "v x one end"), ).lines == "end"
+    assert text_div(_div("off", "v x one off")).opacity == 0.5
+    empty = text_div('<div class="v x one end click" data-index="0"\n style="left:1.0px;'
+                     'top:2.0px;width:3.0px;height:4.0px;font-size:20.3px"></div>')
+    assert empty is not None and empty.text == ""
+    # What this module does not follow: the browser draws it.
+    assert text_div(_div("\u0627\u0644\u0639\u0631\u0628\u064a\u0629")) is None  # Arabic
+    assert text_div(_div("nice \U0001F600")) is None  # emoji
+    assert text_div(_div("x", "v x one btn")) is None  # a button's background
+    assert text_div(_div("x").replace("<span>", '<div class="ind box"></div><span>')) is None
+    assert text_div(_div("x", style=";opacity:.3")) is None
+
+
+@pytest.fixture(scope="module")
+def drawer():
+    got = TextDrawer.system()
+    if got is None:
+        pytest.skip("no fontconfig, faces or raqm here: the browser draws every text")
+    return got
+
+
+def test_a_line_too_long_ends_with_an_ellipsis_within_its_box(drawer):
+    zoom = 1080 / FRAME_WIDTH
+    t = text_div(_div("a rather long label that cannot fit in two hundred pixels",
+                      style=";font-size:16.0px;padding-left:10.0px"))
+    (line,), size, clip = drawer.layout(t, zoom)[0], *drawer.layout(t, zoom)[1:]
+    runs, x, _ = line
+    text = "".join(s for s, _, _ in runs)
+    assert text.endswith("\u2026") and "a rather long" in text
+    assert x == pytest.approx((10.0 + 10.0) * zoom)
+    assert x + drawer.width(runs, size) <= (10.0 + 200.0) * zoom + 0.01
+    assert clip == (26, 52, 551, 132)  # the box, outward to whole pixels
+
+
+def test_wrapped_lines_break_at_spaces_and_are_clamped_with_an_ellipsis(drawer):
+    zoom = 1080 / FRAME_WIDTH
+    words = "one two three four five six seven eight nine ten eleven twelve"
+    lines = drawer.layout(text_div(_div(words, "v x many", ";font-size:16.0px", 2)),
+                          zoom)[0]
+    texts = ["".join(s for s, _, _ in runs) for runs, _, _ in lines]
+    assert len(texts) == 2 and texts[1].endswith("\u2026")
+    assert words.startswith(texts[0]) and not texts[0].endswith(" ")
+    assert words[len(texts[0]) + 1:].startswith(texts[1][:-1].rstrip())
+    assert lines[1][2] - lines[0][2] == int(1.2 * 16.0 * zoom)  # one line-height apart
+    # A word wider than the line is broken anywhere (overflow-wrap: anywhere).
+    long = drawer.layout(text_div(_div("android.accounts.ChooseTypeAndAccountActivity",
+                                       "v x many", ";font-size:16.0px", 2)), zoom)[0]
+    got = "".join(s for runs, _, _ in long for s, _, _ in runs)
+    assert len(long) == 2 and got == "android.accounts.ChooseTypeAndAccountActivity"
+
+
+def test_a_field_shows_the_end_of_a_text_too_long_for_it(drawer):
+    zoom = 1080 / FRAME_WIDTH
+    t = text_div(_div("x" * 80, "v x one end", ";font-size:16.0px"))
+    (runs, x, _), = drawer.layout(t, zoom)[0]
+    right = x + drawer.width(runs, 16.0 * zoom)
+    assert x < 10.0 * zoom and right == pytest.approx(210.0 * zoom)
+    (_, x, _), = drawer.layout(text_div(_div("short", "v x one end")), zoom)[0]
+    assert x == pytest.approx(10.0 * zoom)
+
+
+def test_texts_meet_in_paint_order_and_cjk_comes_from_its_face(drawer):
+    zoom = 1080 / FRAME_WIDTH
+    a = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#ff0000"))
+    b = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#0000ff"))
+    faces = {face.family for _, face, _ in drawer.runs(a.text, 400)}
+    assert len(faces) == 2  # Latin from the first family, Han from a CJK one
+    both = drawer.rgba([a, b], (0, 0, 600, 140), zoom)
+    inked = both[..., 3] > 200
+    assert inked.any()
+    assert (both[inked][:, 2] > both[inked][:, 0]).all()  # the last one drawn on top
+    assert not drawer.rgba([], (0, 0, 600, 140), zoom).any()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from phoneworld.serve.screenshots import browser_missing, chromium_path
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    from phoneworld.serve.screenshots import CHROMIUM_ARGS
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _close(frame: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    diff = np.abs(frame.astype(int) - ref.astype(int)).max(axis=2)
+    return (edge_similarity(Image.fromarray(np.ascontiguousarray(ref)), frame),
+            float((diff > 24).mean()))
+
+
+def test_frames_with_texts_drawn_here_are_within_the_tolerance_of_chromiums(browser,
+                                                                              drawer):
+    """The shop's looked states (typed text, a flipped switch, rows removed and drawn on
+    the sprite), drawn one after another: what only texts draw costs the browser
+    nothing, and each frame is within `EDGE` and `OFF` of Chromium's whole capture."""
+    from tests.test_page import PLATE, SPRITE
+    from tests.test_painter import _pair, _webp
+
+    assets: dict[str, bytes] = {PLATE: _webp(1080, 2400, 1)}
+    painter, _ = _pair(browser, assets, texts=True)
+    assert painter.texts is drawer
+    for n, m in enumerate(_states()):
+        for lst in (lst for s in m.spec.look.screens.values() for lst in s.lists):
+            assets[SPRITE] = _webp(*lst.sprite_size, 2)
+        _, whole = _pair(browser, assets)
+        html = m.observe("html")
+        before, drawn = painter.captured, painter.drawn
+        f = painter.draw(html, 1080, 2400)
+        ref = whole._changed(None, html, 1080, 2400)
+        edge, off = _close(f.pixels, ref.pixels)
+        assert edge >= EDGE and off <= OFF, (n, edge, off)
+        layers = [lay for lay in page_layers(html, (1080, 2400)).layers if not lay.blank]
+        texts = [lay for lay in layers if text_div(lay.div) is not None]
+        assert (painter.drawn > drawn) == bool(texts), n
+        if len(texts) == len(layers):
+            assert painter.captured == before, n
+
+
+def test_a_text_drawn_here_on_a_frame_matches_the_rgba_laid_over_it(drawer):
+    t = text_div(_div("Choose an account", style=";font-size:14.6px;color:#202020"))
+    f = Frame(np.full((300, 800, 3), 250, np.uint8))
+    assert drawer.draw(f, t, 1080 / FRAME_WIDTH)
+    ink = f.pixels.min(axis=2) < 128
+    assert ink.any() and not ink[:, 560:].any() and not ink[:52].any()
+
+
+def test_every_shared_screen_drawn_with_texts_here_is_within_the_tolerance(browser, drawer,
+                                                                          tmp_path_factory):
+    """Each recorded screen of every shared trace with screenshots, in its first
+    rendering, drawn with its texts here and by Chromium alone."""
+    from tests.test_painter import _pair
+    from tests.test_visual_real import FOLDERS, _compile
+
+    if not FOLDERS:
+        pytest.skip("../shared/traces is not here")
+    from phoneworld.apps import load_app
+
+    checked = 0
+    for folder in FOLDERS:
+        got = _compile(folder, tmp_path_factory)
+        if isinstance(got, Exception):
+            raise got
+        spec = load_app(got[0]).spec
+        if spec.look is None:
+            continue
+        assets = {n: spec.look.asset(n) for n in spec.look.names()}
+        painter, whole = _pair(browser, assets, texts=True)
+        m = Machine(spec)
+        m.reset()
+        size = (spec.width, spec.height)
+        for screen in sorted(spec.look.screens):
+            try:
+                html = m.preview(screen)
+            except Exception:  # a screen that needs what a preview cannot give
+                continue
+            pl = page_layers(html, size)
+            if pl is None or not any(text_div(lay.div) for lay in pl.layers
+                                     if not lay.blank):
+                continue
+            f = painter.draw(html, *size)
+            ref = whole._changed(None, html, *size)
+            edge, off = _close(f.pixels, ref.pixels)
+            assert edge >= EDGE and off <= OFF, (folder, screen, edge, off)
+            checked += 1
+    assert checked
