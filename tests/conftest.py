@@ -150,3 +150,20 @@ def adb_serial(request) -> str:
     if not serial:
         pytest.skip("needs a real device: pass --adb-serial SERIAL")
     return serial
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium (Playwright) for a test module; skips where none is installed
+    ($PHONEWORLD_CHROMIUM, else Debian's)."""
+    from phoneworld.serve.screenshots import CHROMIUM_ARGS, browser_missing, chromium_path
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield b
+        b.close()

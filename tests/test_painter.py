@@ -64,19 +64,6 @@ def test_changed_is_where_divs_were_added_removed_changed_or_reordered():
     assert changed((a, _lay("x", 50, blank=True)), (a,)) == []  # it drew nothing
 
 
-@pytest.fixture(scope="module")
-def browser():
-    why = browser_missing(chromium_path())
-    if why:
-        pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def _route(assets):
     def answer(route):
         name = route.request.url[len(ORIGIN):].removeprefix("assets/")

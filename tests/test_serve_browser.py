@@ -18,7 +18,7 @@ pytest.importorskip("flask")
 waitress_server = pytest.importorskip("waitress.server")
 
 from phoneworld.serve.app import create_app  # noqa: E402
-from phoneworld.serve.screenshots import CHROMIUM_ARGS, browser_missing, chromium_path  # noqa: E402
+from phoneworld.serve.screenshots import browser_missing, chromium_path  # noqa: E402
 from tests.conftest import ROOT  # noqa: E402
 from tests.shop import SCRIPT, shop_spec  # noqa: E402
 
@@ -43,16 +43,6 @@ def live():
     yield app, url
     server.close()
     app.extensions["phoneworld"].close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _at_step(page, n: int) -> None:

@@ -113,23 +113,6 @@ def test_texts_meet_in_paint_order_and_cjk_comes_from_its_face(drawer):
     assert not drawer.rgba([], (0, 0, 600, 140), zoom).any()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from phoneworld.serve.screenshots import browser_missing, chromium_path
-
-    why = browser_missing(chromium_path())
-    if why:
-        pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-
-    from phoneworld.serve.screenshots import CHROMIUM_ARGS
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def _close(frame: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
     diff = np.abs(frame.astype(int) - ref.astype(int)).max(axis=2)
     return (edge_similarity(Image.fromarray(np.ascontiguousarray(ref)), frame),
