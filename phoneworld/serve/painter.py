@@ -71,8 +71,9 @@ laid and empty phones (8 MB each at 1080x2400), least recently used dropped firs
 `RECENT` frames of each window size come on top (about 35 MB at 1080x2400)."""
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
 _TAIL = "</div></body></html>"
-_NOTHING = np.zeros((0, 0, 4), np.uint8)
 """What closes a page after the phone's divs (`layers`)."""
+_NOTHING = np.zeros((0, 0, 4), np.uint8)
+"""The pixels of a rectangle of texts weighed but not drawn (`_reuse` without `draw`)."""
 
 
 def small_pages() -> None:
