@@ -36,6 +36,7 @@ from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.bodies import bodies, other_pages
 from phoneworld.ui.dialogs import dialog_window, top_layer
+from phoneworld.ui.node import Bounds
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
     chrome,
@@ -56,13 +57,13 @@ class _Group:
                  "dialog", "members")
 
     def __init__(self, obs: Observation, skel: frozenset[str], ref: ObsRef,
-                 texts: frozenset[str] = frozenset(),
+                 tabs: frozenset[str] = frozenset(), texts: frozenset[str] = frozenset(),
                  bodies: frozenset[str] = frozenset(), dialog: bool = False) -> None:
         self.package = obs.package
         self.activity = obs.activity
         self.foreign = obs.foreign
         self.skel = skel
-        self.tabs = selected_tabs(top_layer(obs.root))
+        self.tabs = tabs
         self.texts = texts
         self.bodies = bodies
         self.dialog = dialog
@@ -101,6 +102,7 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
     if chrome is None:
         chrome = app_chrome(traces)
     groups: list[_Group] = []
+    shows: dict[ObsRef, Bounds | None] = {}  # the dialog window each observation shows
     for t, trace in enumerate(traces):
         for i, obs in enumerate(trace.observations):
             if obs.root is None:
@@ -111,26 +113,29 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             tabs = selected_tabs(layer)  # once per observation, not per group it meets
             texts = content_texts(layer)
             big = bodies(layer, obs.width, obs.height)
-            dialog = dialog_window(obs.root, obs.width, obs.height) is not None
+            shows[ref] = dialog_window(obs.root, obs.width, obs.height)
+            dialog = shows[ref] is not None
             for g in groups:
                 if g.accepts(obs, skel, tabs, chrome, texts, big, dialog):
                     g.members.append(ref)
                     break
             else:
-                groups.append(_Group(obs, skel, ref, texts, big, dialog))
+                groups.append(_Group(obs, skel, ref, tabs, texts, big, dialog))
     names = _names(groups, traces)
     screens = [AbstractScreen(name=n, package=g.package, activity=g.activity,
                               foreign=g.foreign, signature=signature(g.skel),
                               observations=tuple(g.members))
                for n, g in zip(names, groups, strict=True)]
     where = {ref: s.name for s in screens for ref in s.observations}
-    return _dialogs(screens, where, traces), where
+    return _dialogs(screens, where, shows, traces), where
 
 
 def _dialogs(screens: list[AbstractScreen], where: dict[ObsRef, str],
-             traces: Sequence[Trace]) -> list[AbstractScreen]:
-    """Each dialog screen with its window (the bounds most of its observations show) and
-    the screen it opens over. Over each run of a dialog's observations, the screen shown
+             shows: dict[ObsRef, Bounds | None], traces: Sequence[Trace]
+             ) -> list[AbstractScreen]:
+    """Each dialog screen with its window (the bounds most of its observations show:
+    `shows`, each observation's `ui.dialogs.dialog_window`) and the screen it opens
+    over. Over each run of a dialog's observations, the screen shown
     just before it (opened from) and the one just after it (closed back to) each get a
     vote, two where they are one screen (another dialog none: a popup menu that gave way
     to a dialog is not under it); the most voted is the one under it (the first
@@ -141,8 +146,8 @@ def _dialogs(screens: list[AbstractScreen], where: dict[ObsRef, str],
     under: dict[str, Counter] = {}
     for t, trace in enumerate(traces):
         shown = [where.get(ObsRef(trace=t, index=i)) for i in range(len(trace.observations))]
-        wins = [dialog_window(o.root, o.width, o.height) if name is not None else None
-                for o, name in zip(trace.observations, shown, strict=True)]
+        wins = [shows.get(ObsRef(trace=t, index=i)) if name is not None else None
+                for i, name in enumerate(shown)]
         for i, name in enumerate(shown):
             if name is None or wins[i] is None:
                 continue
