@@ -11,7 +11,7 @@ from phoneworld.infer.app import PASSES
 from phoneworld.infer.lists import drill_downs
 from phoneworld.infer.representatives import most_opened
 from phoneworld.ir.model import ObsRef
-from phoneworld.spec.ast import BoolOp, Call, Compare, Const, Ref
+from phoneworld.spec.ast import BinOp, BoolOp, Call, Compare, Const, Ref
 from tests.infer_fixtures import (
     App,
     W,
@@ -745,3 +745,26 @@ def test_a_label_in_a_row_whose_tap_stayed_does_what_a_tap_on_the_row_does():
     row, label = (taps[w] for w in sorted(taps, key=len))
     assert row.target == label.target == screen_of(f, 0, 1)
     assert label.with_param == Ref(("item",))
+
+
+def test_a_description_saying_the_rows_name_follows_the_row():
+    # messages' contact photo "Ben Okafor photo": seen with one row, it says that row's
+    # name with words around it, so another contact's photo says its own name.
+    def detail(name, price, desc):
+        photo = _n("ImageView", "photo", "", (0, 150, W, 200))
+        photo = photo.model_copy(update={"content_desc": desc})
+        return screen(title(name), label("price", price, 200), photo,
+                      _n("ImageButton", "", "", (0, 300, 100, 400)).model_copy(
+                          update={"content_desc": "Milky way"}))
+    tr = App().show(_home()).tap(1, 0).show(detail("Milk", "$2", "Milk photo")).trace()
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    photo = next(k for k in bound if k.startswith("desc ") and "photo" in k)
+    assert bound[photo] == BinOp("+", Ref(("param", "f1")), Const(" photo"))
+    assert not any("ImageButton" in k for k in bound)  # "Milk" inside "Milky": a literal
+    # Seen with two rows, the words around must be the same on both.
+    tr = (App().show(_home()).tap(1, 0).show(detail("Milk", "$2", "Milk photo")).back()
+          .show(_home()).tap(1, 1).show(detail("Eggs", "$3", "Photo of Eggs")).trace())
+    f = facts(tr, until="details")
+    (bound,) = f.details.values()
+    assert not any(k.startswith("desc ") for k in bound)

@@ -263,7 +263,7 @@ def description(lc: ListContent, key: str) -> Expr | None:
         if not all(v and not is_int(v) for v, _ in values):
             continue
         first, said = values[0]
-        for at in _places(said, first):
+        for at in places(said, first):
             before, after = said[:at], said[at + len(first):]
             if all(d == before + v + after for v, d in values):
                 e: Expr = Ref(("item", column))
@@ -280,7 +280,7 @@ def is_int(v: object) -> bool:
     return isinstance(v, str) and v.strip().lstrip("-").isdigit()
 
 
-def _places(text: str, part: str) -> list[int]:
+def places(text: str, part: str) -> list[int]:
     """Where `part` starts in `text`, first to last."""
     out, at = [], text.find(part)
     while at >= 0:

@@ -2,25 +2,31 @@
 
     detail screen seen for rows 1 ("Oat milk") and 2 ("Bread"): title "Oat milk" / "Bread"
       ->  details{detail: {".../TextView#title": param.name}}
+    and its photo described "Oat milk photo" / "Bread photo"
+      ->  details{detail: {"desc .../ImageView#photo": param.name + " photo"}}
 """
 
 from __future__ import annotations
 
 import copy
+import unicodedata
 from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
+from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import last_part, texts_by_place
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.spec.ast import Call, Const, Expr, Ref
+from phoneworld.spec.ast import BinOp, Call, Const, Expr, Ref
 
 
 def bind_details(f: Facts) -> Facts:
     """Each text outside lists that differs between the rows a screen was seen with is
     bound to the parameter's column holding those texts, or to a new column of the
     parameter's table (`d_<id>`) filled with what each row showed; a text seen with one
-    row only is bound where it is that row's text, else stays a literal."""
+    row only is bound where it is that row's text, else stays a literal. A content
+    description outside lists that says a bound text's row value with the same words
+    around it on every row seen ("Ben Okafor photo") follows that column too."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
     out: dict[str, dict[str, Expr]] = {}
     for name, info in f.screens.items():
@@ -77,4 +83,59 @@ def _bind(f: Facts, root, observations, plc: C.ListContent) -> dict[str, Expr]:
         if n_rowless >= 2 and len(seen) == 1 and sum(seen.values()) == n_rowless:
             # what the screen always showed without a row (not a passing snackbar)
             out[key] = Call("otherwise", args=(out[key], Const(next(iter(seen)))))
+    out.update(_bind_descs(f, root, observations, rows, plc.columns,
+                           [e.path[1] for e in out.values() if isinstance(e, Ref)]))
     return out
+
+
+def _bind_descs(f: Facts, root, observations, rows: dict, columns: list[str],
+                bound: list[str]) -> dict[str, Expr]:
+    """`DESC` + widget key -> the description as words around a bound column's value,
+    for descriptions outside lists that say their row's value of one of the `bound`
+    columns (the texts the screen shows) on every row they were seen with."""
+    named = {place: key for place, (key, _) in texts_by_place(root, "content_desc").items()}
+    per_place: dict[str, dict[int, str]] = defaultdict(dict)
+    for ref in observations:
+        o = f.obs[ref]
+        if o.root is not None and f.ctx_of.get(ref):
+            for place, (_, said) in texts_by_place(o.root, "content_desc").items():
+                per_place[place].setdefault(f.ctx_of[ref], said)
+    out: dict[str, Expr] = {}
+    for place, said in sorted(per_place.items()):
+        key = named.get(place)
+        seen = [(rows[r], d) for r, d in sorted(said.items()) if r in rows]
+        if key is None or not seen:
+            continue
+        for col in dict.fromkeys(bound):
+            e = _around([(str(row[2 + columns.index(col)]), d) for row, d in seen], col)
+            if e is not None:
+                out[DESC + key] = e
+                break
+    return out
+
+
+def _around(values: list[tuple[str, str]], col: str) -> Expr | None:
+    """`before + param.col + after` where every (value, description) pair is the value
+    with the same words around it (the value a whole word or more, not a number)."""
+    first, said = values[0]
+    if len(first) < 2 or C.is_int(first):
+        return None
+    for at in C.places(said, first):
+        before, after = said[:at], said[at + len(first):]
+        if _joined(before[-1:], first[0]) or _joined(first[-1], after[:1]):
+            continue  # a part of a longer word ("Ann" in "Annual")
+        if all(v and not C.is_int(v) and d == before + v + after for v, d in values):
+            e: Expr = Ref(("param", col))
+            if before:
+                e = BinOp("+", Const(before), e)
+            if after:
+                e = BinOp("+", e, Const(after))
+            return e
+    return None
+
+
+def _joined(a: str, b: str) -> bool:
+    """Whether two neighbouring characters belong to one word (letters or digits of a
+    script that spaces its words; CJK characters stand alone)."""
+    return all(c.isalnum() and unicodedata.east_asian_width(c) not in "WF" for c in (a, b)) \
+        and bool(a and b)

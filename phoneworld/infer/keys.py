@@ -93,23 +93,24 @@ def texts_by_key(root: Node) -> dict[str, str]:
     return out
 
 
-def texts_by_place(root: Node) -> dict[str, tuple[str, str]]:
+def texts_by_place(root: Node, said: str = "text") -> dict[str, tuple[str, str]]:
     """`texts_by_key` keyed by place (look-alikes told apart by position, not by label:
-    see `widget_ref`): place -> (widget key, text)."""
+    see `widget_ref`): place -> (widget key, text); `said="content_desc"`: the content
+    descriptions instead."""
     out: dict[str, tuple[str, str]] = {}
-    for path, text in _texts_outside_lists(root):
+    for path, text in _texts_outside_lists(root, said):
         place = widget_ref(root, path, by_label=False).key
         out.setdefault(place, (widget_ref(root, path).key, text))
     return out
 
 
-def _texts_outside_lists(root: Node) -> Iterator[tuple[NodePath, str]]:
+def _texts_outside_lists(root: Node, said: str = "text") -> Iterator[tuple[NodePath, str]]:
     from phoneworld.ui.skeleton import app_windows, is_list
     for start, win in app_windows(root):
         for rel, node in win.walk():
             path = start + rel
-            if node.text and not inside_list(root, path, is_list):
-                yield path, node.text
+            if getattr(node, said) and not inside_list(root, path, is_list):
+                yield path, getattr(node, said)
 
 
 def inside_list(root: Node, path: NodePath, is_list) -> bool:
