@@ -10,7 +10,7 @@ import pytest
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
-from phoneworld.serve.frame import Frame
+from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.recorded import Recorded
 from phoneworld.visual.scrim import dialog_scrim, fit_scrim, window_of
 
@@ -135,3 +135,61 @@ def test_a_dialog_is_drawn_over_the_screen_under_it_as_shown_now(activitylaunche
     assert after != before  # the flipped switch lies under the dialog now
     # The elements are the dialog's own: what lies under it is pixels only.
     assert not any(e["text"] == "Hide private activities" for e in m.observe())
+
+
+def _naive(rec: Recorded, plate: np.ndarray, paints: tuple[Paint, ...]) -> np.ndarray:
+    """Every paint laid in order on a copy of the plate: what the painter's ways must
+    give, byte for byte."""
+    f = Frame(plate.copy())
+    for p in paints:
+        assert rec.lay(f, p)
+    return f.pixels
+
+
+def _png(px: np.ndarray) -> bytes:
+    return Frame(px).png()
+
+
+def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order():
+    """The painter lays a dialog from the screen under it dimmed once and kept
+    (`Recorded.dimmed`), the under-screen's paints dimmed in their own rectangles: the
+    same bytes as laying plate, paints, scrim and window one after another; the
+    dialog's own plate is not decoded; the next state (another switch flipped under
+    it) is laid from the last one, with the same result."""
+    from phoneworld.runtime.cache import LRU
+    from phoneworld.runtime.layers import PageLayers
+
+    dialog, under = _screens(0.6)
+    assets = {"d.png": _png(dialog), "u.png": _png(under)}
+    asked: list[str] = []
+
+    def asset(name: str) -> bytes | None:
+        asked.append(name)
+        return assets.get(name)
+
+    whole = (0, 0, *SIZE)
+    scrim = Paint(whole, color="#00000099")
+    window = Paint(WINDOW, image="d.png", image_size=SIZE)
+
+    def paints(*flips: tuple[int, int, int, int]) -> tuple[Paint, ...]:
+        # Overlapping under-screen paints (a row wiped, a switch over it), the scrim,
+        # the window, and a wipe in the window.
+        own = tuple(p for r in flips for p in (Paint(r, color="#fafafa"),
+                    Paint((r[0] + 10, r[1] + 5, r[0] + 60, r[1] + 30), color="#3366cc")))
+        return (Paint(whole, image="u.png", image_size=SIZE), *own, scrim, window,
+                Paint((100, 600, 400, 650), color="#ffffff"))
+
+    rec = Recorded(asset, LRU(1 << 30))
+    naive = Recorded(lambda n: assets.get(n), LRU(1 << 30))
+    for n, state in enumerate([(), ((0, 300, 1080, 420),),
+                               ((0, 300, 1080, 420), (0, 380, 1080, 500)),
+                               ((0, 1500, 1080, 1600),)]):
+        ps = paints(*state)
+        pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
+        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
+        got = rec.painted(pl, base, ("d.png", *SIZE, ps), png=True)
+        want = _naive(naive, dialog, ps)
+        assert np.array_equal(got.pixels, want), n
+        assert decode_png(got.png()).tobytes() == want.tobytes()
+    assert "d.png" in asked and asked.count("u.png") == 1  # window cut, ground once
+    assert rec.ground("d.png", (window,), SIZE) == "d.png"  # no whole screen under it
