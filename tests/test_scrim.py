@@ -193,3 +193,100 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
         assert decode_png(got.png()).tobytes() == want.tobytes()
     assert "d.png" in asked and asked.count("u.png") == 1  # window cut, ground once
     assert rec.ground("d.png", (window,), SIZE) == "d.png"  # no whole screen under it
+
+
+def _theme_changed_then_dialog(spec):
+    """A machine on `spec` (activitylauncher) with Settings' theme changed through its
+    dialog, then the dialog opened again over Settings (renderings cached apart: the
+    shared cache takes specs that differ in their look alone for one)."""
+    from phoneworld.runtime import Machine
+    from phoneworld.runtime.cache import RenderCache
+
+    m = Machine(spec)
+    m.cache = RenderCache()
+    m.reset()
+    m.jump("settings")
+
+    def row(text: str) -> int:
+        els = m.observe()
+        at = next(i for i, e in enumerate(els) if e["text"] == text)
+        return next(e["index"] for e in reversed(els[:at]) if e["clickable"])
+
+    m.step({"action_type": "click", "index": row("Theme")})
+    assert m.screen == "settings_theme"
+    light = next(e for e in m.observe() if e["text"] == "Light Theme")
+    m.step({"action_type": "click", "index": light["index"]})
+    assert m.screen == "settings"
+    assert "Light Theme" in [e["text"] for e in m.observe()]  # the value changed
+    m.step({"action_type": "click", "index": row("Theme")})
+    assert m.screen == "settings_theme"
+    return m
+
+
+def _under_lines(page: str, text: str) -> list[str]:
+    """The divs of `page` that draw `text` and are none of its elements (no label)."""
+    return [ln for ln in page.splitlines()
+            if f"<span>{text}</span>" in ln and "aria-label" not in ln]
+
+
+def _window(spec, window):
+    from dataclasses import replace
+
+    looks = spec.look.screens
+    return replace(spec, look=replace(spec.look, screens={
+        **looks, "settings_theme": replace(looks["settings_theme"], window=window)}))
+
+
+def test_a_value_changed_under_a_dialog_is_drawn_dimmed_beside_its_window(activitylauncher,
+                                                                          browser):
+    """Settings' theme summary, changed, is wiped on Settings' plate and drawn anew: under
+    the dialog it is drawn too, in its colour dimmed as the scrim dims, where the window
+    leaves it (here: the window cut short above it), and only the part beside the
+    window of a text it half covers; under the recorded window, nothing. The
+    screenshot shows its ink there, dimmed (not the wiped row)."""
+    from phoneworld.runtime.page import dimmed
+    from phoneworld.serve.screenshots import Screenshotter
+
+    spec = activitylauncher
+    theme = spec.look.screens["settings_theme"]
+    alpha = round(theme.scrim * 255)
+    m = _theme_changed_then_dialog(spec)
+    light = next(b for b in m.rendered().under.boxes if b.text == "Light Theme")
+    x1, y1, x2, y2 = light.bounds
+    assert theme.window[1] < y1 and y2 < theme.window[3]
+    assert _under_lines(m.observe("html"), "Light Theme") == []  # under the window
+    m.jump("settings")
+    (own,) = _under_lines(m.observe("html").replace(' aria-label="Light Theme"', ""),
+                          "Light Theme")
+    color = own.split("color:")[1][:7]
+    short = _window(spec, (*theme.window[:3], y1 - 40))
+    m2 = _theme_changed_then_dialog(short)
+    (line,) = _under_lines(m2.observe("html"), "Light Theme")
+    assert f"color:{dimmed(color, alpha)}" in line and "clip-path" not in line
+    assert "Light Theme" not in [e["text"] for e in m2.observe()
+                                 if not e["checkable"]]  # pixels only, no element
+    half = _window(spec, (*theme.window[:3], (y1 + y2) // 2))
+    (cut,) = _under_lines(_theme_changed_then_dialog(half).observe("html"), "Light Theme")
+    assert "clip-path:inset(" in cut
+    shots = Screenshotter(timeout=120, assets=spec.look.asset)
+    try:
+        px = shots.pixels(m2.observe("html"), width=spec.width, height=spec.height)
+    finally:
+        shots.close()
+    grey = px[y1:y2, x1:x2].astype(int).mean(axis=2)
+    bg = int(dimmed("#fafafa", alpha)[1:3], 16)  # the row's wipe, dimmed
+    assert grey.max() <= bg + 3  # all of it dimmed
+    assert (grey < bg - 30).mean() > 0.01  # the new value's ink
+
+
+def test_beside_keeps_what_a_window_leaves_in_one_rectangle():
+    from phoneworld.runtime.page import _beside
+
+    w = (100, 100, 200, 200)
+    assert _beside((0, 0, 50, 50), w) == (0, 0, 50, 50)
+    assert _beside((100, 150, 200, 250), w) == (100, 200, 200, 250)  # below it
+    assert _beside((50, 120, 150, 180), w) == (50, 120, 100, 180)  # left of it
+    assert _beside((120, 120, 180, 180), w) is None  # hidden
+    assert _beside((50, 50, 150, 150), w) is None  # round a corner
+    assert _beside((50, 120, 250, 180), w) is None  # on both sides
+    assert _beside(None, w) is None
