@@ -12,7 +12,7 @@ from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
 from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.recorded import Recorded
-from phoneworld.visual.scrim import dialog_scrim, fit_scrim, window_of
+from phoneworld.visual.scrim import dialog_scrim, fit_scrim
 
 SIZE = (1080, 1920)
 WINDOW = (27, 496, 1053, 1351)
@@ -30,13 +30,6 @@ def _screens(alpha: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return dialog, under
 
 
-def test_a_centred_window_smaller_than_the_screen_is_a_dialogs():
-    assert window_of(WINDOW, SIZE) == WINDOW
-    assert window_of((0, 0, 1080, 1920), SIZE) is None  # the whole screen
-    assert window_of((0, 496, 1080, 1351), SIZE) is None  # edge to edge across
-    assert window_of((27, 496, 900, 1351), SIZE) is None  # off the middle
-
-
 def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
     dialog, under = _screens(0.6)
     a, err = fit_scrim(WINDOW, dialog, under)
@@ -50,6 +43,22 @@ def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
     # No dim to speak of, or no dialog.
     undimmed, _ = _screens(0.0)
     assert dialog_scrim(WINDOW, undimmed, [under]) is None
+    assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
+
+
+def test_the_dim_is_fitted_around_any_window_the_spec_gives_and_only_where_it_dims():
+    """The window is the spec's (`Screen.window`, `ui.dialogs`' one detector): a sheet
+    edge to edge at the bottom gets its dim fitted like a centred dialog; a popup that
+    dims nothing gets none; a window as large as the screen is none."""
+    sheet = (0, 1300, 1080, 1920)
+    dialog, under = _screens(0.5)
+    dialog[:1300] = (under[:1300].astype(np.float32) * 0.5).round().astype(np.uint8)
+    dialog[1300:] = 250
+    assert dialog_scrim(sheet, dialog, [under]) == (sheet, pytest.approx(0.5, abs=0.01))
+    popup = (492, 264, 1080, 984)
+    shown = under.copy()
+    shown[264:984, 492:] = 255
+    assert dialog_scrim(popup, shown, [under]) is None
     assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
 
 
