@@ -33,6 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from phoneworld.runtime.chars import wide
 from phoneworld.runtime.widgets import FONTS
 from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
 
@@ -338,7 +339,7 @@ class TextDrawer:
             if j < len(chars):  # the last break opportunity in the part that fits
                 for k in range(j, i, -1):
                     if chars[k][0] == " " or chars[k - 1][0] in " -" or \
-                            _cjk(chars[k - 1][0]) or _cjk(chars[k][0]):
+                            wide(chars[k - 1][0]) or wide(chars[k][0]):
                         end = k
                         break
             line = _join(chars[i:end])
@@ -408,7 +409,3 @@ def _join(chars) -> list[tuple[str, Face, bool]]:
     return out
 
 
-def _cjk(c: str) -> bool:
-    o = ord(c)
-    return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or \
-        0xFF00 <= o <= 0xFFEF or 0x20000 <= o <= 0x2FFFF
