@@ -139,6 +139,8 @@ def render_html(r: Rendering) -> str:
             item = _quiet(b)
         elif comp is not None:
             item = fitted(b, scale, comp.styles.get(i))
+            if b.text:
+                shows = _under_pictures(boxes, i, shows)
         else:
             item = draw_box(boxes, i, parents, scale)
         items.append(_placed(item, b.bounds, shows, scale, index.get(i)))
@@ -164,6 +166,27 @@ def _placed(item: dict, bounds: Rect, shows: Rect | None, scale: float,
     item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
                 w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
     return item
+
+
+def _under_pictures(boxes: list, i: int, shows: Rect) -> Rect:
+    """What of `shows` (box `i`'s text, drawn anew over a plate) the pictures drawn
+    after it leave (the plate shows them; Android draws a later view over an earlier
+    one: a player bar's cover over the start of its song's title), in one rectangle: a
+    later leaf without text that covers part of the text on one side cuts it there
+    (`visual.extract._over`'s rule: one that covers all of it, or lies inside it, is
+    drawn under it or shows it through)."""
+    x1, y1, x2, y2 = boxes[i].bounds
+    for b in boxes[i + 1:]:
+        if b.children or b.text:
+            continue
+        bx1, by1, bx2, by2 = b.bounds
+        if not (bx1 < shows[2] and shows[0] < bx2 and by1 < shows[3] and shows[1] < by2):
+            continue
+        if (bx1 <= x1 and by1 <= y1 and bx2 >= x2 and by2 >= y2) or \
+                (bx1 >= x1 and by1 >= y1 and bx2 <= x2 and by2 <= y2):
+            continue
+        shows = _beside(shows, b.bounds) or shows
+    return shows
 
 
 def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
