@@ -578,3 +578,29 @@ def test_a_lists_paints_lie_under_a_text_drawn_after_the_list():
     assert i in c.quiet
     assert [p for p in c.paints if p.image]  # rows were cut and wiped ...
     assert not any(_meets(p.rect, r.boxes[i].bounds) for p in c.paints)  # ... not over it
+
+
+def test_a_text_drawn_anew_is_cut_where_a_picture_drawn_after_it_covers_it():
+    """Android draws a later view over an earlier one: a player bar's cover (and the
+    disc beside it), drawn after the song's title, hide its start. The title drawn anew
+    over the plate is cut at the pictures' edge, not laid over them; a picture that
+    covers all of it (the bar's frame) or lies inside it, a view with children or a
+    text, and a picture drawn before it cut nothing."""
+    from types import SimpleNamespace
+
+    from phoneworld.runtime.page import _under_pictures
+
+    def box(bounds, text="", children=()):
+        return SimpleNamespace(bounds=bounds, text=text, children=list(children))
+
+    title = (72, 1895, 517, 1944)
+    boxes = [box((0, 1890, 100, 1950)),  # drawn before the title: under it
+             box(title, "A song - its singer"),
+             box((44, 1844, 182, 1982)),  # the cover
+             box((44, 1858, 1036, 1982)),  # the bar's frame: covers all of the title
+             box((182, 1844, 209, 1982)),  # the disc's edge
+             box((300, 1900, 320, 1940)),  # inside it (a badge in the text)
+             box((400, 1800, 600, 1990), children=[7]),  # a container
+             box((400, 1800, 600, 1990), "a text")]
+    assert _under_pictures(boxes, 1, title) == (209, 1895, 517, 1944)
+    assert _under_pictures(boxes[:2], 1, title) == title

@@ -10,9 +10,9 @@ import pytest
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
-from phoneworld.serve.frame import Frame
+from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.recorded import Recorded
-from phoneworld.visual.scrim import dialog_scrim, fit_scrim, window_of
+from phoneworld.visual.scrim import dialog_scrim, fit_scrim
 
 SIZE = (1080, 1920)
 WINDOW = (27, 496, 1053, 1351)
@@ -30,13 +30,6 @@ def _screens(alpha: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     return dialog, under
 
 
-def test_a_centred_window_smaller_than_the_screen_is_a_dialogs():
-    assert window_of(WINDOW, SIZE) == WINDOW
-    assert window_of((0, 0, 1080, 1920), SIZE) is None  # the whole screen
-    assert window_of((0, 496, 1080, 1351), SIZE) is None  # edge to edge across
-    assert window_of((27, 496, 900, 1351), SIZE) is None  # off the middle
-
-
 def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
     dialog, under = _screens(0.6)
     a, err = fit_scrim(WINDOW, dialog, under)
@@ -50,6 +43,22 @@ def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
     # No dim to speak of, or no dialog.
     undimmed, _ = _screens(0.0)
     assert dialog_scrim(WINDOW, undimmed, [under]) is None
+    assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
+
+
+def test_the_dim_is_fitted_around_any_window_the_spec_gives_and_only_where_it_dims():
+    """The window is the spec's (`Screen.window`, `ui.dialogs`' one detector): a sheet
+    edge to edge at the bottom gets its dim fitted like a centred dialog; a popup that
+    dims nothing gets none; a window as large as the screen is none."""
+    sheet = (0, 1300, 1080, 1920)
+    dialog, under = _screens(0.5)
+    dialog[:1300] = (under[:1300].astype(np.float32) * 0.5).round().astype(np.uint8)
+    dialog[1300:] = 250
+    assert dialog_scrim(sheet, dialog, [under]) == (sheet, pytest.approx(0.5, abs=0.01))
+    popup = (492, 264, 1080, 984)
+    shown = under.copy()
+    shown[264:984, 492:] = 255
+    assert dialog_scrim(popup, shown, [under]) is None
     assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
 
 
@@ -135,3 +144,158 @@ def test_a_dialog_is_drawn_over_the_screen_under_it_as_shown_now(activitylaunche
     assert after != before  # the flipped switch lies under the dialog now
     # The elements are the dialog's own: what lies under it is pixels only.
     assert not any(e["text"] == "Hide private activities" for e in m.observe())
+
+
+def _naive(rec: Recorded, plate: np.ndarray, paints: tuple[Paint, ...]) -> np.ndarray:
+    """Every paint laid in order on a copy of the plate: what the painter's ways must
+    give, byte for byte."""
+    f = Frame(plate.copy())
+    for p in paints:
+        assert rec.lay(f, p)
+    return f.pixels
+
+
+def _png(px: np.ndarray) -> bytes:
+    return Frame(px).png()
+
+
+def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order():
+    """The painter lays a dialog from the screen under it dimmed once and kept
+    (`Recorded.dimmed`), the under-screen's paints dimmed in their own rectangles: the
+    same bytes as laying plate, paints, scrim and window one after another; the
+    dialog's own plate is not decoded; the next state (another switch flipped under
+    it) is laid from the last one, with the same result."""
+    from phoneworld.runtime.cache import LRU
+    from phoneworld.runtime.layers import PageLayers
+
+    dialog, under = _screens(0.6)
+    assets = {"d.png": _png(dialog), "u.png": _png(under)}
+    asked: list[str] = []
+
+    def asset(name: str) -> bytes | None:
+        asked.append(name)
+        return assets.get(name)
+
+    whole = (0, 0, *SIZE)
+    scrim = Paint(whole, color="#00000099")
+    window = Paint(WINDOW, image="d.png", image_size=SIZE)
+
+    def paints(*flips: tuple[int, int, int, int]) -> tuple[Paint, ...]:
+        # Overlapping under-screen paints (a row wiped, a switch over it), the scrim,
+        # the window, and a wipe in the window.
+        own = tuple(p for r in flips for p in (Paint(r, color="#fafafa"),
+                    Paint((r[0] + 10, r[1] + 5, r[0] + 60, r[1] + 30), color="#3366cc")))
+        return (Paint(whole, image="u.png", image_size=SIZE), *own, scrim, window,
+                Paint((100, 600, 400, 650), color="#ffffff"))
+
+    rec = Recorded(asset, LRU(1 << 30))
+    naive = Recorded(lambda n: assets.get(n), LRU(1 << 30))
+    for n, state in enumerate([(), ((0, 300, 1080, 420),),
+                               ((0, 300, 1080, 420), (0, 380, 1080, 500)),
+                               ((0, 1500, 1080, 1600),)]):
+        ps = paints(*state)
+        pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
+        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
+        got = rec.painted(pl, base, ("d.png", *SIZE, ps), png=True)
+        want = _naive(naive, dialog, ps)
+        assert np.array_equal(got.pixels, want), n
+        assert decode_png(got.png()).tobytes() == want.tobytes()
+    assert "d.png" in asked and asked.count("u.png") == 1  # window cut, ground once
+    assert rec.ground("d.png", (window,), SIZE) == "d.png"  # no whole screen under it
+
+
+def _theme_changed_then_dialog(spec):
+    """A machine on `spec` (activitylauncher) with Settings' theme changed through its
+    dialog, then the dialog opened again over Settings (renderings cached apart: the
+    shared cache takes specs that differ in their look alone for one)."""
+    from phoneworld.runtime import Machine
+    from phoneworld.runtime.cache import RenderCache
+
+    m = Machine(spec)
+    m.cache = RenderCache()
+    m.reset()
+    m.jump("settings")
+
+    def row(text: str) -> int:
+        els = m.observe()
+        at = next(i for i, e in enumerate(els) if e["text"] == text)
+        return next(e["index"] for e in reversed(els[:at]) if e["clickable"])
+
+    m.step({"action_type": "click", "index": row("Theme")})
+    assert m.screen == "settings_theme"
+    light = next(e for e in m.observe() if e["text"] == "Light Theme")
+    m.step({"action_type": "click", "index": light["index"]})
+    assert m.screen == "settings"
+    assert "Light Theme" in [e["text"] for e in m.observe()]  # the value changed
+    m.step({"action_type": "click", "index": row("Theme")})
+    assert m.screen == "settings_theme"
+    return m
+
+
+def _under_lines(page: str, text: str) -> list[str]:
+    """The divs of `page` that draw `text` and are none of its elements (no label)."""
+    return [ln for ln in page.splitlines()
+            if f"<span>{text}</span>" in ln and "aria-label" not in ln]
+
+
+def _window(spec, window):
+    from dataclasses import replace
+
+    looks = spec.look.screens
+    return replace(spec, look=replace(spec.look, screens={
+        **looks, "settings_theme": replace(looks["settings_theme"], window=window)}))
+
+
+def test_a_value_changed_under_a_dialog_is_drawn_dimmed_beside_its_window(activitylauncher,
+                                                                          browser):
+    """Settings' theme summary, changed, is wiped on Settings' plate and drawn anew: under
+    the dialog it is drawn too, in its colour dimmed as the scrim dims, where the window
+    leaves it (here: the window cut short above it), and only the part beside the
+    window of a text it half covers; under the recorded window, nothing. The
+    screenshot shows its ink there, dimmed (not the wiped row)."""
+    from phoneworld.runtime.page import dimmed
+    from phoneworld.serve.screenshots import Screenshotter
+
+    spec = activitylauncher
+    theme = spec.look.screens["settings_theme"]
+    alpha = round(theme.scrim * 255)
+    m = _theme_changed_then_dialog(spec)
+    light = next(b for b in m.rendered().under.boxes if b.text == "Light Theme")
+    x1, y1, x2, y2 = light.bounds
+    assert theme.window[1] < y1 and y2 < theme.window[3]
+    assert _under_lines(m.observe("html"), "Light Theme") == []  # under the window
+    m.jump("settings")
+    (own,) = _under_lines(m.observe("html").replace(' aria-label="Light Theme"', ""),
+                          "Light Theme")
+    color = own.split("color:")[1][:7]
+    short = _window(spec, (*theme.window[:3], y1 - 40))
+    m2 = _theme_changed_then_dialog(short)
+    (line,) = _under_lines(m2.observe("html"), "Light Theme")
+    assert f"color:{dimmed(color, alpha)}" in line and "clip-path" not in line
+    assert "Light Theme" not in [e["text"] for e in m2.observe()
+                                 if not e["checkable"]]  # pixels only, no element
+    half = _window(spec, (*theme.window[:3], (y1 + y2) // 2))
+    (cut,) = _under_lines(_theme_changed_then_dialog(half).observe("html"), "Light Theme")
+    assert "clip-path:inset(" in cut
+    shots = Screenshotter(timeout=120, assets=spec.look.asset)
+    try:
+        px = shots.pixels(m2.observe("html"), width=spec.width, height=spec.height)
+    finally:
+        shots.close()
+    grey = px[y1:y2, x1:x2].astype(int).mean(axis=2)
+    bg = int(dimmed("#fafafa", alpha)[1:3], 16)  # the row's wipe, dimmed
+    assert grey.max() <= bg + 3  # all of it dimmed
+    assert (grey < bg - 30).mean() > 0.01  # the new value's ink
+
+
+def test_beside_keeps_what_a_window_leaves_in_one_rectangle():
+    from phoneworld.runtime.page import _beside
+
+    w = (100, 100, 200, 200)
+    assert _beside((0, 0, 50, 50), w) == (0, 0, 50, 50)
+    assert _beside((100, 150, 200, 250), w) == (100, 200, 200, 250)  # below it
+    assert _beside((50, 120, 150, 180), w) == (50, 120, 100, 180)  # left of it
+    assert _beside((120, 120, 180, 180), w) is None  # hidden
+    assert _beside((50, 50, 150, 150), w) is None  # round a corner
+    assert _beside((50, 120, 250, 180), w) is None  # on both sides
+    assert _beside(None, w) is None

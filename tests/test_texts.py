@@ -194,3 +194,21 @@ def test_every_shared_screen_drawn_with_texts_here_is_within_the_tolerance(brows
             assert edge >= EDGE and off <= OFF, (folder, screen, edge, off)
             checked += 1
     assert checked
+
+
+def test_a_text_moved_by_whole_pixels_is_not_drawn_again(drawer):
+    """A row's text moved down a list by whole pixels has the same coverage: it is
+    kept (`TextDrawer.mask`), the same bytes as a drawer that never drew it gives."""
+    import dataclasses
+
+    zoom = 1080 / FRAME_WIDTH
+    t = text_div(_div("Hide private activities", style=";font-size:16.0px"))
+    moved = dataclasses.replace(t, box=(t.box[0], t.box[1] + 42 / zoom, *t.box[2:]))
+    lines, size, clip = drawer.layout(t, zoom)
+    a = drawer.mask(lines, size, clip)
+    lines2, size2, clip2 = drawer.layout(moved, zoom)
+    assert clip2[1] == clip[1] + 42
+    b = drawer.mask(lines2, size2, clip2)
+    assert b is a and not a.flags.writeable
+    assert np.array_equal(TextDrawer(drawer.faces).mask(lines2, size2, clip2), a)
+    assert a.any()

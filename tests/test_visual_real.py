@@ -482,6 +482,28 @@ def test_qqmusics_my_page_and_album_page_hold_on_their_plates(compiled):
         assert songs == [], name
 
 
+def test_qqmusics_player_bar_title_is_cut_where_its_cover_is_drawn_over_it(compiled):
+    """The player bar's song title (a view that starts under the cover and the disc,
+    which Android draws over it) is drawn anew from where the disc ends, not over the
+    cover's pixels."""
+    path, _ = compiled["droidbot/qqmusic"]
+    spec = load_app(path).spec
+    m = Machine(spec)
+    m.reset()
+    m.jump("app_starter_3")
+    r = m.rendered()
+    (i,) = [k for k, b in enumerate(r.boxes) if "\u00a0-\u00a0" in b.text
+            and b.bounds[1] > 1800]
+    x1 = r.boxes[i].bounds[0]
+    cover = max(b.bounds[2] for b in r.boxes[i + 1:] if not b.children and not b.text
+                and b.bounds[0] < x1 < b.bounds[2] < r.boxes[i].bounds[2])
+    (line,) = [ln for ln in m.observe("html").splitlines()
+               if f"<span>{r.boxes[i].text}</span>" in ln]
+    inset = float(re.search(r"clip-path:inset\([\d.]+px [\d.]+px [\d.]+px ([\d.]+)px\)",
+                            line)[1])
+    assert inset >= (cover - x1) * 412 / spec.width - 0.1
+
+
 def test_a_dialog_opened_on_a_row_is_previewed_with_a_row_its_recordings_show(compiled):
     """(#22) A dialog whose transitions admit any row of the list under it is shown with
     a row the recordings opened it with (the one its layout was recorded with, of the

@@ -19,15 +19,16 @@ the server answers them, and preview files say `<base href="../">`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from jinja2 import Environment
 from markupsafe import Markup
 
 from phoneworld.runtime.compose import Composition, Paint, compose
-from phoneworld.runtime.look import ASSET_DIR
+from phoneworld.runtime.look import ASSET_DIR, Rect, Style
 from phoneworld.runtime.regions import regions, within
-from phoneworld.runtime.widgets import ACCENT, FONTS, bar_icons, bars, draw_box, fitted
+from phoneworld.runtime.widgets import ACCENT, FONTS, TEXT, bar_icons, bars, draw_box, fitted
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Rendering
@@ -118,9 +119,11 @@ def render_html(r: Rendering) -> str:
     look = r.look
     comp: Composition | None = None
     paints: list[dict[str, str]] = []
+    items: list[dict] = []
     if look is not None:
         comp = compose(look, boxes, (r.width, r.height))
-        paints = [_paint(p, scale) for p in _under(r) + comp.paints]
+        under, items = _under(r, scale)
+        paints = [_paint(p, scale) for p in under + comp.paints]
     else:
         for p, kind in bars(boxes, r.width, r.height):
             item = _paint(p, scale)
@@ -130,25 +133,17 @@ def render_html(r: Rendering) -> str:
             paints.append(item)
     parents = _parents(boxes)
     region = regions(boxes)
-    items = []
     for i, b in enumerate(boxes):
         shows = within(b.bounds, region[i])
         if shows is None or (comp is not None and i in comp.quiet):
             item = _quiet(b)
         elif comp is not None:
             item = fitted(b, scale, comp.styles.get(i))
+            if b.text:
+                shows = _under_pictures(boxes, i, shows)
         else:
             item = draw_box(boxes, i, parents, scale)
-        x1, y1, x2, y2 = b.bounds
-        if shows is not None and shows != b.bounds:  # drawn only inside its ancestors
-            cut = (f"clip-path:inset({(shows[1] - y1) * scale:.1f}px "
-                   f"{(x2 - shows[2]) * scale:.1f}px {(y2 - shows[3]) * scale:.1f}px "
-                   f"{(shows[0] - x1) * scale:.1f}px)")
-            item["style"] = f"{item['style']};{cut}" if item["style"] else cut
-        item["index"] = index.get(i)
-        item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
-                    w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
-        items.append(item)
+        items.append(_placed(item, b.bounds, shows, scale, index.get(i)))
     plate = f"{ASSET_DIR}/{look.plate}" if look is not None else ""
     return _PAGE.render(
         title=r.screen, screen=r.screen, width=FRAME_WIDTH, fonts=Markup(FONTS),
@@ -157,20 +152,95 @@ def render_html(r: Rendering) -> str:
         boxes=items)
 
 
-def _under(r: Rendering) -> list[Paint]:
+def _placed(item: dict, bounds: Rect, shows: Rect | None, scale: float,
+            index: int | None) -> dict:
+    """`item` (a box's div at `bounds`) placed, drawn only inside `shows` (its
+    ancestors, or what a dialog's window leaves of it) where that is less."""
+    x1, y1, x2, y2 = bounds
+    if shows is not None and shows != bounds:
+        cut = (f"clip-path:inset({(shows[1] - y1) * scale:.1f}px "
+               f"{(x2 - shows[2]) * scale:.1f}px {(y2 - shows[3]) * scale:.1f}px "
+               f"{(shows[0] - x1) * scale:.1f}px)")
+        item["style"] = f"{item['style']};{cut}" if item["style"] else cut
+    item["index"] = index
+    item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
+                w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
+    return item
+
+
+def _under_pictures(boxes: list, i: int, shows: Rect) -> Rect:
+    """What of `shows` (box `i`'s text, drawn anew over a plate) the pictures drawn
+    after it leave (the plate shows them; Android draws a later view over an earlier
+    one: a player bar's cover over the start of its song's title), in one rectangle: a
+    later leaf without text that covers part of the text on one side cuts it there
+    (`visual.extract._over`'s rule: one that covers all of it, or lies inside it, is
+    drawn under it or shows it through)."""
+    x1, y1, x2, y2 = boxes[i].bounds
+    for b in boxes[i + 1:]:
+        if b.children or b.text:
+            continue
+        bx1, by1, bx2, by2 = b.bounds
+        if not (bx1 < shows[2] and shows[0] < bx2 and by1 < shows[3] and shows[1] < by2):
+            continue
+        if (bx1 <= x1 and by1 <= y1 and bx2 >= x2 and by2 >= y2) or \
+                (bx1 >= x1 and by1 >= y1 and bx2 <= x2 and by2 <= y2):
+            continue
+        shows = _beside(shows, b.bounds) or shows
+    return shows
+
+
+def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
     """A dialog's ground (`Rendering.under`): the screen under it as shown now (its
-    plate and paints; its texts as the plate has them), black at the recorded dim over
-    it, and the dialog's window from its own plate. Nothing where it has none."""
+    plate and paints), black at the recorded dim over it, and the dialog's window from
+    its own plate; and the texts that screen draws anew (a value changed on it before
+    the dialog opened: its plate's is wiped), dimmed alike, where the window leaves
+    them. Nothing where it has none."""
     look, under = r.look, r.under
     if look is None or under is None or under.look is None or look.window is None:
-        return []
+        return [], []
     size = (r.width, r.height)
     whole = (0, 0, r.width, r.height)
-    dim = f"#000000{round(look.scrim * 255):02x}"
-    return [Paint(whole, image=under.look.plate, image_size=size),
-            *compose(under.look, under.boxes, size).paints,
-            Paint(whole, color=dim),
-            Paint(look.window, image=look.plate, image_size=size)]
+    alpha = round(look.scrim * 255)
+    c = compose(under.look, under.boxes, size)
+    region = regions(under.boxes)
+    texts = []
+    for i, b in enumerate(under.boxes):
+        style = c.styles.get(i) or Style()
+        if i in c.quiet or not b.text or (b.checkable and not style.plate_check):
+            continue  # (a check widget's box is the browser's: not drawn dimmed)
+        shows = _beside(within(b.bounds, region[i]), look.window)
+        if shows is None:
+            continue
+        style = replace(style, color=dimmed(style.color or TEXT, alpha))
+        item = fitted(b, scale, style)
+        if item["text"]:
+            item["label"] = ""  # (the dialog's elements are its own)
+            texts.append(_placed(item, b.bounds, shows, scale, None))
+    return [Paint(whole, image=under.look.plate, image_size=size), *c.paints,
+            Paint(whole, color=f"#000000{alpha:02x}"),
+            Paint(look.window, image=look.plate, image_size=size)], texts
+
+
+def dimmed(color: str, alpha: int) -> str:
+    """`color` (#rrggbb) under black at `alpha` (0-255), as the painter lays it."""
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{(v * (255 - alpha) + 127) // 255:02x}" for v in rgb)
+
+
+def _beside(shows: Rect | None, window: Rect) -> Rect | None:
+    """What of `shows` a dialog's `window` leaves in one rectangle: all of it, the
+    part on one side of the window, or None (hidden, or around a corner of it)."""
+    if shows is None:
+        return None
+    x1, y1, x2, y2 = shows
+    wx1, wy1, wx2, wy2 = window
+    if x2 <= wx1 or wx2 <= x1 or y2 <= wy1 or wy2 <= y1:
+        return shows
+    parts = [p for p in ((x1, y1, x2, min(y2, wy1)), (x1, max(y1, wy2), x2, y2))
+             if p[1] < p[3]] if wx1 <= x1 and x2 <= wx2 else \
+        [p for p in ((x1, y1, min(x2, wx1), y2), (max(x1, wx2), y1, x2, y2))
+         if p[0] < p[2]] if wy1 <= y1 and y2 <= wy2 else []
+    return parts[0] if len(parts) == 1 else None
 
 
 def _quiet(b) -> dict:

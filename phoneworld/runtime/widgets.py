@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from phoneworld.runtime.chars import wide
 from phoneworld.runtime.icons import icon_for, svg
 from phoneworld.runtime.look import Style
 
@@ -77,19 +78,12 @@ def _thin(b: Box) -> bool:
     return 0 < min(x2 - x1, y2 - y1) <= 4 and max(x2 - x1, y2 - y1) >= 24
 
 
-def _wide(ch: str) -> bool:
-    o = ord(ch)
-    return 0x1100 <= o <= 0x115F or 0x2E80 <= o <= 0xA4CF or 0xAC00 <= o <= 0xD7A3 \
-        or 0xF900 <= o <= 0xFAFF or 0xFE30 <= o <= 0xFE4F or 0xFF00 <= o <= 0xFF60 \
-        or o >= 0x1F300
-
-
 def text_width(text: str, size: float) -> float:
     """About how wide `text` is at font `size` (Noto/Roboto-like Latin, square CJK and
     emoji), erring on the wide side."""
     w = 0.0
     for ch in text:
-        if _wide(ch):
+        if wide(ch):
             w += 1.0
         elif ch in "il.,:;|!'`ijtfr ":
             w += 0.3

@@ -157,7 +157,11 @@ class Painter:
                 self.capture.open(self.capture.page(width, height, transparent))
         pl = page_layers(html, (width, height))
         if pl is not None and pl.plate:
-            base = self.recorded.plate(pl.plate, width, height, png)
+            # (A dialog's frame starts from the screen under it: its own plate, which
+            # that screen covers, is never decoded.)
+            base = self.recorded.plate(self.recorded.ground(pl.plate, pl.paints,
+                                                            (width, height)),
+                                       width, height, png)
             if base is not None:
                 return self._on_plate(pl, base, width, height, png)
         return self._changed(pl, html, width, height)
@@ -191,7 +195,7 @@ class Painter:
             # The recorded pixels: laid (by another thread while Chromium captures the
             # clips), and the frame to draw on copied. Frames are never changed once
             # drawn: a plate without paints is its own.
-            painted = self.recorded.painted(pl, base, key) if pl.paints else base
+            painted = self.recorded.painted(pl, base, key, png) if pl.paints else base
             if painted is None:
                 return None
             if png and not painted.encoded:  # (a plate is encoded by `_plate`)

@@ -8,6 +8,13 @@ and the paints on it (colours; cuts of recorded images: rows moved, sprites, swi
 Decoded images, plates and plates with their paints laid are kept in the painter's LRU
 (`kept`, shared with its empty phones). Paints on a plate are laid from the last ones
 laid on it where they differ in part of the screen (`painted`).
+
+A dialog's paints start with the screen under it, whole, then that screen's own paints,
+a scrim (black at an alpha, whole) and the window (`runtime.page._under`). Such paints
+are laid from their ground (`ground`: the last whole recorded image, the page's own
+plate under it never decoded) dimmed once and kept (`dimmed`): only the under-screen's
+paints are dimmed afresh, in their rectangles, each pixel once. The dim is a function
+of each pixel alone, so this gives the same bytes as laying every paint in order.
 """
 
 from __future__ import annotations
@@ -44,13 +51,15 @@ class Recorded:
         """The paints last laid on each plate (by plate, width, height): where the next
         paints on it are laid from (`painted`)."""
 
-    def painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...]) -> Frame | None:
+    def painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...],
+                png: bool = False) -> Frame | None:
         """The plate `base` with `pl.paints` laid, kept by `key` (None: an image that
         cannot be read). Drawn from the last one laid on this plate where its paints
         differ in a part of the screen (a row removed, a switch flipped): only the
         rectangles of the paints that differ are restored to the plate and have the
         paints that meet them laid again, in order, each cut to the rectangle (the
-        paints are opaque, so what shows elsewhere is the same paint on either)."""
+        paints are opaque, so what shows elsewhere is the same paint on either). With
+        `png`, a dimmed ground is PNG-encoded once, for every frame laid on it."""
         painted = self.kept.get(("painted", key))
         if painted is not None:
             assert isinstance(painted, Frame)
@@ -66,23 +75,85 @@ class Recorded:
             if area(differ) < size[0] * size[1] // 2:
                 rects = list(differ)
         assert start is None or isinstance(start, Frame)
-        painted = base.copy() if rects == [None] or start is None else start.copy()
+        if rects == [None] or start is None:
+            painted = self._whole(pl.paints, base, png)
+            if painted is None:
+                return None
+        else:
+            painted = start.copy()
         for r in rects:
-            if r is not None:
-                painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
+            if r is None:
+                break
+            painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
             for p in pl.paints:
-                if (r is None or meets(p.rect, r)) and not self.lay(painted, p, r):
+                if meets(p.rect, r) and not self.lay(painted, p, r):
                     return None
         # Steps that change only texts keep the paints (and their encoded bands).
         self.kept.put(("painted", key), painted)
         self.last_paints[plate] = pl.paints
         return painted
 
+    def _whole(self, paints: tuple[Paint, ...], base: Frame, png: bool) -> Frame | None:
+        """`paints` laid on a copy of `base` (a plate, or the ground `ground` names), each
+        in order; from the ground dimmed where a scrim follows it (`dimmed`)."""
+        size = base.size
+        g = _ground_at(paints, size)
+        k = _scrim_at(paints, size, g)
+        ground = base if g < 0 else self.plate(paints[g].image, *size, png)
+        if ground is None:
+            return None
+        if k is None:
+            painted = ground.copy()
+            return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
+        dim = self.dimmed(paints[g].image, *size, paints[k].color, png)
+        if dim is None:
+            return None
+        painted = dim.copy()
+        # The under-screen's paints: each rectangle they meet restored to the ground,
+        # they laid there, then dimmed (the rectangles do not overlap: once each).
+        for r in cut([p.rect for p in paints[g + 1:k]], size):
+            painted.paste(r[0], r[1], ground.pixels[r[1]:r[3], r[0]:r[2]])
+            for p in paints[g + 1:k]:
+                if meets(p.rect, r) and not self.lay(painted, p, r):
+                    return None
+            self.lay(painted, paints[k], r)
+        return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
+
+    def ground(self, plate: str, paints: tuple[Paint, ...], size: tuple[int, int]) -> str:
+        """The recorded image a frame of `plate` with `paints` starts from: the last
+        paint that covers the whole screen with a recorded image where there is one (a
+        dialog's screen under it), else the plate."""
+        g = _ground_at(paints, size)
+        return paints[g].image if g >= 0 else plate
+
+    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False
+               ) -> Frame | None:
+        """Recorded image `name` (as `plate` has it) under `color` (#rrggbbaa), kept
+        (PNG bands encoded where `png`); None where it cannot be read."""
+        key = ("dimmed", name, w, h, color)
+        f = self.kept.get(key)
+        if f is None:
+            base = self.plate(name, w, h, png=False)
+            if base is None:
+                return None
+            f = base.copy()
+            self.lay(f, Paint((0, 0, w, h), color=color))
+            self.kept.put(key, f)
+        assert isinstance(f, Frame)
+        if png and not f.encoded:
+            f.encode()
+            self.kept.put(key, f)  # weighed again, with its bands
+        return f
+
     def decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
         """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
         kept unless not to `keep` (a plate: kept as a frame)."""
         key = ("image", name, w, h)
         img = self.kept.get(key) if keep else None
+        plate = self.kept.get(("plate", name, w, h)) if keep and img is None else None
+        if plate is not None:  # (a screen under a dialog: decoded once, as its plate)
+            assert isinstance(plate, Frame)
+            return plate.pixels
         if img is None:
             data = self.assets(name) if self.assets is not None else None
             if data is None:
@@ -143,3 +214,29 @@ class Recorded:
         if x1 < x2 and y1 < y2:
             f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
         return True
+
+
+def _whole_image(p: Paint, size: tuple[int, int]) -> bool:
+    return bool(p.image) and p.rect == (0, 0, *size) and p.image_size == size \
+        and p.origin == (0, 0)
+
+
+def _ground_at(paints: tuple[Paint, ...], size: tuple[int, int]) -> int:
+    """The index of the last paint that covers the whole screen with a recorded image
+    (what shows under every later paint), or -1."""
+    for i in range(len(paints) - 1, -1, -1):
+        if _whole_image(paints[i], size):
+            return i
+    return -1
+
+
+def _scrim_at(paints: tuple[Paint, ...], size: tuple[int, int], g: int) -> int | None:
+    """The index of the first whole-screen see-through colour after the ground `g` (a
+    dialog's scrim), or None (or no ground)."""
+    if g < 0:
+        return None
+    for i in range(g + 1, len(paints)):
+        p = paints[i]
+        if len(p.color) == 9 and p.rect == (0, 0, *size):
+            return i
+    return None

@@ -33,6 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from phoneworld.runtime.cache import LRU
+from phoneworld.runtime.chars import wide
 from phoneworld.runtime.widgets import FONTS
 from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
 
@@ -43,6 +45,8 @@ LINE_HEIGHT = 1.2
 DEFAULT_COLOR = "#202124"
 """`.v`'s colour."""
 ELLIPSIS = "\u2026"
+MASKS = 16 << 20
+"""Bytes of glyph coverages a drawer keeps (`TextDrawer.mask`): a few thousand texts."""
 
 _OPEN = re.compile(
     r'<div class="v x (?P<lines>one|many)(?P<end> end)?(?P<off> off)?(?: click)?"'
@@ -131,6 +135,8 @@ class TextDrawer:
         self._fonts: dict[tuple[str, int, float], object] = {}
         self._chosen: dict[int, list[tuple[Face, bool]]] = {}
         self._runs: dict[tuple[str, int], list[tuple[str, Face, bool]] | None] = {}
+        self._masks: LRU[np.ndarray] = LRU(MASKS, weigh=lambda a: a.nbytes)
+        """Glyph coverages drawn (`mask`), by what they depend on."""
 
     @classmethod
     def system(cls) -> TextDrawer | None:
@@ -338,7 +344,7 @@ class TextDrawer:
             if j < len(chars):  # the last break opportunity in the part that fits
                 for k in range(j, i, -1):
                     if chars[k][0] == " " or chars[k - 1][0] in " -" or \
-                            _cjk(chars[k - 1][0]) or _cjk(chars[k][0]):
+                            wide(chars[k - 1][0]) or wide(chars[k][0]):
                         end = k
                         break
             line = _join(chars[i:end])
@@ -374,24 +380,44 @@ class TextDrawer:
         return out, self.width(out, size)
 
     def mask(self, lines, size: float, clip: Rect) -> np.ndarray:
-        """The glyphs' coverage (0-255) inside `clip`, lines laid as `layout` gives them."""
+        """The glyphs' coverage (0-255) inside `clip`, lines laid as `layout` gives them
+        (each line's start in FreeType's 1/64 px), read-only: kept by what it depends
+        on, so that a row moved by whole pixels (a list scrolled, a row removed above
+        it) costs no drawing."""
+        x1, y1, x2, y2 = clip
+        key = (size, x2 - x1, y2 - y1, tuple(
+            (tuple(runs), _64th(x - x1), _64th(base - y1)) for runs, x, base in lines))
+        got = self._masks.get(key)
+        if got is None:
+            got = self._draw_mask(key)
+            self._masks.put(key, got)
+        return got
+
+    def _draw_mask(self, key) -> np.ndarray:
+        """`mask`, drawn from its key alone (the same key, the same pixels)."""
         from PIL import Image, ImageDraw
 
-        x1, y1, x2, y2 = clip
-        img = Image.new("L", (x2 - x1, y2 - y1), 0)
+        size, w, h, lines = key
+        img = Image.new("L", (w, h), 0)
         d = ImageDraw.Draw(img)
         for runs, x, base in lines:
             at = x
             for s, face, bold in runs:
                 font = self.font(face, size)
                 if s:
-                    d.text((at - x1, base - y1), s, fill=255, font=font, anchor="ls",
+                    d.text((at, base), s, fill=255, font=font, anchor="ls",
                            stroke_width=0, features=None)
                     if bold:  # Chromium's synthetic bold: the glyphs emboldened
-                        d.text((at - x1 + size / 24, base - y1), s, fill=255, font=font,
-                               anchor="ls")
+                        d.text((at + size / 24, base), s, fill=255, font=font, anchor="ls")
                 at += font.getlength(s)
-        return np.asarray(img)
+        out = np.asarray(img)
+        out.flags.writeable = False
+        return out
+
+
+def _64th(v: float) -> float:
+    """`v` to the nearest 1/64 (FreeType's unit of position)."""
+    return round(v * 64) / 64
 
 
 class _Cut(list):
@@ -408,7 +434,3 @@ def _join(chars) -> list[tuple[str, Face, bool]]:
     return out
 
 
-def _cjk(c: str) -> bool:
-    o = ord(c)
-    return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF or \
-        0xFF00 <= o <= 0xFFEF or 0x20000 <= o <= 0x2FFFF

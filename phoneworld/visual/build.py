@@ -45,7 +45,7 @@ from phoneworld.visual.extract import (
     varying_pictures,
 )
 from phoneworld.visual.gauges import GaugeCut, gauge_cut, gauge_views, recorded_texts
-from phoneworld.visual.scrim import dialog_scrim, window_of
+from phoneworld.visual.scrim import dialog_scrim
 
 
 @dataclass(frozen=True)
@@ -171,19 +171,19 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
 
 
 def _dialogs(spec: AppSpec, cuts: Mapping[str, Any]) -> dict[str, tuple[Rect, float]]:
-    """Each dialog screen's window and recorded dim (`scrim`), fitted against the plates
-    of the screens its transitions open it from."""
+    """Each dialog screen's window (`Screen.window`) and recorded dim (`scrim`), fitted
+    against the plate of the screen it opens over (`Screen.over`; where that is not
+    known, of the screens its transitions open it from)."""
     out: dict[str, tuple[Rect, float]] = {}
     for screen in spec.screens:
-        if screen.name not in cuts or window_of(
-                screen.root.bounds, (spec.width, spec.height)) is None:
+        if screen.name not in cuts or screen.window is None:
             continue
-        froms = sorted({t.screen for t in spec.transitions
-                        if t.target == screen.name and t.screen != screen.name
-                        and t.screen in cuts})
+        froms = [screen.over] if screen.over in cuts else sorted(
+            {t.screen for t in spec.transitions
+             if t.target == screen.name and t.screen != screen.name and t.screen in cuts})
         if not froms:
             continue
-        got = dialog_scrim(screen.root.bounds, cuts[screen.name].plate(),
+        got = dialog_scrim(screen.window, cuts[screen.name].plate(),
                            [cuts[f].plate() for f in froms])
         if got is not None:
             out[screen.name] = got

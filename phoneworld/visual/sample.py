@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from phoneworld.runtime.chars import wide
 from phoneworld.runtime.look import Rect, Style
 from phoneworld.runtime.widgets import text_width
 
@@ -183,7 +184,7 @@ def _em_share(text: str) -> float:
     highest top and the lowest bottom of its characters in Roboto (Android's face)."""
     if any(ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF for ch in text):
         return 1.15  # colour emoji stand taller than letters
-    if any(_is_wide(ch) for ch in text):
+    if any(wide(ch) for ch in text):
         return 0.9
     top = max((_top(ch) for ch in text if not ch.isspace()), default=_X_HEIGHT)
     bottom = max((_BOTTOMS.get(ch, 0.0) for ch in text), default=0.0)
@@ -207,12 +208,6 @@ def _top(ch: str) -> float:
     if ch in _TOPS:
         return _TOPS[ch]
     return 0.72 if ch.isupper() else _X_HEIGHT
-
-
-def _is_wide(ch: str) -> bool:
-    o = ord(ch)
-    return 0x2E80 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF or 0xF900 <= o <= 0xFAFF \
-        or 0xFF00 <= o <= 0xFFEF or o >= 0x1F300
 
 
 def text_style(pixels: np.ndarray, rect: Rect, text: str, exclude: Sequence[Rect] = (),

@@ -1,17 +1,21 @@
 """A dialog's window and the scrim its recording shows around it.
 
-A dialog (a window smaller than the screen, centred on it) is recorded over the screen
-it opened over, dimmed: Android lays black at some alpha (the theme's dim amount) over
+A dialog (a window smaller than the screen: `Screen.window`, found once by
+`ui.dialogs` when the screens are inferred) is recorded over the screen it opened over
+(`Screen.over`), dimmed: Android lays black at some alpha (the theme's dim amount) over
 that screen. The runtime draws the dialog's window from its own plate and, around it,
 the screen under it as the machine shows it now, dimmed as recorded (`runtime.page`);
-so the compiler says where the window is and how much the recording dims:
+so the compiler says how much the recording dims:
 
-    window, alpha = dialog_scrim(screen.root.bounds, dialog_pixels, [under_pixels, ...])
+    window, alpha = dialog_scrim(screen.window, dialog_pixels, [under_pixels, ...])
 
 `alpha` is fitted to the pixels around the window against a recording of a screen the
 dialog opens over (`recorded = (1 - alpha) * under`, in grey levels); a fit that does
 not explain those pixels (another state of that screen was recorded, or the dialog
 covers nothing that screen shows) gives none, and the dialog keeps its recorded plate.
+A window that dims nothing (a popup menu) fits no alpha (`ALPHAS`). A sheet over a
+scrim is one too: its plate's scrim and the page under it are the recording's, so only
+the sheet is taken from it, and the page under it, as shown now, is dimmed once.
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ import numpy as np
 
 Rect = tuple[int, int, int, int]
 
-CENTRED = 0.02
-"""How far off the screen's middle across (a share of its width) a window may lie."""
 BARS = 0.06
 """Rows at the top and the bottom left out of the fit (status and navigation bars,
 which the dim does not reach)."""
@@ -33,16 +35,6 @@ LIT = 40
 """Grey level of the screen under a window from which its pixels tell the dim apart."""
 ALPHAS = (0.1, 0.9)
 """The dims taken for a scrim (less: no scrim to speak of; more: nothing shows)."""
-
-
-def window_of(bounds: Rect, size: tuple[int, int]) -> Rect | None:
-    """`bounds` (a screen's root view) where they are a dialog's window: inside the
-    screen on every side, centred across; else None."""
-    w, h = size
-    x1, y1, x2, y2 = bounds
-    if not (0 < x1 < x2 < w and 0 < y1 < y2 < h) or abs(x1 - (w - x2)) > CENTRED * w:
-        return None
-    return bounds
 
 
 def fit_scrim(window: Rect, dialog: np.ndarray, under: np.ndarray) -> tuple[float, float]:
@@ -64,14 +56,15 @@ def fit_scrim(window: Rect, dialog: np.ndarray, under: np.ndarray) -> tuple[floa
     return a, float(np.abs(d - (1.0 - a) * u).mean())
 
 
-def dialog_scrim(bounds: Rect, dialog: np.ndarray, unders: Sequence[np.ndarray]
+def dialog_scrim(window: Rect, dialog: np.ndarray, unders: Sequence[np.ndarray]
                  ) -> tuple[Rect, float] | None:
-    """The window and the dim of a dialog screen whose root view lies at `bounds`,
-    recorded as `dialog`, fitted against the best of `unders` (recordings of screens it
-    opens over); None where it is no dialog or no fit explains the pixels (`FIT`)."""
+    """The window and the dim of a dialog screen whose window (`Screen.window`) lies at
+    `window`, recorded as `dialog`, fitted against the best of `unders` (recordings of
+    screens it opens over); None where no fit explains the pixels (`FIT`) or the window
+    is no smaller than the screen."""
     h, w = dialog.shape[:2]
-    window = window_of(bounds, (w, h))
-    if window is None:
+    x1, y1, x2, y2 = window
+    if not (0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h) or (x2 - x1) * (y2 - y1) >= w * h:
         return None
     best: tuple[float, float] | None = None
     for under in unders:
