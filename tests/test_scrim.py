@@ -206,13 +206,11 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
 
 def _theme_changed_then_dialog(spec):
     """A machine on `spec` (activitylauncher) with Settings' theme changed through its
-    dialog, then the dialog opened again over Settings (renderings cached apart: the
-    shared cache takes specs that differ in their look alone for one)."""
+    dialog, then the dialog opened again over Settings (the shared render cache: a look
+    made from another by `replace` is told apart by its own token)."""
     from phoneworld.runtime import Machine
-    from phoneworld.runtime.cache import RenderCache
 
     m = Machine(spec)
-    m.cache = RenderCache()
     m.reset()
     m.jump("settings")
 

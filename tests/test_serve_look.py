@@ -145,3 +145,14 @@ def test_a_click_at_x_y_lands_where_the_device_screenshot_shows_it():
     cy = (y1 + y2) // 2
     assert blue((x1 + x2) // 2, y1 + 8) and blue(x1 + 40, cy)  # the button, inside
     assert not blue((x1 + x2) // 2, y1 - 10) and not blue(x2 + 10, cy)  # just outside
+
+
+def test_a_look_made_from_another_is_told_apart_in_render_keys(onelist):
+    # Renderings are shared between equal specs, which equality does not tell apart by
+    # their look: a look made by `replace` (another window, another plate) must not be
+    # served the renderings of the look it was made from.
+    spec = load_app(onelist[0]).spec
+    other = dataclasses.replace(spec.look, screens=dict(spec.look.screens))
+    assert other == spec.look and other.token != spec.look.token
+    a, b = Machine(spec), Machine(dataclasses.replace(spec, look=other))
+    assert a.reset().rendering is not b.reset().rendering

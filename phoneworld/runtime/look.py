@@ -184,8 +184,9 @@ class Look:
     folder: Path | None = None
     data: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
     """Assets held in memory (a look just compiled, not yet written), by name."""
-    token: int = field(default_factory=lambda: next(_TOKENS), compare=False)
-    """Tells looks apart in cache keys (renderings are shared between equal specs)."""
+    token: int = field(default_factory=lambda: next(_TOKENS), compare=False, init=False)
+    """Tells looks apart in cache keys (renderings are shared between equal specs); not an
+    argument, so a look made from another (`dataclasses.replace`) gets its own."""
 
     def asset(self, name: str) -> bytes:
         """The bytes of asset `name` (a `PhoneworldError` if it is not one)."""
