@@ -10,7 +10,8 @@ import pytest
 
 from phoneworld.compiler import compile_app
 from phoneworld.errors import SpecError
-from phoneworld.infer.screens import group_observations
+from phoneworld.infer.screens import group_observations, visited
+from phoneworld.ir.model import ObsRef
 from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit
 from phoneworld.spec.parse import parse
@@ -119,6 +120,44 @@ def test_a_dialog_is_its_own_screen_over_the_screen_under_it():
     # closes to Store: Store is the screen under it
     assert dialog.over == names[0]
     assert all(s.window is None and s.over is None for s in screens if s.name != names[1])
+
+
+def test_the_page_under_a_dialog_is_voted_in_the_order_the_steps_went():
+    # DroidBot writes a state's file once: the files are store, help, picker-over-store,
+    # but the steps go store -> help -> (back) store -> picker -> (OK) store. In file
+    # order the picker follows help; in step order it opens on the store page.
+    store, help_ = _over(_page("Store")), _over(_page("Help"))
+    picker = _over(_page("Store"), _sheet())
+    trace = _trace([store, help_, picker])
+    tap, back = Action(kind="tap", x=900, y=350), Action(kind="key", key="back")
+    trace = trace.model_copy(update={"steps": (
+        Step(before=0, after=1, action=tap), Step(before=1, after=0, action=back),
+        Step(before=0, after=2, action=tap), Step(before=2, after=0, action=tap))})
+    assert visited(trace) == [0, 1, 0, 2, 0]
+    screens, where = group_observations([trace])
+    dialog = next(s for s in screens if s.window is not None)
+    assert dialog.over == where[ObsRef(trace=0, index=0)]
+
+
+def test_a_page_of_another_activity_or_app_is_not_under_a_dialog():
+    # opened from Settings (another activity), closed to a browser (another app): the
+    # sheet is over neither; opened again from its own activity's page, it is over that
+    page, other = _over(_page("Fitting room")), _over(_page("Settings"))
+    sheet = _over(_page("Fitting room"), _sheet("App theme"))
+    web = _over(_page("Web"))
+    trace = _trace([other, sheet, web])
+    obs = list(trace.observations)
+    obs[0] = obs[0].model_copy(update={"activity": "app/.Settings"})
+    obs[2] = obs[2].model_copy(update={"package": "browser", "activity": "browser/.Main"})
+    screens, _ = group_observations([trace.model_copy(update={"observations": tuple(obs)})])
+    assert next(s for s in screens if s.window is not None).over is None
+    obs.append(Observation(root=page, width=W, height=H, package="app",
+                           activity="app/.Main"))
+    steps = (*trace.steps, Step(before=3, after=1, action=Action(kind="tap", x=900, y=350)))
+    screens, where = group_observations([trace.model_copy(
+        update={"observations": tuple(obs), "steps": steps})])
+    assert next(s for s in screens if s.window is not None).over == \
+        where[ObsRef(trace=0, index=3)]
 
 
 def test_uber_time_picker_is_a_dialog_over_the_store_page(shared_traces):
