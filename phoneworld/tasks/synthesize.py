@@ -103,6 +103,14 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     return tuple(b.task for b in bases) + tuple(pairs)
 
 
+def proposed(spec: AppSpec) -> tuple[tuple[Task, str], ...]:
+    """Every single-goal template the schema proposes, with the screen it is about (""
+    for none), those with no instance to draw too (`synthesize_tasks` keeps the others):
+    what `instances.why_not` explains."""
+    bare = replace(spec, tasks=())
+    return tuple((b.task, b.screen or "") for b in _unique(_bases(bare)))
+
+
 def _unique(bases: Iterator[Base]) -> Iterator[Base]:
     """The templates with names made unique (`open_settings`, `open_settings_2`)."""
     taken: set[str] = set()
