@@ -219,6 +219,55 @@ def test_a_dialog_round_trips_and_is_checked():
         check(not_dialog)
 
 
+_LAYERED = '''app a { package "p" start home }
+screen home P0 { view FrameLayout [0,0,1080,2148] }
+screen picker P1 {
+  dialog over home [0,1015,1080,2148] layer [1,0]
+  view FrameLayout [0,0,1080,2148] {
+    view LinearLayout [0,0,1080,2148]
+    view FrameLayout [0,0,1080,2148] {
+      view FrameLayout [0,1015,1080,2148] {
+        view TextView [0,1020,806,1185] text "Set arrival time"
+      }
+    }
+  }
+}
+'''
+
+
+def test_a_dialogs_layer_round_trips_and_is_checked():
+    from phoneworld.spec.walk import own_root
+
+    spec = parse(_LAYERED)
+    picker = spec.screen("picker")
+    assert picker.layer == (1, 0) and own_root(picker).bounds == (0, 1015, 1080, 2148)
+    check(spec)
+    assert parse(emit(spec)) == spec and "layer [1,0]" in emit(spec)
+    with pytest.raises(SpecError, match=r"layer \[1, 3\] has no view at step 2"):
+        check(parse(_LAYERED.replace("layer [1,0]", "layer [1,3]")))
+    with pytest.raises(ValueError, match="without a dialog window"):
+        emit(dataclasses.replace(spec, screens=(
+            spec.screens[0], dataclasses.replace(picker, window=None, over=None))))
+
+
+def test_the_compiler_writes_where_a_sheet_is_in_its_screens_view():
+    from phoneworld.infer.layout import view_path
+
+    # a dump of the app's window and the system's: the sheet's node path counts the
+    # system window and an invisible sibling, which the view leaves out
+    hidden = Node(class_name="android.view.View", bounds=(0, 0, 1, 1), visible=False)
+    app = Node(class_name="android.widget.FrameLayout", package="app", bounds=(0, 0, W, H),
+               children=(hidden, _over(_page(), _sheet())))
+    bar = Node(class_name="android.widget.FrameLayout", package="com.android.systemui",
+               bounds=(0, 0, W, 80))
+    dump = Node(class_name="hierarchy", bounds=(0, 0, W, H), children=(bar, app))
+    sheet = dialog_layer(dump)
+    at = next(p for p, n in dump.walk() if n is sheet)
+    assert at == (1, 1, 1, 1)
+    assert view_path(dump, at) == (0, 1, 1)  # the app's window is the view's root
+    assert view_path(dump, (1, 0)) is None  # an invisible node has no view
+
+
 def test_a_rows_dialog_is_not_opened_by_rows_recorded_doing_nothing(shared_traces, tmp_path):
     # The first half of activitylauncher's recording opens the Theme and Language choices
     # more often than it taps rows that do nothing: every row (a heading, a switch) must
@@ -260,8 +309,11 @@ def test_a_dialogs_own_views_leave_out_the_page_under_its_scrim():
     scrim = View("android.view.View", (0, 0, W, H), flags=("clickable",))
     root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
         page, View("android.widget.FrameLayout", (0, 0, W, H), children=(scrim, sheet))))
-    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store")
+    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store", layer=(1, 1))
     assert own_root(dialog) is sheet
+    # the spec says where the layer is (the compiler found it once, `ui.dialogs`); a
+    # dialog without one is all of its tree, never found again by a threshold
+    assert own_root(dataclasses.replace(dialog, layer=())) is root
     assert [h for h, _, _ in _headed(dialog)] == ["Set arrival time"]
     page_screen = Screen("store", "P0", root)
     assert own_root(page_screen) is root  # not a dialog: all of it
@@ -292,3 +344,24 @@ def test_a_launchers_scrim_under_its_workspace_and_dock_is_no_dialog():
                                                   _text("Duolingo", (60, 170, 300, 260))),)),
         group((0, 1791, W, H), _text("Search", (82, 1900, 997, 2000)))))
     assert dialog_layer(layer) is None
+
+
+def test_a_sheet_is_titled_by_a_heading_its_id_calls_one():
+    # uber's time picker heads its sheet with `..._headline` “Set arrival time”;
+    # wikipedia's theme sheet starts with “Font size”, no id, a section's heading over its
+    # stepper, with “Theme” further down: that sheet has no title of its own
+    from phoneworld.spec.ast import AppSpec, Const, Screen, View
+    from phoneworld.tasks.labels import popup_heading
+
+    def sheet(head: str, rid: str, second: str) -> Screen:
+        own = View("android.widget.FrameLayout", (0, 1054, W, H), children=(
+            View("android.widget.TextView", (48, 1054, 600, 1198), text=Const(head), id=rid),
+            View("android.widget.TextView", (48, 1469, 600, 1526), text=Const(second))))
+        root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+            View("android.widget.LinearLayout", (0, 0, W, H)), own))
+        return Screen("s", "P1", root, window=(0, 1054, W, H), layer=(1,))
+
+    spec = AppSpec(name="a", package="p", start="s", width=W, height=H)
+    assert popup_heading(sheet("Set arrival time", "app:id/time_picker_headline",
+                               "We'll let you know"), spec) == "Set arrival time"
+    assert popup_heading(sheet("Font size", "", "Theme"), spec) == ""
