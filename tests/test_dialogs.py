@@ -365,3 +365,30 @@ def test_a_sheet_is_titled_by_a_heading_its_id_calls_one():
     assert popup_heading(sheet("Set arrival time", "app:id/time_picker_headline",
                                "We'll let you know"), spec) == "Set arrival time"
     assert popup_heading(sheet("Font size", "", "Theme"), spec) == ""
+
+
+def test_the_screens_under_real_dialogs(shared_traces):
+    # wikipedia's theme sheet is over its own fitting room's article, opened from Settings
+    # (another activity): over none; onelist's new-folder dialog (and the menu that
+    # offers it) is over the file picker it was opened in, not the app's list (was none);
+    # qqmusic's 下载微信 over the share sheet it was opened from (was the feedback form)
+    def dialogs(app: str, text: str):
+        traces = read_traces(shared("droidbot", app))
+        screens, where = group_observations(traces)
+        by = {s.name: s for s in screens}
+        names = {where[r] for r in where if any(
+            n.text == text for _, n in traces[r.trace].observations[r.index].root.walk())}
+        found = [by[n] for n in sorted(names) if by[n].window is not None]
+        assert found, (app, text)
+        return found, by, traces
+
+    (theme,), _, _ = dialogs("wikipedia", "Font size")
+    assert theme.over is None
+    found, by, _ = dialogs("onelist", "New folder")
+    assert all(s.over is not None and by[s.over].package == s.package and
+               by[s.over].window is None for s in found)
+    (share,), by, traces = dialogs("qqmusic", "下载微信")
+    assert share.over is not None and by[share.over].window is None
+    assert by[share.over].activity == share.activity
+    assert not any(n.text == "QQ互联" for r in by[share.over].observations
+                   for _, n in traces[r.trace].observations[r.index].root.walk())

@@ -400,6 +400,8 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     for s in spec.screens:
         if table in tables_of(own_root(s)) and schema.screen_label(s.name):
             if kinds.get(s.name, ("", ""))[1] != "title":  # named by the button to it
+                if "dialog" in s.modules:
+                    continue  # a popup's button says what it does: ajsha's "LOAD" list
                 return f"the “{schema.screen_label(s.name)}” list"
             return f"the {schema.screen_label(s.name)}"
     for s in spec.screens:  # a title that is also the name of the row that opens it
