@@ -9,7 +9,10 @@ from its whole recording, from the first half of each trace's steps and from the
 half (the observations those steps touch, renumbered; a trace without steps is cut by
 its observations), and for each the line says its screens, task instances, their kinds
 and how many get a verified demo (demos tried in a fixed random order for up to
-`--budget` seconds, 0 for all). Screenshots are left out (the look does not change the
+`--budget` seconds, 0 for all); under it, what was left out and why (`dropped`: the
+observations, steps and breaks in them, each screen with no task and why, each proposed
+template with no instance by the rule that dropped its drawings, demos that failed).
+Screenshots are left out (the look does not change the
 tasks). Single process; numbers, not timings, are the point.
 """
 
@@ -26,8 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from phoneworld.compiler import compile_app  # noqa: E402
+from phoneworld.infer.screens import visited  # noqa: E402
+from phoneworld.spec.ast import AppSpec  # noqa: E402
 from phoneworld.tasks import make_demo  # noqa: E402
+from phoneworld.tasks.instances import why_not  # noqa: E402
+from phoneworld.tasks.labels import screen_labels  # noqa: E402
+from phoneworld.tasks.reach import explore  # noqa: E402
 from phoneworld.tasks.sample import instances  # noqa: E402
+from phoneworld.tasks.synthesize import proposed  # noqa: E402
 from phoneworld.traces.discover import find_traces, read_trace_folder  # noqa: E402
 from phoneworld.traces.model import Trace  # noqa: E402
 
@@ -54,14 +63,15 @@ def half(trace: Trace, second: bool) -> Trace:
 
 
 def measure(name: str, traces: list[Trace], source: str, budget: float) -> str:
-    """One line: screens, instances by kind and verified demos of the app `traces` make."""
+    """One line: screens, instances by kind and verified demos of the app `traces` make;
+    then what was left out and why (`dropped`)."""
     try:
         app = compile_app(name, traces, source)
     except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
         return f"does not compile: {type(err).__name__}: {err}"
     spec = app.spec
     insts = instances(spec)
-    start, verified, tried = time.perf_counter(), Counter(), 0
+    start, verified, tried, failed = time.perf_counter(), Counter(), 0, Counter()
     for i in random.Random(0).sample(insts, len(insts)):
         if budget and time.perf_counter() - start > budget:
             break
@@ -69,10 +79,46 @@ def measure(name: str, traces: list[Trace], source: str, budget: float) -> str:
         d = make_demo([spec], i)
         if d is not None and d.verified:
             verified[i.kind] += 1
+        else:
+            failed["no plan found" if d is None else "replay not verified"] += 1
     screens = sum(1 for s in spec.screens if not s.foreign)
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(verified.items())) or "none"
     return (f"{screens:3d} screens | {len(insts):4d} instances | verified "
-            f"{sum(verified.values()):4d} of {tried} ({len(verified)} kinds: {kinds})")
+            f"{sum(verified.values()):4d} of {tried} ({len(verified)} kinds: {kinds})\n"
+            + dropped(spec, traces, failed))
+
+
+def dropped(spec: AppSpec, traces: list[Trace], failed: Counter) -> str:
+    """What the recording holds and what of it yields no task, and why: observations,
+    steps and breaks in them (a step that does not start where the last one ended: the
+    recording enters the app again with no known way in); each screen of the app that no
+    template is about (not reached from the start, no words a person would call it by);
+    each proposed template with no instance, by the rule that left its drawings out
+    (`instances.why_not`); demos that failed."""
+    obs = sum(len(t.observations) for t in traces)
+    steps = sum(len(t.steps) for t in traces)
+    breaks = sum(visited(t).count(None) for t in traces)
+    reach = explore(spec).screens
+    labels = screen_labels(spec)
+    offered = proposed(spec)
+    kept = {t.name for t in spec.tasks}
+    about = {screen for t, screen in offered if screen and t.name in kept}
+    screens: Counter[str] = Counter()
+    for s in spec.screens:
+        if s.foreign or s.name in about:
+            continue
+        screens["the start" if s.name == spec.start else
+                "not reached from the start" if s.name not in reach else
+                "no label" if s.name not in labels else "named, no template kept"] += 1
+    why: Counter[str] = Counter()
+    for t, _ in offered:
+        if t.name not in kept:
+            for reason in why_not(spec, t) or Counter({"no drawing": 1}):
+                why[f"{t.kind}: {reason}"] += 1
+    said = lambda c: ", ".join(f"{k} {n}" for k, n in sorted(c.items())) or "none"  # noqa: E731
+    return (f"{'':25}{obs} observations, {steps} steps, {breaks} breaks | screens with "
+            f"no task: {said(screens)}\n{'':25}templates with no instance (by rule): "
+            f"{said(why)} | demos failed: {said(failed)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,8 @@ import pytest
 
 from phoneworld.compiler import compile_app
 from phoneworld.errors import SpecError
-from phoneworld.infer.screens import group_observations
+from phoneworld.infer.screens import group_observations, visited
+from phoneworld.ir.model import ObsRef
 from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit
 from phoneworld.spec.parse import parse
@@ -121,6 +122,44 @@ def test_a_dialog_is_its_own_screen_over_the_screen_under_it():
     assert all(s.window is None and s.over is None for s in screens if s.name != names[1])
 
 
+def test_the_page_under_a_dialog_is_voted_in_the_order_the_steps_went():
+    # DroidBot writes a state's file once: the files are store, help, picker-over-store,
+    # but the steps go store -> help -> (back) store -> picker -> (OK) store. In file
+    # order the picker follows help; in step order it opens on the store page.
+    store, help_ = _over(_page("Store")), _over(_page("Help"))
+    picker = _over(_page("Store"), _sheet())
+    trace = _trace([store, help_, picker])
+    tap, back = Action(kind="tap", x=900, y=350), Action(kind="key", key="back")
+    trace = trace.model_copy(update={"steps": (
+        Step(before=0, after=1, action=tap), Step(before=1, after=0, action=back),
+        Step(before=0, after=2, action=tap), Step(before=2, after=0, action=tap))})
+    assert visited(trace) == [0, 1, 0, 2, 0]
+    screens, where = group_observations([trace])
+    dialog = next(s for s in screens if s.window is not None)
+    assert dialog.over == where[ObsRef(trace=0, index=0)]
+
+
+def test_a_page_of_another_activity_or_app_is_not_under_a_dialog():
+    # opened from Settings (another activity), closed to a browser (another app): the
+    # sheet is over neither; opened again from its own activity's page, it is over that
+    page, other = _over(_page("Fitting room")), _over(_page("Settings"))
+    sheet = _over(_page("Fitting room"), _sheet("App theme"))
+    web = _over(_page("Web"))
+    trace = _trace([other, sheet, web])
+    obs = list(trace.observations)
+    obs[0] = obs[0].model_copy(update={"activity": "app/.Settings"})
+    obs[2] = obs[2].model_copy(update={"package": "browser", "activity": "browser/.Main"})
+    screens, _ = group_observations([trace.model_copy(update={"observations": tuple(obs)})])
+    assert next(s for s in screens if s.window is not None).over is None
+    obs.append(Observation(root=page, width=W, height=H, package="app",
+                           activity="app/.Main"))
+    steps = (*trace.steps, Step(before=3, after=1, action=Action(kind="tap", x=900, y=350)))
+    screens, where = group_observations([trace.model_copy(
+        update={"observations": tuple(obs), "steps": steps})])
+    assert next(s for s in screens if s.window is not None).over == \
+        where[ObsRef(trace=0, index=3)]
+
+
 def test_uber_time_picker_is_a_dialog_over_the_store_page(shared_traces):
     (trace,) = read_traces(shared("droidbot", "uber"))
     screens, where = group_observations([trace])
@@ -180,6 +219,55 @@ def test_a_dialog_round_trips_and_is_checked():
         check(not_dialog)
 
 
+_LAYERED = '''app a { package "p" start home }
+screen home P0 { view FrameLayout [0,0,1080,2148] }
+screen picker P1 {
+  dialog over home [0,1015,1080,2148] layer [1,0]
+  view FrameLayout [0,0,1080,2148] {
+    view LinearLayout [0,0,1080,2148]
+    view FrameLayout [0,0,1080,2148] {
+      view FrameLayout [0,1015,1080,2148] {
+        view TextView [0,1020,806,1185] text "Set arrival time"
+      }
+    }
+  }
+}
+'''
+
+
+def test_a_dialogs_layer_round_trips_and_is_checked():
+    from phoneworld.spec.walk import own_root
+
+    spec = parse(_LAYERED)
+    picker = spec.screen("picker")
+    assert picker.layer == (1, 0) and own_root(picker).bounds == (0, 1015, 1080, 2148)
+    check(spec)
+    assert parse(emit(spec)) == spec and "layer [1,0]" in emit(spec)
+    with pytest.raises(SpecError, match=r"layer \[1, 3\] has no view at step 2"):
+        check(parse(_LAYERED.replace("layer [1,0]", "layer [1,3]")))
+    with pytest.raises(ValueError, match="without a dialog window"):
+        emit(dataclasses.replace(spec, screens=(
+            spec.screens[0], dataclasses.replace(picker, window=None, over=None))))
+
+
+def test_the_compiler_writes_where_a_sheet_is_in_its_screens_view():
+    from phoneworld.infer.layout import view_path
+
+    # a dump of the app's window and the system's: the sheet's node path counts the
+    # system window and an invisible sibling, which the view leaves out
+    hidden = Node(class_name="android.view.View", bounds=(0, 0, 1, 1), visible=False)
+    app = Node(class_name="android.widget.FrameLayout", package="app", bounds=(0, 0, W, H),
+               children=(hidden, _over(_page(), _sheet())))
+    bar = Node(class_name="android.widget.FrameLayout", package="com.android.systemui",
+               bounds=(0, 0, W, 80))
+    dump = Node(class_name="hierarchy", bounds=(0, 0, W, H), children=(bar, app))
+    sheet = dialog_layer(dump)
+    at = next(p for p, n in dump.walk() if n is sheet)
+    assert at == (1, 1, 1, 1)
+    assert view_path(dump, at) == (0, 1, 1)  # the app's window is the view's root
+    assert view_path(dump, (1, 0)) is None  # an invisible node has no view
+
+
 def test_a_rows_dialog_is_not_opened_by_rows_recorded_doing_nothing(shared_traces, tmp_path):
     # The first half of activitylauncher's recording opens the Theme and Language choices
     # more often than it taps rows that do nothing: every row (a heading, a switch) must
@@ -221,8 +309,11 @@ def test_a_dialogs_own_views_leave_out_the_page_under_its_scrim():
     scrim = View("android.view.View", (0, 0, W, H), flags=("clickable",))
     root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
         page, View("android.widget.FrameLayout", (0, 0, W, H), children=(scrim, sheet))))
-    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store")
+    dialog = Screen("picker", "P1", root, window=(0, 1015, W, H), over="store", layer=(1, 1))
     assert own_root(dialog) is sheet
+    # the spec says where the layer is (the compiler found it once, `ui.dialogs`); a
+    # dialog without one is all of its tree, never found again by a threshold
+    assert own_root(dataclasses.replace(dialog, layer=())) is root
     assert [h for h, _, _ in _headed(dialog)] == ["Set arrival time"]
     page_screen = Screen("store", "P0", root)
     assert own_root(page_screen) is root  # not a dialog: all of it
@@ -253,3 +344,51 @@ def test_a_launchers_scrim_under_its_workspace_and_dock_is_no_dialog():
                                                   _text("Duolingo", (60, 170, 300, 260))),)),
         group((0, 1791, W, H), _text("Search", (82, 1900, 997, 2000)))))
     assert dialog_layer(layer) is None
+
+
+def test_a_sheet_is_titled_by_a_heading_its_id_calls_one():
+    # uber's time picker heads its sheet with `..._headline` “Set arrival time”;
+    # wikipedia's theme sheet starts with “Font size”, no id, a section's heading over its
+    # stepper, with “Theme” further down: that sheet has no title of its own
+    from phoneworld.spec.ast import AppSpec, Const, Screen, View
+    from phoneworld.tasks.labels import popup_heading
+
+    def sheet(head: str, rid: str, second: str) -> Screen:
+        own = View("android.widget.FrameLayout", (0, 1054, W, H), children=(
+            View("android.widget.TextView", (48, 1054, 600, 1198), text=Const(head), id=rid),
+            View("android.widget.TextView", (48, 1469, 600, 1526), text=Const(second))))
+        root = View("android.widget.FrameLayout", (0, 0, W, H), children=(
+            View("android.widget.LinearLayout", (0, 0, W, H)), own))
+        return Screen("s", "P1", root, window=(0, 1054, W, H), layer=(1,))
+
+    spec = AppSpec(name="a", package="p", start="s", width=W, height=H)
+    assert popup_heading(sheet("Set arrival time", "app:id/time_picker_headline",
+                               "We'll let you know"), spec) == "Set arrival time"
+    assert popup_heading(sheet("Font size", "", "Theme"), spec) == ""
+
+
+def test_the_screens_under_real_dialogs(shared_traces):
+    # wikipedia's theme sheet is over its own fitting room's article, opened from Settings
+    # (another activity): over none; onelist's new-folder dialog (and the menu that
+    # offers it) is over the file picker it was opened in, not the app's list (was none);
+    # qqmusic's 下载微信 over the share sheet it was opened from (was the feedback form)
+    def dialogs(app: str, text: str):
+        traces = read_traces(shared("droidbot", app))
+        screens, where = group_observations(traces)
+        by = {s.name: s for s in screens}
+        names = {where[r] for r in where if any(
+            n.text == text for _, n in traces[r.trace].observations[r.index].root.walk())}
+        found = [by[n] for n in sorted(names) if by[n].window is not None]
+        assert found, (app, text)
+        return found, by, traces
+
+    (theme,), _, _ = dialogs("wikipedia", "Font size")
+    assert theme.over is None
+    found, by, _ = dialogs("onelist", "New folder")
+    assert all(s.over is not None and by[s.over].package == s.package and
+               by[s.over].window is None for s in found)
+    (share,), by, traces = dialogs("qqmusic", "下载微信")
+    assert share.over is not None and by[share.over].window is None
+    assert by[share.over].activity == share.activity
+    assert not any(n.text == "QQ互联" for r in by[share.over].observations
+                   for _, n in traces[r.trace].observations[r.index].root.walk())

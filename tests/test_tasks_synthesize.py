@@ -1876,3 +1876,39 @@ def test_rows_marked_as_folders_are_asked_about_as_folders(tmp_path):
     assert help_.kind == "information" and "help" in help_.params.values()
     demo = make_demo([app.spec], help_)
     assert demo is not None and demo.verified
+
+
+_FILES = """app files { package "a.b" start main }
+state files(id int, ctx int, title text) {
+  (1, null, "examples/")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view Button [40,300,500,400] as load text "LOAD" clickable
+  }
+}
+screen load P1 {
+  modules dialog
+  view FrameLayout [100,600,980,1400] {
+    view ListView [100,700,980,1300] list files pitch 100 vertical {
+      view TextView [140,700,940,800] text item.title
+    }
+  }
+}
+on main.load tap -> load
+"""
+
+
+def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
+    """ajsha's files are listed by the dialog “LOAD” opens: "Add “Hello World” to the
+    “LOAD” list with “SAVE”" reads as a list called LOAD; a popup's button says what it
+    does, so the list has no name of its own there. A page opened so is named by it."""
+    from phoneworld.tasks import phrases as P
+    from phoneworld.tasks.synthesize import _collection
+
+    spec = parse(_FILES)
+    assert screen_labels(spec)["load"] == ("LOAD", "opener")
+    assert _collection(spec, read_schema(spec), "files") == P.UNNAMED_LIST
+    page = parse(_FILES.replace("  modules dialog\n  view FrameLayout [100,600,980,1400]",
+                                "  view FrameLayout [0,0,1080,2400]"))
+    assert _collection(page, read_schema(page), "files") == "the “LOAD” list"

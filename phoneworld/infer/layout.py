@@ -110,5 +110,27 @@ def to_view(root: Node, *, names: dict[NodePath, str], text_of: TextBinder,
     return conv((), root)
 
 
+def view_path(root: Node, path: NodePath) -> tuple[int, ...] | None:
+    """Where the node at `path` of a recorded tree is in the view `to_view` makes of it
+    (invisible nodes and system windows are left out, a single app window is the root);
+    None where it is left out, or inside a list (whose rows are a template)."""
+    out: list[int] = []
+    node = root
+    rest = tuple(path)
+    if root.class_name == "hierarchy":
+        wins = [i for i, w in enumerate(root.children) if not is_system_window(w)]
+        if not rest or rest[0] not in wins:
+            return None
+        if len(wins) > 1:
+            out.append(wins.index(rest[0]))
+        node, rest = root.children[rest[0]], rest[1:]
+    for i in rest:
+        if not 0 <= i < len(node.children) or not node.children[i].visible:
+            return None
+        out.append(sum(1 for c in node.children[:i] if c.visible))
+        node = node.children[i]
+    return tuple(out)
+
+
 def literal_desc(_: NodePath, node: Node) -> Expr | None:
     return Const(node.content_desc) if node.content_desc else None

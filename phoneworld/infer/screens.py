@@ -135,36 +135,78 @@ def _dialogs(screens: list[AbstractScreen], where: dict[ObsRef, str],
              ) -> list[AbstractScreen]:
     """Each dialog screen with its window (the bounds most of its observations show:
     `shows`, each observation's `ui.dialogs.dialog_window`) and the screen it opens
-    over. Over each run of a dialog's observations, the screen shown
-    just before it (opened from) and the one just after it (closed back to) each get a
-    vote, two where they are one screen (another dialog none: a popup menu that gave way
-    to a dialog is not under it); the most voted is the one under it (the first
-    in trace order on a tie). A recording may skip states (DroidBot: activitylauncher's
-    Theme dialog follows an app page and closes back to Settings, where it opens from),
-    so neither side alone says it."""
+    over. Over each run of a dialog's observations, in the order the steps went through
+    them (`visited`, not the observations' order: a DroidBot state file is written once
+    per state, so the file before a dialog's may be a page seen long before: qqmusic's
+    下载微信 dialog, opened from the share sheet, follows the feedback form's file), the
+    screen it was opened from gets two votes and the one it closed to one (a menu's item
+    leads on to another page: aeondroid's overflow menu closes to Settings 70 times and
+    opens over its home each time); another dialog gets none (a popup menu that gave way
+    to a dialog is not under it), nor does a page of another app or activity
+    (`_same_window`). The most voted is the one under it (the first in trace order on a
+    tie); none where no side qualifies (wikipedia's theme sheet over its own fitting
+    room's article, opened from Settings, another activity). A recording may skip states
+    (DroidBot), so neither side alone says it.
+    """
     windows: dict[str, Counter] = {}
     under: dict[str, Counter] = {}
+    by_name = {s.name: s for s in screens}
     for t, trace in enumerate(traces):
-        shown = [where.get(ObsRef(trace=t, index=i)) for i in range(len(trace.observations))]
+        for i in range(len(trace.observations)):
+            ref = ObsRef(trace=t, index=i)
+            if where.get(ref) is not None and shows.get(ref) is not None:
+                windows.setdefault(where[ref], Counter())[shows[ref]] += 1
+        path = visited(trace)
+        shown = [where.get(ObsRef(trace=t, index=i)) if i is not None else None
+                 for i in path]
         wins = [shows.get(ObsRef(trace=t, index=i)) if name is not None else None
-                for i, name in enumerate(shown)]
+                for i, name in zip(path, shown, strict=True)]
         for i, name in enumerate(shown):
             if name is None or wins[i] is None:
                 continue
-            windows.setdefault(name, Counter())[wins[i]] += 1
             if i and shown[i - 1] == name:
                 continue  # the same dialog still open: one run, one vote
             end = i
             while end + 1 < len(shown) and shown[end + 1] == name:
                 end += 1
-            sides = [shown[j] for j in (i - 1, end + 1)
-                     if 0 <= j < len(shown) and shown[j] is not None and wins[j] is None]
-            for side in sides:
-                under.setdefault(name, Counter())[side] += 1
+            for j, weight in ((i - 1, 2), (end + 1, 1)):
+                side = shown[j] if 0 <= j < len(shown) else None
+                if side is not None and wins[j] is None and _same_window(
+                        by_name[name], by_name[side]):
+                    under.setdefault(name, Counter())[side] += weight
     return [s.model_copy(update={"window": windows[s.name].most_common(1)[0][0],
                                  "over": under[s.name].most_common(1)[0][0]
                                  if s.name in under else None})
             if s.name in windows else s for s in screens]
+
+
+def _same_window(dialog: AbstractScreen, page: AbstractScreen) -> bool:
+    """Whether `page` can be under `dialog`: a dialog belongs to the activity that shows
+    it, so the page is of its package and (where both are known) its activity; a
+    dialog of another app (a permission prompt) may be over any page."""
+    if dialog.foreign:
+        return True
+    if page.package != dialog.package:
+        return False  # aeondroid's About, left by its link for the browser
+    return not (page.activity and dialog.activity and
+                _activity(page.activity) != _activity(dialog.activity))
+
+
+def visited(trace: Trace) -> list[int | None]:
+    """The observations of `trace` in the order its steps went through them (a step's
+    before, then its after; None where a step does not start where the last one ended:
+    no transition is known there); its observations in order where it has no steps."""
+    if not trace.steps:
+        return list(range(len(trace.observations)))
+    path: list[int | None] = []
+    for s in trace.steps:
+        if not path or path[-1] != s.before:
+            if path:
+                path.append(None)
+            path.append(s.before)
+        if s.after is not None and s.after != s.before:
+            path.append(s.after)
+    return path
 
 
 def app_chrome(traces: Sequence[Trace]) -> frozenset[str]:

@@ -14,10 +14,10 @@ from phoneworld.infer import templates as T
 from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts, ScreenFacts
 from phoneworld.infer.keys import list_key
-from phoneworld.infer.layout import to_view
+from phoneworld.infer.layout import to_view, view_path
 from phoneworld.infer.modules import recognise
 from phoneworld.spec.ast import Compare, Const, ListOf, Ref, Screen, View
-from phoneworld.ui.dialogs import dialog_window
+from phoneworld.ui.dialogs import dialog_layer, dialog_window
 from phoneworld.ui.node import NodePath
 from phoneworld.ui.widgets import widget_ref
 
@@ -147,6 +147,7 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
 
     view = to_view(root, names=names, text_of=text_of, checked_of=checked_of, lists=lists,
                    desc_of=desc_of)
+    layer = _layer(root, lists) if window is not None else ()
     modules = recognise(view, mine, param, flag_of, s.name)
     if window is not None:
         modules["dialog"] = (f"a window of {window[2] - window[0]}x{window[3] - window[1]} "
@@ -154,7 +155,20 @@ def _screen(f: Facts, info: ScreenFacts) -> tuple[Screen, dict[str, str]]:
     return Screen(name=s.name, priority=s.priority, root=view, package=s.package,
                   activity=s.activity, foreign=s.foreign, param=param,
                   modules=tuple(sorted(modules)), seen=len(s.observations),
-                  opened=opened, window=window, over=over), modules
+                  opened=opened, window=window, over=over, layer=layer), modules
+
+
+def _layer(root, lists: dict) -> tuple[int, ...]:
+    """Where a dialog's own views are in its screen's view (`Screen.layer`): the view of
+    the node `ui.dialogs.dialog_layer` finds in the layout's observation (a sheet over
+    a scrim); () where the dialog is the whole hierarchy, or its layer is in no view."""
+    layer = dialog_layer(root)
+    if layer is None:
+        return ()
+    at = next(p for p, n in root.walk() if n is layer)
+    if any(at[:k] in lists for k in range(len(at))):
+        return ()  # (inside a list's row: the rows are a template)
+    return view_path(root, at) or ()
 
 
 def _dialog(f: Facts, info: ScreenFacts) -> tuple[tuple[int, int, int, int] | None,

@@ -206,6 +206,11 @@ class Screen:
     [0,1015,1080,2148]`; None: the screen is not a dialog."""
     over: str | None = None
     """The screen a dialog opens over and closes back to, as recorded (None: unknown)."""
+    layer: tuple[int, ...] = ()
+    """Where in `root` a dialog's own views are: the child indices down to the view that
+    holds them (`dialog ... layer [0,1]`: a sheet drawn over a scrim, in the page's own
+    window, with the page under it), found by `ui.dialogs` when compiled; () for the
+    root itself (a dialog whose window is the hierarchy). `walk.own_root` follows it."""
 
 
 # -- behaviour ------------------------------------------------------------------------------

@@ -249,6 +249,19 @@ class _Checker:
             self.at(s, f"dialog '{s.name}' opens over unknown screen '{s.over}'"
                        f"{did_you_mean(s.over, self.screens)}", "over")
 
+    def _layer(self, s: Screen) -> None:
+        """`layer [i,j]` is a dialog's, and leads to a view of its tree."""
+        if s.window is None:
+            self.at(s, f"screen '{s.name}' has a dialog layer but is not a dialog", "name")
+            return
+        v = s.root
+        for depth, i in enumerate(s.layer):
+            if not _is_int(i) or not 0 <= i < len(v.children):
+                self.at(s, f"dialog '{s.name}': layer {list(s.layer)} has no view at step "
+                           f"{depth + 1} (a view with {len(v.children)} children)", "name")
+                return
+            v = v.children[i]
+
     def _screen(self, s: Screen) -> None:
         self._ident(s, s.name, "screen")
         self._text(s, s.package, s.activity)
@@ -267,6 +280,8 @@ class _Checker:
             self._ident(s, m, "module")
         if s.over is not None:
             self._over(s)
+        if s.layer:
+            self._layer(s)
         deepest = _depth(s.root)
         if deepest > MAX_VIEW_DEPTH:  # what compiles must render: the pipeline's one cap
             self.at(s, f"views nest {deepest} levels deep in screen '{s.name}'; the limit "

@@ -152,9 +152,13 @@ def _screen(s: Screen) -> list[str]:
             raise ValueError(f"screen {s.name!r}: a dialog's window needs 4 numbers: "
                              f"{s.window!r}")
         over = f" over {name(s.over)}" if s.over is not None else ""
-        lines.append(f"{_INDENT}dialog{over} [" + ",".join(_int(b) for b in s.window) + "]")
+        layer = " layer [" + ",".join(_int(i) for i in s.layer) + "]" if s.layer else ""
+        lines.append(f"{_INDENT}dialog{over} [" + ",".join(_int(b) for b in s.window) + "]"
+                     + layer)
     elif s.over is not None:
         raise ValueError(f"screen {s.name!r}: over {s.over!r} without a dialog window")
+    elif s.layer:
+        raise ValueError(f"screen {s.name!r}: a layer {s.layer!r} without a dialog window")
     return [*lines, *_view(s.root, 1), "}"]
 
 

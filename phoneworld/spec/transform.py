@@ -228,8 +228,9 @@ class ToAst(Transformer):
                       foreign=foreign is not None, param=_name(param) if param else None,
                       modules=tuple(items.get("modules", ())),
                       seen=_int(seen) if seen is not None else 0, opened=opened,
-                      window=items.get("dialog", (None, None))[1],
-                      over=items.get("dialog", (None, None))[0])
+                      window=items.get("dialog", (None, None, ()))[1],
+                      over=items.get("dialog", (None, None, ()))[0],
+                      layer=items.get("dialog", (None, None, ()))[2])
         self._at(node, priority, "priority")
         if param is not None:
             self._at(node, param, "param")
@@ -241,8 +242,12 @@ class ToAst(Transformer):
         return "modules", tuple(_name(t) for t in ch), meta
 
     def screen_dialog(self, meta, ch):
-        over, window = ch
-        return "dialog", (_name(over) if over is not None else None, window), meta
+        over, window, layer = ch
+        return "dialog", (_name(over) if over is not None else None, window,
+                          layer or ()), meta
+
+    def dialog_layer(self, meta, ch):
+        return tuple(_int(t) for t in ch)
 
     def view(self, meta, ch):
         cls, bounds, attrs, children = ch[0], ch[1], ch[2:-1], ch[-1]

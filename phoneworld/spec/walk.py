@@ -73,21 +73,16 @@ def views(root: View) -> Iterator[View]:
 
 def own_root(s: Screen) -> View:
     """The views that are the screen's own: its whole tree, but for a dialog drawn over
-    the page it was opened on (a sheet after a scrim: an empty tappable view as large as
-    the window holding it, `ui.dialogs`), the topmost sheet; the page under the scrim is
-    the screen under the dialog, not the dialog (uber's store page under its time
-    picker: "What is written under “Humanoid Headoffice” on “Arrive by”?")."""
-    if s.window is None:
+    the page it was opened on (a sheet over a scrim, `ui.dialogs`), the view its spec's
+    `layer` leads to; the page under the scrim is the screen under the dialog, not the
+    dialog (uber's store page under its time picker: "What is written under “Humanoid
+    Headoffice” on “Arrive by”?"). The compiler finds the layer once (`ui.dialogs`, the
+    one detector); a hand-written dialog without one is its whole tree."""
+    if s.window is None or not s.layer:
         return s.root
-    whole = _area(s.root.bounds)
-    found = s.root
-    for v in views(s.root):
-        for i, scrim in enumerate(v.children[:-1]):
-            if not scrim.children and "clickable" in scrim.flags and scrim.text is None \
-                    and whole and _area(scrim.bounds) >= 0.9 * whole:
-                found = next((x for x in v.children[i + 1:] if x.children), found)
-    return found
-
-
-def _area(b: tuple[int, ...]) -> int:
-    return max(0, b[2] - b[0]) * max(0, b[3] - b[1])
+    v = s.root
+    for i in s.layer:
+        if not 0 <= i < len(v.children):
+            return s.root  # (`check` says so; a spec that is not checked reads the whole)
+        v = v.children[i]
+    return v

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from phoneworld.runtime.expr import normalise
 from phoneworld.runtime.layout import list_pitch, row_steps, rows_end
 from phoneworld.spec.ast import AppSpec, BoolOp, Call, Compare, Const, Ref, Task, TaskParam, View
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template, reads_param
@@ -122,7 +122,7 @@ def _counted(spec: AppSpec, schema: Schema, reach: Reach
         e = schema.entity(s.param)
         if e is None or s.param not in tables:
             continue
-        for v in views(s.root):
+        for v in views(own_root(s)):  # (a dialog's own, not the page under it)
             if v.items is None or v.items.where != _UNDER_ROW or not v.children or \
                     v.items.table in changed or v.items.table not in tables:
                 continue
@@ -162,7 +162,8 @@ def _head(spec: AppSpec, schema: Schema, screen: str, name: str) -> str:
     s = spec.screen(screen)
     if s is None:
         return ""
-    if any(e is not None and reads_param(e) for v in views(s.root) for e in (v.text, v.desc)):
+    if any(e is not None and reads_param(e) for v in views(own_root(s))
+           for e in (v.text, v.desc)):
         return name
     own = screen_labels(spec).get(screen)
     if own is None:

@@ -23,7 +23,8 @@ import dataclasses
 import hashlib
 import itertools
 import json
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -131,6 +132,26 @@ def _bare(spec: AppSpec) -> AppSpec:
 @lru_cache(maxsize=1024)
 def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
     """`draw`, cached per spec and template."""
+    return tuple(_drawings(spec, task, None))
+
+
+def why_not(spec: AppSpec, task: Task) -> Counter[str]:
+    """Why drawings of `task` were left out, by the rule that left each out (a row no
+    list shows, a value that is empty or no word, a goal that already holds, a subject
+    never seen with its answer or a screen never reached, a goal nothing sets, the same
+    words for other rows): what a reader of `benchmarks/halves.py` sees of a template
+    that yields nothing."""
+    why: Counter[str] = Counter()
+    list(_drawings(_bare(spec), task, why))
+    return why
+
+
+def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[TaskInstance]:
+    """The instances of `task` (`draw`); each drawing left out is counted in `why`."""
+    def drop(reason: str) -> None:
+        if why is not None:
+            why[reason] += 1
+
     rows = start_rows(spec)
     reach = explore(spec)
     groups: dict[str, list[tuple[str, str]]] = {}
@@ -143,13 +164,18 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         options = []
         for r in rows.get(table, []):
             if not reach.shown(table, next(iter(r.values()))):
+                drop("row no list shows")
                 continue  # a row no list shows is in no person's app: never drawn
             b = {name: r.get(col) for name, col in cols}
             if all(isinstance(v, bool) or readable(v) for v in b.values()) and \
                     (table.endswith(TYPED) or all(_calls(b[k], echoes) for k in b
                                                   if k in visible)):
                 options.append(b)
+            else:
+                drop("value empty, cut or no word")
         choices.append(list({_canon(b): b for b in options}.values()))
+    if not all(choices):
+        drop("no row to draw")
     tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
@@ -163,21 +189,27 @@ def _draw(spec: AppSpec, task: Task) -> tuple[TaskInstance, ...]:
         for part in combo:
             b.update(part)
         if not all(goal_holds(m, Goal(spec.name, c, tuple(b.items()))) for c in fixed):
+            drop("row not of the template")
             continue
         shown = _canon({k: v for k, v in b.items() if k in visible})
         meant.setdefault(shown, set()).add(_canon(b))
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
+            drop("goal holds after a reset")
             continue
-        if not _seen(task, b, visible, tables, reach) or not _settable(spec, task, reach):
+        if not _seen(task, b, visible, tables, reach):
+            drop("subject not seen with its answer, or its screen not reached")
+            continue
+        if not _settable(spec, task, reach):
+            drop("nothing reached sets the goal")
             continue
         found.setdefault(shown, []).append(b)
-    out = []
     for shown, options in found.items():
         # The same words for different rows ("Mom" twice in a list) are ambiguous, even
         # when the other row's goal already holds or is out of sight.
         if len(options) == 1 and len(meant[shown]) == 1:
-            out.append(_instance(spec, task, options[0], visible, tables))
-    return tuple(out)
+            yield _instance(spec, task, options[0], visible, tables)
+        else:
+            drop("the same words for other rows")
 
 
 def _calls(v: Value, echoes: frozenset[str]) -> bool:

@@ -21,7 +21,7 @@ from collections import Counter
 from functools import lru_cache
 
 from phoneworld.spec.ast import AppSpec, Call, Const, Ref, Screen, View
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks.sentences import end_mark
 
 _NOT_A_NAME = re.compile(
@@ -42,6 +42,11 @@ _BAR_TITLE_ID = re.compile(r"(?:^|[/:_])[Tt]itle$|[a-z]Title$")
 `sectionTitle`): a label in the top bar with one is its screen's title. Not `subtitle`.
 Outside the top bar such an id says less (uber's `ub__loyalty_header_title` "Blue" is a
 tier's name in a header card): there, only `_TITLE_ID` marks a title."""
+_HEAD_ID = re.compile(r"(title|head(line|er|ing)?)$", re.I)
+"""An id that calls a label a sheet's heading (uber's `destination_time_picker_headline`
+“Set arrival time”). A sheet drawn in its page's window (`Screen.layer`) is titled only
+so: its first label may head its first section (wikipedia's theme sheet: “Font size”
+over a stepper, then “Theme” over three buttons)."""
 MAX_WORDS = 6
 MAX_CHARS = 40
 
@@ -205,9 +210,10 @@ def marked_title(s: Screen, spec: AppSpec) -> str:
     not the page's name)."""
     top = spec.height * 0.1
     titled = ""
-    bar = min((v.bounds[3] for v in views(s.root) if "clickable" in v.flags and
+    own = own_root(s)  # a dialog's own layer: the page under it has its own title
+    bar = min((v.bounds[3] for v in views(own) if "clickable" in v.flags and
                v.bounds[1] > spec.height * 0.02 and v.bounds[3] < top), default=top)
-    for v in fixed_texts(s.root):
+    for v in fixed_texts(own):
         text = v.text.value.strip()  # type: ignore[union-attr]
         if "editable" in v.flags:
             continue
@@ -252,14 +258,17 @@ def popup_heading(s: Screen, spec: AppSpec) -> str:
     """The heading of a popup (a view smaller than the display) that marks none as its
     title: its first fixed text, at the popup's top (its top fifth), no field and no
     button, with more such text under it (qqmusic's “下载微信” over “您尚未安装微信…”)."""
-    b = s.root.bounds
+    own = own_root(s)  # a sheet's own layer; its window is where its content shows
+    b = s.window or own.bounds
     if (b[2] - b[0]) * (b[3] - b[1]) >= 0.8 * spec.width * spec.height:
         return ""
-    said = [v for v in fixed_texts(s.root) if "editable" not in v.flags and
+    said = [v for v in fixed_texts(own) if "editable" not in v.flags and
             "clickable" not in v.flags and "button" not in f"{v.cls} {v.id or ''}".lower()]
-    if len(said) < 2 or said[0] is not fixed_texts(s.root)[0]:
+    if len(said) < 2 or said[0] is not fixed_texts(own)[0]:
         return ""
     head = said[0]
+    if s.layer and not _HEAD_ID.search(head.id or ""):
+        return ""  # a sheet in its page's window: a label with no such id heads a section
     if head.bounds[1] > b[1] + (b[3] - b[1]) // 5 or \
             not any(v.bounds[1] >= head.bounds[3] for v in said[1:]):
         return ""

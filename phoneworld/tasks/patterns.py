@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Compare, Const, Ref, Task
+from phoneworld.spec.walk import own_root
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template
@@ -74,7 +75,7 @@ def form_questions(spec: AppSpec, labels: dict[str, str], reach: Reach) -> Itera
         if s.foreign or s.name not in reach.screens:
             continue
         here: dict[str, list[tuple[str, str]]] = {}
-        for v in fixed_texts(s.root):
+        for v in fixed_texts(own_root(s)):  # (a dialog's own, not the page under it)
             text = const_text(v.text)
             got = form_of(text) if "editable" not in v.flags else None
             if got is not None and reach.anywhere(text):

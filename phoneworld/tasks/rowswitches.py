@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 
 from phoneworld.spec.ast import AppSpec, BoolOp, Compare, Const, Ref, TaskParam
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks.browse import NewName, Template
 from phoneworld.tasks.labels import readable
@@ -59,7 +59,7 @@ def switch_checks(spec: AppSpec, schema: Schema, new: NewName,
     for s in spec.screens:
         if s.foreign:
             continue
-        for v in views(s.root):
+        for v in views(own_root(s)):  # (a dialog's own, not the page under it)
             if v.items is None or not v.children or v.items.table in done:
                 continue
             table, e = v.items.table, schema.entity(v.items.table)

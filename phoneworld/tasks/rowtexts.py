@@ -31,7 +31,7 @@ from phoneworld.spec.ast import (
     TaskParam,
     View,
 )
-from phoneworld.spec.walk import views
+from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
@@ -120,7 +120,7 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
 def _list_label(spec: AppSpec, schema: Schema, table: str) -> str:
     """The label of the one screen that lists `table`, "" where none or several do."""
     shown = [s.name for s in spec.screens if not s.foreign and
-             any(v.items is not None and v.items.table == table for v in views(s.root))]
+             any(v.items is not None and v.items.table == table for v in views(own_root(s)))]
     return schema.screen_label(shown[0]) if len(shown) == 1 else ""
 
 
@@ -192,7 +192,7 @@ def row_texts(spec: AppSpec, schema: Schema
     for s in spec.screens:
         if s.foreign:
             continue
-        stack = [s.root]
+        stack = [own_root(s)]  # (a dialog's own rows, not those of the page under it)
         while stack:
             v = stack.pop()
             stack.extend(v.children)

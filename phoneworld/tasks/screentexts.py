@@ -45,7 +45,7 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
     flags = {f.name: f for f in spec.flags if f.type == "bool"}
     shown: dict[tuple[str, str], set[bool]] = {}  # (screen, label) -> initial states
     for sc in spec.screens:
-        for v in views(sc.root):
+        for v in views(own_root(sc)):  # (a dialog's own, not the page under it)
             if "checkable" in v.flags and isinstance(v.checked, Ref) and \
                     v.checked.path[0] in flags:
                 label = _SWITCH_WORDS.sub("", label_of(v))

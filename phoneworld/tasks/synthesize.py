@@ -40,7 +40,7 @@ from phoneworld.spec.ast import (
     Task,
     TaskParam,
 )
-from phoneworld.spec.walk import map_expr, views, walk
+from phoneworld.spec.walk import map_expr, own_root, views, walk
 from phoneworld.tasks import (
     browse,
     cells,
@@ -101,6 +101,14 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
             pairs.append(t)
             room -= len(found)
     return tuple(b.task for b in bases) + tuple(pairs)
+
+
+def proposed(spec: AppSpec) -> tuple[tuple[Task, str], ...]:
+    """Every single-goal template the schema proposes, with the screen it is about (""
+    for none), those with no instance to draw too (`synthesize_tasks` keeps the others):
+    what `instances.why_not` explains."""
+    bare = replace(spec, tasks=())
+    return tuple((b.task, b.screen or "") for b in _unique(_bases(bare)))
 
 
 def _unique(bases: Iterator[Base]) -> Iterator[Base]:
@@ -338,12 +346,12 @@ def _shown_by(spec: AppSpec, screen: str, name: str):
     s = spec.screen(screen)
     if s is None:
         return None
-    shown = [v for v in views(s.root) if v.text is not None and
+    shown = [v for v in views(own_root(s)) if v.text is not None and
              Ref((name,)) in list(walk(v.text))]
     if len(shown) != 1:
         return None
     v = shown[0]
-    heads = [h for h in fixed_texts(s.root) if is_name(const_text(h.text)) and
+    heads = [h for h in fixed_texts(own_root(s)) if is_name(const_text(h.text)) and
              0 <= v.bounds[1] - h.bounds[3] <= (h.bounds[3] - h.bounds[1]) // 2 + 8 and
              min(h.bounds[2], v.bounds[2]) > max(h.bounds[0], v.bounds[0])]
     return (v, const_text(heads[-1].text)) if heads else None
@@ -390,12 +398,14 @@ def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
     list" (never a table's name: it comes from resource ids)."""
     kinds = screen_labels(spec)
     for s in spec.screens:
-        if table in tables_of(s.root) and schema.screen_label(s.name):
+        if table in tables_of(own_root(s)) and schema.screen_label(s.name):
             if kinds.get(s.name, ("", ""))[1] != "title":  # named by the button to it
+                if "dialog" in s.modules:
+                    continue  # a popup's button says what it does: ajsha's "LOAD" list
                 return f"the “{schema.screen_label(s.name)}” list"
             return f"the {schema.screen_label(s.name)}"
     for s in spec.screens:  # a title that is also the name of the row that opens it
-        if table in tables_of(s.root) and is_name(title_of(s, spec)):
+        if table in tables_of(own_root(s)) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"
     for s in spec.screens:  # every row under one parent row, named as it titles its page
         if _under_opened(spec, s, table) and (title := row_title(s, spec)):
@@ -540,6 +550,6 @@ def _placed(spec: AppSpec, b: Base) -> Base:
         return b
     table = b.task.params[0].table
     for s in spec.screens:
-        if not s.foreign and (s.param == table or table in tables_of(s.root)):
+        if not s.foreign and (s.param == table or table in tables_of(own_root(s))):
             return replace(b, screen=s.name)
     return b
