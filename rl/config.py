@@ -59,9 +59,9 @@ class TrainConfig:
                            nargs="*")
     rename: float = _f(0.0, "share of SFT examples whose names and values are renamed, "
                             "consistently and anew every epoch (rl.augment): memorising a "
-                            "name no longer pays, copying it from the screen does; paired on seeds 1 "
-                            "and 2 at 0.5, Shopping after SFT 58 -> 32% and 56 -> 10%, so "
-                            "off (0: off)")
+                            "name no longer pays, copying it from the screen does; paired "
+                            "on seeds 1 and 2 at 0.5, Shopping after SFT 58 -> 32% and "
+                            "56 -> 10%, so off (0: off)")
     sft_steps: int = _f(9000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(3e-3, "SFT learning rate (the tiny model's; about 1e-5 for a "
                                "pretrained one)")

@@ -107,7 +107,8 @@ def test_activitylaunchers_theme_dialog_records_its_window_and_the_dim_around_it
     root = next(s for s in activitylauncher.screens if s.name == "settings_theme").root
     assert theme.window == root.bounds
     assert 0.55 <= theme.scrim <= 0.65  # AppCompat's dim: 0.6
-    assert [n for n, s in screens.items() if s.scrim] == ["settings_theme"]
+    # and the Disclaimer the app opens with, over its list (as recorded)
+    assert [n for n, s in screens.items() if s.scrim] == ["main", "settings_theme"]
 
 
 def test_a_dialog_is_drawn_over_the_screen_under_it_as_shown_now(activitylauncher):
