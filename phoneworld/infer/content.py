@@ -21,6 +21,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier, unique
+from phoneworld.runtime.chars import wide
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import app_windows, is_list, node_key, short_id
@@ -262,17 +263,35 @@ def description(lc: ListContent, key: str) -> Expr | None:
         values = [(lc.rows[rid - 1][2 + j], d) for rid, d in seen]
         if not all(v and not is_int(v) for v, _ in values):
             continue
-        first, said = values[0]
-        for at in places(said, first):
-            before, after = said[:at], said[at + len(first):]
-            if all(d == before + v + after for v, d in values):
-                e: Expr = Ref(("item", column))
-                if before:
-                    e = BinOp("+", Const(before), e)
-                if after:
-                    e = BinOp("+", e, Const(after))
-                return e
+        e = around(values, Ref(("item", column)))
+        if e is not None:
+            return e
     return None
+
+
+def around(values: list[tuple[str, str]], ref: Ref, *, whole: bool = False) -> Expr | None:
+    """`before + ref + after` where every (value, description) pair says the value with
+    the same words around it ("Remove " + name), else None; with `whole`, the value
+    stands as whole words there (not "Ann" inside "Annual")."""
+    first, said = values[0]
+    for at in places(said, first):
+        before, after = said[:at], said[at + len(first):]
+        if whole and (_joined(before[-1:], first[0]) or _joined(first[-1], after[:1])):
+            continue
+        if all(d == before + v + after for v, d in values):
+            e: Expr = ref
+            if before:
+                e = BinOp("+", Const(before), e)
+            if after:
+                e = BinOp("+", e, Const(after))
+            return e
+    return None
+
+
+def _joined(a: str, b: str) -> bool:
+    """Whether two neighbouring characters belong to one word: letters or digits of a
+    script that spaces its words (a CJK character stands alone)."""
+    return bool(a and b) and all(c.isalnum() and not wide(c) for c in (a, b))
 
 
 def is_int(v: object) -> bool:

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import copy
-import unicodedata
 from collections import Counter, defaultdict
 
 from phoneworld.infer import content as C
@@ -17,7 +16,7 @@ from phoneworld.infer.derived import DESC
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import last_part, texts_by_place
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.spec.ast import BinOp, Call, Const, Expr, Ref
+from phoneworld.spec.ast import Call, Const, Expr, Ref
 
 
 def bind_details(f: Facts) -> Facts:
@@ -117,25 +116,6 @@ def _bind_descs(f: Facts, root, observations, rows: dict, columns: list[str],
 def _around(values: list[tuple[str, str]], col: str) -> Expr | None:
     """`before + param.col + after` where every (value, description) pair is the value
     with the same words around it (the value a whole word or more, not a number)."""
-    first, said = values[0]
-    if len(first) < 2 or C.is_int(first):
+    if len(values[0][0]) < 2 or not all(v and not C.is_int(v) for v, _ in values):
         return None
-    for at in C.places(said, first):
-        before, after = said[:at], said[at + len(first):]
-        if _joined(before[-1:], first[0]) or _joined(first[-1], after[:1]):
-            continue  # a part of a longer word ("Ann" in "Annual")
-        if all(v and not C.is_int(v) and d == before + v + after for v, d in values):
-            e: Expr = Ref(("param", col))
-            if before:
-                e = BinOp("+", Const(before), e)
-            if after:
-                e = BinOp("+", e, Const(after))
-            return e
-    return None
-
-
-def _joined(a: str, b: str) -> bool:
-    """Whether two neighbouring characters belong to one word (letters or digits of a
-    script that spaces its words; CJK characters stand alone)."""
-    return all(c.isalnum() and unicodedata.east_asian_width(c) not in "WF" for c in (a, b)) \
-        and bool(a and b)
+    return C.around(values, Ref(("param", col)), whole=True)

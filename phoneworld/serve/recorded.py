@@ -139,11 +139,7 @@ class Recorded:
             f = base.copy()
             self.lay(f, Paint((0, 0, w, h), color=color))
             self.kept.put(key, f)
-        assert isinstance(f, Frame)
-        if png and not f.encoded:
-            f.encode()
-            self.kept.put(key, f)  # weighed again, with its bands
-        return f
+        return self._encoded(key, f, png)
 
     def decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
         """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
@@ -180,6 +176,10 @@ class Recorded:
                 return None
             f = Frame(img)  # never changed: frames are drawn on copies
             self.kept.put(key, f)
+        return self._encoded(key, f, png)
+
+    def _encoded(self, key: tuple, f: object, png: bool) -> Frame:
+        """Kept frame `f`, its PNG bands encoded where `png` (and weighed again)."""
         assert isinstance(f, Frame)
         if png and not f.encoded:
             f.encode()
