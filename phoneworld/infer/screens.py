@@ -35,7 +35,7 @@ from phoneworld.infer.layout import unique
 from phoneworld.ir.model import AbstractScreen, ObsRef, Priority
 from phoneworld.traces.model import Observation, Trace
 from phoneworld.ui.bodies import bodies, other_pages
-from phoneworld.ui.dialogs import dialog_window, top_layer
+from phoneworld.ui.dialogs import layer_and_window, top_layer
 from phoneworld.ui.node import Bounds
 from phoneworld.ui.skeleton import (
     SAME_SCREEN,
@@ -108,12 +108,12 @@ def group_observations(traces: Sequence[Trace], chrome: frozenset[str] | None = 
             if obs.root is None:
                 continue  # nothing to abstract; steps touching it are not transitions
             ref = ObsRef(trace=t, index=i)
-            layer = top_layer(obs.root)  # a dialog's own layer, not the page under it
+            # a dialog's own layer, not the page under it, and its window
+            layer, shows[ref] = layer_and_window(obs.root, obs.width, obs.height)
             skel = skeleton(layer)
             tabs = selected_tabs(layer)  # once per observation, not per group it meets
             texts = content_texts(layer)
             big = bodies(layer, obs.width, obs.height)
-            shows[ref] = dialog_window(obs.root, obs.width, obs.height)
             dialog = shows[ref] is not None
             for g in groups:
                 if g.accepts(obs, skel, tabs, chrome, texts, big, dialog):
@@ -151,11 +151,10 @@ def _dialogs(screens: list[AbstractScreen], where: dict[ObsRef, str],
     windows: dict[str, Counter] = {}
     under: dict[str, Counter] = {}
     by_name = {s.name: s for s in screens}
+    for ref, window in shows.items():  # (in trace order, as they were grouped)
+        if window is not None and where.get(ref) is not None:
+            windows.setdefault(where[ref], Counter())[window] += 1
     for t, trace in enumerate(traces):
-        for i in range(len(trace.observations)):
-            ref = ObsRef(trace=t, index=i)
-            if where.get(ref) is not None and shows.get(ref) is not None:
-                windows.setdefault(where[ref], Counter())[shows[ref]] += 1
         path = visited(trace)
         shown = [where.get(ObsRef(trace=t, index=i)) if i is not None else None
                  for i in path]

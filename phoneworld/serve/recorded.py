@@ -84,10 +84,8 @@ class Recorded:
         for r in rects:
             if r is None:
                 break
-            painted.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
-            for p in pl.paints:
-                if meets(p.rect, r) and not self.lay(painted, p, r):
-                    return None
+            if not self._relay(painted, base, r, pl.paints):
+                return None
         # Steps that change only texts keep the paints (and their encoded bands).
         self.kept.put(("painted", key), painted)
         self.last_paints[plate] = pl.paints
@@ -112,12 +110,16 @@ class Recorded:
         # The under-screen's paints: each rectangle they meet restored to the ground,
         # they laid there, then dimmed (the rectangles do not overlap: once each).
         for r in cut([p.rect for p in paints[g + 1:k]], size):
-            painted.paste(r[0], r[1], ground.pixels[r[1]:r[3], r[0]:r[2]])
-            for p in paints[g + 1:k]:
-                if meets(p.rect, r) and not self.lay(painted, p, r):
-                    return None
+            if not self._relay(painted, ground, r, paints[g + 1:k]):
+                return None
             self.lay(painted, paints[k], r)
         return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
+
+    def _relay(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...]) -> bool:
+        """Rectangle `r` of `f` restored to `base`, then the `paints` that meet it laid
+        there again, in order, each cut to it (False: an image that cannot be read)."""
+        f.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
+        return all(self.lay(f, p, r) for p in paints if meets(p.rect, r))
 
     def ground(self, plate: str, paints: tuple[Paint, ...], size: tuple[int, int]) -> str:
         """The recorded image a frame of `plate` with `paints` starts from: the last

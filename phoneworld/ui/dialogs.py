@@ -110,9 +110,22 @@ def top_layer(root: Node | None) -> Node | None:
 def dialog_window(root: Node | None, width: int, height: int) -> Bounds | None:
     """The bounds of the dialog an observation shows on a `width` x `height` screen, or
     None when it shows none."""
+    return _window(root, dialog_layer(root), width, height)
+
+
+def layer_and_window(root: Node | None, width: int, height: int
+                     ) -> tuple[Node | None, Bounds | None]:
+    """(`top_layer`, `dialog_window`) of an observation, its dialog layer found once (a
+    walk of the whole hierarchy)."""
+    layer = dialog_layer(root)
+    return (layer if layer is not None else root), _window(root, layer, width, height)
+
+
+def _window(root: Node | None, layer: Node | None, width: int, height: int
+            ) -> Bounds | None:
+    """`dialog_window`, given `dialog_layer(root)`."""
     if root is None:
         return None
-    layer = dialog_layer(root)
     if layer is not None:
         return layer.bounds if root.class_name == "hierarchy" else _content(layer)
     if root.class_name == "hierarchy":
