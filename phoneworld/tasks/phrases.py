@@ -74,7 +74,7 @@ STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
 """A number the app steps (a font size) brought to one of its values."""
 STEP_TO_UNDER = ("Tap “{row}” and set “{label}” to {value}.",
                  "Open “{row}” and change “{label}” to {value}.",
-                 "Under “{row}”, make “{label}” {value}.")
+                 "Go to “{row}” and make “{label}” {value}.")
 """The same on a screen one row opens (see `FLAG_ON_UNDER`)."""
 CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 """A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
@@ -86,12 +86,13 @@ SELECTED = (("What is {n} set to?", "Which option is selected for {n}?",
             "what {n} is set to")
 """The option a single-choice dialog shows ticked for the row it was opened on."""
 FLAG_ON_UNDER = ("Tap “{row}” and turn on “{label}”.", "Open “{row}” and switch “{label}” on.",
-                 "Under “{row}”, make sure “{label}” is on.")
+                 "Go to “{row}” and make sure “{label}” is on.")
 FLAG_OFF_UNDER = ("Tap “{row}” and turn off “{label}”.",
                   "Open “{row}” and switch “{label}” off.",
-                  "Under “{row}”, make sure “{label}” is off.")
+                  "Go to “{row}” and make sure “{label}” is off.")
 """A switch on a screen that one row opens and nothing names otherwise (wikipedia's
-theme sheet under Settings' “App theme”): said with the row, as a person finds it."""
+theme sheet under Settings' “App theme”): said with the row, as a person finds it, each
+starting with a verb of ours (a clause of a composite starts in lower case)."""
 OPEN_CALLED = ("Open the {screen} page.", "Go to the {screen} page.",
                "Navigate to the {screen} screen.")
 """A page titled by what it asks for (`wording.Called`: 下载QQ): a page, quoted."""
