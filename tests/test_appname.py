@@ -75,6 +75,22 @@ def test_where_the_app_shows_no_name_the_package_gives_one_and_says_so():
     assert app_title([_trace(_obs(_view("x"), package=app), app=app)], "n")[0] == "Notes"
 
 
+def test_a_start_of_the_package_the_app_writes_in_capitals_keeps_them():
+    """qqmusic shows no name of its own, but "QQ" as a word on its pages (QQ好友, 下载QQ):
+    `com.tencent.qqmusic` is "QQ Music", not "Qqmusic". Seen once, or inside a word of
+    other letters ("QQMAIL"), it says nothing of the package."""
+    app = "com.tencent.qqmusic"
+
+    def obs(*texts):
+        return _obs(*(_view(t, package=app, y=200 * i) for i, t in enumerate(texts)),
+                    package=app)
+
+    twice = [obs("QQ好友", "分享"), obs("下载QQ")]
+    assert app_title([_trace(*twice, app=app)], "qqmusic") == ("QQ Music", "package")
+    assert app_title([_trace(obs("QQ好友"), obs("分享"), app=app)], "q")[0] == "Qqmusic"
+    assert app_title([_trace(obs("QQMAIL"), obs("QQMAIL"), app=app)], "q")[0] == "Qqmusic"
+
+
 def test_phoneworld_recordings_keep_their_folder_name():
     traces = read_traces(ROOT / "traces" / "shopping")
     assert app_title(traces, "shopping") == ("shopping", "folder")

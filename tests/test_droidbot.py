@@ -346,3 +346,74 @@ def test_an_event_that_stopped_where_no_file_was_written_settles_where_the_next_
            and trace.observations[s.after].root is not None
            and "Ratings" in texts(trace.observations[s.before])}
     assert frozenset({"Help", "Booking appointments"}) in led
+
+
+def _late_page(tmp: Path, loading_file: bool, body: str) -> Trace:
+    """main -(tap "Terms": nothing changed)-> [next event starts in s_loading] -(tap
+    the page's body, view_str `body`)-> s_legal. s_legal's file holds a body view
+    `v_body`; s_loading has a file of its own only where `loading_file`."""
+    def view(i, parent, kids, box, cls, text, view_str):
+        return {"temp_id": i, "parent": parent, "children": kids, "bounds": box,
+                "class": cls, "resource_id": None, "text": text, "content_description": None,
+                "package": "com.app", "clickable": i > 0, "enabled": True, "visible": True,
+                "view_str": view_str}
+
+    def state(tag, state_str, text, view_str):
+        views = [view(0, -1, [1], [[0, 0], [1080, 1920]], "android.widget.FrameLayout",
+                      None, f"root_{state_str}"),
+                 view(1, 0, [], [[0, 300], [1080, 600]], "android.widget.TextView", text,
+                      view_str)]
+        (tmp / "states" / f"state_{tag}.json").write_text(json.dumps(
+            {"tag": tag, "state_str": state_str, "foreground_activity": "com.app/.Main",
+             "width": 1080, "height": 1920, "views": views}))
+
+    def event(tag, start, stop, text, view_str):
+        v = view(1, 0, [], [[0, 300], [1080, 600]], "android.widget.TextView", text, view_str)
+        (tmp / "events" / f"event_{tag}.json").write_text(json.dumps(
+            {"tag": tag, "event": {"event_type": "touch", "view": v}, "start_state": start,
+             "stop_state": stop}))
+
+    for sub in ("states", "events"):
+        (tmp / sub).mkdir(parents=True)
+    (tmp / "utg.js").write_text(json.dumps({"app_package": "com.app", "nodes": []}))
+    state("01", "s_main", "Terms", "v_link")
+    if loading_file:
+        state("03", "s_loading", "Loading", "v_loading")
+    state("05", "s_legal", "Legal", "v_body")
+    event("02", "s_main", "s_main", "Terms", "v_link")
+    event("04", "s_loading", "s_legal", None, body)
+    return droidbot.read(tmp)[0]
+
+
+def test_a_touch_that_changed_nothing_led_where_the_next_event_began_in_a_state_with_no_file(
+        tmp_path):
+    """(#21) A touch after which DroidBot saw no change, followed by an event that began
+    in a state with no file, whose touched view a state file holds: the touch led there,
+    that file standing for the state (uber's "For details see terms and conditions"
+    opens its legal page: the only way the recording enters it)."""
+    trace = _late_page(tmp_path / "a", loading_file=False, body="v_body")
+    tap, body = trace.steps
+    legal = trace.observations[tap.after]
+    assert trace.observations[tap.before].root.at((0,)).text == "Terms"
+    assert legal.source == "states/state_05.json" and body.before == tap.after
+    assert any("led there" in w for w in trace.warnings)
+    # The view touched is in no file: the touch stayed, the next began nowhere known.
+    trace = _late_page(tmp_path / "b", loading_file=False, body="v_else")
+    tap, body = trace.steps
+    assert tap.after == tap.before and trace.observations[body.before].root is None
+    # The next state has a file of its own (a timer's page, an ad giving way): the
+    # touch stayed; the recording breaks there, as it did.
+    trace = _late_page(tmp_path / "c", loading_file=True, body="v_body")
+    tap, body = trace.steps
+    assert tap.after == tap.before
+    assert trace.observations[body.before].source == "states/state_03.json"
+
+
+def test_uber_terms_and_conditions_opens_the_legal_pages():
+    """(#21) uber: the link on How Uber Pro works leads to the legal pages (6 of its
+    screens were reached only through a state with no file)."""
+    (trace,) = droidbot.read(shared("droidbot", "uber"))
+    (step,) = [s for s in trace.steps if s.source.endswith("140949.json")]
+    before, after = trace.observations[step.before], trace.observations[step.after]
+    assert before.root.at(step.action.target).text == "For details see terms and conditions"
+    assert any(n.text == "Legal | Uber" for _, n in after.root.walk())

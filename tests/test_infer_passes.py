@@ -768,3 +768,49 @@ def test_a_description_saying_the_rows_name_follows_the_row():
     f = facts(tr, until="details")
     (bound,) = f.details.values()
     assert not any(k.startswith("desc ") for k in bound)
+
+
+SONGS = [("Song A",), ("Song B",)]
+BAR = "FrameLayout/RecyclerView#bar"
+REVIEWS = "FrameLayout/RecyclerView#reviews"
+
+
+def _with_bar(bar_on_home: bool):
+    """home -> Milk -> back -> Eggs; each detail lists its own reviews, and a player bar
+    (a list of songs) lies at the bottom of the details, and of home where `bar_on_home`."""
+    def bar():
+        return rows("bar", SONGS, y=2000, pitch=100)
+
+    def detail(name, said):
+        return screen(title(name), rows("reviews", said, y=300, pitch=200), bar())
+
+    home = screen(title("Shop"), rows("list", GOODS, pitch=200), *([bar()] if bar_on_home
+                                                                   else []))
+    return (App().show(home).tap(1, 0).show(detail("Milk", [("Fresh",), ("Cold",)])).back()
+            .show(home).tap(1, 1).show(detail("Eggs", [("Brown",)])).trace())
+
+
+def test_a_list_that_shows_the_same_rows_whatever_the_screen_row_is_not_that_rows_list():
+    f = facts(_with_bar(True), until="layouts")
+    detail = screen_of(f, 0, 1)
+    assert f.params[detail][0] == screen_of(f, 0, 0)
+    bar, reviews = f.lists[detail][BAR], f.lists[detail][REVIEWS]
+    assert [(r[1], r[2]) for r in bar.rows] == [(None, "Song A"), (None, "Song B")]
+    assert [(r[1], r[2]) for r in reviews.rows] == [(1, "Fresh"), (1, "Cold"), (2, "Brown")]
+    lists = {v.items.table: v.items for v in _walk(next(v for v in f.views
+                                                        if v.name == detail).root)
+             if v.items is not None}
+    assert lists[bar.table].where is None  # drawn whatever row the screen shows
+    assert lists[reviews.table].where == Compare("==", Ref(("item", "ctx")),
+                                                 Ref(("param", "id")))
+
+
+def test_a_list_seen_on_one_screen_under_one_row_stays_that_rows_list():
+    # The bar only on the details, and the same songs under both rows: two rows showed
+    # the same bar, so it is still not theirs; one row seen alone says nothing.
+    f = facts(_with_bar(False), until="rows")
+    assert all(r[1] is None for r in f.lists[screen_of(f, 0, 1)][BAR].rows)
+    one = App().show(screen(title("Shop"), rows("list", GOODS))).tap(1, 0).show(
+        screen(title("Milk"), rows("bar", SONGS, y=2000, pitch=100))).trace()
+    f = facts(one, until="rows")
+    assert [r[1] for r in f.lists[screen_of(f, 0, 1)][BAR].rows] == [1, 1]

@@ -1277,6 +1277,9 @@ def test_a_numbered_row_is_asked_its_number_and_a_number_its_row():
     number = next(t for t in spec.tasks if t.name == "read_rank_main_list")
     inst = next(i for i in draw(spec, number) if i.params["n"] == "Song Two (DJ)")
     assert "“Song Two (DJ)”" in inst.instruction and "give" not in number.instruction
+    assert variants(number.instruction) == [
+        "What number is {n} in the list on Album?", "At which number is {n} listed on Album?",
+        "Tell me the number shown for {n} in the list on Album."]  # never "which number does"
     at = next(t for t in spec.tasks if t.name == "read_title_main_list_at_rank")
     assert variants(at.instruction)[0] == "What is number {r} in the list on Album?"
     inst = next(i for i in draw(spec, at) if i.params["r"] == "3")
@@ -1912,3 +1915,102 @@ def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
     page = parse(_FILES.replace("  modules dialog\n  view FrameLayout [100,600,980,1400]",
                                 "  view FrameLayout [0,0,1080,2400]"))
     assert _collection(page, read_schema(page), "files") == "the “LOAD” list"
+
+
+_SHEET = """app sheet { package "a.b" start settings }
+flag dim: bool = true
+state settings_list(id int, ctx int, title text) {
+  (1, null, "Language")
+  (2, null, "App theme")
+}
+screen settings P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,60,600,140] text "Settings"
+    view ListView [0,200,1080,1000] list settings_list pitch 200 vertical {
+      view LinearLayout [0,200,1080,400] as row clickable {
+        view TextView [40,210,800,280] as title text item.title
+      }
+    }
+  }
+}
+screen theme P1 param settings_list {
+  modules dialog
+  dialog over settings [0,1200,1080,2400]
+  view FrameLayout [0,1200,1080,2400] {
+    view Switch [40,1400,1040,1500] as dim_switch text "Image dimming" checked dim checkable
+  }
+}
+on settings.row tap -> theme with item when item.id == 2
+on theme.dim_switch tap -> stay { toggle dim }
+"""
+
+
+def test_a_switch_on_a_sheet_one_row_opens_is_said_under_that_row():
+    """wikipedia's "Image dimming" lies on the theme sheet that Settings' “App theme” row
+    opens, which has no name of its own: "Turn off “Image dimming”." says nowhere to
+    look; "Tap “App theme” and turn off “Image dimming”." does, and replays. Where any
+    row opens the sheet, no row names it."""
+    spec = with_tasks(parse(_SHEET))
+    tasks = {t.name: t for t in spec.tasks}
+    assert variants(tasks["turn_off_dim"].instruction)[0] == \
+        "Tap “App theme” and turn off “Image dimming”."
+    assert variants(tasks["ask_dim"].instruction)[0] == \
+        "Under “App theme”, is “Image dimming” on or off?"
+    demo = make_demo([spec], draw(spec, tasks["turn_off_dim"])[0])
+    assert demo is not None and demo.verified
+    any_row = with_tasks(parse(_SHEET.replace(" when item.id == 2", "")))
+    (off,) = [t for t in any_row.tasks if t.name == "turn_off_dim"]
+    assert variants(off.instruction)[0] == "Turn off “Image dimming”."
+
+
+def test_a_page_titled_by_its_own_button_is_gone_to_as_a_page():
+    """qqmusic's page titled 下载QQ ("Download QQ") over its 下载QQ button: "Show me
+    下载QQ." reads as an order; it is the “下载QQ” page. A title no button says stays a
+    place's name ("Go to Download QQ.")."""
+    called = _SHARE.replace('as feedback text "Feedback" clickable',
+                            'as feedback text "Download QQ" clickable')
+    tasks = {t.name: t for t in synthesize_tasks(parse(called))}
+    assert variants(tasks["open_download"].instruction) == [
+        "Open the “Download QQ” page.", "Go to the “Download QQ” page.",
+        "Navigate to the “Download QQ” screen."]
+    tasks = {t.name: t for t in synthesize_tasks(parse(_SHARE))}
+    assert variants(tasks["open_download"].instruction)[1] == "Go to Download QQ."
+
+
+_ROW_MENU = """app apps { package "a.b" start main }
+content main_list(id int, ctx int, name text) {
+  (1, null, "Activity Launcher")
+  (2, null, "Files")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text "Apps"
+    view ListView [0,300,1080,2000] list main_list pitch 200 vertical {
+      view LinearLayout [0,300,1080,500] as row clickable {
+        view TextView [40,310,800,380] text item.name
+        view ImageButton [900,310,1040,380] as menu desc "Menu" clickable
+      }
+    }
+  }
+}
+screen menu P1 param main_list {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,800,180] text param.name
+    view TextView [40,300,800,380] as launch text "Launch" clickable
+  }
+}
+on main.menu tap -> menu with item
+"""
+
+
+def test_a_rows_own_button_is_said_on_that_row():
+    """activitylauncher lists the app itself as a row: "Open “Menu” for Activity
+    Launcher." reads as the app's menu; the button is the row's: "Open “Menu” on the
+    Activity Launcher row."."""
+    spec = with_tasks(parse(_ROW_MENU))
+    (opens,) = [t for t in spec.tasks if t.name == "open_menu"]
+    assert variants(opens.instruction) == [
+        "Open “Menu” on the {n} row.", "Tap “Menu” on the {n} row.",
+        "Use “Menu” on the {n} row."]
+    inst = next(i for i in draw(spec, opens) if i.params["n"] == "Activity Launcher")
+    assert " for " not in inst.instruction and make_demo([spec], inst).verified

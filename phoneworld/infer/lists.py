@@ -139,10 +139,57 @@ def collect_rows(f: Facts) -> Facts:
     first reaches it: the row tapped in a list that parameterises the screen, else the
     screen's current parameter when coming back or staying, else none. Also records the
     row id tapped at every (trace, step), and the texts of every item each observation
-    shows.
+    shows. A list of a parameterised screen that shows the same rows whatever its row
+    (`unbound_lists`) keeps its rows under no row.
 
         obs 0:3 lists ("Milk", "$2"), ("Eggs", "$3")  ->  rows 1, 2; row_ids{0:3: (1, 2)}
     """
+    first = _collect(f, frozenset())
+    unbound = unbound_lists(first.lists, f.params)
+    return _collect(f, unbound) if unbound else first
+
+
+def unbound_lists(lists: dict[str, dict[str, C.ListContent]],
+                  params: dict[str, tuple[str, str]]) -> frozenset[tuple[str, str]]:
+    """(screen, list key) of the lists of parameterised screens that are not lists of
+    their screen's row: every row the screen was seen with showed the same rows, and
+    either two rows or more showed them or the same list on another screen shows them
+    too (a player bar at the bottom of every screen, the tab page an album page lies
+    over). A list that parameterises its own screen (a drill-down) always is.
+
+        album(row 5): player bar ("Song A", "Song B"); home: the same bar, same songs
+          ->  {(album, player bar)}: `list album_bar`, not `where item.ctx == param.id`
+    """
+    seen: dict[str, list[tuple[str, frozenset]]] = defaultdict(list)  # key -> rows shown
+    for name, mine in lists.items():
+        for key, lc in mine.items():
+            if lc.rows:
+                seen[key].append((name, _shown(lc.rows)))
+    out = set()
+    for screen, param in params.items():
+        for key, lc in lists.get(screen, {}).items():
+            groups: dict[int, list] = defaultdict(list)
+            for r in lc.rows:
+                if r[1] is not None:
+                    groups[r[1]].append(r)
+            shown = {_shown(rows) for rows in groups.values()}
+            if param == (screen, key) or len(shown) != 1:
+                continue
+            (rows,) = shown
+            if rows and (len(groups) >= 2 or (
+                    any(s != screen and v == rows for s, v in seen[key]))):
+                out.add((screen, key))
+    return frozenset(out)
+
+
+def _shown(rows: list[list]) -> frozenset:
+    """What a person sees of rows: each row's non-empty texts, in whatever column."""
+    return frozenset(tuple(sorted(v for v in r[2:] if isinstance(v, str) and v))
+                     for r in rows)
+
+
+def _collect(f: Facts, unbound: frozenset[tuple[str, str]]) -> Facts:
+    """`collect_rows` with the lists `unbound` collected under no row."""
     lists = copy.deepcopy({k: dict(v) for k, v in f.lists.items()})
     ctx_of: dict[ObsRef, int | None] = {}
     tapped: dict[tuple[int, int], int] = {}
@@ -159,7 +206,8 @@ def collect_rows(f: Facts) -> Facts:
             row_ids[ref], shown[ref] = {}, {}
             for key, lc in mine.items():
                 if key in found:
-                    ids, values = C.collect(lc, root.at(found[key]), ctx)
+                    at = None if (f.where[ref], key) in unbound else ctx
+                    ids, values = C.collect(lc, root.at(found[key]), at)
                     E.measure(lc, root.at(found[key]), ids)
                     row_ids[ref][key], shown[ref][key] = tuple(ids), values
         return row_ids[ref]
@@ -180,7 +228,9 @@ def collect_rows(f: Facts) -> Facts:
                 row = got[sf.ref.item]
                 a = sf.after
                 if a is not None and f.where.get(a, src) != src:
-                    row = opened_row(lists[src][sf.ref.list_key or ""], row, ctx_of[b],
+                    key = sf.ref.list_key or ""
+                    row = opened_row(lists[src][key], row,
+                                     None if (src, key) in unbound else ctx_of[b],
                                      f.obs[b].root, f.obs[a].root)
                 tapped[(sf.trace, sf.index)] = row
         a = sf.after

@@ -20,9 +20,10 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from phoneworld.spec.ast import AppSpec, Call, Const, Ref, Screen, View
+from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Ref, Screen, View
 from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks.sentences import end_mark
+from phoneworld.tasks.wording import Called
 
 _NOT_A_NAME = re.compile(
     r"^(navigate up|up|back|go back|collapse|expand|cancel|ok|okay|close|done|dismiss|yes|no|"
@@ -96,7 +97,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
             title = ""  # a detail screen's title that is its row's, not its own
         if title and (title != app_title or s.name == spec.start) and is_name(title) and \
                 s.name not in timed:
-            out[s.name] = (title, "title")
+            out[s.name] = (Called(title) if _a_button_says(s, title) else title, "title")
             continue
         if s.param is not None and "tabs" not in s.modules and "dialog" not in s.modules:
             continue  # a detail screen is named by its row
@@ -105,6 +106,39 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         if (found := opener(s)) is not None:
             out[s.name] = found
     return out
+
+
+def opening_row(spec: AppSpec, screen: str, column: str) -> str:
+    """The `column` of the one row whose tap alone opens `screen` (wikipedia's theme
+    sheet, opened by tapping Settings' "App theme" row and by nothing else), where it
+    can name a place; "" where any row, several rows or anything else opens it. A switch
+    there is said to be under that row ("Tap “App theme” and turn off ...")."""
+    s = spec.screen(screen)
+    table = next((t for t in spec.tables if s is not None and t.name == s.param), None)
+    if table is None or column not in (cols := [c.name for c in table.columns]):
+        return ""
+    ids = set()
+    for t in spec.transitions:
+        if t.target != screen or t.screen == screen:
+            continue
+        w = t.when
+        if t.with_param != Ref(("item",)) or not (
+                isinstance(w, Compare) and w.op == "==" and w.left == Ref(("item", "id"))
+                and isinstance(w.right, Const)):
+            return ""
+        ids.add(w.right.value)
+    row = next((r for r in table.rows if len(ids) == 1 and r[0] in ids), None)
+    name = row[cols.index(column)] if row is not None else ""
+    return name if isinstance(name, str) and is_name(name) else ""
+
+
+def _a_button_says(s: Screen, title: str) -> bool:
+    """Whether a clickable view of the screen's own layer says its title, case aside (a
+    page titled by what it asks for: 下载QQ over its 下载QQ button)."""
+    want = title.strip().casefold()
+    return any("clickable" in v.flags and isinstance(v.text, Const) and
+               isinstance(v.text.value, str) and v.text.value.strip().casefold() == want
+               for v in views(own_root(s)))
 
 
 def _not_a_place(label: str) -> bool:

@@ -72,6 +72,10 @@ FLAG_OFF = ("Turn off “{label}” on the {screen} screen.", "Open {screen} and
 STEP_TO = ("Set “{label}” to {value}.", "Change “{label}” to {value}.",
            "Make “{label}” {value}.")
 """A number the app steps (a font size) brought to one of its values."""
+STEP_TO_UNDER = ("Tap “{row}” and set “{label}” to {value}.",
+                 "Open “{row}” and change “{label}” to {value}.",
+                 "Go to “{row}” and make “{label}” {value}.")
+"""The same on a screen one row opens (see `FLAG_ON_UNDER`)."""
 CHOOSE = ("Set {n} to {o}.", "Change {n} to {o}.", "Choose {o} for {n}.")
 """A dialog's option for the row it was opened on ("Set Theme to Dark Theme.")."""
 SELECT = ("Select {o} for {n}.", "Choose {o} under {n}.", "Set {n} to {o}.")
@@ -81,6 +85,17 @@ SELECTED = (("What is {n} set to?", "Which option is selected for {n}?",
              "Tell me which option is ticked for {n}."),
             "what {n} is set to")
 """The option a single-choice dialog shows ticked for the row it was opened on."""
+FLAG_ON_UNDER = ("Tap “{row}” and turn on “{label}”.", "Open “{row}” and switch “{label}” on.",
+                 "Go to “{row}” and make sure “{label}” is on.")
+FLAG_OFF_UNDER = ("Tap “{row}” and turn off “{label}”.",
+                  "Open “{row}” and switch “{label}” off.",
+                  "Go to “{row}” and make sure “{label}” is off.")
+"""A switch on a screen that one row opens and nothing names otherwise (wikipedia's
+theme sheet under Settings' “App theme”): said with the row, as a person finds it, each
+starting with a verb of ours (a clause of a composite starts in lower case)."""
+OPEN_CALLED = ("Open the {screen} page.", "Go to the {screen} page.",
+               "Navigate to the {screen} screen.")
+"""A page titled by what it asks for (`wording.Called`: 下载QQ): a page, quoted."""
 FLAG_ON_HERE = ("Turn on “{label}”.", "Switch “{label}” on.", "Make sure “{label}” is on.")
 FLAG_OFF_HERE = ("Turn off “{label}”.", "Switch “{label}” off.",
                  "Make sure “{label}” is off.")
@@ -111,8 +126,11 @@ EDIT_ENTRY = ("Open the entry {n} for editing.", "Start editing the entry {n}.",
               "Bring up the editor for the entry {n}.")
 """A row of sentences opened in such a form: an entry, as `OPEN_ENTRY` says, never a
 sentence read as a name ("Open “Access the settings from the ⌄ button” for editing")."""
-OPEN_ROW_BY = ("Open “{button}” for {n}.", "Tap “{button}” on {n}.",
+OPEN_ROW_BY = ("Open “{button}” on the {n} row.", "Tap “{button}” on the {n} row.",
                "Use “{button}” on the {n} row.")
+"""A row's own button that opens a screen for the row: the row is said to be one ("Open
+“Menu” for Activity Launcher." reads as the app's menu where a row is named as the app
+is)."""
 # What a list row shows beside its name, by where it sits (`rowtexts._place`).
 ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
     "under": (("What is written under {n}?", "What does the line under {n} say?",
@@ -125,7 +143,7 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
              "entry say?"),
             "what else the {n} row shows"),
     # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
-    "rank": (("What number is {n} in the list?", "Which number does {n} have in the list?",
+    "rank": (("What number is {n} in the list?", "At which number is {n} listed?",
               "Tell me the number shown for {n} in the list."),
              "the number of {n} in the list"),
 }
@@ -140,9 +158,10 @@ PAIR_VALUE_BY = (("What does “{label}” show on the row with {n}?",
                  "what “{label}” shows on the row with {n}")
 """The same for a row called by another of its texts (`rowtexts._keyed_rows`: "On the row
 with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
-RANK_ON = (("What number is {n} on {screen}?", "Which number does {n} have on {screen}?",
-            "Tell me the number shown for {n} on {screen}."),
-           "the number of {n} on {screen}")
+RANK_ON = (("What number is {n} in the list on {screen}?",
+            "At which number is {n} listed on {screen}?",
+            "Tell me the number shown for {n} in the list on {screen}."),
+           "the number of {n} in the list on {screen}")
 """The number a list gives a row, named by the screen of that list: "the list" says
 nothing of which one (qqmusic's album 专辑, not "in the list")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
@@ -157,6 +176,11 @@ FLAG_STATE = (("Is “{label}” on or off?", "Tell me whether “{label}” is 
                "Check whether “{label}” is switched on or off."),
               "whether “{label}” is on or off")
 """A switch of its own (no list row), named by what it says."""
+FLAG_STATE_UNDER = (("Under “{row}”, is “{label}” on or off?",
+                     "Tap “{row}” and tell me whether “{label}” is on or off.",
+                     "Open “{row}” and check whether “{label}” is switched on or off."),
+                    "whether “{label}” is on or off under “{row}”")
+"""A switch's state on a screen one row opens (see `FLAG_ON_UNDER`)."""
 FLAG_STATE_ON = (("On {screen}, is “{label}” on or off?",
                   "Tell me whether “{label}” is on or off on {screen}.",
                   "Go to {screen} and check whether “{label}” is switched on or off."),

@@ -27,6 +27,7 @@ from phoneworld.tasks.labels import (
     is_heading,
     is_name,
     label_of,
+    opening_row,
     readable,
     views_by_name,
 )
@@ -64,13 +65,22 @@ def flag_states(spec: AppSpec, schema: Schema, reached: frozenset[str]) -> Itera
         if twin and not where:
             continue
         done.add(ft.flag)
-        questions, obj = P.FLAG_STATE_ON if where else P.FLAG_STATE
-        fill = {"label": ft.label, "screen": where}
+        row = "" if where else under_row(spec, schema, ft.screen)
+        questions, obj = P.FLAG_STATE_ON if where else P.FLAG_STATE_UNDER if row else \
+            P.FLAG_STATE
+        fill = {"label": ft.label, "screen": where, "row": row}
         said = Call("choose", args=(Ref((ft.flag,)), Const("on"), Const("off")))
         task = Task(name=f"ask_{ft.flag}", kind="information",
                     instruction=W.join([W.words(q, fill) for q in questions]),
                     condition=Compare("~", Ref(("answer",)), said))
         yield Template(task, asks=W.words(obj, fill), screen=ft.screen, label=ft.label)
+
+
+def under_row(spec: AppSpec, schema: Schema, screen: str) -> str:
+    """The name of the one row that opens `screen` (`labels.opening_row`), or ""."""
+    s = spec.screen(screen)
+    e = schema.entity(s.param) if s is not None and s.param else None
+    return opening_row(spec, screen, e.name) if e is not None else ""
 
 
 def screen_texts(spec: AppSpec, reach_labels: dict[str, str],

@@ -209,8 +209,10 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
         if flag is None or flag.type != "bool" or not ft.label or said[(ft.label, ft.screen)] > 1:
             continue
         screen = schema.screen_label(ft.screen)
-        fill = {"label": ft.label, "screen": screen}
+        row = "" if screen else screentexts.under_row(spec, schema, ft.screen)
+        fill = {"label": ft.label, "screen": screen, "row": row}
         on_off = ((True, P.FLAG_ON), (False, P.FLAG_OFF)) if screen else \
+            ((True, P.FLAG_ON_UNDER), (False, P.FLAG_OFF_UNDER)) if row else \
             ((True, P.FLAG_ON_HERE), (False, P.FLAG_OFF_HERE))
         for on, phr in on_off:
             if bool(flag.initial) == on:
@@ -307,14 +309,17 @@ def _steps(spec: AppSpec, schema: Schema) -> Iterator[Base]:
                 continue
             view, label = shown
             value = flag.initial + step
+            row = "" if schema.screen_label(t.screen) else \
+                screentexts.under_row(spec, schema, t.screen)
+            said = P.STEP_TO_UNDER if row else P.STEP_TO
             while (value - bound) * step <= 0:
                 words = _show(spec, view.text, name, value)
-                fill = {"label": label, "value": words}
+                fill = {"label": label, "value": words, "row": row}
                 task = Task(name=f"set_{name}_{value}".replace("-", "minus_"), kind="state",
-                            instruction=W.join([W.words(p, fill) for p in P.STEP_TO]),
+                            instruction=W.join([W.words(p, fill) for p in said]),
                             condition=Compare("==", Ref((name,)), Const(value)))
                 yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill))
-                                                for p in P.STEP_TO),
+                                                for p in said),
                             touches=name, screen=t.screen, label=label)
                 value += step
             break  # one direction with a bound is enough
@@ -494,7 +499,8 @@ def _navigation(spec: AppSpec, schema: Schema) -> Iterator[Base]:
         pressed = popup or bool(button) or kind == "button" or \
             kind == "opener" and _pops_up(spec, s)
         fill = {"button": label} if pressed else {"screen": label}
-        phrases = P.PRESS if pressed else P.OPEN
+        phrases = P.PRESS if pressed else P.OPEN_CALLED if isinstance(label, W.Called) \
+            else P.OPEN
         task = Task(name=f"open_{s.name}", kind="navigation",
                     instruction=W.join([W.words(p, fill) for p in phrases]), condition=cond)
         yield Base(task, clauses=tuple(W.lower_first(W.words(p, fill)) for p in phrases),

@@ -132,7 +132,7 @@ def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
     for key, value in fill.items():
         hole = "{" + key + "}"
         named = literal(value)
-        if key in _NAMES and reads_as_words(value):
+        if key in _NAMES and (reads_as_words(value) or isinstance(value, Called)):
             quoted = f"“{named}”"
             out = re.sub("(?<!“)" + re.escape(hole), lambda _, q=quoted: q, out)
         out = out.replace(hole, named)
@@ -141,6 +141,14 @@ def words(phrase: str, fill: dict[str, str], **holes: str) -> str:
 
 _NAMES = frozenset({"screen", "form"})
 """The holes `words` fills with a screen's name, quoted where it reads as words."""
+
+
+class Called(str):
+    """A screen's name that says what the page asks a person to do, not what the place
+    is: its title is also the label of a button on it (qqmusic's page titled 下载QQ,
+    "Download QQ", over its 下载QQ button; wikipedia's "Log in" over "LOG IN"). Quoted
+    wherever it names the place ("Go to “下载QQ”.", "on the “Log in” screen"), as a name
+    that reads as words is; a plain `str` otherwise."""
 
 
 def lower_first(sentence: str) -> str:

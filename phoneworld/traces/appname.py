@@ -182,7 +182,30 @@ def _from_package(package: str, traces: Sequence[Trace]) -> str:
             spaces.update(x for _, n in o.root.walk() for x in n.class_name.split(".")[:-1])
     last = ([p for p in named if p in spaces] or named or parts or [""])[-1]
     last = last.replace("_", " ").strip()
-    return _clean(last[:1].upper() + last[1:])
+    head = _shown_head(last, traces)
+    if head and len(last) - len(head) >= _LEAST:  # "QQ" shown, "music" the rest
+        return _clean(f"{head} {last[len(head)].upper()}{last[len(head) + 1:]}")
+    return _clean(head + last[len(head):] if head else last[:1].upper() + last[1:])
+
+
+_CAPITALS = re.compile(r"(?<![A-Za-z])[A-Z0-9]*[A-Z][A-Z0-9]*(?![A-Za-z])")
+
+
+def _shown_head(part: str, traces: Sequence[Trace]) -> str:
+    """The longest start of a package part (two letters or more) that the app's own
+    screens show as a word of capitals on `_TWICE` observations or more (qqmusic's "QQ"
+    in QQ好友, 下载QQ: `com.tencent.qqmusic` is "QQ Music" where it shows no name of
+    its own), written so; "" for none."""
+    seen: Counter[str] = Counter()
+    for t in traces:
+        for o in t.observations:
+            if o.foreign or o.root is None:
+                continue
+            seen.update({w for _, n in o.root.walk() for x in (n.text, n.content_desc)
+                         for w in _CAPITALS.findall(x or "")
+                         if len(w) >= 2 and part.lower().startswith(w.lower())})
+    heads = [w for w, n in seen.items() if n >= _TWICE]
+    return max(heads, key=lambda w: (len(w), w)) if heads else ""
 
 
 def _clean(text: str) -> str:

@@ -100,7 +100,25 @@ def read(path: Path) -> list[Trace]:
     missing: dict[str, int] = {}
     settled_at: list[str] = []
     resumed_at: list[str] = []
+    stood_at: list[str] = []
+    late_at: list[str] = []
     last: int | None = None  # where the previous event left the device
+    holders = _holders(screens, by_state)
+
+    def stand_in(record: dict, tag: str) -> int | None:
+        """The state file that stands for an event's start state that has none: the one
+        (latest up to the event, else the first after it) holding the very view the event
+        touched (DroidBot's view_str names a view by its activity, its own and its
+        ancestors' and children's class, id and text): uber's legal page, caught loading
+        after a link on How Uber Pro works, is known only this way."""
+        view = record["event"].get("view")
+        return _pick(holders.get(as_str(view.get("view_str"))), tag) \
+            if isinstance(view, dict) and as_str(view.get("view_str")) else None
+
+    def began(record: dict, tag: str) -> int | None:
+        """Where an event began: its start state's latest file up to it, or a stand-in."""
+        got = _pick(by_state.get(as_str(record.get("start_state"))), tag)
+        return got if got is not None else stand_in(record, tag)
 
     def placeholder(state_str: str, rel: str, which: str) -> int:
         """An observation without hierarchy for a state the recorder wrote no file for."""
@@ -129,6 +147,8 @@ def read(path: Path) -> list[Trace]:
             # -> "Cancellation rate" -> How Uber Pro works is only known this way).
             before = last
             resumed_at.append(rel)
+        if before is None and (before := stand_in(record, tag)) is not None:
+            stood_at.append(rel)
         if before is None:
             before = placeholder(start, rel, "start")
         upto = events[i + 1][0] if i + 1 < len(events) else None
@@ -139,10 +159,24 @@ def read(path: Path) -> list[Trace]:
             # page loading): where the next event started stands for where it settled,
             # if that is in the app (uber's Ratings -> Help is only known this way); one
             # outside it may be where DroidBot went after the app was left.
-            settled = _pick(by_state.get(as_str(events[i + 1][2].get("start_state"))), upto)
+            settled = began(events[i + 1][2], upto)
             if settled is not None and observations[settled].package == app:
                 after = settled
                 settled_at.append(rel)
+        if after is not None and stop == start and upto is not None and app and \
+                isinstance(record["event"].get("view"), dict):
+            # A touch after which DroidBot saw no change, while the next event began in
+            # another state of the app that it wrote no file for, a file holding the view
+            # touched there standing for it, with no event between: the touch's page
+            # came late (uber's "For details see terms and conditions" opens its legal
+            # page). A state with a file of its own may be a timer's (an ad giving way
+            # to the app's first page): that is left to the screens' timers.
+            nxt = events[i + 1][2]
+            went = stand_in(nxt, upto) if as_str(nxt.get("start_state")) not in (
+                stop, "") and not by_state.get(as_str(nxt.get("start_state"))) else None
+            if went is not None and went != before and observations[went].package == app:
+                after = went
+                late_at.append(rel)
         if after is None:
             after = placeholder(stop, rel, "stop")
         last = after
@@ -156,6 +190,13 @@ def read(path: Path) -> list[Trace]:
         notes.append(f"{len(resumed_at)} events started in a state with no file; the view "
                      f"they touched is on the screen the event before left, which stands "
                      f"for it ({resumed_at[0]}, ...)")
+    if stood_at:
+        notes.append(f"{len(stood_at)} events started in a state with no file; a state file "
+                     f"holding the view they touched stands for it ({stood_at[0]}, ...)")
+    if late_at:
+        notes.append(f"{len(late_at)} touches changed nothing DroidBot saw, and the next event "
+                     f"began in the app in a state with no file, which a state file holding "
+                     f"the view it touched stands for: they led there ({late_at[0]}, ...)")
     if moved:
         notes.append(f"{len(moved)} touches hit a view that the state file recorded elsewhere "
                      f"(the screen changed within one state_str); moved to the view's centre "
@@ -273,6 +314,19 @@ def _read_event(path: Path, file: Path, notes: list[str]) -> tuple[str, str, dic
         return None
     tag = as_str(record.get("tag")) or file.stem.removeprefix("event_")
     return tag, rel, record
+
+
+def _holders(screens: list[_Screen | None],
+             by_state: dict[str, list[tuple[str, int]]]) -> dict[str, list[tuple[str, int]]]:
+    """view_str -> (tag, observation) of every state file that holds such a view, in
+    tag order."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for files in by_state.values():
+        for tag, i in files:
+            if screens[i] is not None:
+                for view_str in screens[i].by_view_str:
+                    out.setdefault(view_str, []).append((tag, i))
+    return {k: sorted(v) for k, v in out.items()}
 
 
 def _pick(files: list[tuple[str, int]] | None, upto: str | None) -> int | None:
