@@ -11,7 +11,7 @@ import pytest
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
 from phoneworld.serve.frame import Frame, decode_png
-from phoneworld.serve.recorded import Recorded
+from phoneworld.serve.recorded import Recorded, scrimmed
 from phoneworld.visual.scrim import dialog_scrim, fit_scrim
 
 SIZE = (1080, 1920)
@@ -83,6 +83,26 @@ def test_a_translucent_paint_is_laid_over_what_is_there():
     assert (f.pixels[:, :5] == 80).all() and (f.pixels[:, 5:] == 200).all()
     assert rec.lay(f, Paint((5, 0, 10, 10), color="#102030"))
     assert (f.pixels[:, 5:] == (16, 32, 48)).all()
+
+
+@pytest.mark.parametrize("color", ["#00000099", "#000000ff", "#ffffff00", "#10203080",
+                                   "#7f7f7f40"])
+@pytest.mark.parametrize("shape", [(24, 10), (7, 5), (1, 1)])
+def test_a_scrim_by_table_is_the_rounded_sum_of_each_pixel(color, shape):
+    """`scrimmed` (by table: two bytes at once for a grey scrim over contiguous pixels)
+    gives (v * (255 - a) + c * a + 127) // 255 in every channel, on whole arrays of even
+    and odd sizes and on cuts of them (not contiguous)."""
+    rng = np.random.default_rng(len(color) + shape[0])
+    px = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    a = int(color[7:9], 16)
+    rgb = np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)], np.uint32)
+    want = ((px.astype(np.uint32) * (255 - a) + rgb * a + 127) // 255).astype(np.uint8)
+    assert np.array_equal(scrimmed(px, color), want)
+    assert np.array_equal(scrimmed(px[:, 1:], color), want[:, 1:])
+    assert np.array_equal(scrimmed(px[::2], color), want[::2])
+    every = np.arange(256 * 3, dtype=np.uint16).astype(np.uint8).reshape(16, 16, 3)
+    assert np.array_equal(scrimmed(every, color), (
+        (every.astype(np.uint32) * (255 - a) + rgb * a + 127) // 255).astype(np.uint8))
 
 
 @pytest.fixture(scope="module")
