@@ -318,3 +318,47 @@ def test_beside_keeps_what_a_window_leaves_in_one_rectangle():
     assert _beside((50, 50, 150, 150), w) is None  # round a corner
     assert _beside((50, 120, 250, 180), w) is None  # on both sides
     assert _beside(None, w) is None
+
+
+def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylauncher):
+    """A Material switch flipped on Settings, then a dialog opened over Settings: where
+    the window leaves the switch, the screenshot shows it in its new state, dimmed as
+    the screen around it (the recorded one, in its old state, nowhere). The Theme
+    dialog's window is lowered to leave the first switch out of it."""
+    import dataclasses
+
+    from phoneworld.runtime import Machine
+    from phoneworld.serve.screenshots import Screenshotter
+
+    shots = Screenshotter(timeout=60)
+    if not shots.available:
+        pytest.skip(shots.unavailable_reason)
+    look = activitylauncher.look
+    theme = dataclasses.replace(look.screens["settings_theme"], window=(27, 700, 1053, 1351))
+    spec = dataclasses.replace(activitylauncher, look=dataclasses.replace(
+        look, screens={**look.screens, "settings_theme": theme}))
+    shots.assets = spec.look.asset
+    size = dict(width=spec.width, height=spec.height)
+    color = f"#000000{round(theme.scrim * 255):02x}"
+    m = Machine(spec)
+    m.reset()
+    m.jump("settings")
+    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
+    x1, y1, x2, y2 = switch["bounds"]
+    assert y2 <= 700  # above the window
+    try:
+        m.jump("settings_theme", 4, under=["settings"])
+        page = m.observe("html")
+        before = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
+        m.jump("settings")
+        m.step({"action_type": "click", "index": switch["index"]})
+        flipped = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
+        m.jump("settings_theme", 4, under=["settings"])
+        page = m.observe("html")
+        after = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
+    finally:
+        shots.close()
+    want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
+    assert np.abs(after - before).max() > 40  # it changed under the dialog
+    off = np.abs(after - want).max(axis=2)
+    assert (off > 24).mean() < 0.01 and np.abs(after - want).mean() < 2.0
