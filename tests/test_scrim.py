@@ -362,3 +362,42 @@ def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylaun
     assert np.abs(after - before).max() > 40  # it changed under the dialog
     off = np.abs(after - want).max(axis=2)
     assert (off > 24).mean() < 0.01 and np.abs(after - want).mean() < 2.0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
+    """`Recorded._relay` lays a rectangle's paints on a copy of it, put in the frame
+    once: the same pixels as restoring the rectangle and laying each paint on the frame
+    cut to it (colours, cuts of an image from anywhere on it, a scrim over the whole
+    screen), and nothing outside the rectangle changes."""
+    from phoneworld.runtime.cache import LRU
+
+    rng = np.random.default_rng(seed)
+    w, h = 120, 200
+    base = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    rec = Recorded({"i.png": _png(img)}.get, LRU(1 << 26))
+
+    def rect() -> tuple[int, int, int, int]:
+        x1, y1 = int(rng.integers(-20, w)), int(rng.integers(-20, h))
+        return x1, y1, x1 + int(rng.integers(1, 80)), y1 + int(rng.integers(1, 90))
+
+    paints = []
+    for k in range(12):
+        if k % 3 == 0:
+            paints.append(Paint(rect(), color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif k % 3 == 1:
+            paints.append(Paint(rect(), image="i.png", image_size=(w, h),
+                                origin=(int(rng.integers(-30, 30)), int(rng.integers(-30, 30)))))
+        else:
+            paints.append(Paint(rect(), color=f"#000000{int(rng.integers(1, 256)):02x}"))
+    paints.append(Paint((0, 0, w, h), color="#00000099"))
+    r = (int(rng.integers(0, 40)), int(rng.integers(0, 60)), int(rng.integers(60, w)),
+         int(rng.integers(100, h)))
+    start = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    got, want = Frame(start.copy()), Frame(start.copy())
+    assert rec._relay(got, Frame(base), r, tuple(paints))
+    want.paste(r[0], r[1], base[r[1]:r[3], r[0]:r[2]])
+    for p in paints:
+        assert rec.lay(want, p, r)
+    assert np.array_equal(got.pixels, want.pixels)

@@ -110,16 +110,28 @@ class Recorded:
         # The under-screen's paints: each rectangle they meet restored to the ground,
         # they laid there, then dimmed (the rectangles do not overlap: once each).
         for r in cut([p.rect for p in paints[g + 1:k]], size):
-            if not self._relay(painted, ground, r, paints[g + 1:k]):
+            if not self._relay(painted, ground, r, (*paints[g + 1:k], paints[k])):
                 return None
-            self.lay(painted, paints[k], r)
         return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
 
     def _relay(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...]) -> bool:
         """Rectangle `r` of `f` restored to `base`, then the `paints` that meet it laid
-        there again, in order, each cut to it (False: an image that cannot be read)."""
-        f.paste(r[0], r[1], base.pixels[r[1]:r[3], r[0]:r[2]])
-        return all(self.lay(f, p, r) for p in paints if meets(p.rect, r))
+        there again, in order, each cut to it (False: an image that cannot be read).
+        They are laid on a copy of the rectangle, put in `f` once: where rows moved
+        (most of a list), `f`'s pixels are written and compared once, not once a paint."""
+        x1, y1, x2, y2 = r
+        canvas = _Canvas(base.pixels[y1:y2, x1:x2].copy())
+        inside = (0, 0, *canvas.size)
+        for p in paints:
+            if meets(p.rect, r):
+                q = p.rect
+                moved = Paint((q[0] - x1, q[1] - y1, q[2] - x1, q[3] - y1), color=p.color,
+                              image=p.image, image_size=p.image_size,
+                              origin=(p.origin[0] - x1, p.origin[1] - y1))
+                if not self.lay(canvas, moved, inside):  # type: ignore[arg-type]
+                    return False
+        f.paste(x1, y1, canvas.pixels)
+        return True
 
     def ground(self, plate: str, paints: tuple[Paint, ...], size: tuple[int, int]) -> str:
         """The recorded image a frame of `plate` with `paints` starts from: the last
@@ -214,6 +226,30 @@ class Recorded:
         if x1 < x2 and y1 < y2:
             f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
         return True
+
+
+class _Canvas:
+    """Pixels that paints are laid on as on a frame (`Recorded.lay`), written as they
+    come: no bands to mark stale, nothing compared."""
+
+    __slots__ = ("pixels", "size")
+
+    def __init__(self, pixels: np.ndarray) -> None:
+        self.pixels = pixels
+        self.size = (pixels.shape[1], pixels.shape[0])
+
+    def fill(self, rect: Rect, rgb: tuple[int, int, int]) -> None:
+        x1, y1 = max(0, rect[0]), max(0, rect[1])
+        x2, y2 = min(self.size[0], rect[2]), min(self.size[1], rect[3])
+        if x1 < x2 and y1 < y2:
+            self.pixels[y1:y2, x1:x2] = rgb
+
+    def paste(self, x: int, y: int, rgb: np.ndarray) -> None:
+        x1, y1 = max(0, x), max(0, y)
+        x2 = min(self.size[0], x + rgb.shape[1])
+        y2 = min(self.size[1], y + rgb.shape[0])
+        if x1 < x2 and y1 < y2:
+            self.pixels[y1:y2, x1:x2] = rgb[y1 - y:y2 - y, x1 - x:x2 - x, :3]
 
 
 def scrim_tables(color: str) -> np.ndarray:
