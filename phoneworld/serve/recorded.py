@@ -242,7 +242,9 @@ class _Canvas:
         x1, y1 = max(0, rect[0]), max(0, rect[1])
         x2, y2 = min(self.size[0], rect[2]), min(self.size[1], rect[3])
         if x1 < x2 and y1 < y2:
-            self.pixels[y1:y2, x1:x2] = rgb
+            row = np.empty((x2 - x1, 3), np.uint8)  # (from a row: `Frame.fill`)
+            row[:] = rgb
+            self.pixels[y1:y2, x1:x2] = row
 
     def paste(self, x: int, y: int, rgb: np.ndarray) -> None:
         x1, y1 = max(0, x), max(0, y)
