@@ -12,6 +12,7 @@ from phoneworld.runtime import Machine
 from phoneworld.runtime.compose import compose
 from phoneworld.runtime.compose_rows import subtree
 from phoneworld.runtime.look import Item, ListLook, Look, Mark, ScreenLook, Style, signature
+from phoneworld.runtime.page import dimmed
 from phoneworld.spec.ast import AppSpec, Const, Screen, View
 from tests.test_runtime import shop_spec, tap
 
@@ -604,3 +605,35 @@ def test_a_text_drawn_anew_is_cut_where_a_picture_drawn_after_it_covers_it():
              box((400, 1800, 600, 1990), "a text")]
     assert _under_pictures(boxes, 1, title) == (209, 1895, 517, 1944)
     assert _under_pictures(boxes[:2], 1, title) == title
+
+
+def test_a_switch_flipped_under_a_dialog_is_drawn_in_its_new_state_dimmed():
+    """A Material switch flipped on a screen with a look, then a dialog (a look with a
+    window and a scrim) opened over it: the page draws the switch, where the window
+    leaves it, in its new state, dimmed by the scrim (its label's colour, its
+    indicator's pixels); as recorded, the plate shows it and nothing is drawn."""
+    m = Machine(shop_spec())
+    m.reset()
+    m.jump("settings")
+    settings = recorded_look(m)
+    (switch,) = [b for b in m.outcome().rendering.boxes if b.checkable]
+    y = switch.bounds[3] + 100
+    dialog = ScreenLook(plate=SPRITE, window=(40, y, 1040, y + 600), scrim=0.6)
+    spec = with_look(shop_spec(), {"settings": settings, "cart": dialog})
+
+    def opened(flip: bool) -> str:
+        m = Machine(spec)
+        m.reset()
+        m.jump("settings")
+        if flip:
+            tap(m, "Notifications")
+        m.jump("cart", under=["settings"])
+        return m.observe("html")
+
+    assert "ind track" not in opened(False)
+    page = opened(True)
+    on = not switch.checked
+    (ind,) = re.findall(r'<div class="ind track[^"]*" style="[^"]*"', page)
+    assert ("track on" in ind) == on and ind.endswith(';filter:brightness(0.4000)"')
+    # (black at 0.6: 153 of 255; the indicator's pixels times 102/255)
+    assert f'color:{dimmed(STYLE.color, 153)}' in page

@@ -34,7 +34,8 @@ def dialog(rows: int, *, top: int = 850, bottom: int = 1450) -> Machine:
     root = View(cls="android.widget.FrameLayout", bounds=(10, top - 30, 1070, bottom + 30),
                 children=(panel,))
     spec = shop_spec()
-    screens = tuple(replace(s, root=root) if s.name == "home" else s for s in spec.screens)
+    screens = tuple(replace(s, root=root, window=root.bounds) if s.name == "home" else s
+                    for s in spec.screens)
     items = tuple(Item((40, y, 1040, y + 100), (name, "\u2610"),
                        (Mark((0, 0, 1000, 100), name, False, (100, 30, 500, 70)),))
                   for y, name in ((950, "Oat milk"), (1050, "Rye bread")))
@@ -124,9 +125,29 @@ def test_a_window_as_wide_as_the_screen_is_no_dialog():
     1776] of 1920) is no dialog: its list scrolls as recorded."""
     m = dialog(6)
     home = next(s for s in m.spec.screens if s.name == "home")
-    wide = replace(home, root=replace(home.root, bounds=(0, 72, 1080, 1776)))
+    wide = replace(home, root=replace(home.root, bounds=(0, 72, 1080, 1776)),
+                   window=(0, 72, 1080, 1776))
     assert plan_screen(wide, (1080, 1920)).window is None
     assert plan_screen(home, (1080, 2400)).window is not None
+
+
+def test_only_a_screen_the_spec_calls_a_dialog_grows_and_only_from_its_root():
+    """Whether a screen is a dialog is the spec's (`Screen.window`, found by the
+    compiler's `ui.dialogs`), not guessed again from where its root lies: a centred
+    root the spec gives no window is laid out as recorded, and so is a window drawn
+    inside the page's own (its root the whole screen: it does not move)."""
+    m = dialog(6)
+    home = next(s for s in m.spec.screens if s.name == "home")
+    assert plan_screen(home, (1080, 2400)).window is not None
+    assert plan_screen(replace(home, window=None), (1080, 2400)).window is None
+    inside = replace(home, root=replace(home.root, bounds=(0, 0, 1080, 2400)))
+    assert plan_screen(inside, (1080, 2400)).window is None
+    plain = Machine(replace(m.spec, screens=tuple(
+        replace(s, window=None) if s.name == "home" else s for s in m.spec.screens)))
+    plain.reset()
+    names = [e["text"] for e in plain.observe()
+             if e["class"] == "android.widget.CheckedTextView"]
+    assert len(names) < 6  # the list scrolls as recorded
 
 
 def test_a_grown_dialogs_rows_are_filtered_once_to_measure_and_draw(monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
 from phoneworld.serve.frame import Frame, decode_png
-from phoneworld.serve.recorded import Recorded
+from phoneworld.serve.recorded import Recorded, scrimmed
 from phoneworld.visual.scrim import dialog_scrim, fit_scrim
 
 SIZE = (1080, 1920)
@@ -83,6 +83,26 @@ def test_a_translucent_paint_is_laid_over_what_is_there():
     assert (f.pixels[:, :5] == 80).all() and (f.pixels[:, 5:] == 200).all()
     assert rec.lay(f, Paint((5, 0, 10, 10), color="#102030"))
     assert (f.pixels[:, 5:] == (16, 32, 48)).all()
+
+
+@pytest.mark.parametrize("color", ["#00000099", "#000000ff", "#ffffff00", "#10203080",
+                                   "#7f7f7f40"])
+@pytest.mark.parametrize("shape", [(24, 10), (7, 5), (1, 1)])
+def test_a_scrim_by_table_is_the_rounded_sum_of_each_pixel(color, shape):
+    """`scrimmed` (by table: two bytes at once for a grey scrim over contiguous pixels)
+    gives (v * (255 - a) + c * a + 127) // 255 in every channel, on whole arrays of even
+    and odd sizes and on cuts of them (not contiguous)."""
+    rng = np.random.default_rng(len(color) + shape[0])
+    px = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+    a = int(color[7:9], 16)
+    rgb = np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)], np.uint32)
+    want = ((px.astype(np.uint32) * (255 - a) + rgb * a + 127) // 255).astype(np.uint8)
+    assert np.array_equal(scrimmed(px, color), want)
+    assert np.array_equal(scrimmed(px[:, 1:], color), want[:, 1:])
+    assert np.array_equal(scrimmed(px[::2], color), want[::2])
+    every = np.arange(256 * 3, dtype=np.uint16).astype(np.uint8).reshape(16, 16, 3)
+    assert np.array_equal(scrimmed(every, color), (
+        (every.astype(np.uint32) * (255 - a) + rgb * a + 127) // 255).astype(np.uint8))
 
 
 @pytest.fixture(scope="module")
@@ -298,3 +318,86 @@ def test_beside_keeps_what_a_window_leaves_in_one_rectangle():
     assert _beside((50, 50, 150, 150), w) is None  # round a corner
     assert _beside((50, 120, 250, 180), w) is None  # on both sides
     assert _beside(None, w) is None
+
+
+def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylauncher):
+    """A Material switch flipped on Settings, then a dialog opened over Settings: where
+    the window leaves the switch, the screenshot shows it in its new state, dimmed as
+    the screen around it (the recorded one, in its old state, nowhere). The Theme
+    dialog's window is lowered to leave the first switch out of it."""
+    import dataclasses
+
+    from phoneworld.runtime import Machine
+    from phoneworld.serve.screenshots import Screenshotter
+
+    shots = Screenshotter(timeout=60)
+    if not shots.available:
+        pytest.skip(shots.unavailable_reason)
+    look = activitylauncher.look
+    theme = dataclasses.replace(look.screens["settings_theme"], window=(27, 700, 1053, 1351))
+    spec = dataclasses.replace(activitylauncher, look=dataclasses.replace(
+        look, screens={**look.screens, "settings_theme": theme}))
+    shots.assets = spec.look.asset
+    size = dict(width=spec.width, height=spec.height)
+    color = f"#000000{round(theme.scrim * 255):02x}"
+    m = Machine(spec)
+    m.reset()
+    m.jump("settings")
+    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
+    x1, y1, x2, y2 = switch["bounds"]
+    assert y2 <= 700  # above the window
+    try:
+        m.jump("settings_theme", 4, under=["settings"])
+        page = m.observe("html")
+        before = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
+        m.jump("settings")
+        m.step({"action_type": "click", "index": switch["index"]})
+        flipped = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
+        m.jump("settings_theme", 4, under=["settings"])
+        page = m.observe("html")
+        after = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
+    finally:
+        shots.close()
+    want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
+    assert np.abs(after - before).max() > 40  # it changed under the dialog
+    off = np.abs(after - want).max(axis=2)
+    assert (off > 24).mean() < 0.01 and np.abs(after - want).mean() < 2.0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
+    """`Recorded._relay` lays a rectangle's paints on a copy of it, put in the frame
+    once: the same pixels as restoring the rectangle and laying each paint on the frame
+    cut to it (colours, cuts of an image from anywhere on it, a scrim over the whole
+    screen), and nothing outside the rectangle changes."""
+    from phoneworld.runtime.cache import LRU
+
+    rng = np.random.default_rng(seed)
+    w, h = 120, 200
+    base = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    rec = Recorded({"i.png": _png(img)}.get, LRU(1 << 26))
+
+    def rect() -> tuple[int, int, int, int]:
+        x1, y1 = int(rng.integers(-20, w)), int(rng.integers(-20, h))
+        return x1, y1, x1 + int(rng.integers(1, 80)), y1 + int(rng.integers(1, 90))
+
+    paints = []
+    for k in range(12):
+        if k % 3 == 0:
+            paints.append(Paint(rect(), color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif k % 3 == 1:
+            paints.append(Paint(rect(), image="i.png", image_size=(w, h),
+                                origin=(int(rng.integers(-30, 30)), int(rng.integers(-30, 30)))))
+        else:
+            paints.append(Paint(rect(), color=f"#000000{int(rng.integers(1, 256)):02x}"))
+    paints.append(Paint((0, 0, w, h), color="#00000099"))
+    r = (int(rng.integers(0, 40)), int(rng.integers(0, 60)), int(rng.integers(60, w)),
+         int(rng.integers(100, h)))
+    start = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    got, want = Frame(start.copy()), Frame(start.copy())
+    assert rec._relay(got, Frame(base), r, tuple(paints))
+    want.paste(r[0], r[1], base[r[1]:r[3], r[0]:r[2]])
+    for p in paints:
+        assert rec.lay(want, p, r)
+    assert np.array_equal(got.pixels, want.pixels)

@@ -212,3 +212,42 @@ def test_a_text_moved_by_whole_pixels_is_not_drawn_again(drawer):
     assert b is a and not a.flags.writeable
     assert np.array_equal(TextDrawer(drawer.faces).mask(lines2, size2, clip2), a)
     assert a.any()
+
+
+def _over_every_pixel(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
+    """Coverage `a` of `col` over straight-alpha `below`, summed at every pixel (what
+    `rgba` did before it worked out only the pixels where both draw)."""
+    fa = a.astype(np.float32) / 255.0
+    ba = below[..., 3].astype(np.float32) / 255.0
+    out_a = fa + ba * (1 - fa)
+    premul = col * fa[..., None] + below[..., :3] * (ba * (1 - fa))[..., None]
+    rgb = np.divide(premul, out_a[..., None], out=np.zeros_like(premul),
+                    where=out_a[..., None] > 0)
+    below[..., :3] = np.clip(rgb + 0.5, 0, 255)
+    below[..., 3] = np.clip(out_a * 255 + 0.5, 0, 255)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_texts_that_meet_are_summed_where_both_draw_as_at_every_pixel(seed):
+    """`_over_straight` sums only the pixels where both texts draw: laid over any
+    ground, the same pixels as the sums at every pixel (where nothing draws, the colour
+    a clear pixel carries shows nowhere)."""
+    from phoneworld.serve.frame import over
+    from phoneworld.serve.texts import _over_straight
+
+    rng = np.random.default_rng(seed)
+    h, w = 40, 60
+    below = np.zeros((h, w, 4), np.uint8)
+    below[..., :3] = rng.integers(0, 256, 3, dtype=np.uint8)
+    below[..., 3] = rng.integers(0, 256, (h, w)) * (rng.random((h, w)) < 0.4)
+    a = (rng.integers(0, 256, (h, w)) * (rng.random((h, w)) < 0.5)).astype(np.uint8)
+    a[:5] = 255
+    col = rng.integers(0, 256, 3).astype(np.float32)
+    fast, slow = below.copy(), below.copy()
+    _over_straight(fast, a, col)
+    _over_every_pixel(slow, a, col)
+    assert np.array_equal(fast[..., 3], slow[..., 3])
+    drawn = fast[..., 3] > 0
+    assert np.array_equal(fast[drawn], slow[drawn])
+    ground = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    assert np.array_equal(over(ground, fast), over(ground, slow))

@@ -1,12 +1,13 @@
 """A dialog whose list grows with its rows, as Android's AlertDialog does.
 
-A screen recorded as a dialog (a window smaller than the screen, centred on it) with a
-list of a few rows may show more rows than that (the same dialog opened for another
-setting). Android lays the list out at the height its rows need and the dialog grows
-with it, staying centred, until it reaches the screen's usable height; then the list
-scrolls. The mock does the same:
+A screen recorded as a dialog (`Screen.window`: a window smaller than the screen, here
+its root, centred on it) with a list of a few rows may show more rows than that (the
+same dialog opened for another setting). Android lays the list out at the height its
+rows need and the dialog grows with it, staying centred, until it reaches the screen's
+usable height; then the list scrolls. The mock does the same:
 
-    window = dialog_list(plan, (1080, 1920))      # at planning: the list that may grow
+    window = dialog_list(plan, (1080, 1920), screen.window)  # at planning: the
+                                                  # list that may grow
     plan = grown(plan, window, need)              # at rendering: the plan, taller by
                                                   # what the rows need (capped)
     g = growth(boxes)                             # at drawing: (list end, up, down)
@@ -43,12 +44,17 @@ BARS = 0.06
 """The tallest status bar, as a share of the screen's height."""
 
 
-def dialog_list(plan: ViewPlan, size: tuple[int, int]) -> Window | None:
-    """Where `plan` (a screen's) is a dialog with a vertical list outside lists: the
-    first such list and the area the dialog may grow to; else None."""
+def dialog_list(plan: ViewPlan, size: tuple[int, int], window: Rect | None
+                ) -> Window | None:
+    """Where `plan` (a screen's) is a dialog whose window (`window`: `Screen.window`,
+    the compiler's `ui.dialogs`) is its root, centred on the screen, with a vertical
+    list outside lists: the first such list and the area the dialog may grow to; else
+    None (no dialog; a sheet, a popup off the middle; a window drawn inside the page's
+    own: its root does not move)."""
     width, height = size
     x1, y1, x2, y2 = plan.bounds
-    if not (0 < y1 and y2 < height and 0 < x1 and x2 < width) \
+    if window is None or window != plan.bounds \
+            or not (0 < y1 and y2 < height and 0 < x1 and x2 < width) \
             or abs(x1 - (width - x2)) > CENTRED * width \
             or abs(y1 + y2 - height) > 2 * MIDDLE * height:
         return None

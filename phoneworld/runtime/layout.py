@@ -173,5 +173,5 @@ def plan_screen(screen: Screen, size: tuple[int, int] | None = None) -> ViewPlan
     screen of `size`, a dialog's list grows with its rows (`dialog`)."""
     plan = ViewPlan(screen.root, ())
     if size is not None:
-        plan.window = dialog_list(plan, size)
+        plan.window = dialog_list(plan, size, screen.window)
     return plan

@@ -192,9 +192,9 @@ def _under_pictures(boxes: list, i: int, shows: Rect) -> Rect:
 def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
     """A dialog's ground (`Rendering.under`): the screen under it as shown now (its
     plate and paints), black at the recorded dim over it, and the dialog's window from
-    its own plate; and the texts that screen draws anew (a value changed on it before
-    the dialog opened: its plate's is wiped), dimmed alike, where the window leaves
-    them. Nothing where it has none."""
+    its own plate; and the texts and Material check widgets that screen draws anew (a
+    value changed, a switch flipped on it before the dialog opened: its plate's is
+    wiped), dimmed alike, where the window leaves them. Nothing where it has none."""
     look, under = r.look, r.under
     if look is None or under is None or under.look is None or look.window is None:
         return [], []
@@ -203,17 +203,22 @@ def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
     alpha = round(look.scrim * 255)
     c = compose(under.look, under.boxes, size)
     region = regions(under.boxes)
+    # A check widget the browser draws (a Material box or switch, in the state it has
+    # now) is dimmed by a filter: black at the dim over its pixels, as over the plate's.
+    dim = f";filter:brightness({(255 - alpha) / 255:.4f})"
     texts = []
     for i, b in enumerate(under.boxes):
         style = c.styles.get(i) or Style()
-        if i in c.quiet or not b.text or (b.checkable and not style.plate_check):
-            continue  # (a check widget's box is the browser's: not drawn dimmed)
+        if i in c.quiet or not (b.text or b.checkable):
+            continue
         shows = _beside(within(b.bounds, region[i]), look.window)
         if shows is None:
             continue
         style = replace(style, color=dimmed(style.color or TEXT, alpha))
         item = fitted(b, scale, style)
-        if item["text"]:
+        if item["inds"]:
+            item["inds"] = tuple({**d, "style": d["style"] + dim} for d in item["inds"])
+        if item["text"] or item["inds"]:
             item["label"] = ""  # (the dialog's elements are its own)
             texts.append(_placed(item, b.bounds, shows, scale, None))
     return [Paint(whole, image=under.look.plate, image_size=size), *c.paints,

@@ -266,15 +266,7 @@ class TextDrawer:
                 below[..., :3] = col.astype(np.uint8)
                 below[..., 3] = a
                 continue
-            # Straight alpha, `a` over what is there: premultiplied sums, divided back.
-            fa = a.astype(np.float32) / 255.0
-            ba = below[..., 3].astype(np.float32) / 255.0
-            out_a = fa + ba * (1 - fa)
-            premul = col * fa[..., None] + below[..., :3] * (ba * (1 - fa))[..., None]
-            rgb = np.divide(premul, out_a[..., None], out=np.zeros_like(premul),
-                            where=out_a[..., None] > 0)
-            below[..., :3] = np.clip(rgb + 0.5, 0, 255)
-            below[..., 3] = np.clip(out_a * 255 + 0.5, 0, 255)
+            _over_straight(below, a, col)
         return out
 
     def layout(self, t: TextDiv, zoom: float):
@@ -413,6 +405,28 @@ class TextDrawer:
         out = np.asarray(img)
         out.flags.writeable = False
         return out
+
+
+def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
+    """Coverage `a` of colour `col` laid over `below` (straight-alpha RGBA, in place):
+    premultiplied sums, divided back, rounded. Worked out only where both draw (boxes
+    of texts meet where their glyphs rarely do): where `a` is clear `below` stays,
+    where `below` is clear it takes `col` at `a`, as the sums give there."""
+    ba8 = below[..., 3]
+    mine, both = a > 0, (a > 0) & (ba8 > 0)
+    alone = mine & ~both
+    if alone.any():
+        below[alone, :3] = col.astype(np.uint8)
+        below[alone, 3] = a[alone]
+    if not both.any():
+        return
+    fa = a[both].astype(np.float32) / 255.0
+    ba = ba8[both].astype(np.float32) / 255.0
+    out_a = fa + ba * (1 - fa)
+    premul = col * fa[:, None] + below[both][:, :3] * (ba * (1 - fa))[:, None]
+    rgb = premul / out_a[:, None]  # (out_a >= ba > 0)
+    below[both, :3] = np.clip(rgb + 0.5, 0, 255)
+    below[both, 3] = np.clip(out_a * 255 + 0.5, 0, 255)
 
 
 def _64th(v: float) -> float:
