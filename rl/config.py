@@ -129,7 +129,9 @@ class TrainConfig:
     holdout_apps: list[str] = _f([], "apps (by name) to leave out of training and play "
                                      "--eval-tasks instances of at the end: transfer to "
                                      "apps the policy never saw", nargs="*")
-    tiny_size: str = _f("micro", "size of the built tiny model", choices=["micro", "tiny", "small"])
+    tiny_size: str = _f("micro", "size of the built tiny model (micro4: micro with 4 "
+                                 "attention heads of 16, being measured)",
+                        choices=["micro", "micro4", "tiny", "small"])
     dry_run: bool = _f(False, "check the configuration (model folder, chat template, SFT and "
                               "RL settings, processes, memory) and print the plan; no "
                               "training (rl.dryrun)")

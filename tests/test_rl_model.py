@@ -65,3 +65,17 @@ def test_a_folder_without_a_model_is_refused(tmp_path) -> None:
 
     with pytest.raises(FileNotFoundError, match="not a model folder"):
         load_policy(tmp_path)
+
+
+def test_micro4_is_micro_with_its_attention_in_four_heads(micro) -> None:
+    from rl.model import load_tokenizer, tiny_model
+
+    folder, *_ = micro
+    tok = load_tokenizer(folder)
+    a, b = tiny_model(tok, "micro"), tiny_model(tok, "micro4")
+    assert (b.config.num_attention_heads, b.config.num_key_value_heads, b.config.head_dim) \
+        == (4, 2, 16)
+    assert b.config.hidden_size == a.config.hidden_size
+    assert b.config.num_hidden_layers == a.config.num_hidden_layers
+    ids = torch.tensor([tok("Open Settings")["input_ids"]])
+    assert b(input_ids=ids).logits.shape == a(input_ids=ids).logits.shape
