@@ -325,6 +325,33 @@ def test_the_screenshotter_gives_pixels_and_pngs_of_one_frame(monkeypatch):
         shots.close()
 
 
+def test_a_screenshot_waits_for_the_browser_to_start_beyond_its_timeout(monkeypatch):
+    """The first screenshot of a server on a loaded machine waits for Chromium to start:
+    its timeout (a 429 when passed) counts the drawing, not the start."""
+    import time
+
+    from phoneworld.serve import painter
+    from phoneworld.serve.screenshots import Screenshotter
+
+    why = browser_missing(chromium_path())
+    if why:
+        pytest.skip(why)
+    made = painter.Painter.__init__
+
+    def slow(self, *a, **kw):  # a start that takes longer than the timeout below
+        time.sleep(4)
+        made(self, *a, **kw)
+
+    monkeypatch.setattr(painter.Painter, "__init__", slow)
+    shots = Screenshotter(timeout=3)
+    try:
+        png = shots.shot("<html><body>hi</body></html>", width=412, height=915,
+                         device=False)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        shots.close()
+
+
 def test_a_page_of_another_accent_is_restyled_not_set_anew(browser):
     """Screens of one app differ in the phone's style (their accents): the painter patches
     the shown page's style and divs instead of setting a new document, and the frame is

@@ -101,6 +101,9 @@ class _Job:
 
 
 _STOP = object()
+START_TIMEOUT = 120.0
+"""Seconds the browser may take to start (Chromium's launch and the painter's set-up, long
+on a loaded machine); a screenshot's own timeout counts from when the browser is up."""
 
 
 class Screenshotter:
@@ -125,6 +128,8 @@ class Screenshotter:
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._up = threading.Event()
+        """Set when the browser thread is ready to draw, or has given up."""
         self._cache: OrderedDict[tuple[str, int, int, bool, str], Any] = OrderedDict()
         self._cache_size = cache_size
         self._missing: str | None = None
@@ -179,6 +184,10 @@ class Screenshotter:
         except queue.Full:
             raise ServerBusy(f"{self._queue.maxsize} screenshots are waiting for the "
                              "browser; retry in a moment") from None
+        if not self._up.wait(START_TIMEOUT):
+            job.done.cancel()
+            raise ServerBusy(f"the browser took more than {START_TIMEOUT:g} s to start; "
+                             "retry in a moment")
         try:
             got = job.done.result(self.timeout)
         except FutureTimeout:
@@ -213,6 +222,7 @@ class Screenshotter:
     def _ensure_thread(self) -> None:
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
+                self._up.clear()
                 self._thread = threading.Thread(target=self._run, name="phoneworld-browser",
                                                 daemon=True)
                 self._thread.start()
@@ -232,6 +242,7 @@ class Screenshotter:
                 self.painter = Painter(browser, self._answer, ORIGIN, self._asset,
                                        memory=self.memory, window=self.window,
                                        texts=self.texts)
+                self._up.set()
                 while True:
                     job = self._queue.get()
                     if job is _STOP:
@@ -255,6 +266,7 @@ class Screenshotter:
             self._fail_pending(ScreenshotUnavailable(
                 f"the browser at {self.executable} failed: {err}"))
         finally:
+            self._up.set()  # up or given up: no caller waits for a start that never comes
             with self._lock:
                 if self._thread is threading.current_thread():
                     self._thread = None
