@@ -62,6 +62,10 @@ class TrainConfig:
                             "name no longer pays, copying it from the screen does; paired "
                             "on seeds 1 and 2 at 0.5, Shopping after SFT 58 -> 32% and "
                             "56 -> 10%, so off (0: off)")
+    cut_tokens: float = _f(0.0, "share of the SFT examples' tokens cut into the two pieces "
+                                "their BPE merge joined, pieces again alike (BPE-dropout, "
+                                "rl.pieces): the words of an app never trained on come in "
+                                "those pieces (0: off)")
     sft_steps: int = _f(9000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(3e-3, "SFT learning rate (the tiny model's; about 1e-5 for a "
                                "pretrained one)")

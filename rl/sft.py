@@ -213,9 +213,12 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               steps: int, lr: float = 2e-3, batch: int = 16, max_length: int = 768,
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
-              weight_decay: float = 0.0, prompt_weight: float = 0.0
-              ) -> tuple[Path, list[float]]:
+              weight_decay: float = 0.0, prompt_weight: float = 0.0,
+              cut_tokens: float = 0.0) -> tuple[Path, list[float]]:
     """Fine-tune the model in `model_dir` on `examples`; (final folder, logged reply losses).
+
+    `cut_tokens` of the tokenized examples' tokens are cut into their BPE pieces
+    (`rl.pieces`, seeded with `seed`).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
     """
@@ -238,6 +241,11 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     trainer = reply_loss_trainer(SFTTrainer, prompt_weight, task_line(tok))(
         model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
+    if cut_tokens > 0:
+        from rl.pieces import cut_dataset
+
+        trainer.train_dataset = cut_dataset(trainer.train_dataset, tok, cut_tokens, seed,
+                                            max_length)
     ckpt = latest_checkpoint(out) if resume else None
     with contextlib.redirect_stdout(sys.stderr):  # trl's loss lines are progress: stdout
         trainer.train(resume_from_checkpoint=str(ckpt) if ckpt else None)  # holds results

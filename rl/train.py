@@ -205,6 +205,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                       weight_decay=cfg.sft_weight_decay,
                                       prompt_weight=cfg.sft_prompt_loss,
                                       max_length=cfg.max_length, seed=cfg.seed,
+                                      cut_tokens=cfg.cut_tokens,
                                       save_steps=max(20 * cfg.save_every,
                                                      cfg.sft_steps // 10),
                                       resume=cfg.resume)
