@@ -54,11 +54,18 @@ def _pieces(token: int, parents: dict[int, tuple[int, int]], p: float,
 def cut(ids: Sequence[int], labels: Sequence[int] | None, parents: dict[int, tuple[int, int]],
         p: float, rng: random.Random) -> tuple[list[int], list[int] | None]:
     """(`ids` with tokens cut into pieces, `labels` to match): a piece of a scored token is
-    scored as its own id, a piece of an unscored one stays unscored."""
+    scored as its own id, a piece of an unscored one stays unscored. A token is cut the
+    same way wherever it stands in `ids`: a name in the task, on the screen and in the
+    reply is one sequence of pieces, so copying it stays a match of equal tokens (cut
+    apart independently, the seed-0 model solved 2% of Shopping, where whole it solved
+    82%)."""
     out_ids: list[int] = []
     out_labels: list[int] | None = None if labels is None else []
+    drawn: dict[int, list[int]] = {}
     for i, token in enumerate(ids):
-        parts = _pieces(int(token), parents, p, rng)
+        if int(token) not in drawn:
+            drawn[int(token)] = _pieces(int(token), parents, p, rng)
+        parts = drawn[int(token)]
         out_ids.extend(parts)
         if out_labels is not None and labels is not None:
             out_labels.extend(parts if labels[i] != IGNORED else [IGNORED] * len(parts))

@@ -101,3 +101,16 @@ def test_sft_trains_on_cut_examples(micro, tmp_path, monkeypatch) -> None:
     assert (final / "config.json").is_file()
     assert seen and seen[0][1] > seen[0][0]
     assert losses[-1] < losses[0] - 0.5
+
+
+
+def test_a_token_is_cut_alike_wherever_it_stands_in_a_row(tok) -> None:
+    from rl.pieces import cut, merge_parents
+
+    parents = merge_parents(tok)
+    word = tok(" Connected", add_special_tokens=False)["input_ids"]
+    ids = (word + tok(" devices", add_special_tokens=False)["input_ids"]) * 6
+    for seed in range(20):
+        new, _ = cut(ids, None, parents, 0.5, random.Random(seed))
+        third = len(new) // 6
+        assert new == new[:third] * 6
