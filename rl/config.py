@@ -133,8 +133,10 @@ class TrainConfig:
     holdout_apps: list[str] = _f([], "apps (by name) to leave out of training and play "
                                      "--eval-tasks instances of at the end: transfer to "
                                      "apps the policy never saw", nargs="*")
-    tiny_size: str = _f("micro", "size of the built tiny model (micro4: micro with 4 "
-                                 "attention heads of 16, being measured)",
+    tiny_size: str = _f("micro4", "size of the built tiny model (micro4: 64 wide, 2 "
+                                  "layers, 4 attention heads of 16; micro: the same with 2 "
+                                  "heads of 32; Shopping after SFT on seeds 0, 1, 2: 70, 66, "
+                                  "72% against micro's 78, 58, 56%)",
                         choices=["micro", "micro4", "tiny", "small"])
     dry_run: bool = _f(False, "check the configuration (model folder, chat template, SFT and "
                               "RL settings, processes, memory) and print the plan; no "

@@ -33,8 +33,8 @@ SIZES: dict[str, dict[str, int]] = {
     "micro": {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
               "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 32},
     # micro's width and depth, its attention cut into 4 heads of 16 (2 key/value heads):
-    # ~7% more CPU a step; seed 1: held-out 40.0 -> 60.0%, Shopping 58 -> 66% after SFT
-    # (one seed, not paired: benchmarks/LEARN.md 2026-12-07)
+    # ~7% more CPU a step; Shopping after SFT on seeds 0, 1, 2: 70, 66, 72% where micro
+    # gave 78, 58, 56% (unpaired: benchmarks/LEARN.md 2026-12-07); the default
     "micro4": {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
                "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16},
     "tiny": {"hidden_size": 128, "intermediate_size": 384, "num_hidden_layers": 4,
