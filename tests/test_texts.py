@@ -390,3 +390,30 @@ def test_a_right_to_left_line_too_long_is_left_to_the_browser(drawer):
     assert [(s, rtl) for s, _, _, rtl in runs] == [
         ("Hello ", False), ("123", False), (" ", True), ("\u05e9\u05dc\u05d5\u05dd", True),
         ("!", False)]
+
+
+def test_a_text_cut_by_any_rectangle_is_the_same_pixels_as_drawn_in_it(drawer):
+    """`rgba` takes a text's part in a rectangle from its coverage over its whole box
+    (kept), writing only the box of its ink: the same pixels as a drawer that draws
+    only that part, for rectangles that cut the text anywhere, and texts that meet."""
+    zoom = 1080 / FRAME_WIDTH
+    a = text_div(_div("Hide private (unexported) activities", style=";font-size:16.0px"))
+    b = text_div(_div("one two three four five six seven", "v x many",
+                      ";font-size:14.0px;color:#ff0000", 2))
+    whole = drawer.rgba([a, b], (0, 0, 600, 160), zoom)
+    assert whole[..., 3].any()
+    for rect in ((0, 0, 600, 160), (40, 60, 300, 100), (100, 0, 101, 160), (0, 70, 600, 71),
+                 (500, 0, 600, 40)):
+        x1, y1, x2, y2 = rect
+        got = drawer.rgba([a, b], rect, zoom)
+        assert np.array_equal(got[..., 3], whole[y1:y2, x1:x2, 3]), rect
+        drawn = got[..., 3] > 0
+        assert np.array_equal(got[drawn], whole[y1:y2, x1:x2][drawn]), rect
+        for t in (a, b):  # each text's part: what a drawer that draws only it gives
+            lines, size, clip = drawer.layout(t, zoom)
+            c = (max(x1, clip[0]), max(y1, clip[1]), min(x2, clip[2]), min(y2, clip[3]))
+            if c[0] < c[2] and c[1] < c[3]:
+                part = TextDrawer(drawer.faces)._draw_mask(
+                    drawer.mask_key(lines, size, c))
+                assert np.array_equal(part, drawer.mask(lines, size, clip)[
+                    c[1] - clip[1]:c[3] - clip[1], c[0] - clip[0]:c[2] - clip[0]]), (rect, t)

@@ -37,6 +37,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,8 @@ LINE_HEIGHT = 1.2
 DEFAULT_COLOR = "#202124"
 """`.v`'s colour."""
 ELLIPSIS = "\u2026"
+WHOLE_MASK = 1080 * 400
+"""App pixels of a text's box up to which its coverage is drawn whole (`TextDrawer.rgba`)."""
 MASKS = 16 << 20
 """Bytes of glyph coverages a drawer keeps (`TextDrawer.mask`): a few thousand texts."""
 
@@ -184,6 +187,7 @@ class TextDrawer:
         self._fonts: dict[tuple[str, int, float], object] = {}
         self._chosen: dict[int, list[tuple[Face, bool]]] = {}
         self._runs: dict[tuple[str, int], list[tuple[str, Face, bool]] | None] = {}
+        self._laid: dict[tuple[TextDiv, float], Any] = {}
         self._masks: LRU[np.ndarray] = LRU(MASKS, weigh=lambda a: a.nbytes)
         """Glyph coverages drawn (`mask`), by what they depend on."""
 
@@ -244,13 +248,16 @@ class TextDrawer:
     def _cut_runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
         out: list[tuple[str, Face, bool]] = []
         chosen = self.chosen(weight)
+        if chosen and text and cmap(chosen[0][0].file, chosen[0][0].index).issuperset(
+                map(ord, text)):
+            return [(text, *chosen[0])]  # (most texts: every character in the first face)
         for c in text:
             got = None
-            if out and _mark(c) and ord(c) in cmap(out[-1][1].file, out[-1][1].index):
+            o = ord(c)
+            if out and _mark(c) and o in cmap(out[-1][1].file, out[-1][1].index):
                 got = (out[-1][1], out[-1][2])  # a mark in its letter's face
             if got is None:
-                got = next((p for p in chosen if ord(c) in cmap(p[0].file, p[0].index)),
-                           None)
+                got = next((p for p in chosen if o in cmap(p[0].file, p[0].index)), None)
             if got is None:
                 if c == " " and out:
                     got = (out[-1][1], out[-1][2])
@@ -316,20 +323,49 @@ class TextDrawer:
             c = (max(x1, clip[0]), max(y1, clip[1]), min(x2, clip[2]), min(y2, clip[3]))
             if c[0] >= c[2] or c[1] >= c[3]:
                 continue
-            a = self.mask(lines, size, c)
+            # The text's coverage over its whole box where that is not much more than
+            # the part asked for (kept: the same text in another rectangle, as the
+            # rectangles that change from frame to frame cut it, costs no drawing).
+            whole = (clip[2] - clip[0]) * (clip[3] - clip[1])
+            if whole <= max(WHOLE_MASK, 4 * (c[2] - c[0]) * (c[3] - c[1])):
+                a = self.mask(lines, size, clip)[c[1] - clip[1]:c[3] - clip[1],
+                                                 c[0] - clip[0]:c[2] - clip[0]]
+            else:
+                a = self.mask(lines, size, c)
+            # Only the box of its ink is written (a line of text in a list row's
+            # rectangle: a few percent of it; what is clear stays clear).
+            rows = np.flatnonzero(a.any(axis=1))
+            if not rows.size:
+                continue
+            a = a[rows[0]:rows[-1] + 1]
+            cols = np.flatnonzero(a.any(axis=0))
+            a = a[:, cols[0]:cols[-1] + 1]
             if t.opacity < 1:
                 a = (a.astype(np.float32) * t.opacity + 0.5).astype(np.uint8)
-            sl = np.s_[c[1] - y1:c[3] - y1, c[0] - x1:c[2] - x1]
+            top, left = c[1] - y1 + int(rows[0]), c[0] - x1 + int(cols[0])
+            below = out[top:top + a.shape[0], left:left + a.shape[1]]
             col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
-            below = out[sl]
             if not below[..., 3].any():  # nothing drawn there yet (texts rarely meet)
-                below[..., :3] = col.astype(np.uint8)
+                row = np.empty((a.shape[1], 3), np.uint8)  # (broadcast from a row: fast)
+                row[:] = col
+                below[..., :3] = row
                 below[..., 3] = a
                 continue
             _over_straight(below, a, col)
         return out
 
     def layout(self, t: TextDiv, zoom: float):
+        """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
+        once)."""
+        key = (t, zoom)
+        if key in self._laid:
+            return self._laid[key]
+        got = self._laid[key] = self._layout(t, zoom)
+        if len(self._laid) > 4096:
+            self._laid.pop(next(iter(self._laid)))
+        return got
+
+    def _layout(self, t: TextDiv, zoom: float):
         """The lines of `t` ((runs, x, baseline) each, app pixels; a line's runs in the
         order they show, left to right, each (text, face, bold, right-to-left)), the font
         size, and the rectangle the div clips to; None where a character has no face,
@@ -455,14 +491,20 @@ class TextDrawer:
         (each line's start in FreeType's 1/64 px), read-only: kept by what it depends
         on, so that a row moved by whole pixels (a list scrolled, a row removed above
         it) costs no drawing."""
-        x1, y1, x2, y2 = clip
-        key = (size, x2 - x1, y2 - y1, tuple(
-            (tuple(runs), _64th(x - x1), _64th(base - y1)) for runs, x, base in lines))
+        key = self.mask_key(lines, size, clip)
         got = self._masks.get(key)
         if got is None:
             got = self._draw_mask(key)
             self._masks.put(key, got)
         return got
+
+    @staticmethod
+    def mask_key(lines, size: float, clip: Rect) -> tuple:
+        """What `mask` depends on: the size, the clip's width and height, and each
+        line's runs and start inside it (to FreeType's 1/64 px)."""
+        x1, y1, x2, y2 = clip
+        return (size, x2 - x1, y2 - y1, tuple(
+            (tuple(runs), _64th(x - x1), _64th(base - y1)) for runs, x, base in lines))
 
     def _draw_mask(self, key) -> np.ndarray:
         """`mask`, drawn from its key alone (the same key, the same pixels)."""
