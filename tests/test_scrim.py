@@ -238,7 +238,8 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
     naive = Recorded(lambda n: assets.get(n), LRU(1 << 30))
     for n, state in enumerate([(), ((0, 300, 1080, 420),),
                                ((0, 300, 1080, 420), (0, 380, 1080, 500)),
-                               ((0, 1500, 1080, 1600),)]):
+                               ((0, 1500, 1080, 1600),),
+                               ((0, 800, 1080, 900), (0, 1300, 1080, 1400))]):
         ps = paints(*state)
         pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
         base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
@@ -393,8 +394,9 @@ def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylaun
 def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     """`Recorded._relay` lays a rectangle's paints on a copy of it, put in the frame
     once: the same pixels as restoring the rectangle and laying each paint on the frame
-    cut to it (colours, cuts of an image from anywhere on it, a scrim over the whole
-    screen), and nothing outside the rectangle changes."""
+    cut to it (colours, cuts of an image from anywhere on it, cuts in place that cover
+    part of it, a scrim over the whole screen), and nothing outside the rectangle
+    changes."""
     from phoneworld.runtime.cache import LRU
 
     rng = np.random.default_rng(seed)
@@ -411,6 +413,11 @@ def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     for k in range(12):
         if k % 3 == 0:
             paints.append(Paint(rect(), color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif k in (4, 10):  # a cut of the image in place, inside the screen: it covers
+            x1, y1 = int(rng.integers(0, w - 10)), int(rng.integers(0, h - 10))
+            paints.append(Paint((x1, y1, int(rng.integers(x1 + 1, w)),
+                                 int(rng.integers(y1 + 1, h))), image="i.png",
+                                image_size=(w, h)))
         elif k % 3 == 1:
             paints.append(Paint(rect(), image="i.png", image_size=(w, h),
                                 origin=(int(rng.integers(-30, 30)), int(rng.integers(-30, 30)))))
@@ -464,3 +471,27 @@ def test_a_switch_flipped_under_a_dialogs_margin_shows_its_new_state(activitylau
     want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
     assert np.abs(after.astype(int) - before).max() > 40  # it changed in the margin
     assert np.abs(after.astype(int) - want).max() <= 24
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_rectangle_less_a_window_is_the_pixels_outside_it(seed):
+    """`recorded._less`: the parts of a rectangle outside a window (a dialog's, which
+    covers what lies under it) do not overlap and cover the rectangle's pixels outside
+    the window, and no others."""
+    from phoneworld.serve.recorded import _less
+
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        def rect():
+            x1, y1 = int(rng.integers(0, 60)), int(rng.integers(0, 60))
+            return x1, y1, x1 + int(rng.integers(1, 40)), y1 + int(rng.integers(1, 40))
+
+        r, hole = rect(), rect()
+        want = np.zeros((100, 100), int)
+        want[r[1]:r[3], r[0]:r[2]] = 1
+        want[hole[1]:hole[3], hole[0]:hole[2]] = 0
+        got = np.zeros((100, 100), int)
+        for x1, y1, x2, y2 in _less(r, hole):
+            got[y1:y2, x1:x2] += 1
+        assert np.array_equal(got, want), (r, hole)
+    assert _less((0, 0, 5, 5), None) == [(0, 0, 5, 5)]
