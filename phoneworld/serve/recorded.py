@@ -104,10 +104,9 @@ class Recorded:
             painted = ground.copy()
             return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
         # The ground dimmed where the window does not cover it (what it covers, left
-        # undimmed, is laid over below), not PNG-encoded: the window's rows are
-        # encoded in the frame laid on it, the rest there too, once.
+        # undimmed, is laid over below); encoded once for every state laid on it.
         hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
-        dim = self.dimmed(paints[g].image, *size, paints[k].color, hole=hole)
+        dim = self.dimmed(paints[g].image, *size, paints[k].color, png, hole=hole)
         if dim is None:
             return None
         painted = dim.copy()
