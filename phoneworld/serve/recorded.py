@@ -103,10 +103,10 @@ class Recorded:
         if k is None:
             painted = ground.copy()
             return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
-        # The ground dimmed where the window does not cover it (what it covers, left
-        # undimmed, is laid over below); encoded once for every state laid on it.
+        # The ground dimmed whole, kept and encoded once for every state laid on it (a
+        # dialog's window may move from state to state: onelist's grows with its list).
         hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
-        dim = self.dimmed(paints[g].image, *size, paints[k].color, png, hole=hole)
+        dim = self.dimmed(paints[g].image, *size, paints[k].color, png)
         if dim is None:
             return None
         painted = dim.copy()
