@@ -8,15 +8,18 @@ walk goes to each screen in turn and taps, types or goes back there a few times;
 step's page is new to the screenshotter's cache, and is shot as the API shoots it
 (`shot`: PNG bytes) and as the env does (`pixels`: an RGB array), each pass with its own
 browser. Steps that stay on their screen (a state change), go back to a screen shown
-before, or go to a screen never shown are timed apart (the painter reuses what it drew
-before: first visits are the cold figures). Wall times depend on the machine's load
+before, go to a screen never shown, or show a dialog over the screen under it are
+timed apart (the painter reuses what it drew before: first visits are the cold
+figures). Wall times depend on the machine's load
 (`uptime` is printed), so each line also gives the CPU time all processes spent per
 shot: the browser, its driver, and this one. `--whole` draws every page whole in
 Chromium instead (what screenshots cost before the painter), for comparison; `--check`
 also compares every array with an independent whole capture of its page (pixels more
 than 24 levels off: text laid over recorded pixels differs by alpha rounding alone).
 `--window N` draws in browser windows N app rows high (`painter.WINDOW` by default; 0: as
-high as the page, each clip captured as such), for comparison.
+high as the page, each clip captured as such), for comparison. `--stages` also prints,
+per kind of step, the CPU time this process spent per shot in each of the painter's
+stages (`STAGES`, thread time, nested stages counted in each), to tell what to cut.
 """
 
 from __future__ import annotations
@@ -97,10 +100,45 @@ def walk(spec, steps: int, seed: int = 0) -> list[tuple[str, str]]:
         page = m.observe("html")
         if page not in seen:
             seen.add(page)
-            out.append((page, "same screen" if m.screen == before else
+            out.append((page, "dialog" if m.rendered().under is not None else
+                        "same screen" if m.screen == before else
                         "back to a screen" if m.screen in visited else "first visit"))
             visited.add(m.screen)
     return out
+
+
+STAGES = (("painter", "page_layers"), ("recorded", "Recorded.painted"),
+          ("recorded", "Recorded.plate"), ("recorded", "Recorded.dimmed"),
+          ("recorded", "scrimmed"), ("painter", "Painter._texts_in"),
+          ("texts", "TextDrawer._layout"), ("texts", "TextDrawer._draw_mask"),
+          ("painter", "while_capturing"), ("painter", "copy_while"),
+          ("capture", "Capturer.show"), ("frame", "Frame.copy"), ("frame", "Frame.encode"),
+          ("frame", "Frame.png"), ("frame", "decode_rgb"), ("painter", "Painter._changed"))
+"""(module of phoneworld.serve, function) timed by `--stages`."""
+
+
+def stage_timers() -> dict[str, float]:
+    """Wrap each of `STAGES` to add its thread CPU seconds to the dict returned (by
+    name; for the process's life)."""
+    import functools
+    import importlib
+
+    spent: dict[str, float] = {}
+    for mod, name in STAGES:
+        owner = importlib.import_module(f"phoneworld.serve.{mod}")
+        *cls, fn = name.split(".")
+        obj = getattr(owner, cls[0]) if cls else owner
+        f = getattr(obj, fn)
+
+        def timed(*a, _f=f, _name=name, **k):
+            t = time.thread_time()
+            try:
+                return _f(*a, **k)
+            finally:
+                spent[_name] = spent.get(_name, 0.0) + time.thread_time() - t
+
+        setattr(obj, fn, functools.wraps(f)(timed))
+    return spent
 
 
 def _action(m: Machine, rng: random.Random) -> dict:
@@ -136,7 +174,7 @@ def cases(traces: list[Path]) -> list[tuple[str, object]]:
 
 
 def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
-              window: int | None = None) -> dict:
+              window: int | None = None, stages: dict[str, float] | None = None) -> dict:
     """Shoot the walk's pages as PNGs, then (with a new browser: nothing kept from the
     first pass) as arrays; print the medians per kind of step. With `check`, compare
     each array with a whole capture of its page by a browser of its own."""
@@ -144,6 +182,7 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
     w, h = spec.width, spec.height
     rows = {}
     arrays = []
+    by_stage: dict[tuple[str, str], list[dict[str, float]]] = {}
     for kind in ("png", "pixels"):
         shots = Screenshotter(timeout=120, window=window)
         shots.assets = spec.look.asset if spec.look is not None else None
@@ -155,6 +194,7 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
             for page, step in pages:
                 if whole:
                     page += "<!-- whole -->"  # not in the painter's shape: drawn whole
+                was = dict(stages or {})
                 c0, p0, t0 = children_cpu(), time.process_time(), time.perf_counter()
                 if kind == "png":
                     shots.shot(page, width=w, height=h)
@@ -165,18 +205,29 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
                 wall = (time.perf_counter() - t0) * 1e3
                 p1 = time.process_time()  # before reading /proc: that costs 2-5 ms of CPU
                 cpu = (children_cpu() - c0 + p1 - p0) * 1e3
-                rows.setdefault((kind, step), []).append((wall, cpu))
+                rows.setdefault((kind, step), []).append((wall, cpu, (p1 - p0) * 1e3))
+                if stages is not None:
+                    by_stage.setdefault((kind, step), []).append(
+                        {k: (v - was.get(k, 0.0)) * 1e3 for k, v in stages.items()})
         finally:
             shots.close()
     if check:
         faithful(label, spec, [p for p, _ in pages], arrays)
     for (kind, step), got in sorted(rows.items()):
-        walls, cpus = [g[0] for g in got], [g[1] for g in got]
+        walls, cpus, mine = [g[0] for g in got], [g[1] for g in got], [g[2] for g in got]
         print(f"  {label}: {step:16s} {kind:6s} "
               f"{len(got):3d} shots: wall median {statistics.median(walls):6.1f} ms "
               f"(p90 {p90(walls):6.1f}); CPU (all processes) median "
               f"{statistics.median(cpus):6.1f} (p90 {p90(cpus):6.1f}), "
-              f"mean {statistics.mean(cpus):6.1f} ms", flush=True)
+              f"mean {statistics.mean(cpus):6.1f} ms; this process median "
+              f"{statistics.median(mine):6.1f} (p90 {p90(mine):6.1f})", flush=True)
+        shots_ = by_stage.get((kind, step))
+        if shots_:
+            means = {k: statistics.mean(s.get(k, 0.0) for s in shots_)
+                     for k in {k for s in shots_ for k in s}}
+            print("      stages (mean ms a shot): " + ", ".join(
+                f"{k} {v:.1f}" for k, v in sorted(means.items(), key=lambda kv: -kv[1])
+                if v >= 0.05), flush=True)
     return rows
 
 
@@ -215,7 +266,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="compare every array with a whole capture of its page")
     ap.add_argument("--window", type=int, default=None,
                     help="app rows of the browser's window (0: the page's height)")
+    ap.add_argument("--stages", action="store_true",
+                    help="print the CPU time of each of the painter's stages")
     args = ap.parse_args(argv)
+    stages = stage_timers() if args.stages else None
     probe = Screenshotter()
     if not probe.available:
         print(f"cannot take screenshots: {probe.unavailable_reason}", file=sys.stderr)
@@ -229,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'whole pages' if args.whole else 'painter'}"
           f"{'' if args.window is None else f'; window {args.window}'}")
     for label, spec in cases(traces):
-        time_walk(label, spec, args.steps, args.whole, args.check, args.window)
+        time_walk(label, spec, args.steps, args.whole, args.check, args.window, stages)
     return 0
 
 

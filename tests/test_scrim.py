@@ -12,7 +12,7 @@ from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import Look, ScreenLook, look_from_json, look_to_json
 from phoneworld.serve.frame import Frame, decode_png
 from phoneworld.serve.recorded import Recorded, scrimmed
-from phoneworld.visual.scrim import dialog_scrim, fit_scrim
+from phoneworld.visual.scrim import card, dialog_scrim, fit_scrim
 
 SIZE = (1080, 1920)
 WINDOW = (27, 496, 1053, 1351)
@@ -44,6 +44,26 @@ def test_the_dim_around_a_window_is_fitted_against_the_screen_under_it():
     undimmed, _ = _screens(0.0)
     assert dialog_scrim(WINDOW, undimmed, [under]) is None
     assert dialog_scrim((0, 0, *SIZE), dialog, [under]) is None
+
+
+def test_a_window_larger_than_its_card_is_cut_to_the_card():
+    """A window whose margin shows the dimmed screen under it (insets round the card,
+    a soft shadow under it, another state of a switch in it): the card only; a window
+    that is all card, or one with no card to tell (all of it explained by the dim),
+    stays whole."""
+    dialog, under = _screens(0.6)
+    x1, y1, x2, y2 = WINDOW
+    dialog[y1:y2, x1:x2] = (under[y1:y2, x1:x2].astype(np.float32) * 0.4).round()
+    dialog[545:1303, 75:1005] = 255
+    dialog[1303:1315, 75:1005] -= 10  # its shadow
+    dialog[500:540, 900:1030] = 30  # a switch in another state than `under`'s
+    assert card(WINDOW, dialog, under, 0.6) == (75, 545, 1005, 1303)
+    assert dialog_scrim(WINDOW, dialog, [under]) == ((75, 545, 1005, 1303),
+                                                     pytest.approx(0.6, abs=0.01))
+    whole, _ = _screens(0.6)
+    assert card(WINDOW, whole, under, 0.6) == WINDOW
+    clear = (under.astype(np.float32) * 0.4).round().astype(np.uint8)
+    assert card(WINDOW, clear, under, 0.6) == WINDOW
 
 
 def test_the_dim_is_fitted_around_any_window_the_spec_gives_and_only_where_it_dims():
@@ -125,7 +145,12 @@ def test_activitylaunchers_theme_dialog_records_its_window_and_the_dim_around_it
     screens = activitylauncher.look.screens
     theme = screens["settings_theme"]
     root = next(s for s in activitylauncher.screens if s.name == "settings_theme").root
-    assert theme.window == root.bounds
+    # The window is the card it shows (545-1303 and 75-1005 in the recording, give or
+    # take its shadow), not the larger window of the hierarchy (496-1351, 27-1053).
+    assert root.bounds == (27, 496, 1053, 1351)
+    x1, y1, x2, y2 = theme.window
+    assert abs(x1 - 75) <= 4 and abs(y1 - 545) <= 4 and abs(x2 - 1005) <= 4
+    assert 1300 <= y2 <= 1312
     assert 0.55 <= theme.scrim <= 0.65  # AppCompat's dim: 0.6
     # and the Disclaimer the app opens with, over its list (as recorded)
     assert [n for n, s in screens.items() if s.scrim] == ["main", "settings_theme"]
@@ -213,7 +238,8 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
     naive = Recorded(lambda n: assets.get(n), LRU(1 << 30))
     for n, state in enumerate([(), ((0, 300, 1080, 420),),
                                ((0, 300, 1080, 420), (0, 380, 1080, 500)),
-                               ((0, 1500, 1080, 1600),)]):
+                               ((0, 1500, 1080, 1600),),
+                               ((0, 800, 1080, 900), (0, 1300, 1080, 1400))]):
         ps = paints(*state)
         pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
         base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
@@ -368,8 +394,9 @@ def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylaun
 def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     """`Recorded._relay` lays a rectangle's paints on a copy of it, put in the frame
     once: the same pixels as restoring the rectangle and laying each paint on the frame
-    cut to it (colours, cuts of an image from anywhere on it, a scrim over the whole
-    screen), and nothing outside the rectangle changes."""
+    cut to it (colours, cuts of an image from anywhere on it, cuts in place that cover
+    part of it, a scrim over the whole screen), and nothing outside the rectangle
+    changes."""
     from phoneworld.runtime.cache import LRU
 
     rng = np.random.default_rng(seed)
@@ -386,6 +413,11 @@ def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     for k in range(12):
         if k % 3 == 0:
             paints.append(Paint(rect(), color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif k in (4, 10):  # a cut of the image in place, inside the screen: it covers
+            x1, y1 = int(rng.integers(0, w - 10)), int(rng.integers(0, h - 10))
+            paints.append(Paint((x1, y1, int(rng.integers(x1 + 1, w)),
+                                 int(rng.integers(y1 + 1, h))), image="i.png",
+                                image_size=(w, h)))
         elif k % 3 == 1:
             paints.append(Paint(rect(), image="i.png", image_size=(w, h),
                                 origin=(int(rng.integers(-30, 30)), int(rng.integers(-30, 30)))))
@@ -401,3 +433,65 @@ def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     for p in paints:
         assert rec.lay(want, p, r)
     assert np.array_equal(got.pixels, want.pixels)
+
+
+def test_a_switch_flipped_under_a_dialogs_margin_shows_its_new_state(activitylauncher):
+    """Activitylauncher's Theme dialog as compiled (its window the card): the first
+    switch of Settings lies partly in the margin between the hierarchy's window and
+    the card; flipped on Settings, that part shows its new state dimmed, not the
+    recorded one (#22: the window's recorded pixels kept it)."""
+    from phoneworld.runtime import Machine
+    from phoneworld.serve.screenshots import Screenshotter
+
+    shots = Screenshotter(timeout=60)
+    if not shots.available:
+        pytest.skip(shots.unavailable_reason)
+    spec = activitylauncher
+    theme = spec.look.screens["settings_theme"]
+    shots.assets = spec.look.asset
+    size = dict(width=spec.width, height=spec.height)
+    color = f"#000000{round(theme.scrim * 255):02x}"
+    m = Machine(spec)
+    m.reset()
+    m.jump("settings")
+    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
+    x1, y1, x2, y2 = switch["bounds"]
+    assert 496 <= y1 < theme.window[1] < y2  # partly in the margin
+    y2 = theme.window[1]
+    try:
+        m.jump("settings_theme", 4, under=["settings"])
+        before = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
+        m.jump("settings")
+        m.step({"action_type": "click", "index": switch["index"]})
+        flipped = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
+        m.jump("settings_theme", 4, under=["settings"])
+        after = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
+    finally:
+        shots.close()
+    want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
+    assert np.abs(after.astype(int) - before).max() > 40  # it changed in the margin
+    assert np.abs(after.astype(int) - want).max() <= 24
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_rectangle_less_a_window_is_the_pixels_outside_it(seed):
+    """`recorded._less`: the parts of a rectangle outside a window (a dialog's, which
+    covers what lies under it) do not overlap and cover the rectangle's pixels outside
+    the window, and no others."""
+    from phoneworld.serve.recorded import _less
+
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        def rect():
+            x1, y1 = int(rng.integers(0, 60)), int(rng.integers(0, 60))
+            return x1, y1, x1 + int(rng.integers(1, 40)), y1 + int(rng.integers(1, 40))
+
+        r, hole = rect(), rect()
+        want = np.zeros((100, 100), int)
+        want[r[1]:r[3], r[0]:r[2]] = 1
+        want[hole[1]:hole[3], hole[0]:hole[2]] = 0
+        got = np.zeros((100, 100), int)
+        for x1, y1, x2, y2 in _less(r, hole):
+            got[y1:y2, x1:x2] += 1
+        assert np.array_equal(got, want), (r, hole)
+    assert _less((0, 0, 5, 5), None) == [(0, 0, 5, 5)]

@@ -44,9 +44,14 @@ def test_text_divs_are_read_with_their_style_and_other_divs_are_not():
     empty = text_div('<div class="v x one end click" data-index="0"\n style="left:1.0px;'
                      'top:2.0px;width:3.0px;height:4.0px;font-size:20.3px"></div>')
     assert empty is not None and empty.text == ""
+    # Right-to-left and combining marks are read (`TextDrawer.complex` says who draws).
+    assert text_div(_div("\u0627\u0644\u0639\u0631\u0628\u064a\u0629")).text == \
+        "\u0627\u0644\u0639\u0631\u0628\u064a\u0629"
+    assert text_div(_div("e\u0301t\u00e9")) is not None
     # What this module does not follow: the browser draws it.
-    assert text_div(_div("\u0627\u0644\u0639\u0631\u0628\u064a\u0629")) is None  # Arabic
     assert text_div(_div("nice \U0001F600")) is None  # emoji
+    assert text_div(_div("\u202eabc")) is None  # a bidi override
+    assert text_div(_div("a\u200db")) is None  # a joiner
     assert text_div(_div("x", "v x one btn")) is None  # a button's background
     assert text_div(_div("x").replace("<span>", '<div class="ind box"></div><span>')) is None
     assert text_div(_div("x", style=";opacity:.3")) is None
@@ -66,7 +71,7 @@ def test_a_line_too_long_ends_with_an_ellipsis_within_its_box(drawer):
                       style=";font-size:16.0px;padding-left:10.0px"))
     (line,), size, clip = drawer.layout(t, zoom)[0], *drawer.layout(t, zoom)[1:]
     runs, x, _ = line
-    text = "".join(s for s, _, _ in runs)
+    text = "".join(s for s, *_ in runs)
     assert text.endswith("\u2026") and "a rather long" in text
     assert x == pytest.approx((10.0 + 10.0) * zoom)
     assert x + drawer.width(runs, size) <= (10.0 + 200.0) * zoom + 0.01
@@ -78,7 +83,7 @@ def test_wrapped_lines_break_at_spaces_and_are_clamped_with_an_ellipsis(drawer):
     words = "one two three four five six seven eight nine ten eleven twelve"
     lines = drawer.layout(text_div(_div(words, "v x many", ";font-size:16.0px", 2)),
                           zoom)[0]
-    texts = ["".join(s for s, _, _ in runs) for runs, _, _ in lines]
+    texts = ["".join(s for s, *_ in runs) for runs, _, _ in lines]
     assert len(texts) == 2 and texts[1].endswith("\u2026")
     assert words.startswith(texts[0]) and not texts[0].endswith(" ")
     assert words[len(texts[0]) + 1:].startswith(texts[1][:-1].rstrip())
@@ -86,7 +91,7 @@ def test_wrapped_lines_break_at_spaces_and_are_clamped_with_an_ellipsis(drawer):
     # A word wider than the line is broken anywhere (overflow-wrap: anywhere).
     long = drawer.layout(text_div(_div("android.accounts.ChooseTypeAndAccountActivity",
                                        "v x many", ";font-size:16.0px", 2)), zoom)[0]
-    got = "".join(s for runs, _, _ in long for s, _, _ in runs)
+    got = "".join(s for runs, _, _ in long for s, *_ in runs)
     assert len(long) == 2 and got == "android.accounts.ChooseTypeAndAccountActivity"
 
 
@@ -104,7 +109,7 @@ def test_texts_meet_in_paint_order_and_cjk_comes_from_its_face(drawer):
     zoom = 1080 / FRAME_WIDTH
     a = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#ff0000"))
     b = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#0000ff"))
-    faces = {face.family for _, face, _ in drawer.runs(a.text, 400)}
+    faces = {face.family for _, face, *_ in drawer.runs(a.text, 400)}
     assert len(faces) == 2  # Latin from the first family, Han from a CJK one
     both = drawer.rgba([a, b], (0, 0, 600, 140), zoom)
     inked = both[..., 3] > 200
@@ -251,3 +256,164 @@ def test_texts_that_meet_are_summed_where_both_draw_as_at_every_pixel(seed):
     assert np.array_equal(fast[drawn], slow[drawn])
     ground = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
     assert np.array_equal(over(ground, fast), over(ground, slow))
+
+
+# -- right-to-left and complex scripts ---------------------------------------------------------
+
+RTL = ("\u0627\u0644\u0639\u0631\u0628\u064a\u0629 (\u0627\u0644\u0645\u0645\u0644\u0643\u0629"
+       " \u0627\u0644\u0639\u0631\u0628\u064a\u0629 \u0627\u0644\u0633\u0639\u0648\u062f\u064a"
+       "\u0629)",  # Arabic (Saudi Arabia), as a language list shows it
+       "\u05e2\u05d1\u05e8\u05d9\u05ea (\u05d9\u05e9\u05e8\u05d0\u05dc)",  # Hebrew (Israel)
+       "Hello \u05e9\u05dc\u05d5\u05dd 123!",  # mixed: a left-to-right paragraph
+       "\u0643\u062a\u0627\u0628 42 \u062c\u062f\u064a\u062f",  # Arabic with a number
+       "\u0645\u064f\u062d\u064e\u0645\u064e\u0651\u062f")  # Arabic with its vowel marks
+
+
+def test_levels_and_the_visual_order_follow_the_bidirectional_algorithm():
+    from phoneworld.serve import bidi
+
+    if not bidi.available():
+        pytest.skip("no FriBiDi here: the browser draws right-to-left texts")
+    text = "abc \u05e9\u05dc\u05d5\u05dd!"
+    lv = bidi.levels(text)
+    assert lv == (0, 0, 0, 0, 1, 1, 1, 1, 0)  # the paragraph is left to right
+    assert "".join(text[i] for i in bidi.visual(lv)) == "abc \u05dd\u05d5\u05dc\u05e9!"
+    # Brackets pair (the closing one takes its opening one's direction), digits keep
+    # their order inside a right-to-left run.
+    assert set(bidi.levels(RTL[0])) == {1}
+    lv = bidi.levels("\u05d0 12 \u05d1")
+    assert lv == (1, 1, 2, 2, 1, 1)
+    assert bidi.visual(lv) == [5, 4, 2, 3, 1, 0]
+    assert bidi.visual(()) == []
+
+
+def _looked_text_page():
+    """The shop's cart, on its plate, with the first one-line text div, and the page."""
+    from tests.test_layers import _states
+    from tests.test_page import PLATE, SPRITE
+    from tests.test_painter import _webp
+
+    m = list(_states())[5]
+    html = m.observe("html")
+    lay = next(lay for lay in page_layers(html, (1080, 2400)).layers if not lay.blank
+               and (t := text_div(lay.div)) is not None and t.lines == "one" and t.text)
+    assets = {PLATE: _webp(1080, 2400, 1)}
+    for lst in (lst for s in m.spec.look.screens.values() for lst in s.lists):
+        assets[SPRITE] = _webp(*lst.sprite_size, 2)
+    return html, lay, assets
+
+
+def _with_text(html: str, lay, text: str) -> str:
+    import html as html_lib
+
+    old = html_lib.escape(text_div(lay.div).text, quote=False)
+    div = lay.div.replace(f">{old}<", f">{html_lib.escape(text)}<")
+    assert div != lay.div
+    return html.replace(lay.div, div)
+
+
+def _ink(px: np.ndarray, ground: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(np.abs(px.astype(int) - ground.astype(int)).max(axis=2) > 60)
+    assert xs.size
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def test_right_to_left_texts_drawn_here_match_chromiums(browser, drawer):
+    """Arabic and Hebrew (with brackets, numbers, Latin beside them, vowel marks) drawn
+    here, with no browser round trip, as Chromium draws them: laid out by the same
+    bidirectional algorithm and shaped by HarfBuzz in the same faces, each within the
+    tolerance of Latin texts and its ink where Chromium's is (2 pixels)."""
+    from tests.test_painter import _pair
+
+    if not drawer.complex:
+        pytest.skip("no FriBiDi here: the browser draws right-to-left texts")
+    html, lay, assets = _looked_text_page()
+    x1, y1, x2, y2 = lay.rect
+    empty = _pair(browser, assets)[1]._changed(None, _with_text(html, lay, ""), 1080, 2400)
+    ground = empty.pixels[y1:y2, x1:x2]
+    for text in RTL:
+        page = _with_text(html, lay, text)
+        painter, whole = _pair(browser, assets, texts=True)
+        painter.draw(html, 1080, 2400)  # the screen first, then the text changed on it
+        before, drawn = painter.captured, painter.drawn
+        f = painter.draw(page, 1080, 2400).pixels[y1:y2, x1:x2]
+        assert painter.captured == before and painter.drawn > drawn, text
+        ref = whole._changed(None, page, 1080, 2400).pixels[y1:y2, x1:x2]
+        edge, off = _close(f, ref)
+        assert edge >= EDGE and off <= OFF, (text, edge, off)
+        assert np.abs(np.subtract(_ink(f, ground), _ink(ref, ground))).max() <= 2, text
+
+
+def test_right_to_left_texts_go_to_the_browser_where_raqm_is_missing(browser, drawer,
+                                                                     monkeypatch):
+    """Where Pillow reports no raqm (or FriBiDi is missing), a right-to-left text is
+    the browser's: captured, the same pixels as Chromium's whole capture."""
+    from PIL import features
+
+    from phoneworld.serve import texts as texts_mod
+    from tests.test_painter import _pair
+
+    real = features.check
+    monkeypatch.setattr(features, "check", lambda f: False if f == "raqm" else real(f))
+    assert texts_mod.complex_support() == "Pillow without raqm"
+    bare = TextDrawer(drawer.faces)
+    assert not bare.complex
+    html, lay, assets = _looked_text_page()
+    page = _with_text(html, lay, RTL[1])
+    assert bare.layout(text_div(_with_text(lay.div, lay, RTL[1])), 1.0) is None
+    painter, whole = _pair(browser, assets, texts=True)
+    painter.texts = bare
+    painter.draw(html, 1080, 2400)
+    before, drawn = painter.captured, painter.drawn
+    f = painter.draw(page, 1080, 2400)
+    assert painter.captured > before and painter.drawn == drawn
+    ref = whole._changed(None, page, 1080, 2400)
+    x1, y1, x2, y2 = lay.rect  # (the other texts of the page: drawn here)
+    diff = np.abs(f.pixels[y1:y2, x1:x2].astype(int) - ref.pixels[y1:y2, x1:x2]).max(axis=2)
+    assert (diff > 24).mean() < 1e-4  # a transparent capture laid over: alpha rounding
+    monkeypatch.setattr(features, "check", real)
+    monkeypatch.setattr(texts_mod.bidi, "available", lambda: False)
+    assert texts_mod.complex_support() == "no FriBiDi (libfribidi0)"
+
+
+def test_a_right_to_left_line_too_long_is_left_to_the_browser(drawer):
+    """Where a right-to-left line overflows (an ellipsis, cut where it overflows on the
+    right), or sits in a field that shows its end, the browser draws it."""
+    if not drawer.complex:
+        pytest.skip("no FriBiDi here")
+    zoom = 1080 / FRAME_WIDTH
+    assert drawer.layout(text_div(_div(RTL[0] * 3)), zoom) is None
+    assert drawer.layout(text_div(_div(RTL[1], "v x one end")), zoom) is None
+    (runs, _, _), = drawer.layout(text_div(_div(RTL[2])), zoom)[0]
+    # Shown left to right: the Hebrew word, the space and the number after it are one
+    # right-to-left run (the number kept in its order), each face's part shaped apart.
+    assert [(s, rtl) for s, _, _, rtl in runs] == [
+        ("Hello ", False), ("123", False), (" ", True), ("\u05e9\u05dc\u05d5\u05dd", True),
+        ("!", False)]
+
+
+def test_a_text_cut_by_any_rectangle_is_the_same_pixels_as_drawn_in_it(drawer):
+    """`rgba` takes a text's part in a rectangle from its coverage over its whole box
+    (kept), writing only the box of its ink: the same pixels as a drawer that draws
+    only that part, for rectangles that cut the text anywhere, and texts that meet."""
+    zoom = 1080 / FRAME_WIDTH
+    a = text_div(_div("Hide private (unexported) activities", style=";font-size:16.0px"))
+    b = text_div(_div("one two three four five six seven", "v x many",
+                      ";font-size:14.0px;color:#ff0000", 2))
+    whole = drawer.rgba([a, b], (0, 0, 600, 160), zoom)
+    assert whole[..., 3].any()
+    for rect in ((0, 0, 600, 160), (40, 60, 300, 100), (100, 0, 101, 160), (0, 70, 600, 71),
+                 (500, 0, 600, 40)):
+        x1, y1, x2, y2 = rect
+        got = drawer.rgba([a, b], rect, zoom)
+        assert np.array_equal(got[..., 3], whole[y1:y2, x1:x2, 3]), rect
+        drawn = got[..., 3] > 0
+        assert np.array_equal(got[drawn], whole[y1:y2, x1:x2][drawn]), rect
+        for t in (a, b):  # each text's part: what a drawer that draws only it gives
+            lines, size, clip = drawer.layout(t, zoom)
+            c = (max(x1, clip[0]), max(y1, clip[1]), min(x2, clip[2]), min(y2, clip[3]))
+            if c[0] < c[2] and c[1] < c[3]:
+                part = TextDrawer(drawer.faces)._draw_mask(
+                    drawer.mask_key(lines, size, c))
+                assert np.array_equal(part, drawer.mask(lines, size, clip)[
+                    c[1] - clip[1]:c[3] - clip[1], c[0] - clip[0]:c[2] - clip[0]]), (rect, t)

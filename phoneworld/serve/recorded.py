@@ -103,26 +103,47 @@ class Recorded:
         if k is None:
             painted = ground.copy()
             return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
+        # The ground dimmed whole, kept and encoded once for every state laid on it (a
+        # dialog's window may move from state to state: onelist's grows with its list).
+        hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
         dim = self.dimmed(paints[g].image, *size, paints[k].color, png)
         if dim is None:
             return None
         painted = dim.copy()
         # The under-screen's paints: each rectangle they meet restored to the ground,
-        # they laid there, then dimmed (the rectangles do not overlap: once each).
+        # they laid there, then dimmed (the rectangles do not overlap: once each), the
+        # parts under the window left out (it covers them).
         for r in cut([p.rect for p in paints[g + 1:k]], size):
-            if not self._relay(painted, ground, r, (*paints[g + 1:k], paints[k])):
-                return None
+            for part in _less(r, hole):
+                if not self._relay(painted, ground, part, (*paints[g + 1:k], paints[k])):
+                    return None
         return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
 
     def _relay(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...]) -> bool:
         """Rectangle `r` of `f` restored to `base`, then the `paints` that meet it laid
         there again, in order, each cut to it (False: an image that cannot be read).
         They are laid on a copy of the rectangle, put in `f` once: where rows moved
-        (most of a list), `f`'s pixels are written and compared once, not once a paint."""
+        (most of a list), `f`'s pixels are written and compared once, not once a paint.
+        Where a paint covers part of `r` with opaque recorded pixels (a dialog's window
+        over the screen under it), that part is laid from that paint on (what lies
+        under it is never shown), the rest as the rest."""
+        for i in range(len(paints) - 1, 0, -1):
+            c = _cover(paints[i], f.size)
+            if c is not None and meets(c, r):
+                inner = (max(r[0], c[0]), max(r[1], c[1]), min(r[2], c[2]), min(r[3], c[3]))
+                return all(self._relay_from(f, base, q, paints, 0) for q in _less(r, c)) \
+                    and self._relay_from(f, base, inner, paints, i)
+        return self._relay_from(f, base, r, paints, 0)
+
+    def _relay_from(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...],
+                    start: int) -> bool:
+        """`_relay` of `r` from `paints[start]` on (from `base` where `start` is 0; else
+        that paint covers `r`)."""
         x1, y1, x2, y2 = r
-        canvas = _Canvas(base.pixels[y1:y2, x1:x2].copy())
+        canvas = _Canvas(base.pixels[y1:y2, x1:x2].copy() if start == 0 else
+                         np.empty((y2 - y1, x2 - x1, 3), np.uint8))
         inside = (0, 0, *canvas.size)
-        for p in paints:
+        for p in paints[start:]:
             if meets(p.rect, r):
                 q = p.rect
                 moved = Paint((q[0] - x1, q[1] - y1, q[2] - x1, q[3] - y1), color=p.color,
@@ -140,19 +161,30 @@ class Recorded:
         g = _ground_at(paints, size)
         return paints[g].image if g >= 0 else plate
 
-    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False
-               ) -> Frame | None:
+    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False,
+               hole: Rect | None = None) -> Frame | None:
         """Recorded image `name` (as `plate` has it) under `color` (#rrggbbaa), kept
-        (PNG bands encoded where `png`); None where it cannot be read."""
-        key = ("dimmed", name, w, h, color)
+        (PNG bands encoded where `png`); None where it cannot be read. With a `hole`
+        (a rectangle an opaque paint laid next covers: a dialog's window), the pixels
+        inside it are left as they are (not dimmed: never shown)."""
+        key = ("dimmed", name, w, h, color, hole)
         f = self.kept.get(key)
         if f is None:
             base = self.plate(name, w, h, png=False)
             if base is None:
                 return None
             # Made whole by one table look-up a pixel, not laid as a paint: no copy of
-            # the plate, no comparison with it (7-8 ms here, where laying it took 50).
-            f = Frame(scrimmed(base.pixels, color))
+            # the plate, no comparison with it (7-8 ms here, where laying it took 50);
+            # with a hole, the bands above and below it and its sides only.
+            if hole is None:
+                f = Frame(scrimmed(base.pixels, color))
+            else:
+                px = base.pixels.copy()
+                x1, y1, x2, y2 = hole
+                for part in (px[:y1], px[y2:], px[y1:y2, :x1], px[y1:y2, x2:]):
+                    if part.size:
+                        part[...] = scrimmed(part, color)
+                f = Frame(px)
             self.kept.put(key, f)
         return self._encoded(key, f, png)
 
@@ -294,6 +326,28 @@ def scrimmed(rgb: np.ndarray, color: str) -> np.ndarray:
 def _whole_image(p: Paint, size: tuple[int, int]) -> bool:
     return bool(p.image) and p.rect == (0, 0, *size) and p.image_size == size \
         and p.origin == (0, 0)
+
+
+def _less(r: Rect, hole: Rect | None) -> list[Rect]:
+    """`r` less `hole`: up to four rectangles (above, below, left, right of it)."""
+    if hole is None or not meets(r, hole):
+        return [r]
+    x1, y1, x2, y2 = r
+    hx1, hy1, hx2, hy2 = hole
+    parts = [(x1, y1, x2, min(y2, hy1)), (x1, max(y1, hy2), x2, y2),
+             (x1, max(y1, hy1), min(x2, hx1), min(y2, hy2)),
+             (max(x1, hx2), max(y1, hy1), x2, min(y2, hy2))]
+    return [p for p in parts if p[0] < p[2] and p[1] < p[3]]
+
+
+def _cover(p: Paint, size: tuple[int, int]) -> Rect | None:
+    """The rectangle paint `p` covers whole with opaque pixels (a cut of a recorded
+    image of the screen's size, inside the screen), or None."""
+    x1, y1, x2, y2 = p.rect
+    if not p.image or p.image_size != size or p.origin != (0, 0) or \
+            not (0 <= x1 < x2 <= size[0] and 0 <= y1 < y2 <= size[1]):
+        return None
+    return p.rect
 
 
 def _ground_at(paints: tuple[Paint, ...], size: tuple[int, int]) -> int:

@@ -13,9 +13,15 @@ Chromium would pick, and asks the browser only for divs of any other kind:
     drawer.draw(frame, t, zoom)       # the text laid over the frame's pixels
 
 The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does:
-each character from the first family that has its glyph. A text with a character no
-family has, or one whose drawing depends on more than this module follows (right-to-
-left scripts, combining marks, emoji, controls), is not drawn here. Glyphs are
+each character from the first family that has its glyph (a combining mark from its
+letter's where that has it). Right-to-left texts (Arabic, Hebrew) and texts with
+combining marks are laid out as Chromium lays them: a line's runs ordered by the
+Unicode bidirectional algorithm (`bidi`: FriBiDi, a left-to-right paragraph, as the
+page sets none), each shaped by raqm in its direction; where raqm or FriBiDi is
+missing (`complex_support` says why; the painter's first drawer logs which way it
+went), and where a right-to-left line must be cut with an ellipsis or shows its end in
+a field, the browser draws them. A text with a character no family has, or one this
+module does not follow (emoji, controls and bidi embeddings), is not drawn here. Glyphs are
 Chromium's faces at Chromium's sizes; their rasterisation (hinting, antialiasing) is
 FreeType's own, so a text differs from Chromium's capture by a few levels at glyph
 edges, and a line cut with an ellipsis may end a character earlier or later
@@ -25,17 +31,20 @@ edges, and a line cut with an ellipsis may end a character earlier or later
 from __future__ import annotations
 
 import html as html_lib
+import logging
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.chars import wide
 from phoneworld.runtime.widgets import FONTS
+from phoneworld.serve import bidi
 from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
 
 Rect = tuple[int, int, int, int]
@@ -45,6 +54,8 @@ LINE_HEIGHT = 1.2
 DEFAULT_COLOR = "#202124"
 """`.v`'s colour."""
 ELLIPSIS = "\u2026"
+WHOLE_MASK = 1080 * 400
+"""App pixels of a text's box up to which its coverage is drawn whole (`TextDrawer.rgba`)."""
 MASKS = 16 << 20
 """Bytes of glyph coverages a drawer keeps (`TextDrawer.mask`): a few thousand texts."""
 
@@ -63,6 +74,7 @@ _OPEN = re.compile(
 """A text div as `page._TEMPLATE` writes it from `widgets._text_css` (the order of its
 style's parts is the template's), and nothing else."""
 _SPACES = re.compile(r"[ \t\n\r\f]+")
+_log = logging.getLogger("phoneworld.serve")
 
 
 @dataclass(frozen=True)
@@ -109,19 +121,54 @@ def text_div(div: str) -> TextDiv | None:
 
 @lru_cache(maxsize=4096)
 def _plain(c: str) -> bool:
-    """Whether `c` draws the same whatever lies around it: no right-to-left letter, no
-    combining mark, no control or format character, no emoji or its selectors."""
+    """Whether this module follows how `c` draws: no control or format character (bidi
+    embeddings and isolates, joiners), no emoji or its selectors. Right-to-left letters
+    and combining marks are followed (`complex_text`) where FriBiDi is here."""
     cat = unicodedata.category(c)
-    if cat[0] in "MC" or cat == "Zl" or cat == "Zp":
-        return False
-    if unicodedata.bidirectional(c) in ("R", "AL", "RLE", "RLO", "RLI", "AN"):
+    if cat[0] == "C" or cat == "Zl" or cat == "Zp":
         return False
     o = ord(c)
     return not (0x1F000 <= o <= 0x1FAFF or 0x2600 <= o <= 0x27BF or 0xFE00 <= o <= 0xFE0F
                 or 0xE000 <= o <= 0xF8FF or o > 0x2FFFF)
 
 
+@lru_cache(maxsize=4096)
+def _complex(c: str) -> bool:
+    """Whether `c` needs more than one face's glyphs laid left to right: a right-to-left
+    letter or number, or a combining mark (shaped with the letter before it)."""
+    return unicodedata.bidirectional(c) in ("R", "AL", "AN") or \
+        unicodedata.category(c)[0] == "M"
+
+
+def complex_text(text: str) -> bool:
+    """Whether `text` has a right-to-left letter or a combining mark (`TextDrawer` lays
+    such a text out by the bidirectional algorithm, `bidi`, and shapes it with raqm)."""
+    return any(_complex(c) for c in text)
+
+
+def _rtl(c: str) -> bool:
+    return unicodedata.bidirectional(c) in ("R", "AL", "AN")
+
+
+def _mark(c: str) -> bool:
+    return unicodedata.category(c)[0] == "M"
+
+
 # -- drawing -----------------------------------------------------------------------------------
+
+def complex_support() -> str | None:
+    """Why right-to-left and complex-script texts cannot be drawn here (raqm or FriBiDi
+    missing), or None where they can."""
+    try:
+        from PIL import features
+    except ImportError:
+        return "no Pillow"
+    if not features.check("raqm"):
+        return "Pillow without raqm"
+    if not features.version("fribidi") or not bidi.available():
+        return "no FriBiDi (libfribidi0)"
+    return None
+
 
 class TextDrawer:
     """Draws `TextDiv`s in the faces `fonts` resolves to among `faces`."""
@@ -129,12 +176,18 @@ class TextDrawer:
     _SYSTEM: list[TextDrawer | None] = []
     _LOCK = threading.Lock()
 
-    def __init__(self, faces: list[Face], fonts: str = FONTS) -> None:
+    def __init__(self, faces: list[Face], fonts: str = FONTS,
+                 complex_scripts: bool | None = None) -> None:
         self.faces = faces
         self.families = families(fonts)
+        self.complex = complex_support() is None if complex_scripts is None \
+            else complex_scripts
+        """Whether right-to-left texts and texts with combining marks are drawn here
+        (raqm shapes them, FriBiDi orders their runs); else the browser draws them."""
         self._fonts: dict[tuple[str, int, float], object] = {}
         self._chosen: dict[int, list[tuple[Face, bool]]] = {}
         self._runs: dict[tuple[str, int], list[tuple[str, Face, bool]] | None] = {}
+        self._laid: dict[tuple[TextDiv, float], Any] = {}
         self._masks: LRU[np.ndarray] = LRU(MASKS, weigh=lambda a: a.nbytes)
         """Glyph coverages drawn (`mask`), by what they depend on."""
 
@@ -154,6 +207,11 @@ class TextDrawer:
                 except ImportError:
                     ok = False
                 drawer = cls(faces) if ok and faces is not None else None
+                why = complex_support() if drawer is not None else \
+                    "no fontconfig, faces or raqm"
+                _log.info("texts over recorded screens: right-to-left and complex-script "
+                          "texts drawn %s", "here (raqm, FriBiDi)" if why is None else
+                          f"by the browser ({why})")
                 if drawer is not None:
                     # The faces' character maps read by another thread (a CJK face's:
                     # half a second to three on a busy machine), not on the browser's
@@ -190,8 +248,16 @@ class TextDrawer:
     def _cut_runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
         out: list[tuple[str, Face, bool]] = []
         chosen = self.chosen(weight)
+        if chosen and text and cmap(chosen[0][0].file, chosen[0][0].index).issuperset(
+                map(ord, text)):
+            return [(text, *chosen[0])]  # (most texts: every character in the first face)
         for c in text:
-            got = next((p for p in chosen if ord(c) in cmap(p[0].file, p[0].index)), None)
+            got = None
+            o = ord(c)
+            if out and _mark(c) and o in cmap(out[-1][1].file, out[-1][1].index):
+                got = (out[-1][1], out[-1][2])  # a mark in its letter's face
+            if got is None:
+                got = next((p for p in chosen if o in cmap(p[0].file, p[0].index)), None)
             if got is None:
                 if c == " " and out:
                     got = (out[-1][1], out[-1][2])
@@ -213,13 +279,14 @@ class TextDrawer:
                 face.file, size, index=face.index, layout_engine=ImageFont.Layout.RAQM)
         return f
 
-    def width(self, runs: list[tuple[str, Face, bool]], size: float) -> float:
-        """How wide `runs` are at `size` (shaped, run by run)."""
-        return sum(self._length(s, face, size) for s, face, _ in runs)
+    def width(self, runs: list, size: float) -> float:
+        """How wide `runs` are at `size` (shaped, run by run): (text, face, bold) each, or
+        (text, face, bold, right-to-left) as `layout` lays them."""
+        return sum(self._length(r[0], r[1], size, len(r) > 3 and r[3]) for r in runs)
 
     @lru_cache(maxsize=8192)  # noqa: B019 - one drawer a process (`system`)
-    def _length(self, s: str, face: Face, size: float) -> float:
-        return self.font(face, size).getlength(s)
+    def _length(self, s: str, face: Face, size: float, rtl: bool = False) -> float:
+        return self.font(face, size).getlength(s, direction="rtl" if rtl else None)
 
     def draw(self, frame, t: TextDiv, zoom: float) -> bool:
         """Lay `t` over `frame` (a `frame.Frame` of the app's pixels, the page laid out
@@ -256,22 +323,55 @@ class TextDrawer:
             c = (max(x1, clip[0]), max(y1, clip[1]), min(x2, clip[2]), min(y2, clip[3]))
             if c[0] >= c[2] or c[1] >= c[3]:
                 continue
-            a = self.mask(lines, size, c)
+            # The text's coverage over its whole box where that is not much more than
+            # the part asked for (kept: the same text in another rectangle, as the
+            # rectangles that change from frame to frame cut it, costs no drawing).
+            whole = (clip[2] - clip[0]) * (clip[3] - clip[1])
+            if whole <= max(WHOLE_MASK, 4 * (c[2] - c[0]) * (c[3] - c[1])):
+                a = self.mask(lines, size, clip)[c[1] - clip[1]:c[3] - clip[1],
+                                                 c[0] - clip[0]:c[2] - clip[0]]
+            else:
+                a = self.mask(lines, size, c)
+            # Only the box of its ink is written (a line of text in a list row's
+            # rectangle: a few percent of it; what is clear stays clear).
+            rows = np.flatnonzero(a.any(axis=1))
+            if not rows.size:
+                continue
+            a = a[rows[0]:rows[-1] + 1]
+            cols = np.flatnonzero(a.any(axis=0))
+            a = a[:, cols[0]:cols[-1] + 1]
             if t.opacity < 1:
                 a = (a.astype(np.float32) * t.opacity + 0.5).astype(np.uint8)
-            sl = np.s_[c[1] - y1:c[3] - y1, c[0] - x1:c[2] - x1]
+            top, left = c[1] - y1 + int(rows[0]), c[0] - x1 + int(cols[0])
+            below = out[top:top + a.shape[0], left:left + a.shape[1]]
             col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
-            below = out[sl]
             if not below[..., 3].any():  # nothing drawn there yet (texts rarely meet)
-                below[..., :3] = col.astype(np.uint8)
+                row = np.empty((a.shape[1], 3), np.uint8)  # (broadcast from a row: fast)
+                row[:] = col
+                below[..., :3] = row
                 below[..., 3] = a
                 continue
             _over_straight(below, a, col)
         return out
 
     def layout(self, t: TextDiv, zoom: float):
-        """The lines of `t` ((runs, x, baseline) each, app pixels), the font size, and
-        the rectangle the div clips to; None where a character has no face."""
+        """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
+        once)."""
+        key = (t, zoom)
+        if key in self._laid:
+            return self._laid[key]
+        got = self._laid[key] = self._layout(t, zoom)
+        if len(self._laid) > 4096:
+            self._laid.pop(next(iter(self._laid)))
+        return got
+
+    def _layout(self, t: TextDiv, zoom: float):
+        """The lines of `t` ((runs, x, baseline) each, app pixels; a line's runs in the
+        order they show, left to right, each (text, face, bold, right-to-left)), the font
+        size, and the rectangle the div clips to; None where a character has no face,
+        or where the text's drawing is not followed here: right-to-left or complex text
+        where raqm or FriBiDi is missing, and right-to-left text cut with an ellipsis or
+        in a field that shows its end (the browser draws those)."""
         left, top, bw, bh = (v * zoom for v in t.box)
         pl, pr, pt = (v * zoom if v > 0 else v for v in t.pad)
         size = t.size * zoom
@@ -281,6 +381,11 @@ class TextDrawer:
         runs = self.runs(t.text, t.weight)
         if runs is None:
             return None
+        rtl = False
+        if complex_text(t.text):
+            rtl = any(_rtl(c) for c in t.text)
+            if not self.complex or (rtl and t.lines == "end"):
+                return None
         content_w = max(0.0, bw - pl - pr)
         if t.lines == "many":
             lines = self._wrap(runs, size, content_w, t.clamp)
@@ -290,7 +395,12 @@ class TextDrawer:
         for line in lines:
             wid = self.width(line, size)
             if t.lines != "end" and (wid > content_w + 0.01 or isinstance(line, _Cut)):
+                if rtl:  # cut where it overflows on the line's right: not followed here
+                    return None
                 line, wid = self._ellipsis(line, size, content_w, t.weight)
+            line = _visual(line) if rtl else [(s, f, b, False) for s, f, b in line]
+            if rtl:
+                wid = self.width(line, size)
             if t.lines == "end" and wid > content_w:
                 x = left + pl + content_w - wid
             elif t.align == "center":
@@ -332,6 +442,8 @@ class TextDrawer:
                 lines[-1] = _Cut(lines[-1])
                 break
             j = i + max(1, self._fits(chars[i:], size, width))
+            while i + 1 < j < len(chars) and _mark(chars[j][0]):
+                j -= 1  # (a mark stays with its letter)
             end = j
             if j < len(chars):  # the last break opportunity in the part that fits
                 for k in range(j, i, -1):
@@ -365,7 +477,10 @@ class TextDrawer:
         """`line` cut at the last character after which it and an ellipsis fit."""
         chars = [(c, f, b) for s, f, b in line for c in s]
         ell = self.runs(ELLIPSIS, weight) or [(ELLIPSIS, chars[0][1], chars[0][2])]
-        head = chars[:self._fits(chars, size, width, self.width(ell, size))]
+        n = self._fits(chars, size, width, self.width(ell, size))
+        while 0 < n < len(chars) and _mark(chars[n][0]):
+            n -= 1  # (a mark goes with its letter)
+        head = chars[:n]
         while head and head[-1][0] == " ":
             head = head[:-1]
         out = _join(head) + ell
@@ -376,14 +491,20 @@ class TextDrawer:
         (each line's start in FreeType's 1/64 px), read-only: kept by what it depends
         on, so that a row moved by whole pixels (a list scrolled, a row removed above
         it) costs no drawing."""
-        x1, y1, x2, y2 = clip
-        key = (size, x2 - x1, y2 - y1, tuple(
-            (tuple(runs), _64th(x - x1), _64th(base - y1)) for runs, x, base in lines))
+        key = self.mask_key(lines, size, clip)
         got = self._masks.get(key)
         if got is None:
             got = self._draw_mask(key)
             self._masks.put(key, got)
         return got
+
+    @staticmethod
+    def mask_key(lines, size: float, clip: Rect) -> tuple:
+        """What `mask` depends on: the size, the clip's width and height, and each
+        line's runs and start inside it (to FreeType's 1/64 px)."""
+        x1, y1, x2, y2 = clip
+        return (size, x2 - x1, y2 - y1, tuple(
+            (tuple(runs), _64th(x - x1), _64th(base - y1)) for runs, x, base in lines))
 
     def _draw_mask(self, key) -> np.ndarray:
         """`mask`, drawn from its key alone (the same key, the same pixels)."""
@@ -394,14 +515,16 @@ class TextDrawer:
         d = ImageDraw.Draw(img)
         for runs, x, base in lines:
             at = x
-            for s, face, bold in runs:
+            for s, face, bold, rtl in runs:
                 font = self.font(face, size)
+                way = "rtl" if rtl else None
                 if s:
                     d.text((at, base), s, fill=255, font=font, anchor="ls",
-                           stroke_width=0, features=None)
+                           stroke_width=0, features=None, direction=way)
                     if bold:  # Chromium's synthetic bold: the glyphs emboldened
-                        d.text((at + size / 24, base), s, fill=255, font=font, anchor="ls")
-                at += font.getlength(s)
+                        d.text((at + size / 24, base), s, fill=255, font=font, anchor="ls",
+                               direction=way)
+                at += font.getlength(s, direction=way)
         out = np.asarray(img)
         out.flags.writeable = False
         return out
@@ -432,6 +555,27 @@ def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
 def _64th(v: float) -> float:
     """`v` to the nearest 1/64 (FreeType's unit of position)."""
     return round(v * 64) / 64
+
+
+def _visual(line: list[tuple[str, Face, bool]]) -> list[tuple[str, Face, bool, bool]]:
+    """`line`'s runs (logical order) as they show, left to right: cut where the embedding
+    level (`bidi.levels`, the line as one left-to-right paragraph) changes, in the order
+    rule L2 gives, each right-to-left one still in logical order (raqm shapes it right to
+    left)."""
+    text = "".join(s for s, _, _ in line)
+    lv = bidi.levels(text)
+    assert lv is not None  # (`TextDrawer.complex`: FriBiDi is here)
+    items: list[tuple[str, Face, bool, int]] = []
+    k = 0
+    for s, f, b in line:
+        for c in s:
+            if items and items[-1][1] is f and items[-1][2] == b and items[-1][3] == lv[k]:
+                items[-1] = (items[-1][0] + c, f, b, lv[k])
+            else:
+                items.append((c, f, b, lv[k]))
+            k += 1
+    return [(s, f, b, bool(v % 2)) for s, f, b, v in
+            (items[i] for i in bidi.visual([it[3] for it in items]))]
 
 
 class _Cut(list):

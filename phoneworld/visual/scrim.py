@@ -16,6 +16,14 @@ covers nothing that screen shows) gives none, and the dialog keeps its recorded 
 A window that dims nothing (a popup menu) fits no alpha (`ALPHAS`). A sheet over a
 scrim is one too: its plate's scrim and the page under it are the recording's, so only
 the sheet is taken from it, and the page under it, as shown now, is dimmed once.
+
+The window the hierarchy gives may be larger than the card it shows (Android's dialog
+window has insets round its background: activitylauncher's Theme dialog is a window of
+496-1351 with a card of 545-1303): its margin shows the screen under it, dimmed, as
+recorded. The window taken is the card (`card`): the rows and columns at the window's
+edges whose pixels the fitted dim of that screen explains are left to the screen under
+it, as shown now, so that a value changed there (a switch flipped) shows in its new
+state, not the recorded one.
 """
 
 from __future__ import annotations
@@ -33,6 +41,10 @@ FIT = 8.0
 """The largest mean grey-level error of a fit that explains the pixels around a window."""
 LIT = 40
 """Grey level of the screen under a window from which its pixels tell the dim apart."""
+MARGIN = 16.0
+"""The largest median grey-level error of a row or a column of a window's margin
+(`card`): the dim explains it, give or take the card's shadow (up to 12 levels next to
+activitylauncher's dialogs)."""
 ALPHAS = (0.1, 0.9)
 """The dims taken for a scrim (less: no scrim to speak of; more: nothing shows)."""
 
@@ -66,14 +78,37 @@ def dialog_scrim(window: Rect, dialog: np.ndarray, unders: Sequence[np.ndarray]
     x1, y1, x2, y2 = window
     if not (0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h) or (x2 - x1) * (y2 - y1) >= w * h:
         return None
-    best: tuple[float, float] | None = None
+    best: tuple[float, float, np.ndarray] | None = None
     for under in unders:
         if under.shape != dialog.shape:
             continue
         a, err = fit_scrim(window, dialog, under)
         if ALPHAS[0] <= a <= ALPHAS[1] and err <= FIT and (best is None or err < best[1]):
-            best = (a, err)
-    return None if best is None else (window, round(best[0], 3))
+            best = (a, err, under)
+    if best is None:
+        return None
+    return card(window, dialog, best[2], best[0]), round(best[0], 3)
+
+
+def card(window: Rect, dialog: np.ndarray, under: np.ndarray, alpha: float) -> Rect:
+    """`window` less the rows and columns at its edges whose pixels black at `alpha`
+    over `under` explains (the median of each within `MARGIN`: a few pixels of another
+    state of that screen, or the card's shadow, do not keep a row): the card the
+    window shows. The window itself where that would leave less than half of it either
+    way (nothing to tell a card by)."""
+    x1, y1, x2, y2 = window
+    err = np.abs(_grey(dialog[y1:y2, x1:x2]) - (1.0 - alpha) * _grey(under[y1:y2, x1:x2]))
+    rows = np.median(err, axis=1) <= MARGIN
+    top = int(np.argmin(rows)) if not rows.all() else len(rows)
+    bottom = len(rows) - int(np.argmin(rows[::-1])) if not rows.all() else 0
+    if (bottom - top) * 2 < len(rows):
+        return window
+    cols = np.median(err[top:bottom], axis=0) <= MARGIN
+    left = int(np.argmin(cols)) if not cols.all() else len(cols)
+    right = len(cols) - int(np.argmin(cols[::-1])) if not cols.all() else 0
+    if (right - left) * 2 < len(cols):
+        return window
+    return x1 + left, y1 + top, x1 + right, y1 + bottom
 
 
 def _grey(px: np.ndarray) -> np.ndarray:
