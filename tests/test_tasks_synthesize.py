@@ -2014,3 +2014,39 @@ def test_a_rows_own_button_is_said_on_that_row():
         "Use “Menu” on the {n} row."]
     inst = next(i for i in draw(spec, opens) if i.params["n"] == "Activity Launcher")
     assert " for " not in inst.instruction and make_demo([spec], inst).verified
+
+
+def test_a_composite_says_the_way_to_a_place_once():
+    """wikipedia: "Tap “App theme” and turn off “Image dimming”, then tap “App theme” and
+    set “Font size” to 110%." Two goals under one row share their way there: the second
+    clause drops it; not where the first may have left the place, nor where the "and"
+    is inside a name."""
+    from phoneworld.tasks import phrases as P
+    from phoneworld.tasks import wording as W
+    from phoneworld.tasks.composite import Base, Names, composites, shared_opener
+
+    def under(name: str, phrases: tuple[str, ...], fill: dict[str, str]) -> Base:
+        t = Task(name=name, kind="state", instruction=W.join([W.words(p, fill)
+                                                              for p in phrases]),
+                 condition=Compare("==", Ref((name,)), Const(True)))
+        return Base(t, clauses=tuple(W.lower_first(W.words(p, fill)) for p in phrases),
+                    touches=name, screen="theme", label=fill["label"])
+
+    dim = under("dim", P.FLAG_OFF_UNDER, {"row": "App theme", "label": "Image dimming"})
+    size = under("size", P.STEP_TO_UNDER, {"row": "App theme", "label": "Font size",
+                                           "value": "110%"})
+    (pair,) = composites([dim, size], Names(parse(_ROWS)), {})
+    texts = variants(pair.instruction)
+    assert "Tap “App theme” and turn off “Image dimming”, then set “Font size” to 110%." \
+        in texts
+    assert all(t.count("App theme") == 1 for t in texts), texts
+    # another place, a first goal that presses a button, an "and" inside a name: kept
+    assert shared_opener("tap “A” and turn off “B”", "tap “C” and turn on “D”") == \
+        "tap “C” and turn on “D”"
+    assert shared_opener("on Add List, type “Milk” and tap “OK”", "on Add List, type “Eggs”") \
+        == "on Add List, type “Eggs”"
+    assert shared_opener("open Privacy and security and turn on X",
+                         "open Privacy and security and turn off Y") == \
+        "open Privacy and security and turn off Y"
+    assert shared_opener("go to Settings and enable “Wi-Fi”", "open settings and switch "
+                         "“Sync” off") == "switch “Sync” off"

@@ -13,6 +13,7 @@ pairs on one screen or one step apart first (see `composites`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -149,7 +150,7 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
         ca = W.unplease(a_clauses[i % len(a_clauses)])
-        cb = W.unplease(b_clauses[i % len(b_clauses)])
+        cb = shared_opener(ca, W.unplease(b_clauses[i % len(b_clauses)]))
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
         if " and {b}" in pattern and (" and " in ca or " and " in cb):
@@ -160,6 +161,28 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
                 instruction=W.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
+
+
+_OPENER = re.compile(r"^(?:(?:tap|press|open|go to|get to|go through) (“[^”]*”|[^“”,]+?) and "
+                     r"|on (“[^”]*”|[^“”,]+?), )", re.I)
+"""A clause's way to the place its goal is on: "tap “App theme” and ...", "on Settings,
+..."."""
+_LEAVES = re.compile(r"\b(?:tap|press|submit|enter)\b", re.I)
+
+
+def shared_opener(first: str, second: str) -> str:
+    """`second` without the way to its place where `first` opens with the way to the same
+    place and stays there: the person is there already ("Tap “App theme” and turn off
+    “Image dimming”, then set “Font size” to 110%", not "..., then tap “App theme” and
+    set ..."). A first goal that presses a button on the way ("on Add List, type “Milk”
+    and tap “OK”") may have left the place: the second keeps its way there."""
+    a, b = _OPENER.match(first), _OPENER.match(second)
+    if a is None or b is None or (a.group(1) or a.group(2)).lower() != \
+            (b.group(1) or b.group(2)).lower() or _LEAVES.search(first[a.end():]):
+        return second
+    rest = second[b.end():]
+    # The rest is a clause of ours ("set ..."), not the tail of a name with "and" in it.
+    return rest if W.starts_with_verb(rest) else second
 
 
 def _rename(e: Expr, names: dict[str, str]) -> Expr:
