@@ -2050,3 +2050,12 @@ def test_a_composite_says_the_way_to_a_place_once():
         "open Privacy and security and turn off Y"
     assert shared_opener("go to Settings and enable “Wi-Fi”", "open settings and switch "
                          "“Sync” off") == "switch “Sync” off"
+
+
+def test_typed_text_is_added_only_by_a_button_that_says_so():
+    """ajsha's “SAVE” saves a file under the typed name: "Add “Hello World” with “SAVE”"
+    is no request a person makes; onelist's “Add List” (or a “+”) adds, and may say so."""
+    from phoneworld.tasks.entries import _says_add
+
+    assert _says_add("Add List") and _says_add("+") and _says_add("New folder")
+    assert not _says_add("SAVE") and not _says_add("Address") and not _says_add("保存")

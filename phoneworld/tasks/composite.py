@@ -167,7 +167,7 @@ _OPENER = re.compile(r"^(?:(?:tap|press|open|go to|get to|go through) (“[^”]
                      r"|on (“[^”]*”|[^“”,]+?), )", re.I)
 """A clause's way to the place its goal is on: "tap “App theme” and ...", "on Settings,
 ..."."""
-_LEAVES = re.compile(r"\b(?:tap|press|submit|enter)\b", re.I)
+_LEAVES = re.compile(r"\b(?:tap|press|submit|enter|confirm)\b", re.I)
 
 
 def shared_opener(first: str, second: str) -> str:
