@@ -2059,3 +2059,36 @@ def test_typed_text_is_added_only_by_a_button_that_says_so():
 
     assert _says_add("Add List") and _says_add("+") and _says_add("New folder")
     assert not _says_add("SAVE") and not _says_add("Address") and not _says_add("保存")
+
+
+def test_a_row_added_and_another_row_opened_make_a_composite():
+    """onelist: "Add “Hello World” with the “Add” box, then open the entry “Swipe an
+    item left to delete it” for editing" asks two things (the text added is no row the
+    page is drawn from); a change of a row and then a row's page of that table, or a
+    removal and a page of the table it removes from, are still one thing."""
+    from phoneworld.spec.ast import TaskParam
+    from phoneworld.tasks.composite import Base, Names, composites
+
+    def exists(table: str, col: str, param: str):
+        return Call("exists", table=table, where=Compare("==", Ref((col,)), Ref((param,))))
+
+    add = Base(Task(name="add", kind="state", instruction="Add {m}.",
+                    condition=exists("items", "text", "m"),
+                    params=(TaskParam("m", "typed", "text"),)),
+               clauses=("add {m}",), touches="items", screen="main")
+    toggle = Base(Task(name="toggle", kind="state", instruction="Turn on {n}.",
+                       condition=exists("items", "text", "n"),
+                       params=(TaskParam("n", "items", "text"),)),
+                  clauses=("turn on {n}",), touches="items", screen="main")
+    remove = Base(Task(name="remove", kind="state", instruction="Remove {n}.",
+                       condition=Not(exists("items", "text", "n")),
+                       params=(TaskParam("n", "typed", "text"),)),
+                  clauses=("remove {n}",), touches="items", screen="main")
+    open_row = Base(Task(name="open", kind="navigation", instruction="Open {n}.",
+                         condition=Compare("==", Ref(("screen",)), Const("edit")),
+                         params=(TaskParam("n", "items", "text"),)),
+                    clauses=("open {n}",), touches="screen", screen="edit")
+    names = Names(parse(_ROWS))
+    pairs = {t.name for t in composites([add, toggle, remove, open_row], names, {})}
+    assert "add__open" in pairs
+    assert "toggle__open" not in pairs and "remove__open" not in pairs

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Ref, Task
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Not, Ref, Task
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
@@ -58,9 +58,12 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
-    # Theme": the dialog the choice was just made in).
+    # Theme": the dialog the choice was just made in). A row added to a list and another
+    # row of it opened are two things ("Add “Milk” with the “Add” box, then open the
+    # entry “Swipe an item left to delete it” for editing"): the added text is no row
+    # the page is drawn from.
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
-            not _same_table(a, b)]
+            not _same_rows(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
     sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
@@ -104,6 +107,23 @@ def _same_table(a: Base, b: Base) -> bool:
     """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
     “check this”, then tell me whether “check this” is on or off")."""
     return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
+
+
+def _same_rows(change: Base, nav: Base) -> bool:
+    """Whether a change and a page are about one thing: as `_same_table`, but a table the
+    change only adds to (its condition looks there for a row it makes, from parameters
+    drawn elsewhere) is not one: a page of that table opens a row that was there before."""
+    made = {x.table for x in walk(change.task.condition) if isinstance(x, Call) and
+            x.table} - {p.table for p in change.task.params} - {change.about}
+    if not made or change.task.condition is None or _removes(change.task):
+        return _same_table(change, nav)
+    mine = (_subjects(change.task) - made) | {change.about}
+    return bool(mine & (_subjects(nav.task) | {nav.about}) - {""})
+
+
+def _removes(task: Task) -> bool:
+    """Whether a task's condition asks for a row to be gone (`not exists(...)`)."""
+    return any(isinstance(x, Not) for x in walk(task.condition))
 
 
 def _subjects(task: Task) -> set[str]:
