@@ -2092,3 +2092,25 @@ def test_a_row_added_and_another_row_opened_make_a_composite():
     pairs = {t.name for t in composites([add, toggle, remove, open_row], names, {})}
     assert "add__open" in pairs
     assert "toggle__open" not in pairs and "remove__open" not in pairs
+
+
+def test_no_composite_asks_in_a_dialog_and_then_opens_the_page_under_it():
+    """activitylauncher: "Tell me what Theme is set to, then open Settings": Theme's
+    choices are a dialog over Settings, which is opened to read them; a question read on
+    another page still pairs with it."""
+    from phoneworld.tasks.composite import Base, Names, composites
+
+    def base(name: str, kind: str, screen: str) -> Base:
+        t = Task(name=name, kind=kind, instruction=f"Do {name}.",
+                 condition=Compare("==", Ref((name,)), Const(True)))
+        return Base(t, clauses=(f"do {name}",), asks=f"the {name}", screen=screen,
+                    touches="answer" if kind == "information" else "screen")
+
+    settings = base("settings", "navigation", "settings")
+    theme, about = base("theme", "information", "theme"), base("about", "information", "about")
+    names = Names(parse(_ROWS))
+    pairs = {t.name for t in composites([settings, theme, about], names, {},
+                                        over={"theme": "settings"})}
+    assert pairs == {"about__settings"}
+    assert {t.name for t in composites([settings, theme, about], names, {})} == \
+        {"about__settings", "theme__settings"}

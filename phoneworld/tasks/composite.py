@@ -48,7 +48,8 @@ class Base:
 
 def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str]],
                 paths: frozenset[tuple[str, str]] = frozenset(),
-                typed: dict[str, frozenset[str]] | None = None) -> Iterator[Task]:
+                typed: dict[str, frozenset[str]] | None = None,
+                over: dict[str, str] | None = None) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, question and
     screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
@@ -74,7 +75,8 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
              # The question first: it is asked on another screen than the one to end
              # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
              # back to read it; "Tell me ..., then open QQ互联" is done as it says).
-             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+             [(b, a) for a, b in _diagonal(nav, info)
+              if not _asked_there(a, b, labels, over or {})]]
     sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
@@ -136,11 +138,15 @@ def _subjects(task: Task) -> set[str]:
     return {p.table for p in task.params} | flags | looked
 
 
-def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]]) -> bool:
+def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]],
+                 over: dict[str, str]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
-    row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
+    row shows"), a text on that screen by name ("... under “QQ” on 下载QQ"), or one read
+    in a dialog over it (`over`: "Tell me what Theme is set to, then open Settings" has
+    Settings opened to read it)."""
+    if _same_table(nav, info) or (info.screen and nav.screen in (info.screen,
+                                                                 over.get(info.screen))):
         return True  # (a question answered on that screen: "how many options “Theme” has")
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {W.literal(label)}" in info.task.instruction
