@@ -163,14 +163,15 @@ def _taps_that_leave(ts: list, reached: set[str]) -> list:
 
 def _reached_without(f: Facts, src: str, widget: str) -> set[str]:
     """The app's screens its own recorded steps lead to from the start, as the mock will
-    take them (each view's most frequent outcome; every outcome of a list's rows), but
-    for those on `widget` of `src`."""
+    take them (each view's most frequent outcome; every outcome of a list's rows; none
+    of a view the layout lacks), but for those on `widget` of `src`."""
     foreign = {s.name for s in f.graph.screens if s.foreign}
     outcomes: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
     ways: dict[str, set[str]] = defaultdict(set)
     for t in f.graph.transitions:
         if t.action in _SPEC_ACTIONS and t.source not in foreign and \
-                (t.source, t.widget) != (src, widget):
+                (t.source, t.widget) != (src, widget) and t.source in f.screens and \
+                (t.action == "back" or f.screens[t.source].name_of(t.widget)):
             outcomes[(t.source, t.widget, t.action)][t.target] += t.count
             if t.item and t.target not in ("stay", "back"):
                 ways[t.source].add(t.target)
