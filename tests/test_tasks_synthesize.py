@@ -2114,3 +2114,35 @@ def test_no_composite_asks_in_a_dialog_and_then_opens_the_page_under_it():
     assert pairs == {"about__settings"}
     assert {t.name for t in composites([settings, theme, about], names, {})} == \
         {"about__settings", "theme__settings"}
+
+
+_WEB = """app web { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view View [0,300,150,450] as back_arrow desc "Arrow left" clickable {
+      view Image [40,340,110,410] text "Arrow left"
+    }
+    view Button [200,300,600,400] as rides text "Rides" clickable
+  }
+}
+screen trips P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,600,1000,700] text "No trips yet"
+  }
+}
+screen rides P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,600,1000,700] text "UberXL"
+  }
+}
+on main.back_arrow tap -> trips
+on main.rides tap -> rides
+"""
+
+
+def test_a_page_is_not_named_after_the_picture_on_its_button():
+    """uber's web trip screens: "Show me “Arrow left”." named a page after the alt text of
+    the arrow its button shows; a button's own words still name what it opens."""
+    labels = screen_labels(parse(_WEB))
+    assert "trips" not in labels
+    assert labels["rides"][0] == "Rides"
