@@ -814,3 +814,44 @@ def test_a_list_seen_on_one_screen_under_one_row_stays_that_rows_list():
         screen(title("Milk"), rows("bar", SONGS, y=2000, pitch=100))).trace()
     f = facts(one, until="rows")
     assert [r[1] for r in f.lists[screen_of(f, 0, 1)][BAR].rows] == [1, 1]
+
+
+def _page() -> object:
+    """A page drawn in a web view: a title, a small button, and the page itself, one
+    clickable view over most of the display (the recording's hits land on it)."""
+    return screen(title("Legal"), button("help", "Help", 160),
+                  _n("FrameLayout", "map", "", (0, 300, W, 2400), clickable=True))
+
+
+def test_a_tap_on_a_backdrop_that_led_somewhere_is_the_way_there():
+    """uber's legal page: taps on the page (a web view whose links the hierarchy lacks)
+    mostly did nothing, and twice opened the trip map, which nothing else reaches: the
+    taps that led somewhere are the rule, the ones that did nothing were no event. A
+    small button's stays still outvote its one-off leave, and a backdrop tap that left
+    once for a screen reached anyway stays a stay."""
+    trip = screen(title("Trip"), label("where", "Where to?", 300))
+    other = screen(title("Other"), label("x", "Other page", 300))
+    tr = App().show(_page())
+    for _ in range(3):
+        tr = tr.tap(2).show(_page())
+    tr = tr.tap(2).show(trip, ".Trip").back().show(_page()).tap(2).show(trip, ".Trip")
+    tr = tr.back().show(_page())
+    for _ in range(3):
+        tr = tr.tap(1).show(_page())
+    tr = tr.tap(1).show(other, ".Other").trace()
+    f = facts(tr)
+    page, trip_screen = screen_of(f, 0, 0), screen_of(f, 0, 4)
+    taps = {t.widget: t.target for t in f.transitions if t.screen == page and
+            t.action == "tap"}
+    assert taps["map"] == trip_screen
+    assert taps["help"] == "stay"
+    # Once to a screen the button reaches anyway: the stays stand.
+    tr = App().show(_page()).tap(1).show(trip, ".Trip").back().show(_page())
+    tr = tr.tap(1).show(trip, ".Trip").back().show(_page())
+    for _ in range(3):
+        tr = tr.tap(2).show(_page())
+    tr = tr.tap(2).show(trip, ".Trip").trace()
+    f = facts(tr)
+    taps = {t.widget: t.target for t in f.transitions if t.screen == screen_of(f, 0, 0)
+            and t.action == "tap"}
+    assert taps == {"help": screen_of(f, 0, 1), "map": "stay"}

@@ -441,8 +441,8 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
                                                                         tmp_path):
     """ajsha: "Hello World" typed as the file name, OK, and LOAD lists the file later (a
     CANCEL with the same name saved nothing); onelist: a list named and validated shows in
-    the lists bar. The saved row is the save's effect, not an initial row, and "Add
-    “Hello World” with “SAVE”." is a task whose demo saves it."""
+    the lists bar. The saved row is the save's effect, not an initial row, and "Tap
+    “SAVE”, enter “Hello World” and confirm." is a task whose demo saves it."""
     from phoneworld.compiler import compile_traces
     from phoneworld.tasks import make_demo
     from phoneworld.tasks.sample import instances
@@ -464,10 +464,11 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
     if app == "ajsha":
         assert "default" in names  # saved with the name the field held: no typed text
         # the list shows in LOAD's file dialog: it is not named after that button
+        # "SAVE" saves a file: no "Add “Hello World” with “SAVE”", the steps instead
         assert inst.instruction in {
-            "Use “SAVE” to add “Hello World”.",
-            "Tap “SAVE” and add “Hello World”.",
-            "Add “Hello World” with “SAVE”."}
+            "Tap “SAVE”, enter “Hello World” and confirm.",
+            "Press “SAVE”, type “Hello World” and confirm it.",
+            "Use “SAVE” to enter “Hello World”, then confirm."}
         # a save at the top leaves the folders' counts as they are
         assert {i.instruction for i in instances(spec) if i.template.startswith("count_")}
     else:  # a list of lists, named by nothing but its button: not "the list"

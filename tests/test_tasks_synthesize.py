@@ -2014,3 +2014,135 @@ def test_a_rows_own_button_is_said_on_that_row():
         "Use “Menu” on the {n} row."]
     inst = next(i for i in draw(spec, opens) if i.params["n"] == "Activity Launcher")
     assert " for " not in inst.instruction and make_demo([spec], inst).verified
+
+
+def test_a_composite_says_the_way_to_a_place_once():
+    """wikipedia: "Tap “App theme” and turn off “Image dimming”, then tap “App theme” and
+    set “Font size” to 110%." Two goals under one row share their way there: the second
+    clause drops it; not where the first may have left the place, nor where the "and"
+    is inside a name."""
+    from phoneworld.tasks import phrases as P
+    from phoneworld.tasks import wording as W
+    from phoneworld.tasks.composite import Base, Names, composites, shared_opener
+
+    def under(name: str, phrases: tuple[str, ...], fill: dict[str, str]) -> Base:
+        t = Task(name=name, kind="state", instruction=W.join([W.words(p, fill)
+                                                              for p in phrases]),
+                 condition=Compare("==", Ref((name,)), Const(True)))
+        return Base(t, clauses=tuple(W.lower_first(W.words(p, fill)) for p in phrases),
+                    touches=name, screen="theme", label=fill["label"])
+
+    dim = under("dim", P.FLAG_OFF_UNDER, {"row": "App theme", "label": "Image dimming"})
+    size = under("size", P.STEP_TO_UNDER, {"row": "App theme", "label": "Font size",
+                                           "value": "110%"})
+    (pair,) = composites([dim, size], Names(parse(_ROWS)), {})
+    texts = variants(pair.instruction)
+    assert "Tap “App theme” and turn off “Image dimming”, then set “Font size” to 110%." \
+        in texts
+    assert all(t.count("App theme") == 1 for t in texts), texts
+    # another place, a first goal that presses a button, an "and" inside a name: kept
+    assert shared_opener("tap “A” and turn off “B”", "tap “C” and turn on “D”") == \
+        "tap “C” and turn on “D”"
+    assert shared_opener("on Add List, type “Milk” and tap “OK”", "on Add List, type “Eggs”") \
+        == "on Add List, type “Eggs”"
+    assert shared_opener("open Privacy and security and turn on X",
+                         "open Privacy and security and turn off Y") == \
+        "open Privacy and security and turn off Y"
+    assert shared_opener("go to Settings and enable “Wi-Fi”", "open settings and switch "
+                         "“Sync” off") == "switch “Sync” off"
+
+
+def test_typed_text_is_added_only_by_a_button_that_says_so():
+    """ajsha's “SAVE” saves a file under the typed name: "Add “Hello World” with “SAVE”"
+    is no request a person makes; onelist's “Add List” (or a “+”) adds, and may say so."""
+    from phoneworld.tasks.entries import _says_add
+
+    assert _says_add("Add List") and _says_add("+") and _says_add("New folder")
+    assert not _says_add("SAVE") and not _says_add("Address") and not _says_add("保存")
+
+
+def test_a_row_added_and_another_row_opened_make_a_composite():
+    """onelist: "Add “Hello World” with the “Add” box, then open the entry “Swipe an
+    item left to delete it” for editing" asks two things (the text added is no row the
+    page is drawn from); a change of a row and then a row's page of that table, or a
+    removal and a page of the table it removes from, are still one thing."""
+    from phoneworld.spec.ast import TaskParam
+    from phoneworld.tasks.composite import Base, Names, composites
+
+    def exists(table: str, col: str, param: str):
+        return Call("exists", table=table, where=Compare("==", Ref((col,)), Ref((param,))))
+
+    add = Base(Task(name="add", kind="state", instruction="Add {m}.",
+                    condition=exists("items", "text", "m"),
+                    params=(TaskParam("m", "typed", "text"),)),
+               clauses=("add {m}",), touches="items", screen="main")
+    toggle = Base(Task(name="toggle", kind="state", instruction="Turn on {n}.",
+                       condition=exists("items", "text", "n"),
+                       params=(TaskParam("n", "items", "text"),)),
+                  clauses=("turn on {n}",), touches="items", screen="main")
+    remove = Base(Task(name="remove", kind="state", instruction="Remove {n}.",
+                       condition=Not(exists("items", "text", "n")),
+                       params=(TaskParam("n", "typed", "text"),)),
+                  clauses=("remove {n}",), touches="items", screen="main")
+    open_row = Base(Task(name="open", kind="navigation", instruction="Open {n}.",
+                         condition=Compare("==", Ref(("screen",)), Const("edit")),
+                         params=(TaskParam("n", "items", "text"),)),
+                    clauses=("open {n}",), touches="screen", screen="edit")
+    names = Names(parse(_ROWS))
+    pairs = {t.name for t in composites([add, toggle, remove, open_row], names, {})}
+    assert "add__open" in pairs
+    assert "toggle__open" not in pairs and "remove__open" not in pairs
+
+
+def test_no_composite_asks_in_a_dialog_and_then_opens_the_page_under_it():
+    """activitylauncher: "Tell me what Theme is set to, then open Settings": Theme's
+    choices are a dialog over Settings, which is opened to read them; a question read on
+    another page still pairs with it."""
+    from phoneworld.tasks.composite import Base, Names, composites
+
+    def base(name: str, kind: str, screen: str) -> Base:
+        t = Task(name=name, kind=kind, instruction=f"Do {name}.",
+                 condition=Compare("==", Ref((name,)), Const(True)))
+        return Base(t, clauses=(f"do {name}",), asks=f"the {name}", screen=screen,
+                    touches="answer" if kind == "information" else "screen")
+
+    settings = base("settings", "navigation", "settings")
+    theme, about = base("theme", "information", "theme"), base("about", "information", "about")
+    names = Names(parse(_ROWS))
+    pairs = {t.name for t in composites([settings, theme, about], names, {},
+                                        over={"theme": "settings"})}
+    assert pairs == {"about__settings"}
+    assert {t.name for t in composites([settings, theme, about], names, {})} == \
+        {"about__settings", "theme__settings"}
+
+
+_WEB = """app web { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view View [0,300,150,450] as back_arrow desc "Arrow left" clickable {
+      view Image [40,340,110,410] text "Arrow left"
+    }
+    view Button [200,300,600,400] as rides text "Rides" clickable
+  }
+}
+screen trips P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,600,1000,700] text "No trips yet"
+  }
+}
+screen rides P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,600,1000,700] text "UberXL"
+  }
+}
+on main.back_arrow tap -> trips
+on main.rides tap -> rides
+"""
+
+
+def test_a_page_is_not_named_after_the_picture_on_its_button():
+    """uber's web trip screens: "Show me “Arrow left”." named a page after the alt text of
+    the arrow its button shows; a button's own words still name what it opens."""
+    labels = screen_labels(parse(_WEB))
+    assert "trips" not in labels
+    assert labels["rides"][0] == "Rides"

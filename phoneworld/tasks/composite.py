@@ -13,10 +13,11 @@ pairs on one screen or one step apart first (see `composites`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Ref, Task
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Not, Ref, Task
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
@@ -47,7 +48,8 @@ class Base:
 
 def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str]],
                 paths: frozenset[tuple[str, str]] = frozenset(),
-                typed: dict[str, frozenset[str]] | None = None) -> Iterator[Task]:
+                typed: dict[str, frozenset[str]] | None = None,
+                over: dict[str, str] | None = None) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, question and
     screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
@@ -57,9 +59,12 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
     # Not a change of a row and then its own page ("Set Theme to Light Theme, then open
-    # Theme": the dialog the choice was just made in).
+    # Theme": the dialog the choice was just made in). A row added to a list and another
+    # row of it opened are two things ("Add “Milk” with the “Add” box, then open the
+    # entry “Swipe an item left to delete it” for editing"): the added text is no row
+    # the page is drawn from.
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
-            not _same_table(a, b)]
+            not _same_rows(a, b)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
     sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
@@ -70,7 +75,8 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
              # The question first: it is asked on another screen than the one to end
              # on ("Open QQ互联, then tell me what is under “会员中心”" is undone by going
              # back to read it; "Tell me ..., then open QQ互联" is done as it says).
-             [(b, a) for a, b in _diagonal(nav, info) if not _asked_there(a, b, labels)]]
+             [(b, a) for a, b in _diagonal(nav, info)
+              if not _asked_there(a, b, labels, over or {})]]
     sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
@@ -105,6 +111,23 @@ def _same_table(a: Base, b: Base) -> bool:
     return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
 
 
+def _same_rows(change: Base, nav: Base) -> bool:
+    """Whether a change and a page are about one thing: as `_same_table`, but a table the
+    change only adds to (its condition looks there for a row it makes, from parameters
+    drawn elsewhere) is not one: a page of that table opens a row that was there before."""
+    made = {x.table for x in walk(change.task.condition) if isinstance(x, Call) and
+            x.table} - {p.table for p in change.task.params} - {change.about}
+    if not made or change.task.condition is None or _removes(change.task):
+        return _same_table(change, nav)
+    mine = (_subjects(change.task) - made) | {change.about}
+    return bool(mine & (_subjects(nav.task) | {nav.about}) - {""})
+
+
+def _removes(task: Task) -> bool:
+    """Whether a task's condition asks for a row to be gone (`not exists(...)`)."""
+    return any(isinstance(x, Not) for x in walk(task.condition))
+
+
 def _subjects(task: Task) -> set[str]:
     """The tables a task's parameters come from or its condition looks into (a count of
     a folder's files), and the flags its condition reads."""
@@ -115,11 +138,15 @@ def _subjects(task: Task) -> set[str]:
     return {p.table for p in task.params} | flags | looked
 
 
-def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]]) -> bool:
+def _asked_there(nav: Base, info: Base, labels: dict[str, tuple[str, str]],
+                 over: dict[str, str]) -> bool:
     """Whether a question is about the screen a navigation opens: a row of the same
     table (parameters from one table are one row: "Open X, then tell me what else the X
-    row shows"), or a text on that screen by name ("... under “QQ” on 下载QQ")."""
-    if _same_table(nav, info) or (info.screen and info.screen == nav.screen):
+    row shows"), a text on that screen by name ("... under “QQ” on 下载QQ"), or one read
+    in a dialog over it (`over`: "Tell me what Theme is set to, then open Settings" has
+    Settings opened to read it)."""
+    if _same_table(nav, info) or (info.screen and nav.screen in (info.screen,
+                                                                 over.get(info.screen))):
         return True  # (a question answered on that screen: "how many options “Theme” has")
     label = labels.get(nav.screen, ("",))[0]
     return bool(label) and f"on {W.literal(label)}" in info.task.instruction
@@ -149,7 +176,7 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
     for i, pattern in enumerate(P.BOTH):
         # "please" opens a request, never its second half ("... and please add")
         ca = W.unplease(a_clauses[i % len(a_clauses)])
-        cb = W.unplease(b_clauses[i % len(b_clauses)])
+        cb = shared_opener(ca, W.unplease(b_clauses[i % len(b_clauses)]))
         if ca.lower().startswith(("on ", "in ")) and not pattern.startswith("{"):
             pattern = P.BOTH[0]  # "On Add List, fill in ...": no "Please on Add List"
         if " and {b}" in pattern and (" and " in ca or " and " in cb):
@@ -160,6 +187,28 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
                 instruction=W.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
                 params=a.task.params + b_params)
+
+
+_OPENER = re.compile(r"^(?:(?:tap|press|open|go to|get to|go through) (“[^”]*”|[^“”,]+?) and "
+                     r"|on (“[^”]*”|[^“”,]+?), )", re.I)
+"""A clause's way to the place its goal is on: "tap “App theme” and ...", "on Settings,
+..."."""
+_LEAVES = re.compile(r"\b(?:tap|press|submit|enter|confirm)\b", re.I)
+
+
+def shared_opener(first: str, second: str) -> str:
+    """`second` without the way to its place where `first` opens with the way to the same
+    place and stays there: the person is there already ("Tap “App theme” and turn off
+    “Image dimming”, then set “Font size” to 110%", not "..., then tap “App theme” and
+    set ..."). A first goal that presses a button on the way ("on Add List, type “Milk”
+    and tap “OK”") may have left the place: the second keeps its way there."""
+    a, b = _OPENER.match(first), _OPENER.match(second)
+    if a is None or b is None or (a.group(1) or a.group(2)).lower() != \
+            (b.group(1) or b.group(2)).lower() or _LEAVES.search(first[a.end():]):
+        return second
+    rest = second[b.end():]
+    # The rest is a clause of ours ("set ..."), not the tail of a name with "and" in it.
+    return rest if W.starts_with_verb(rest) else second
 
 
 def _rename(e: Expr, names: dict[str, str]) -> Expr:

@@ -85,7 +85,8 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
         button = "" if _lists(spec, ins.screen, ins.table) else _opener(spec, ins.screen, views)
         fill = {"where": where(ins.table), "button": button,
                 "field": _hint(views.get((ins.screen, field)), tables[table])}
-        phrases = P.ADD_TYPED_BY if button and fill["where"] == P.UNNAMED_LIST else \
+        phrases = (P.ADD_TYPED_BY if _says_add(button) else P.ENTER_BY) \
+            if button and fill["where"] == P.UNNAMED_LIST else \
             P.ADD_TYPED_VIA if button else \
             P.ADD_TYPED_IN if fill["where"] == P.UNNAMED_LIST and fill["field"] else \
             P.ADD_TYPED
@@ -96,6 +97,15 @@ def typing_templates(spec: AppSpec, schema: Schema, new: Callable[..., str],
                     params=(TaskParam(m, table, "text"),))
         yield Template(task, clauses=tuple(W.lower_first(W.words(p, fill, m=m))
                                            for p in phrases), screen=ins.screen)
+
+
+_ADDS = re.compile(r"(?:^|\W)(?:add|new|create)(?:\W|$)|^\+$", re.I)
+
+
+def _says_add(button: str) -> bool:
+    """Whether a button's label says it adds what is typed ("Add List", "+", "New"): the
+    instruction may then say "add" too."""
+    return bool(_ADDS.search(button))
 
 
 def _hint(view: View | None, typed) -> str:

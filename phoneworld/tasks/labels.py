@@ -74,7 +74,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                 continue  # (a text field opens what it suggests, no place of its own)
             label = label_of(named[(t.screen, t.widget)])
             if label and is_name(label) and not _not_a_place(label) and \
-                    label != app_title:
+                    label != app_title and not pictured(named[(t.screen, t.widget)], label):
                 votes[label] += t.count
                 if _is_button(named[(t.screen, t.widget)], label):
                     buttons.add(label)
@@ -249,7 +249,7 @@ def marked_title(s: Screen, spec: AppSpec) -> str:
                v.bounds[1] > spec.height * 0.02 and v.bounds[3] < top), default=top)
     for v in fixed_texts(own):
         text = v.text.value.strip()  # type: ignore[union-attr]
-        if "editable" in v.flags:
+        if "editable" in v.flags or is_picture(v):
             continue
         if spec.height * 0.02 < v.bounds[1] < min(top, bar) and \
                 (not v.id or _TITLE_ID.search(v.id) or _BAR_TITLE_ID.search(v.id) or
@@ -258,6 +258,22 @@ def marked_title(s: Screen, spec: AppSpec) -> str:
         if not titled and v.id and _TITLE_ID.search(v.id):
             titled = text
     return titled
+
+
+_PICTURE = re.compile(r"(?:^|\.)Image$")
+
+
+def is_picture(v: View) -> bool:
+    """Whether a view is a web page's picture (`Image`), whose text is its alt text: what
+    it shows, not the name of a page or of what tapping it does."""
+    return bool(_PICTURE.search(v.cls))
+
+
+def pictured(v: View, label: str) -> bool:
+    """Whether `label`, a view's, is only the alt text of a picture in it (uber's web up
+    arrow, `View desc "Arrow left" { Image text "Arrow left" }`): it names the icon, not
+    the page the tap opens."""
+    return any(is_picture(x) and const_text(x.text).strip() == label for x in views(v))
 
 
 def _centred(v: View, spec: AppSpec) -> bool:

@@ -284,6 +284,11 @@ ADD_TYPED_BY = ("Use “{button}” to add “{m}”.", "Tap “{button}” and 
                 "Add “{m}” with “{button}”.")
 """The same where the list it goes to has no name of its own ("the list" would be
 ambiguous, or wrong where the button names what it adds: onelist's "Add List")."""
+ENTER_BY = ("Tap “{button}”, enter “{m}” and confirm.",
+            "Press “{button}”, type “{m}” and confirm it.",
+            "Use “{button}” to enter “{m}”, then confirm.")
+"""The same where the button does not say it adds (ajsha's “SAVE” saves a file under the
+name typed: "Add “Hello World” with “SAVE”" is not what a person asks): the steps."""
 FILL_IN_ON = ("On {screen}, fill in {fields} and tap “{button}”.",
               "On {screen}, enter {fields} and tap “{button}”.",
               "On {screen}, type {fields} and press “{button}”.")

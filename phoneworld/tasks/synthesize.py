@@ -93,8 +93,9 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     bases = [_placed(bare, b) for b in _unique(_bases(bare)) if draw(bare, b.task)]
     room = sum(len(draw(bare, b.task)) for b in bases)
     pairs: list[Task] = []
+    over = {s.name: s.over for s in bare.screens if s.over}
     for t in composites(bases, Names(bare), screen_labels(bare), step_pairs(bare),
-                        typed_texts(bare)):
+                        typed_texts(bare), over):
         if len(pairs) >= MAX_COMPOSITE and room <= 0 or len(pairs) >= 2 * MAX_COMPOSITE:
             break
         if found := draw(bare, t):

@@ -161,6 +161,11 @@ def lower_first(sentence: str) -> str:
     return s
 
 
+def starts_with_verb(clause: str) -> bool:
+    """Whether a clause starts with one of our own verbs ("set “Font size” to 110%")."""
+    return clause.split(" ", 1)[0].lower() in _VERBS
+
+
 def unplease(clause: str) -> str:
     """A clause without the "please" that opens a request: it goes in the middle of one
     ("... and then add", not "... and then please add")."""
