@@ -338,12 +338,14 @@ def test_a_screenshot_waits_for_the_browser_to_start_beyond_its_timeout(monkeypa
         pytest.skip(why)
     made = painter.Painter.__init__
 
+    timeout = 10  # the drawing's own time: a first page on a loaded CI machine took > 3 s
+
     def slow(self, *a, **kw):  # a start that takes longer than the timeout below
-        time.sleep(4)
+        time.sleep(timeout + 1)
         made(self, *a, **kw)
 
     monkeypatch.setattr(painter.Painter, "__init__", slow)
-    shots = Screenshotter(timeout=3)
+    shots = Screenshotter(timeout=timeout)
     try:
         png = shots.shot("<html><body>hi</body></html>", width=412, height=915,
                          device=False)
