@@ -65,7 +65,9 @@ class TrainConfig:
     cut_tokens: float = _f(0.0, "share of the SFT examples' tokens cut into the two pieces "
                                 "their BPE merge joined, pieces again alike (BPE-dropout, "
                                 "rl.pieces): the words of an app never trained on come in "
-                                "those pieces (0: off)")
+                                "those pieces; at 0.2 on shopping and messages, seed 0: "
+                                "Settings, never trained on, 0 -> 2.5-5% (valid actions "
+                                "0 -> 96%), but Shopping 82 -> 2-6%, so off (0: off)")
     sft_steps: int = _f(9000, "SFT optimizer steps (0: skip SFT)")
     sft_lr: float = _f(3e-3, "SFT learning rate (the tiny model's; about 1e-5 for a "
                                "pretrained one)")
