@@ -136,8 +136,7 @@ def _plain(c: str) -> bool:
 def _complex(c: str) -> bool:
     """Whether `c` needs more than one face's glyphs laid left to right: a right-to-left
     letter or number, or a combining mark (shaped with the letter before it)."""
-    return unicodedata.bidirectional(c) in ("R", "AL", "AN") or \
-        unicodedata.category(c)[0] == "M"
+    return _rtl(c) or _mark(c)
 
 
 def complex_text(text: str) -> bool:
@@ -237,13 +236,7 @@ class TextDrawer:
     def runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
         """`text` cut into runs of one face each (each character from the first family
         that has it), or None where a character has none."""
-        key = (text, weight)
-        if key in self._runs:
-            return self._runs[key]
-        got = self._runs[key] = self._cut_runs(text, weight)
-        if len(self._runs) > 4096:
-            self._runs.pop(next(iter(self._runs)))
-        return got
+        return _kept(self._runs, (text, weight), lambda: self._cut_runs(text, weight))
 
     def _cut_runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
         out: list[tuple[str, Face, bool]] = []
@@ -357,13 +350,7 @@ class TextDrawer:
     def layout(self, t: TextDiv, zoom: float):
         """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
         once)."""
-        key = (t, zoom)
-        if key in self._laid:
-            return self._laid[key]
-        got = self._laid[key] = self._layout(t, zoom)
-        if len(self._laid) > 4096:
-            self._laid.pop(next(iter(self._laid)))
-        return got
+        return _kept(self._laid, (t, zoom), lambda: self._layout(t, zoom))
 
     def _layout(self, t: TextDiv, zoom: float):
         """The lines of `t` ((runs, x, baseline) each, app pixels; a line's runs in the
@@ -550,6 +537,20 @@ def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
     rgb = premul / out_a[:, None]  # (out_a >= ba > 0)
     below[both, :3] = np.clip(rgb + 0.5, 0, 255)
     below[both, 3] = np.clip(out_a * 255 + 0.5, 0, 255)
+
+
+KEPT = 4096
+"""Entries a drawer keeps of its texts' runs and of its layouts (`_kept`)."""
+
+
+def _kept(memo: dict, key: Any, make: Any) -> Any:
+    """`memo[key]`, made by `make()` the first time; past `KEPT` entries the oldest goes."""
+    if key in memo:
+        return memo[key]
+    got = memo[key] = make()
+    if len(memo) > KEPT:
+        memo.pop(next(iter(memo)))
+    return got
 
 
 def _64th(v: float) -> float:
