@@ -84,6 +84,9 @@ class TrainConfig:
     sft_batch: int = _f(16, "SFT batch size (16 passes about 2x as many examples per CPU "
                             "second through the tiny model as 2)")
     max_length: int = _f(768, "longest SFT example in tokens (longer ones are cut)")
+    sft_processes: int = _f(2, "SFT processes, each with its share of every batch and "
+                               "--threads / this many torch threads, their gradients "
+                               "averaged over 127.0.0.1 (rl.spread; 1: in this process)")
     # RL
     rl_steps: int = _f(10, "RL iterations (0: skip RL)")
     group: int = _f(8, "episodes per group: G runs of the same task from the same source")

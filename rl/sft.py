@@ -73,26 +73,35 @@ def reply_loss_trainer(base: type, prompt_weight: float = 0.0,
     class ReplyLossSFT(base):  # type: ignore[misc, valid-type]
         def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False,
                          num_items_in_batch: Any = None) -> Any:
-            if return_outputs or not _plain(self.accelerator.unwrap_model(model), model):
+            plain = self.accelerator.unwrap_model(model)
+            if return_outputs or not _plain(plain, model):
                 return super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
             import torch
             import torch.nn.functional as F
 
             labels = inputs["labels"][:, 1:]
             keep = labels != -100
-            body = getattr(model, model.base_model_prefix)
-            hidden = body(input_ids=inputs["input_ids"],
-                          attention_mask=_needed_mask(inputs.get("attention_mask")),
-                          use_cache=False).last_hidden_state[:, :-1]
-            logits = model.get_output_embeddings()(hidden[keep]).float()
+            # through the model's own forward (DDP syncs gradients only from there), its
+            # vocabulary projection cut to one position: the last hidden state is the one
+            # kept before the projection
+            hidden = model(input_ids=inputs["input_ids"],
+                           attention_mask=_needed_mask(inputs.get("attention_mask")),
+                           use_cache=False, logits_to_keep=1,
+                           output_hidden_states=True).hidden_states[-1][:, :-1]
+            head = plain.get_output_embeddings()
+            logits = head(hidden[keep]).float()
             target = labels[keep]
             total = F.cross_entropy(logits, target, reduction="sum")
             count = num_items_in_batch if num_items_in_batch is not None else keep.sum()
             loss = total / torch.as_tensor(count).clamp(min=1)
+            if num_items_in_batch is not None and self.args.average_tokens_across_devices:
+                # `count` is every rank's tokens and DDP averages the ranks' gradients:
+                # scaled back, the step is the one a single process of the whole batch takes
+                loss = loss * self.accelerator.num_processes
             mode = "train" if model.training else "eval"
             logged = mode == "eval" or (self.state.global_step + 1) % self.args.logging_steps == 0
             if prompt_weight > 0 and model.training:
-                aside = _prompt_loss(model, hidden, inputs, labels, task_line)
+                aside = _prompt_loss(head, hidden, inputs, labels, task_line)
                 if logged:
                     self._metrics["train"]["reply_loss"].append(loss.item())
                     self._metrics["train"]["prompt_loss"].append(aside.item())
@@ -136,7 +145,7 @@ def task_line(tok: Any) -> TaskLine | None:
     return TaskLine(opens, torch.tensor(["\n" in p for p in pieces]))
 
 
-def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any,
+def _prompt_loss(head: Any, hidden: Any, inputs: dict[str, Any], labels: Any,
                  line: TaskLine | None = None) -> Any:
     """Mean next-token loss on a random `PROMPT_SHARE` of the positions `_prompt_at`."""
     import torch
@@ -146,7 +155,7 @@ def _prompt_loss(model: Any, hidden: Any, inputs: dict[str, Any], labels: Any,
     take &= torch.rand(take.shape, device=take.device) < PROMPT_SHARE
     if not bool(take.any()):
         return hidden.sum() * 0.0
-    logits = model.get_output_embeddings()(hidden[take]).float()
+    logits = head(hidden[take]).float()
     return F.cross_entropy(logits, inputs["input_ids"][:, 1:][take])
 
 
@@ -193,14 +202,20 @@ def _needed_mask(mask: Any) -> Any:
 
 
 def _plain(unwrapped: Any, model: Any) -> bool:
-    """Whether the reply-only loss applies: an unwrapped model whose logits are just the
-    output embedding of the backbone's last hidden state."""
+    """Whether the reply-only loss applies: a model, alone or in DDP's wrapper
+    (`rl.spread`), whose logits are just the output embedding of its last hidden state."""
     cfg = unwrapped.config.get_text_config()
     scaled = any(getattr(cfg, k, None) not in (None, 1.0) for k in (
         "final_logit_softcapping", "logit_scale", "output_multiplier", "lm_head_multiplier",
         "logits_scaling"))
-    return unwrapped is model and not scaled and hasattr(model, model.base_model_prefix) \
-        and model.get_output_embeddings() is not None
+    alone = unwrapped is model or _ddp(model) and model.module is unwrapped
+    return alone and not scaled and unwrapped.get_output_embeddings() is not None
+
+
+def _ddp(model: Any) -> bool:
+    from torch.nn.parallel import DistributedDataParallel
+
+    return isinstance(model, DistributedDataParallel)
 
 
 def latest_checkpoint(out: Path) -> Path | None:
@@ -214,32 +229,77 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
               seed: int = 0, save_steps: int = 100, resume: bool = False,
               progress: bool = True, callbacks: list[Any] | None = None,
               weight_decay: float = 0.0, prompt_weight: float = 0.0,
-              cut_tokens: float = 0.0) -> tuple[Path, list[float]]:
+              cut_tokens: float = 0.0, processes: int = 1,
+              threads: int = 1) -> tuple[Path, list[float]]:
     """Fine-tune the model in `model_dir` on `examples`; (final folder, logged reply losses).
 
     `cut_tokens` of the tokenized examples' tokens are cut into their BPE pieces
     (`rl.pieces`, seeded with `seed`).
 
+    `processes` > 1 splits each batch of `batch` among that many processes (`rl.spread`),
+    `threads` torch threads shared among them; `batch` must divide evenly. The caller's
+    script must guard its start with `if __name__ == "__main__":` (the processes are
+    spawned).
+
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
     """
-    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    final = Path(out) / "final"
+    if resume and (final / "config.json").is_file():
+        return final, []
+    if not examples:
+        raise ValueError("no SFT examples: no verified demos and no traces with instructions")
+    kw = {"model_dir": model_dir, "examples": examples, "out": out, "steps": steps, "lr": lr,
+          "batch": batch, "max_length": max_length, "seed": seed, "save_steps": save_steps,
+          "resume": resume, "progress": progress, "callbacks": callbacks,
+          "weight_decay": weight_decay, "prompt_weight": prompt_weight,
+          "cut_tokens": cut_tokens}
+    from rl.spread import ranks, spread
+
+    processes = ranks(processes)
+    if processes == 1:
+        return _train_sft(**kw)
+    if batch % processes:
+        raise ValueError(f"an SFT batch of {batch} does not split among {processes} processes")
+    import shutil
+
     from datasets import Dataset
+
+    # on disk, the examples' tokenized form is cached beside them: trl tokenizes them
+    # in rank 0 first, and the other ranks read its cache
+    kept = Path(out) / "examples.arrow"
+    shutil.rmtree(kept, ignore_errors=True)
+    Dataset.from_list(list(examples)).save_to_disk(str(kept))
+    try:
+        return spread(_train_sft, processes,
+                      {**kw, "examples": kept, "batch": batch // processes},
+                      threads=max(1, threads // processes))
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)
+
+
+def _train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]] | Path,
+               out: str | Path, *,
+               steps: int, lr: float, batch: int, max_length: int, seed: int,
+               save_steps: int, resume: bool, progress: bool, callbacks: list[Any] | None,
+               weight_decay: float, prompt_weight: float, cut_tokens: float
+               ) -> tuple[Path, list[float]]:
+    """`train_sft` in this process (one rank of several where `rl.spread` started it;
+    `examples` then is the folder of a saved dataset)."""
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    from datasets import Dataset, load_from_disk
     from transformers import set_seed
     from trl import SFTTrainer
 
     out = Path(out)
     final = out / "final"
-    if resume and (final / "config.json").is_file():
-        return final, []
-    if not examples:
-        raise ValueError("no SFT examples: no verified demos and no traces with instructions")
     set_seed(seed)
     model, tok = load_policy(model_dir)
     tok.padding_side = "right"  # training pads on the right; generation on the left
     args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
                     save_steps=save_steps, progress=progress, weight_decay=weight_decay)
     trainer = reply_loss_trainer(SFTTrainer, prompt_weight, task_line(tok))(
-        model=model, args=args, train_dataset=Dataset.from_list(list(examples)),
+        model=model, args=args, train_dataset=load_from_disk(str(examples))
+        if isinstance(examples, Path) else Dataset.from_list(list(examples)),
         processing_class=tok, callbacks=callbacks)
     if cut_tokens > 0:
         from rl.pieces import cut_dataset
@@ -252,8 +312,9 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     if trainer.state.global_step < steps:  # stopped early: no final model
         return out, _reply_losses(trainer.state.log_history)
     tok.padding_side = "left"
-    trainer.save_model(str(final))
-    tok.save_pretrained(str(final))
+    trainer.save_model(str(final))  # every rank: rank 0 writes
+    if trainer.is_world_process_zero():
+        tok.save_pretrained(str(final))
     return final, _reply_losses(trainer.state.log_history)
 
 

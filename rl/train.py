@@ -206,6 +206,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
                                       prompt_weight=cfg.sft_prompt_loss,
                                       max_length=cfg.max_length, seed=cfg.seed,
                                       cut_tokens=cfg.cut_tokens,
+                                      processes=cfg.sft_processes, threads=cfg.threads,
                                       save_steps=max(20 * cfg.save_every,
                                                      cfg.sft_steps // 10),
                                       resume=cfg.resume)

@@ -229,7 +229,7 @@ def test_holdout_apps_are_never_trained_on_and_reported(tmp_path) -> None:
 
     cfg = TrainConfig(apps=[str(ROOT / "generated")], out=str(tmp_path / "run"), tasks=6,
                       sft_steps=2, sft_batch=2, rl_steps=1, group=2, groups=1, max_steps=2,
-                      max_new_tokens=8, eval_tasks=2, demo_workers=0,
+                      max_new_tokens=8, eval_tasks=2, demo_workers=0, sft_processes=1,
                       holdout_apps=["settings"])
     result = train(cfg)
     record = json.loads((tmp_path / "run" / "tasks.json").read_text())

@@ -24,7 +24,8 @@ def test_a_pretrained_model_folder_is_checked_without_training(
     folder, *_ = micro
     assert main([*_args(folder), "--out", str(tmp_path / "run")]) == 0
     plan = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert plan["params"] > 0 and plan["processes"] == 1 and plan["chat_template"] == "own"
+    assert plan["params"] > 0 and plan["chat_template"] == "own"
+    assert plan["processes"] == 2 and plan["sft"]["batch_per_process"] == 2  # rl.spread
     assert plan["sft"]["examples_per_step"] == 4 and plan["rl"]["lr"] == 1e-6
     assert 0 < plan["tokens_per_step"]["mean"] <= plan["tokens_per_step"]["max"] <= 768
     assert plan["demo_steps_checked"] > 0 and "warning" not in plan
@@ -39,6 +40,8 @@ def test_what_would_fail_on_the_gpus_fails_here_with_one_line(
     assert "not a local model folder" in capsys.readouterr().err
     assert main([*_args(folder), "--max-length", "16"]) == 7
     assert "--max-length 16" in capsys.readouterr().err
+    assert main([*_args(folder), "--sft-batch", "5"]) == 7
+    assert "--sft-batch 5 does not split among --sft-processes 2" in capsys.readouterr().err
     odd = tmp_path / "odd"
     shutil.copytree(folder, odd)
     (odd / "chat_template.jinja").write_text(

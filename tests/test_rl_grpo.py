@@ -224,7 +224,7 @@ def test_a_mixed_run_goes_end_to_end_with_the_device_double(tmp_path, capsys) ->
                                   "predicate": 'exists(node where text ~ "Snacks")'}]))
     cfg = _cfg(tmp_path / "run", mix=0.5, predicates=str(preds), rl_steps=4, groups=4,
                tasks=4, sft_steps=4, sft_batch=2, eval_tasks=2, eval_every=2,
-               tiny_size="micro")
+               tiny_size="micro", sft_processes=1)
     result = train(cfg, devices=[_device([_screen_task()])])
     run = tmp_path / "run"
     log = [json.loads(x) for x in (run / "rl" / "log.jsonl").read_text().splitlines()]

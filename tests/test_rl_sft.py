@@ -141,7 +141,7 @@ def test_the_prompt_loss_scores_the_prompt_alone(micro, tmp_path, monkeypatch) -
 
     def prompt_loss(b: dict) -> float:
         hidden = model.model(input_ids=b["input_ids"]).last_hidden_state[:, :-1]
-        return rl.sft._prompt_loss(model, hidden, b, b["labels"][:, 1:]).item()
+        return rl.sft._prompt_loss(model.lm_head, hidden, b, b["labels"][:, 1:]).item()
 
     with torch.no_grad():
         reply = plain.compute_loss(model, dict(batch)).item()
