@@ -20,6 +20,7 @@ from typing import Any
 
 from rl.ground import token_pieces
 from rl.model import load_policy
+from rl.pieces import IGNORED
 
 
 def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
@@ -80,7 +81,7 @@ def reply_loss_trainer(base: type, prompt_weight: float = 0.0,
             import torch.nn.functional as F
 
             labels = inputs["labels"][:, 1:]
-            keep = labels != -100
+            keep = labels != IGNORED
             # through the model's own forward (DDP syncs gradients only from there), its
             # vocabulary projection cut to one position: the last hidden state is the one
             # kept before the projection
@@ -165,7 +166,7 @@ def _prompt_at(inputs: dict[str, Any], labels: Any, line: TaskLine | None = None
     before the reply, to the next line break)."""
     import torch
 
-    reply = labels != -100
+    reply = labels != IGNORED
     pos = torch.arange(labels.shape[1], device=labels.device)[None]
     start = reply.int().argmax(dim=1, keepdim=True)
     before = pos < start  # the tokens before each row's reply
