@@ -28,7 +28,8 @@ import numpy as np
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers
-from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.frame import Frame
+from phoneworld.serve.plates import PLATES, Plates, decode_image
 from phoneworld.serve.regions import area, cut, meets
 
 Rect = tuple[int, int, int, int]
@@ -44,9 +45,11 @@ class Recorded:
     """
 
     def __init__(self, assets: Callable[[str], bytes | None] | None,
-                 kept: LRU[Frame | np.ndarray]) -> None:
+                 kept: LRU[Frame | np.ndarray], plates: Plates = PLATES) -> None:
         self.assets = assets
         self.kept = kept
+        self.plates = plates
+        """Plates prepared ahead (`plates`: the process's)."""
         self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
         """The paints last laid on each plate (by plate, width, height): where the next
         paints on it are laid from (`painted`)."""
@@ -140,7 +143,7 @@ class Recorded:
         """`_relay` of `r` from `paints[start]` on (from `base` where `start` is 0; else
         that paint covers `r`)."""
         x1, y1, x2, y2 = r
-        canvas = _Canvas(base.pixels[y1:y2, x1:x2].copy() if start == 0 else
+        canvas = _Canvas(base.rows(y1, y2)[y1:y2, x1:x2].copy() if start == 0 else
                          np.empty((y2 - y1, x2 - x1, 3), np.uint8))
         inside = (0, 0, *canvas.size)
         for p in paints[start:]:
@@ -196,34 +199,50 @@ class Recorded:
         plate = self.kept.get(("plate", name, w, h)) if keep and img is None else None
         if plate is not None:  # (a screen under a dialog: decoded once, as its plate)
             assert isinstance(plate, Frame)
-            return plate.pixels
+            return self._loaded(("plate", name, w, h), plate).pixels
         if img is None:
             data = self.assets(name) if self.assets is not None else None
             if data is None:
                 return None
-            img = decode_rgb(data)
-            if img.shape[:2] != (h, w):  # as the page stretches it
-                from PIL import Image
-
-                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
-                    (w, h), Image.Resampling.BILINEAR))
+            img = decode_image(data, w, h)
             if keep:
                 self.kept.put(key, img)
         assert isinstance(img, np.ndarray)
         return img
 
-    def plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
+    def plate(self, name: str, w: int, h: int, png: bool, load: bool = True
+              ) -> Frame | None:
         """Recorded image `name` as a w x h frame, kept (PNG bands encoded where `png`);
-        None where it cannot be read."""
+        None where it cannot be read. Where `plates` prepared it, it is that compact
+        frame: unless to `load` its pixels now, its rows are inflated only where read
+        (then `reweigh` it)."""
         key = ("plate", name, w, h)
         f = self.kept.get(key)
         if f is None:
-            img = self.decode(name, w, h, keep=False)
-            if img is None:
-                return None
-            f = Frame(img)  # never changed: frames are drawn on copies
+            f = self.plates.get(name, w, h)
+            if f is None:
+                img = self.decode(name, w, h, keep=False)
+                if img is None:
+                    return None
+                f = Frame(img)  # never changed: frames are drawn on copies
             self.kept.put(key, f)
+        if load:
+            self._loaded(key, f)
         return self._encoded(key, f, png)
+
+    def _loaded(self, key: tuple, f: Frame) -> Frame:
+        """Kept frame `f` with its pixels decoded (and weighed again where they were not)."""
+        if not f.loaded:
+            f.pixels  # noqa: B018 - decoded now, once for every frame drawn on it
+            self.kept.put(key, f)
+        return f
+
+    def reweigh(self, key: tuple) -> None:
+        """Weigh what is kept under `key` again (a compact plate, or frames laid on one,
+        whose rows were inflated since it was kept)."""
+        f = self.kept.get(key)
+        if f is not None:
+            self.kept.put(key, f)
 
     def _encoded(self, key: tuple, f: object, png: bool) -> Frame:
         """Kept frame `f`, its PNG bands encoded where `png` (and weighed again)."""
@@ -245,19 +264,38 @@ class Recorded:
         if p.color:
             rgb = tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5))
             if len(p.color) == 9:  # #rrggbbaa: laid over what is there (a scrim)
-                f.paste(x1, y1, scrimmed(f.pixels[y1:y2, x1:x2], p.color))
+                f.paste(x1, y1, scrimmed(f.rows(y1, y2)[y1:y2, x1:x2], p.color))
                 return True
             f.fill((x1, y1, x2, y2), rgb)  # type: ignore[arg-type]
             return True
-        img = self.decode(p.image, *p.image_size)
+        (iw, ih), (ox, oy) = p.image_size, p.origin
+        x1, y1 = max(x1, ox), max(y1, oy)
+        x2, y2 = min(x2, ox + iw), min(y2, oy + ih)
+        img = self._image_rows(p.image, iw, ih, max(0, y1 - oy), max(0, y2 - oy))
         if img is None:
             return False
-        ox, oy = p.origin
-        x1, y1 = max(x1, ox), max(y1, oy)
-        x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
         if x1 < x2 and y1 < y2:
             f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
         return True
+
+    def _image_rows(self, name: str, w: int, h: int, y1: int, y2: int
+                    ) -> np.ndarray | None:
+        """Recorded image `name` as w x h pixels, of which rows y1 to y2 are sure to be
+        decoded (None where it cannot be read): a plate `plates` prepared (a row cut
+        from the screen's own recording) inflates only the bands they lie in."""
+        key = ("plate", name, w, h)
+        f = self.kept.get(key)
+        if f is None and self.kept.get(("image", name, w, h)) is None:
+            f = self.plates.get(name, w, h)
+            if f is not None:
+                self.kept.put(key, f)
+        if not isinstance(f, Frame):
+            return self.decode(name, w, h)
+        was = f.loaded
+        px = f.rows(y1, y2)
+        if not was:
+            self.kept.put(key, f)  # weighed again
+        return px
 
 
 class _Canvas:
@@ -277,6 +315,9 @@ class _Canvas:
             row = np.empty((x2 - x1, 3), np.uint8)  # (from a row: `Frame.fill`)
             row[:] = rgb
             self.pixels[y1:y2, x1:x2] = row
+
+    def rows(self, y1: int, y2: int) -> np.ndarray:
+        return self.pixels
 
     def paste(self, x: int, y: int, rgb: np.ndarray) -> None:
         x1, y1 = max(0, x), max(0, y)
