@@ -491,3 +491,51 @@ def test_a_rectangle_less_a_window_is_the_pixels_outside_it(seed):
         assert np.array_equal(got, want), (r, hole)
     assert _less((0, 0, 5, 5), None) == [(0, 0, 5, 5)]
 
+
+def test_a_grown_dialog_shows_the_screen_under_it_round_its_card(activitylauncher):
+    """A Settings row whose dialog has more rows than recorded (#22): the dialog grows
+    with its list, its card moved apart at the list's end. What is cut from its plate
+    lies in the card grown (not in the hierarchy window's margin round it, whose
+    recorded pixels show the screen under it as recorded: moved, they showed it out of
+    place), and laid, that margin is the screen under it as shown now, dimmed."""
+    from phoneworld.runtime import Machine
+    from phoneworld.runtime.cache import LRU
+    from phoneworld.runtime.dialog import grown_window, growth
+    from phoneworld.runtime.layers import page_layers
+    from phoneworld.serve.plates import Plates
+
+    spec = activitylauncher
+    size = (spec.width, spec.height)
+    look = spec.look.screens["settings_theme"]
+    m = Machine(spec)
+    m.reset()
+    m.jump("settings")
+    for e in [e for e in m.observe() if e["clickable"]]:
+        m.jump("settings")
+        m.step({"action_type": "click", "index": e["index"]})
+        if m.screen == "settings_theme" and growth(m.rendered().boxes):
+            break
+    else:
+        pytest.fail("no row of Settings opens a dialog that grows")
+    r = m.rendered()
+    g = growth(r.boxes)
+    card = grown_window(look.window, g)
+    x1, y1, x2, y2 = grown_window(r.boxes[0].view.bounds, g)  # the window, margin and all
+    assert (x1, y1, x2, y2) != card
+    pl = page_layers(m.observe("html"), size)
+    for p in pl.paints:
+        if p.image == look.plate:
+            assert card[0] <= p.rect[0] and card[1] <= p.rect[1] and \
+                p.rect[2] <= card[2] and p.rect[3] <= card[3], p
+    rec = Recorded(spec.look.asset, LRU(1 << 29), Plates(0))
+    got, want = (Frame(np.zeros((size[1], size[0], 3), np.uint8)) for _ in range(2))
+    scrim = next(i for i, p in enumerate(pl.paints) if len(p.color) == 9)
+    for p in pl.paints:
+        assert rec.lay(got, p)
+    for p in pl.paints[:scrim + 1]:  # the screen under it, dimmed
+        assert rec.lay(want, p)
+    margin = np.zeros((size[1], size[0]), bool)
+    margin[y1:y2, x1:x2] = True
+    margin[card[1]:card[3], card[0]:card[2]] = False
+    assert margin.sum() > 50_000
+    assert np.array_equal(got.pixels[margin], want.pixels[margin])
