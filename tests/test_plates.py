@@ -11,8 +11,8 @@ import pytest
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
-from phoneworld.serve.frame import BAND, Frame, decode_png
-from phoneworld.serve.plates import Plates, decode_image, plate_names
+from phoneworld.serve.frame import BAND, Frame, decode_png, scrimmed
+from phoneworld.serve.plates import Plates, decode_image, plate_names, plates_of
 from phoneworld.serve.recorded import Recorded
 
 
@@ -26,8 +26,9 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
     small = rng.integers(0, 256, (50, 20, 3), dtype=np.uint8)  # stretched to 40 wide
     assets = {"a.png": _png(img), "s.png": _png(small)}
     plates = Plates(1 << 26)
-    plates.prepare(assets.get, ["a.png", "s.png", "gone.png"], 40, 5 * BAND + 7)
-    assert plates.wait(60) and plates.prepared == 2
+    plates.prepare(assets.get, [("a.png", ""), ("s.png", ""), ("gone.png", ""),
+                                ("a.png", "#00000099")], 40, 5 * BAND + 7)
+    assert plates.wait(60) and plates.prepared == 3
     f = plates.get("a.png", 40, 5 * BAND + 7)
     assert not f.loaded and f.png() == Frame(img).png() and not f.loaded
     assert np.array_equal(f.pixels, img)
@@ -35,13 +36,16 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
     assert np.array_equal(s.pixels, decode_image(assets["s.png"], 40, 5 * BAND + 7))
     assert plates.get("gone.png", 40, 5 * BAND + 7) is None
     assert plates.get("a.png", 40, 99) is None  # another size: not prepared
+    dim = plates.get("a.png", 40, 5 * BAND + 7, "#00000099")  # a dialog's ground
+    assert np.array_equal(dim.pixels, scrimmed(img, "#00000099"))
     # What it keeps is the bands alone, and each copy handed out is its own.
-    assert plates.kept.weight == sum(len(b[0]) for name in ("a.png", "s.png")
-                                     for b in plates.get(name, 40, 5 * BAND + 7)._bands)
+    assert plates.kept.weight == sum(
+        len(b[0]) for name, color in (("a.png", ""), ("s.png", ""), ("a.png", "#00000099"))
+        for b in plates.get(name, 40, 5 * BAND + 7, color)._bands)
     f.fill((0, 0, 40, 3), (1, 2, 3))
     assert plates.get("a.png", 40, 5 * BAND + 7).png() == Frame(img).png()
     none = Plates(0)
-    none.prepare(assets.get, ["a.png"], 40, 5 * BAND + 7)
+    none.prepare(assets.get, [("a.png", "")], 40, 5 * BAND + 7)
     assert none.wait(1) and none.get("a.png", 40, 5 * BAND + 7) is None
 
 
@@ -54,7 +58,8 @@ def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
     plate, under = (rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for _ in range(2))
     assets = {"p.png": _png(plate), "u.png": _png(under)}
     plates = Plates(1 << 26)
-    plates.prepare(assets.get, ["p.png", "u.png"], w, h)
+    plates.prepare(assets.get, [("p.png", ""), ("u.png", ""), ("u.png", "#00000099")],
+                   w, h)
     assert plates.wait(60)
     fast = Recorded(assets.get, LRU(1 << 28), plates)
     slow = Recorded(assets.get, LRU(1 << 28), Plates(0))
@@ -138,8 +143,8 @@ def test_every_shared_apps_screens_lay_alike_on_prepared_plates(folder, tmp_path
     assert spec.look is not None
     size = (spec.width, spec.height)
     plates = Plates(1 << 30)
-    plates.prepare(spec.look.asset, plate_names(spec), *size)
-    assert plates.wait(300) and plates.prepared == len(plate_names(spec))
+    plates.prepare(spec.look.asset, plates_of(spec), *size)
+    assert plates.wait(300) and plates.prepared == len(plates_of(spec))
     fast = Recorded(spec.look.asset, LRU(1 << 29), plates)
     slow = Recorded(spec.look.asset, LRU(1 << 29), Plates(0))
     laid = 0
@@ -182,6 +187,12 @@ def test_a_screenshotter_prepares_the_plates_of_the_apps_it_is_given():
                SimpleNamespace(name="detail", priority="P0")]
     spec = SimpleNamespace(look=look, screens=screens, width=30, height=70)
     assert plate_names(spec) == [names[1], names[0]]  # P0 first
+    dialog = ScreenLook(plate=names[0], window=(0, 10, 30, 50), scrim=0.6)
+    opens = SimpleNamespace(look=Look(screens={"list": ScreenLook(plate=names[1]),
+                                               "pick": dialog}),
+                            screens=[], transitions=[SimpleNamespace(screen="list",
+                                                                     target="pick")])
+    assert plates_of(opens) == [(names[1], ""), (names[0], ""), (names[1], "#00000099")]
     assert plate_names(SimpleNamespace(look=None, screens=[])) == []
     shots = Screenshotter(assets=assets.get)
     shots.prepare([spec, SimpleNamespace(look=None, screens=[], width=30, height=70)])

@@ -1,7 +1,7 @@
 """Recorded plates prepared ahead: decoded and PNG-encoded once per process, off the
 request path, so that a screen's first screenshot costs neither.
 
-    PLATES.prepare(assets.get, plate_names(spec), 1080, 2400)  # a background thread
+    PLATES.prepare(assets.get, plates_of(spec), 1080, 2400)    # a background thread
     f = PLATES.get("3f2a9c0e5b7d1a4c.webp", 1080, 2400)       # a compact frame, or None
     f.png()              # the plate's PNG, from bands encoded ahead: nothing deflated
     f.rows(400, 600)     # those rows inflated from their bands (0.2 ms a band of 32)
@@ -17,6 +17,11 @@ then served from its bands as they are; where something is drawn over it, only t
 bands it touches are inflated (none where it covers them whole: a list's rows laid
 anew) and deflated again. A compact frame's bands are those `Frame(pixels).png()`
 gives, and its rows those pixels: the same decoding (`decode_image`) makes both.
+
+A dialog's frames are laid on the screen under it dimmed whole (`Recorded.dimmed`):
+for each screen a transition opens a dialog over, that ground is prepared too, dimmed
+by the dialog's scrim (`plates_of`), so that a dialog's first frame neither decodes,
+dims nor deflates a whole screen.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ import numpy as np
 
 from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.cache import LRU
-from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.frame import Frame, decode_rgb, scrimmed
 
 MEMORY = 64
 """Megabytes of encoded plates the process keeps ($PHONEWORLD_PLATES_MB sets it; 0: none
@@ -69,6 +74,23 @@ def plate_names(spec: Any) -> list[str]:
     return out
 
 
+def plates_of(spec: Any) -> list[tuple[str, str]]:
+    """What to prepare for `spec`: (plate, "") for each of its plates (`plate_names`),
+    then (plate, scrim colour) for each screen a transition opens a dialog over (its
+    plate dimmed as the dialog dims it: the ground a dialog's frames are laid on)."""
+    out = [(name, "") for name in plate_names(spec)]
+    if not out:
+        return out
+    looks = spec.look.screens
+    dims = set()
+    for t in getattr(spec, "transitions", ()):
+        under, dialog = looks.get(t.screen), looks.get(t.target)
+        if under is not None and dialog is not None and dialog.window is not None \
+                and dialog.scrim > 0 and t.screen != t.target:
+            dims.add((under.plate, f"#000000{round(dialog.scrim * 255):02x}"))
+    return out + sorted(dims)
+
+
 class Plates:
     """Encoded plates, by (asset name, width, height), prepared by one background thread
     (see the module docstring). Asset names are content hashes: one name is one image,
@@ -76,8 +98,8 @@ class Plates:
 
     def __init__(self, limit: int) -> None:
         self.kept: LRU[Frame] = LRU(limit, weigh=lambda f: f.nbytes)
-        self._queue: queue.Queue[tuple[Assets, str, int, int]] = queue.Queue()
-        self._queued: set[tuple[str, int, int]] = set()
+        self._queue: queue.Queue[tuple[Assets, str, int, int, str]] = queue.Queue()
+        self._queued: set[tuple[str, int, int, str]] = set()
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
@@ -86,23 +108,26 @@ class Plates:
         self.prepared = 0
         """Plates prepared so far."""
 
-    def get(self, name: str, w: int, h: int) -> Frame | None:
-        """A frame of plate `name` at w x h with its PNG bands encoded and no pixels yet
-        (they are decoded when read or changed), or None where it is not prepared."""
-        f = self.kept.get((name, w, h))
+    def get(self, name: str, w: int, h: int, color: str = "") -> Frame | None:
+        """A frame of plate `name` at w x h (dimmed by `color`, #rrggbbaa, where one is
+        given) with its PNG bands encoded and no pixels yet (its rows are inflated
+        where read or changed), or None where it is not prepared."""
+        f = self.kept.get((name, w, h, color))
         return None if f is None else f.copy()
 
-    def prepare(self, assets: Assets, names: Iterable[str], w: int, h: int) -> None:
-        """Have the background thread decode and encode each of `names` (as `assets`
-        gives them) at w x h, in order, unless kept or queued already."""
+    def prepare(self, assets: Assets, jobs: Iterable[tuple[str, str]], w: int, h: int
+                ) -> None:
+        """Have the background thread decode and encode each (name, colour) of `jobs`
+        (`plates_of`: the image `assets` gives, at w x h, dimmed by the colour where
+        there is one), in order, unless kept or queued already."""
         if self.kept.limit <= 0:
             return
         with self._lock:
-            for name in names:
-                key = (name, w, h)
+            for name, color in jobs:
+                key = (name, w, h, color)
                 if key not in self._queued and self.kept.get(key) is None:
                     self._queued.add(key)
-                    self._queue.put((assets, name, w, h))
+                    self._queue.put((assets, name, w, h, color))
             if self._queued and (self._thread is None or not self._thread.is_alive()):
                 self._thread = threading.Thread(target=self._run, daemon=True,
                                                 name="phoneworld-plates")
@@ -127,7 +152,7 @@ class Plates:
             pass
         while True:
             try:
-                assets, name, w, h = self._queue.get(timeout=1.0)
+                assets, name, w, h, color = self._queue.get(timeout=1.0)
             except queue.Empty:
                 with self._lock:
                     if self._queue.empty():
@@ -135,23 +160,27 @@ class Plates:
                         return
                 continue
             t = time.thread_time()
+            key = (name, w, h, color)
             try:
-                f = self._encoded(assets, name, w, h)
+                f = self._encoded(assets, name, w, h, color)
                 if f is not None:
-                    self.kept.put((name, w, h), f)
+                    self.kept.put(key, f)
                     self.prepared += 1
             except Exception:  # noqa: BLE001 - unreadable: the painter says so when drawing
                 pass
             finally:
                 self.cpu += time.thread_time() - t
                 with self._idle:
-                    self._queued.discard((name, w, h))
+                    self._queued.discard(key)
                     self._idle.notify_all()
 
     @staticmethod
-    def _encoded(assets: Assets, name: str, w: int, h: int) -> Frame | None:
+    def _encoded(assets: Assets, name: str, w: int, h: int, color: str) -> Frame | None:
         data = assets(name)
-        return None if data is None else Frame(decode_image(data, w, h)).compact()
+        if data is None:
+            return None
+        px = decode_image(data, w, h)
+        return Frame(scrimmed(px, color) if color else px).compact()
 
 
 def memory_budget() -> int:

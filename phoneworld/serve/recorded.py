@@ -28,7 +28,7 @@ import numpy as np
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers
-from phoneworld.serve.frame import Frame
+from phoneworld.serve.frame import Frame, scrimmed
 from phoneworld.serve.plates import PLATES, Plates, decode_image
 from phoneworld.serve.regions import area, cut, meets
 
@@ -100,7 +100,7 @@ class Recorded:
         size = base.size
         g = _ground_at(paints, size)
         k = _scrim_at(paints, size, g)
-        ground = base if g < 0 else self.plate(paints[g].image, *size, png)
+        ground = base if g < 0 else self.plate(paints[g].image, *size, png, load=False)
         if ground is None:
             return None
         if k is None:
@@ -172,6 +172,10 @@ class Recorded:
         inside it are left as they are (not dimmed: never shown)."""
         key = ("dimmed", name, w, h, color, hole)
         f = self.kept.get(key)
+        if f is None and hole is None:
+            f = self.plates.get(name, w, h, color)  # (prepared: `plates.plates_of`)
+            if f is not None:
+                self.kept.put(key, f)
         if f is None:
             base = self.plate(name, w, h, png=False)
             if base is None:
@@ -325,43 +329,6 @@ class _Canvas:
         y2 = min(self.size[1], y + rgb.shape[0])
         if x1 < x2 and y1 < y2:
             self.pixels[y1:y2, x1:x2] = rgb[y1 - y:y2 - y, x1 - x:x2 - x, :3]
-
-
-def scrim_tables(color: str) -> np.ndarray:
-    """What `color` (#rrggbbaa) laid over each level makes of it, per channel: a 3 x 256
-    table, (level * (255 - a) + channel * a + 127) // 255."""
-    a = int(color[7:9], 16)
-    levels = np.arange(256, dtype=np.uint32) * (255 - a) + 127
-    return np.stack([(levels + int(color[i:i + 2], 16) * a) // 255
-                     for i in (1, 3, 5)]).astype(np.uint8)
-
-
-_PAIRS: dict[str, np.ndarray] = {}
-"""By grey scrim colour: its table for two bytes at once (65536 uint16s)."""
-
-
-def scrimmed(rgb: np.ndarray, color: str) -> np.ndarray:
-    """`rgb` (h x w x 3 uint8) under `color` (#rrggbbaa), as new pixels: each channel
-    (v * (255 - a) + c * a + 127) // 255, by table. A grey scrim (a dialog's black) over
-    contiguous pixels looks two bytes up at once (a 1080x2400 screen in 8 ms, where
-    the sums in uint16 take 35)."""
-    tables = scrim_tables(color)
-    grey = bool((tables[0] == tables[1]).all() and (tables[0] == tables[2]).all())
-    if grey and rgb.flags.c_contiguous and rgb.size % 2 == 0:
-        pairs = _PAIRS.get(color)
-        if pairs is None:
-            v = tables[0].astype(np.uint16)
-            # Entry 256 * i + j is table[i] * 256 + table[j]: a pair of bytes reads as
-            # one uint16 and writes back in the same byte order, little- or big-endian.
-            pairs = _PAIRS[color] = np.add.outer(v << 8, v).reshape(-1)
-        flat = rgb.reshape(-1).view(np.uint16)
-        return np.take(pairs, flat).view(np.uint8).reshape(rgb.shape)
-    if grey:
-        return np.take(tables[0], rgb)
-    out = np.empty_like(rgb)
-    for c in range(3):
-        np.take(tables[c], rgb[..., c], out=out[..., c])
-    return out
 
 
 def _whole_image(p: Paint, size: tuple[int, int]) -> bool:

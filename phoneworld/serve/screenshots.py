@@ -156,14 +156,14 @@ class Screenshotter:
     def prepare(self, specs: Any) -> None:
         """Have the plates of `specs`' recorded looks decoded and PNG-encoded now, in the
         background (`plates`), so that a screen's first screenshot costs neither."""
-        from phoneworld.serve.plates import PLATES, plate_names
+        from phoneworld.serve.plates import PLATES, plates_of
 
         if self.assets is None:
             return
         for spec in specs:
-            names = plate_names(spec)
-            if names:
-                PLATES.prepare(self._asset, names, spec.width, spec.height)
+            jobs = plates_of(spec)
+            if jobs:
+                PLATES.prepare(self._asset, jobs, spec.width, spec.height)
 
     def shot(self, html: str, *, width: int, height: int, device: bool = True,
              jpeg: bool = False) -> bytes:
