@@ -11,6 +11,8 @@ Chromium only for what they cannot give:
   that draw something (texts, check marks) are captured and laid over them; a
   rectangle where only texts draw (`texts`: divs of the template's text classes, in
   faces this machine has) is drawn here instead, with no browser round trip at all.
+  A plate prepared ahead (`plates`: decoded and encoded once per process, in the
+  background) is drawn on as its PNG bands, only the bands a change touches inflated.
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
