@@ -10,7 +10,8 @@ step's page is new to the screenshotter's cache, and is shot as the API shoots i
 browser. Steps that stay on their screen (a state change), go back to a screen shown
 before, go to a screen never shown, or show a dialog over the screen under it are
 timed apart (the painter reuses what it drew before: first visits are the cold
-figures). Wall times depend on the machine's load
+figures; the app's plates are prepared ahead as a server prepares them, unless
+`--unprepared`, and what that cost is printed). Wall times depend on the machine's load
 (`uptime` is printed), so each line also gives the CPU time all processes spent per
 shot: the browser, its driver, and this one. `--whole` draws every page whole in
 Chromium instead (what screenshots cost before the painter), for comparison; `--check`
@@ -19,7 +20,8 @@ than 24 levels off: text laid over recorded pixels differs by alpha rounding alo
 `--window N` draws in browser windows N app rows high (`painter.WINDOW` by default; 0: as
 high as the page, each clip captured as such), for comparison. `--stages` also prints,
 per kind of step, the CPU time this process spent per shot in each of the painter's
-stages (`STAGES`, thread time, nested stages counted in each), to tell what to cut.
+stages (`STAGES`, thread time, nested stages counted in each), and those of the
+slowest shot, to tell what to cut.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from phoneworld.apps import load_app  # noqa: E402
 from phoneworld.runtime import Machine  # noqa: E402
+from phoneworld.serve.plates import PLATES  # noqa: E402
 from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "traces"
@@ -113,7 +116,9 @@ STAGES = (("painter", "page_layers"), ("recorded", "Recorded.painted"),
           ("texts", "TextDrawer._layout"), ("texts", "TextDrawer._draw_mask"),
           ("painter", "while_capturing"), ("painter", "copy_while"),
           ("capture", "Capturer.show"), ("frame", "Frame.copy"), ("frame", "Frame.encode"),
-          ("frame", "Frame.png"), ("frame", "decode_rgb"), ("painter", "Painter._changed"))
+          ("frame", "Frame.png"), ("recorded", "decode_image"), ("painter", "Painter._changed"),
+          ("painter", "over"), ("recorded", "Recorded._relay"), ("frame", "Frame._inflate"),
+          ("recorded", "Recorded._whole"), ("recorded", "Recorded.lay"), ("frame", "Frame._put"))
 """(module of phoneworld.serve, function) timed by `--stages`."""
 
 
@@ -174,10 +179,12 @@ def cases(traces: list[Path]) -> list[tuple[str, object]]:
 
 
 def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
-              window: int | None = None, stages: dict[str, float] | None = None) -> dict:
+              window: int | None = None, stages: dict[str, float] | None = None,
+              prepare: bool = True) -> dict:
     """Shoot the walk's pages as PNGs, then (with a new browser: nothing kept from the
     first pass) as arrays; print the medians per kind of step. With `check`, compare
-    each array with a whole capture of its page by a browser of its own."""
+    each array with a whole capture of its page by a browser of its own. With
+    `prepare`, the app's plates are prepared (`plates`) before the first shot is timed."""
     pages = walk(spec, steps)
     w, h = spec.width, spec.height
     rows = {}
@@ -190,6 +197,15 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
             m = Machine(spec)
             m.reset(0)
             shots.shot(m.observe("html"), width=w, height=h)  # warm: the browser, the start
+            if prepare:  # the plates decoded and encoded ahead, as a server does
+                cpu0 = PLATES.cpu
+                t0 = time.perf_counter()
+                shots.prepare([spec])
+                PLATES.wait()
+                if PLATES.cpu > cpu0:
+                    print(f"  {label}: plates prepared in {time.perf_counter() - t0:.2f} s "
+                          f"({(PLATES.cpu - cpu0) * 1e3:.0f} ms CPU, in the background; "
+                          f"{PLATES.kept.weight / 1e6:.1f} MB kept)", flush=True)
             time.sleep(1.0)  # the last pass's browser gone, this one's start-up settled
             for page, step in pages:
                 if whole:
@@ -227,6 +243,11 @@ def time_walk(label: str, spec, steps: int, whole: bool, check: bool = False,
                      for k in {k for s in shots_ for k in s}}
             print("      stages (mean ms a shot): " + ", ".join(
                 f"{k} {v:.1f}" for k, v in sorted(means.items(), key=lambda kv: -kv[1])
+                if v >= 0.05), flush=True)
+            worst = max(range(len(got)), key=lambda i: got[i][2])  # this process's CPU
+            print(f"      its slowest shot ({got[worst][2]:.1f} ms): " + ", ".join(
+                f"{k} {v:.1f}" for k, v in sorted(shots_[worst].items(),
+                                                  key=lambda kv: -kv[1])
                 if v >= 0.05), flush=True)
     return rows
 
@@ -268,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="app rows of the browser's window (0: the page's height)")
     ap.add_argument("--stages", action="store_true",
                     help="print the CPU time of each of the painter's stages")
+    ap.add_argument("--unprepared", action="store_true",
+                    help="do not prepare the plates ahead (first visits decode them)")
     args = ap.parse_args(argv)
     stages = stage_timers() if args.stages else None
     probe = Screenshotter()
@@ -283,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'whole pages' if args.whole else 'painter'}"
           f"{'' if args.window is None else f'; window {args.window}'}")
     for label, spec in cases(traces):
-        time_walk(label, spec, args.steps, args.whole, args.check, args.window, stages)
+        time_walk(label, spec, args.steps, args.whole, args.check, args.window, stages,
+                  prepare=not args.unprepared)
     return 0
 
 

@@ -230,3 +230,57 @@ def test_decode_rgb_reads_images_as_pillow_does(monkeypatch, mode, fmt):
     assert got.shape == (21, 13, 3) and got.dtype == np.uint8 and (got == want).all()
     monkeypatch.setattr(frame_mod, "_codecs", None)
     assert (decode_rgb(out.getvalue()) == want).all()
+
+
+_COMPACT_OPS = st.lists(st.tuples(
+    st.sampled_from(["fill", "paste", "composite", "rows", "copy"]),
+    st.integers(-20, 90), st.integers(-20, 150), st.integers(1, 120), st.integers(1, 90),
+    st.integers(0, 2**32 - 1)), max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 140), st.integers(0, 2**32 - 1), _COMPACT_OPS)
+def test_a_compact_frame_draws_as_the_frame_it_was_made_from(w, h, seed, ops):
+    # A compact frame (bands only, rows inflated where read or written, bands wholly
+    # overwritten never inflated) ends with the same pixels and PNG bytes as the frame.
+    rng = np.random.default_rng(seed)
+    full = Frame(rng.integers(0, 256, (h, w, 3), dtype=np.uint8))
+    small = full.copy().compact()
+    assert small.png() == full.png() and not small.loaded
+    for op, x, y, ow, oh, s in ops:
+        r = np.random.default_rng(s)
+        if op == "fill":
+            if s % 2:  # full width: the bands inside it are not inflated
+                x, ow = 0, w
+            c = tuple(int(v) for v in r.integers(0, 256, 3))
+            for g in (full, small):
+                g.fill((x, y, x + ow, y + oh), c)
+        elif op == "paste":
+            img = r.integers(0, 256, (oh, w if s % 2 else ow, 3), dtype=np.uint8)
+            for g in (full, small):
+                g.paste(0 if s % 2 else x, y, img)
+        elif op == "composite":
+            rgba = r.integers(0, 256, (oh, ow, 4), dtype=np.uint8)
+            for g in (full, small):
+                g.composite(x, y, rgba)
+        elif op == "rows":
+            y1, y2 = max(0, y), max(0, min(h, y + oh))
+            assert (small.rows(y1, y2)[y1:y2] == full.pixels[y1:y2]).all()
+        else:
+            full, small = full.copy(), small.copy()
+        assert small.png() == full.png()
+    assert (small.pixels == full.pixels).all() and small.loaded
+
+
+def test_a_compact_frame_inflates_only_the_bands_it_needs():
+    img = np.random.default_rng(5).integers(0, 256, (4 * BAND, 12, 3), dtype=np.uint8)
+    f = Frame(img).compact()
+    assert f.nbytes == sum(len(b[0]) for b in f._bands)  # no pixels held
+    assert (f.rows(BAND + 2, BAND + 5)[BAND + 2:BAND + 5] == img[BAND + 2:BAND + 5]).all()
+    assert f._valid.tolist() == [False, True, False, False]
+    f.fill((0, 2 * BAND, 12, 4 * BAND), (1, 2, 3))  # whole bands: none inflated
+    assert f._valid.tolist() == [False, True, True, True]
+    assert [b is None for b in f._bands] == [False, False, True, True]
+    want = img.copy()
+    want[2 * BAND:] = (1, 2, 3)
+    assert (f.pixels == want).all() and f.png() == Frame(want).png()

@@ -346,45 +346,63 @@ def test_beside_keeps_what_a_window_leaves_in_one_rectangle():
     assert _beside(None, w) is None
 
 
-def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylauncher):
-    """A Material switch flipped on Settings, then a dialog opened over Settings: where
-    the window leaves the switch, the screenshot shows it in its new state, dimmed as
-    the screen around it (the recorded one, in its old state, nowhere). The Theme
-    dialog's window is lowered to leave the first switch out of it."""
-    import dataclasses
-
+@pytest.fixture
+def flipped_under_dialog():
+    """Shoot a switch of Settings under the Theme dialog, flipped between shots:
+    `shoot(spec, rows)` gives the switch's bounds, the scrim's colour and the pixels
+    of rows `rows(y1, y2)` of its bounds (default: all) before, on Settings just
+    flipped, and after (the dialog over it again), each an int array."""
     from phoneworld.runtime import Machine
     from phoneworld.serve.screenshots import Screenshotter
 
     shots = Screenshotter(timeout=60)
     if not shots.available:
         pytest.skip(shots.unavailable_reason)
+
+    def shoot(spec, rows=lambda y1, y2: (y1, y2)):
+        shots.assets = spec.look.asset
+        size = dict(width=spec.width, height=spec.height)
+        color = f"#000000{round(spec.look.screens['settings_theme'].scrim * 255):02x}"
+        m = Machine(spec)
+        m.reset()
+        m.jump("settings")
+        switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
+        x1, y1, x2, y2 = switch["bounds"]
+        r1, r2 = rows(y1, y2)
+
+        def cut() -> np.ndarray:
+            px = np.asarray(shots.pixels(m.observe("html"), **size))
+            return px[r1:r2, x1:x2].astype(int)
+
+        m.jump("settings_theme", 4, under=["settings"])
+        before = cut()
+        m.jump("settings")
+        m.step({"action_type": "click", "index": switch["index"]})
+        flipped = cut()
+        m.jump("settings_theme", 4, under=["settings"])
+        return switch["bounds"], color, before, flipped, cut()
+
+    try:
+        yield shoot
+    finally:
+        shots.close()
+
+
+def test_a_switch_flipped_under_a_dialog_shows_its_new_state_dimmed(activitylauncher,
+                                                                   flipped_under_dialog):
+    """A Material switch flipped on Settings, then a dialog opened over Settings: where
+    the window leaves the switch, the screenshot shows it in its new state, dimmed as
+    the screen around it (the recorded one, in its old state, nowhere). The Theme
+    dialog's window is lowered to leave the first switch out of it."""
+    import dataclasses
+
     look = activitylauncher.look
     theme = dataclasses.replace(look.screens["settings_theme"], window=(27, 700, 1053, 1351))
     spec = dataclasses.replace(activitylauncher, look=dataclasses.replace(
         look, screens={**look.screens, "settings_theme": theme}))
-    shots.assets = spec.look.asset
-    size = dict(width=spec.width, height=spec.height)
-    color = f"#000000{round(theme.scrim * 255):02x}"
-    m = Machine(spec)
-    m.reset()
-    m.jump("settings")
-    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
-    x1, y1, x2, y2 = switch["bounds"]
-    assert y2 <= 700  # above the window
-    try:
-        m.jump("settings_theme", 4, under=["settings"])
-        page = m.observe("html")
-        before = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
-        m.jump("settings")
-        m.step({"action_type": "click", "index": switch["index"]})
-        flipped = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
-        m.jump("settings_theme", 4, under=["settings"])
-        page = m.observe("html")
-        after = np.asarray(shots.pixels(page, **size))[y1:y2, x1:x2].astype(int)
-    finally:
-        shots.close()
-    want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
+    bounds, color, before, flipped, after = flipped_under_dialog(spec)
+    assert bounds[3] <= 700  # above the window
+    want = scrimmed(np.ascontiguousarray(flipped.astype(np.uint8)), color).astype(int)
     assert np.abs(after - before).max() > 40  # it changed under the dialog
     off = np.abs(after - want).max(axis=2)
     assert (off > 24).mean() < 0.01 and np.abs(after - want).mean() < 2.0
@@ -435,42 +453,19 @@ def test_paints_laid_again_in_a_rectangle_are_those_laid_on_the_frame(seed):
     assert np.array_equal(got.pixels, want.pixels)
 
 
-def test_a_switch_flipped_under_a_dialogs_margin_shows_its_new_state(activitylauncher):
+def test_a_switch_flipped_under_a_dialogs_margin_shows_its_new_state(activitylauncher,
+                                                                     flipped_under_dialog):
     """Activitylauncher's Theme dialog as compiled (its window the card): the first
     switch of Settings lies partly in the margin between the hierarchy's window and
     the card; flipped on Settings, that part shows its new state dimmed, not the
     recorded one (#22: the window's recorded pixels kept it)."""
-    from phoneworld.runtime import Machine
-    from phoneworld.serve.screenshots import Screenshotter
-
-    shots = Screenshotter(timeout=60)
-    if not shots.available:
-        pytest.skip(shots.unavailable_reason)
-    spec = activitylauncher
-    theme = spec.look.screens["settings_theme"]
-    shots.assets = spec.look.asset
-    size = dict(width=spec.width, height=spec.height)
-    color = f"#000000{round(theme.scrim * 255):02x}"
-    m = Machine(spec)
-    m.reset()
-    m.jump("settings")
-    switch = next(e for e in m.observe() if e["checkable"] and not e["checked"])
-    x1, y1, x2, y2 = switch["bounds"]
-    assert 496 <= y1 < theme.window[1] < y2  # partly in the margin
-    y2 = theme.window[1]
-    try:
-        m.jump("settings_theme", 4, under=["settings"])
-        before = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
-        m.jump("settings")
-        m.step({"action_type": "click", "index": switch["index"]})
-        flipped = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
-        m.jump("settings_theme", 4, under=["settings"])
-        after = np.asarray(shots.pixels(m.observe("html"), **size))[y1:y2, x1:x2]
-    finally:
-        shots.close()
-    want = scrimmed(np.ascontiguousarray(flipped), color).astype(int)
-    assert np.abs(after.astype(int) - before).max() > 40  # it changed in the margin
-    assert np.abs(after.astype(int) - want).max() <= 24
+    top = activitylauncher.look.screens["settings_theme"].window[1]
+    bounds, color, before, flipped, after = flipped_under_dialog(
+        activitylauncher, lambda y1, y2: (y1, top))
+    assert 496 <= bounds[1] < top < bounds[3]  # partly in the margin
+    want = scrimmed(np.ascontiguousarray(flipped.astype(np.uint8)), color).astype(int)
+    assert np.abs(after - before).max() > 40  # it changed in the margin
+    assert np.abs(after - want).max() <= 24
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -495,3 +490,52 @@ def test_a_rectangle_less_a_window_is_the_pixels_outside_it(seed):
             got[y1:y2, x1:x2] += 1
         assert np.array_equal(got, want), (r, hole)
     assert _less((0, 0, 5, 5), None) == [(0, 0, 5, 5)]
+
+
+def test_a_grown_dialog_shows_the_screen_under_it_round_its_card(activitylauncher):
+    """A Settings row whose dialog has more rows than recorded (#22): the dialog grows
+    with its list, its card moved apart at the list's end. What is cut from its plate
+    lies in the card grown (not in the hierarchy window's margin round it, whose
+    recorded pixels show the screen under it as recorded: moved, they showed it out of
+    place), and laid, that margin is the screen under it as shown now, dimmed."""
+    from phoneworld.runtime import Machine
+    from phoneworld.runtime.cache import LRU
+    from phoneworld.runtime.dialog import grown_window, growth
+    from phoneworld.runtime.layers import page_layers
+    from phoneworld.serve.plates import Plates
+
+    spec = activitylauncher
+    size = (spec.width, spec.height)
+    look = spec.look.screens["settings_theme"]
+    m = Machine(spec)
+    m.reset()
+    m.jump("settings")
+    for e in [e for e in m.observe() if e["clickable"]]:
+        m.jump("settings")
+        m.step({"action_type": "click", "index": e["index"]})
+        if m.screen == "settings_theme" and growth(m.rendered().boxes):
+            break
+    else:
+        pytest.fail("no row of Settings opens a dialog that grows")
+    r = m.rendered()
+    g = growth(r.boxes)
+    card = grown_window(look.window, g)
+    x1, y1, x2, y2 = grown_window(r.boxes[0].view.bounds, g)  # the window, margin and all
+    assert (x1, y1, x2, y2) != card
+    pl = page_layers(m.observe("html"), size)
+    for p in pl.paints:
+        if p.image == look.plate:
+            assert card[0] <= p.rect[0] and card[1] <= p.rect[1] and \
+                p.rect[2] <= card[2] and p.rect[3] <= card[3], p
+    rec = Recorded(spec.look.asset, LRU(1 << 29), Plates(0))
+    got, want = (Frame(np.zeros((size[1], size[0], 3), np.uint8)) for _ in range(2))
+    scrim = next(i for i, p in enumerate(pl.paints) if len(p.color) == 9)
+    for p in pl.paints:
+        assert rec.lay(got, p)
+    for p in pl.paints[:scrim + 1]:  # the screen under it, dimmed
+        assert rec.lay(want, p)
+    margin = np.zeros((size[1], size[0]), bool)
+    margin[y1:y2, x1:x2] = True
+    margin[card[1]:card[3], card[0]:card[2]] = False
+    assert margin.sum() > 50_000
+    assert np.array_equal(got.pixels[margin], want.pixels[margin])

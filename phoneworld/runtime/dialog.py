@@ -178,6 +178,15 @@ def grown_look(look: ScreenLook, g: tuple[int, int, int]) -> ScreenLook:
                                 for x in look.gauges))
 
 
+def grown_window(window: Rect, g: tuple[int, int, int] | None) -> Rect:
+    """A dialog's recorded `window` (its card) as it lies once grown (`growth`'s `g`):
+    its top moved up, its bottom down."""
+    if g is None:
+        return window
+    _, up, down = g
+    return (window[0], window[1] - up, window[2], window[3] + down)
+
+
 def window_paints(look: ScreenLook, root: Box, g: tuple[int, int, int],
                   size: tuple[int, int], paints: list[Paint]) -> list[Paint]:
     """The paints of a grown dialog: its recorded window (`root`'s view) cut at the
@@ -188,8 +197,15 @@ def window_paints(look: ScreenLook, root: Box, g: tuple[int, int, int],
     end, up, down = g
     plate = look.plate
     x1, y1, x2, y2 = root.view.bounds
+    if look.window is not None:
+        # The card the recording shows, not the window's margin round it (the screen
+        # under it, dimmed, as recorded: moved, it would show that screen out of place;
+        # the screen under it as shown now shows there instead, `page._under`).
+        wx1, wy1, wx2, wy2 = look.window
+        x1, y1, x2, y2 = max(x1, wx1), max(y1, wy1), min(x2, wx2), min(y2, wy2)
     lst = next((v for v in look.lists if v.bounds[3] == end), None)
-    lx1, lt, lx2 = (lst.bounds[0], lst.bounds[1], lst.bounds[2]) if lst else (x1, y1, x2)
+    lx1, lt, lx2 = (max(x1, lst.bounds[0]), lst.bounds[1], min(x2, lst.bounds[2])) \
+        if lst else (x1, y1, x2)
     out = [Paint((x1, y1 - up, x2, end - up), image=plate, image_size=size, origin=(0, -up)),
            Paint((x1, end + down, x2, y2 + down), image=plate, image_size=size,
                  origin=(0, down))]

@@ -26,6 +26,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from phoneworld.runtime.compose import Composition, Paint, compose
+from phoneworld.runtime.dialog import grown_window, growth
 from phoneworld.runtime.look import ASSET_DIR, Rect, Style
 from phoneworld.runtime.regions import regions, within
 from phoneworld.runtime.widgets import ACCENT, FONTS, TEXT, bar_icons, bars, draw_box, fitted
@@ -203,6 +204,7 @@ def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
     alpha = round(look.scrim * 255)
     c = compose(under.look, under.boxes, size)
     region = regions(under.boxes)
+    window = grown_window(look.window, growth(r.boxes))  # (the card, grown with its list)
     # A check widget the browser draws (a Material box or switch, in the state it has
     # now) is dimmed by a filter: black at the dim over its pixels, as over the plate's.
     dim = f";filter:brightness({(255 - alpha) / 255:.4f})"
@@ -211,7 +213,7 @@ def _under(r: Rendering, scale: float) -> tuple[list[Paint], list[dict]]:
         style = c.styles.get(i) or Style()
         if i in c.quiet or not (b.text or b.checkable):
             continue
-        shows = _beside(within(b.bounds, region[i]), look.window)
+        shows = _beside(within(b.bounds, region[i]), window)
         if shows is None:
             continue
         style = replace(style, color=dimmed(style.color or TEXT, alpha))

@@ -115,6 +115,7 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
     served = Served(SessionStore(specs, max_sessions=max_sessions, idle_timeout=idle_timeout),
                     Screenshotter(chromium, timeout=screenshot_timeout,
                                   assets=asset_source(s.look for s in specs)))
+    served.shots.prepare(specs)  # the recorded plates decoded and encoded ahead
     app.extensions["phoneworld"] = served
     app.register_blueprint(api_bp)
     # Steps and observations skip Flask's per-request work (see `hot`); Flask answers the

@@ -11,6 +11,8 @@ Chromium only for what they cannot give:
   that draw something (texts, check marks) are captured and laid over them; a
   rectangle where only texts draw (`texts`: divs of the template's text classes, in
   faces this machine has) is drawn here instead, with no browser round trip at all.
+  A plate prepared ahead (`plates`: decoded and encoded once per process, in the
+  background) is drawn on as its PNG bands, only the bands a change touches inflated.
 - Elsewhere (the Material look) the page is set whole and compared, div by div
   (`layers.page_layers`), with the one the page's last frame shows: only the
   rectangles of divs added, removed or changed are captured and pasted on a copy of
@@ -159,11 +161,16 @@ class Painter:
         if pl is not None and pl.plate:
             # (A dialog's frame starts from the screen under it: its own plate, which
             # that screen covers, is never decoded.)
-            base = self.recorded.plate(self.recorded.ground(pl.plate, pl.paints,
-                                                            (width, height)),
-                                       width, height, png)
+            # (A plate `plates` prepared is served from its PNG bands as they are where
+            # nothing is drawn over it: its pixels are decoded only where read.)
+            name = self.recorded.ground(pl.plate, pl.paints, (width, height))
+            base = self.recorded.plate(name, width, height, png, load=not png)
             if base is not None:
-                return self._on_plate(pl, base, width, height, png)
+                f = self._on_plate(pl, base, width, height, png)
+                # (Weighed again: rows of a compact plate may have been inflated.)
+                self.recorded.reweigh(("plate", name, width, height))
+                self.recorded.reweigh(("painted", (pl.plate, width, height, pl.paints)))
+                return f
         return self._changed(pl, html, width, height)
 
     # -- the two ways ------------------------------------------------------------------------
@@ -304,7 +311,7 @@ class Painter:
         rectangle drawn before that a clip joined to its neighbours covers), which the
         see-through overlay must not be laid over twice."""
         if img.shape[2] == 4:
-            img = over(painted.pixels[r[1]:r[3], r[0]:r[2]], img)
+            img = over(painted.rows(r[1], r[3])[r[1]:r[3], r[0]:r[2]], img)
         f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
 
     # -- regions drawn before ----------------------------------------------------------------

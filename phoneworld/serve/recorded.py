@@ -28,7 +28,8 @@ import numpy as np
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers
-from phoneworld.serve.frame import Frame, decode_rgb
+from phoneworld.serve.frame import Frame, scrimmed
+from phoneworld.serve.plates import PLATES, Plates, decode_image
 from phoneworld.serve.regions import area, cut, meets
 
 Rect = tuple[int, int, int, int]
@@ -44,9 +45,11 @@ class Recorded:
     """
 
     def __init__(self, assets: Callable[[str], bytes | None] | None,
-                 kept: LRU[Frame | np.ndarray]) -> None:
+                 kept: LRU[Frame | np.ndarray], plates: Plates = PLATES) -> None:
         self.assets = assets
         self.kept = kept
+        self.plates = plates
+        """Plates prepared ahead (`plates`: the process's)."""
         self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
         """The paints last laid on each plate (by plate, width, height): where the next
         paints on it are laid from (`painted`)."""
@@ -97,7 +100,7 @@ class Recorded:
         size = base.size
         g = _ground_at(paints, size)
         k = _scrim_at(paints, size, g)
-        ground = base if g < 0 else self.plate(paints[g].image, *size, png)
+        ground = base if g < 0 else self.plate(paints[g].image, *size, png, load=False)
         if ground is None:
             return None
         if k is None:
@@ -140,7 +143,7 @@ class Recorded:
         """`_relay` of `r` from `paints[start]` on (from `base` where `start` is 0; else
         that paint covers `r`)."""
         x1, y1, x2, y2 = r
-        canvas = _Canvas(base.pixels[y1:y2, x1:x2].copy() if start == 0 else
+        canvas = _Canvas(base.rows(y1, y2)[y1:y2, x1:x2].copy() if start == 0 else
                          np.empty((y2 - y1, x2 - x1, 3), np.uint8))
         inside = (0, 0, *canvas.size)
         for p in paints[start:]:
@@ -169,6 +172,10 @@ class Recorded:
         inside it are left as they are (not dimmed: never shown)."""
         key = ("dimmed", name, w, h, color, hole)
         f = self.kept.get(key)
+        if f is None and hole is None:
+            f = self.plates.get(name, w, h, color)  # (prepared: `plates.plates_of`)
+            if f is not None:
+                self.kept.put(key, f)
         if f is None:
             base = self.plate(name, w, h, png=False)
             if base is None:
@@ -196,34 +203,50 @@ class Recorded:
         plate = self.kept.get(("plate", name, w, h)) if keep and img is None else None
         if plate is not None:  # (a screen under a dialog: decoded once, as its plate)
             assert isinstance(plate, Frame)
-            return plate.pixels
+            return self._loaded(("plate", name, w, h), plate).pixels
         if img is None:
             data = self.assets(name) if self.assets is not None else None
             if data is None:
                 return None
-            img = decode_rgb(data)
-            if img.shape[:2] != (h, w):  # as the page stretches it
-                from PIL import Image
-
-                img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
-                    (w, h), Image.Resampling.BILINEAR))
+            img = decode_image(data, w, h)
             if keep:
                 self.kept.put(key, img)
         assert isinstance(img, np.ndarray)
         return img
 
-    def plate(self, name: str, w: int, h: int, png: bool) -> Frame | None:
+    def plate(self, name: str, w: int, h: int, png: bool, load: bool = True
+              ) -> Frame | None:
         """Recorded image `name` as a w x h frame, kept (PNG bands encoded where `png`);
-        None where it cannot be read."""
+        None where it cannot be read. Where `plates` prepared it, it is that compact
+        frame: unless to `load` its pixels now, its rows are inflated only where read
+        (then `reweigh` it)."""
         key = ("plate", name, w, h)
         f = self.kept.get(key)
         if f is None:
-            img = self.decode(name, w, h, keep=False)
-            if img is None:
-                return None
-            f = Frame(img)  # never changed: frames are drawn on copies
+            f = self.plates.get(name, w, h)
+            if f is None:
+                img = self.decode(name, w, h, keep=False)
+                if img is None:
+                    return None
+                f = Frame(img)  # never changed: frames are drawn on copies
             self.kept.put(key, f)
+        if load:
+            self._loaded(key, f)
         return self._encoded(key, f, png)
+
+    def _loaded(self, key: tuple, f: Frame) -> Frame:
+        """Kept frame `f` with its pixels decoded (and weighed again where they were not)."""
+        if not f.loaded:
+            f.pixels  # noqa: B018 - decoded now, once for every frame drawn on it
+            self.kept.put(key, f)
+        return f
+
+    def reweigh(self, key: tuple) -> None:
+        """Weigh what is kept under `key` again (a compact plate, or frames laid on one,
+        whose rows were inflated since it was kept)."""
+        f = self.kept.get(key)
+        if f is not None:
+            self.kept.put(key, f)
 
     def _encoded(self, key: tuple, f: object, png: bool) -> Frame:
         """Kept frame `f`, its PNG bands encoded where `png` (and weighed again)."""
@@ -245,19 +268,38 @@ class Recorded:
         if p.color:
             rgb = tuple(int(p.color[i:i + 2], 16) for i in (1, 3, 5))
             if len(p.color) == 9:  # #rrggbbaa: laid over what is there (a scrim)
-                f.paste(x1, y1, scrimmed(f.pixels[y1:y2, x1:x2], p.color))
+                f.paste(x1, y1, scrimmed(f.rows(y1, y2)[y1:y2, x1:x2], p.color))
                 return True
             f.fill((x1, y1, x2, y2), rgb)  # type: ignore[arg-type]
             return True
-        img = self.decode(p.image, *p.image_size)
+        (iw, ih), (ox, oy) = p.image_size, p.origin
+        x1, y1 = max(x1, ox), max(y1, oy)
+        x2, y2 = min(x2, ox + iw), min(y2, oy + ih)
+        img = self._image_rows(p.image, iw, ih, max(0, y1 - oy), max(0, y2 - oy))
         if img is None:
             return False
-        ox, oy = p.origin
-        x1, y1 = max(x1, ox), max(y1, oy)
-        x2, y2 = min(x2, ox + img.shape[1]), min(y2, oy + img.shape[0])
         if x1 < x2 and y1 < y2:
             f.paste(x1, y1, img[y1 - oy:y2 - oy, x1 - ox:x2 - ox])
         return True
+
+    def _image_rows(self, name: str, w: int, h: int, y1: int, y2: int
+                    ) -> np.ndarray | None:
+        """Recorded image `name` as w x h pixels, of which rows y1 to y2 are sure to be
+        decoded (None where it cannot be read): a plate `plates` prepared (a row cut
+        from the screen's own recording) inflates only the bands they lie in."""
+        key = ("plate", name, w, h)
+        f = self.kept.get(key)
+        if f is None and self.kept.get(("image", name, w, h)) is None:
+            f = self.plates.get(name, w, h)
+            if f is not None:
+                self.kept.put(key, f)
+        if not isinstance(f, Frame):
+            return self.decode(name, w, h)
+        was = f.loaded
+        px = f.rows(y1, y2)
+        if not was:
+            self.kept.put(key, f)  # weighed again
+        return px
 
 
 class _Canvas:
@@ -278,49 +320,15 @@ class _Canvas:
             row[:] = rgb
             self.pixels[y1:y2, x1:x2] = row
 
+    def rows(self, y1: int, y2: int) -> np.ndarray:
+        return self.pixels
+
     def paste(self, x: int, y: int, rgb: np.ndarray) -> None:
         x1, y1 = max(0, x), max(0, y)
         x2 = min(self.size[0], x + rgb.shape[1])
         y2 = min(self.size[1], y + rgb.shape[0])
         if x1 < x2 and y1 < y2:
             self.pixels[y1:y2, x1:x2] = rgb[y1 - y:y2 - y, x1 - x:x2 - x, :3]
-
-
-def scrim_tables(color: str) -> np.ndarray:
-    """What `color` (#rrggbbaa) laid over each level makes of it, per channel: a 3 x 256
-    table, (level * (255 - a) + channel * a + 127) // 255."""
-    a = int(color[7:9], 16)
-    levels = np.arange(256, dtype=np.uint32) * (255 - a) + 127
-    return np.stack([(levels + int(color[i:i + 2], 16) * a) // 255
-                     for i in (1, 3, 5)]).astype(np.uint8)
-
-
-_PAIRS: dict[str, np.ndarray] = {}
-"""By grey scrim colour: its table for two bytes at once (65536 uint16s)."""
-
-
-def scrimmed(rgb: np.ndarray, color: str) -> np.ndarray:
-    """`rgb` (h x w x 3 uint8) under `color` (#rrggbbaa), as new pixels: each channel
-    (v * (255 - a) + c * a + 127) // 255, by table. A grey scrim (a dialog's black) over
-    contiguous pixels looks two bytes up at once (a 1080x2400 screen in 8 ms, where
-    the sums in uint16 take 35)."""
-    tables = scrim_tables(color)
-    grey = bool((tables[0] == tables[1]).all() and (tables[0] == tables[2]).all())
-    if grey and rgb.flags.c_contiguous and rgb.size % 2 == 0:
-        pairs = _PAIRS.get(color)
-        if pairs is None:
-            v = tables[0].astype(np.uint16)
-            # Entry 256 * i + j is table[i] * 256 + table[j]: a pair of bytes reads as
-            # one uint16 and writes back in the same byte order, little- or big-endian.
-            pairs = _PAIRS[color] = np.add.outer(v << 8, v).reshape(-1)
-        flat = rgb.reshape(-1).view(np.uint16)
-        return np.take(pairs, flat).view(np.uint8).reshape(rgb.shape)
-    if grey:
-        return np.take(tables[0], rgb)
-    out = np.empty_like(rgb)
-    for c in range(3):
-        np.take(tables[c], rgb[..., c], out=out[..., c])
-    return out
 
 
 def _whole_image(p: Paint, size: tuple[int, int]) -> bool:

@@ -153,6 +153,18 @@ class Screenshotter:
         if self._why_missing() is None:
             self._ensure_thread()
 
+    def prepare(self, specs: Any) -> None:
+        """Have the plates of `specs`' recorded looks decoded and PNG-encoded now, in the
+        background (`plates`), so that a screen's first screenshot costs neither."""
+        from phoneworld.serve.plates import PLATES, plates_of
+
+        if self.assets is None:
+            return
+        for spec in specs:
+            jobs = plates_of(spec)
+            if jobs:
+                PLATES.prepare(self._asset, jobs, spec.width, spec.height)
+
     def shot(self, html: str, *, width: int, height: int, device: bool = True,
              jpeg: bool = False) -> bytes:
         """`html` (a screen of a `width` x `height`-pixel app) as PNG bytes in the app's own
@@ -351,22 +363,25 @@ _SHARED: dict[str, Any] = {"shots": None, "users": 0, "looks": {}}
 _SHARED_LOCK = threading.Lock()
 
 
-def acquire_shared(looks: Any = ()) -> Screenshotter:
+def acquire_shared(specs: Any = ()) -> Screenshotter:
     """The process's shared screenshotter (started on first use), which can also draw
-    the assets of `looks` (`runtime.look.Look`s, or None); `release_shared` once per
-    call. Several envs in one process share one browser (each costs 400 MB)."""
+    the recorded looks of `specs` (their plates prepared in the background);
+    `release_shared` once per call. Several envs in one process share one browser
+    (each costs 400 MB)."""
+    specs = list(specs)
     with _SHARED_LOCK:
         known: dict[str, Any] = _SHARED["looks"]
-        for look in looks:
-            if look is not None:
-                for name in look.names():
-                    known.setdefault(name, look)
+        for spec in specs:
+            if spec.look is not None:
+                for name in spec.look.names():
+                    known.setdefault(name, spec.look)
         shots = _SHARED["shots"]
         if shots is None:
             shots = _SHARED["shots"] = Screenshotter(
                 assets=lambda name: known[name].asset(name) if name in known else None)
         _SHARED["users"] += 1
-        return shots
+    shots.prepare(specs)
+    return shots
 
 
 def release_shared() -> None:

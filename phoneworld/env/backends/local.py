@@ -138,7 +138,7 @@ class BrowserShots:
         if why is not None:
             raise PhoneworldError(f"in-process screenshots: {why}; or pass screenshot="
                                   "<callable(outcome) -> PNG bytes or RGB array>")
-        self._shots = acquire_shared(s.look for s in specs)
+        self._shots = acquire_shared(specs)
 
     def __call__(self, outcome: Outcome) -> Any:
         if self._shots is None:

@@ -1,0 +1,200 @@
+"""Recorded plates prepared ahead: decoded and PNG-encoded once per process, off the
+request path, so that a screen's first screenshot costs neither.
+
+    PLATES.prepare(assets.get, plates_of(spec), 1080, 2400)    # a background thread
+    f = PLATES.get("3f2a9c0e5b7d1a4c.webp", 1080, 2400)       # a compact frame, or None
+    f.png()              # the plate's PNG, from bands encoded ahead: nothing deflated
+    f.rows(400, 600)     # those rows inflated from their bands (0.2 ms a band of 32)
+
+A first visit to a recorded screen used to decode its plate (a WebP: 10-15 ms of CPU at
+1080x1920, more on a loaded machine) and deflate it whole (8-12 ms) before anything was
+drawn on it. Here one thread, at the lowest CPU priority, does both for every plate of
+an app when the app is served (`Screenshotter.prepare`), P0 screens first, and keeps
+only the PNG bands (`Frame.compact`: 0.3-0.7 MB a 1080x1920 plate, not its 6 MB of
+pixels), within `MEMORY` MB for the whole process (an app of 100 recorded states at
+1080x1920: 35-70 MB), least recently used dropped first. A screen shown as recorded is
+then served from its bands as they are; where something is drawn over it, only the
+bands it touches are inflated (none where it covers them whole: a list's rows laid
+anew) and deflated again. A compact frame's bands are those `Frame(pixels).png()`
+gives, and its rows those pixels: the same decoding (`decode_image`) makes both.
+
+A dialog's frames are laid on the screen under it dimmed whole (`Recorded.dimmed`):
+for each screen a transition opens a dialog over, that ground is prepared too, dimmed
+by the dialog's scrim (`plates_of`), so that a dialog's first frame neither decodes,
+dims nor deflates a whole screen.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from phoneworld.errors import PhoneworldError
+from phoneworld.runtime.cache import LRU
+from phoneworld.serve.frame import Frame, decode_rgb, scrimmed
+
+MEMORY = 64
+"""Megabytes of encoded plates the process keeps ($PHONEWORLD_PLATES_MB sets it; 0: none
+prepared)."""
+MEMORY_ENV = "PHONEWORLD_PLATES_MB"
+
+Assets = Callable[[str], "bytes | None"]
+
+
+def decode_image(data: bytes, w: int, h: int) -> np.ndarray:
+    """A recorded image's bytes as w x h RGB pixels, stretched as the page stretches it
+    where it has another size (the one decoding both the painter and `Plates` use)."""
+    img = decode_rgb(data)
+    if img.shape[:2] != (h, w):
+        from PIL import Image
+
+        img = np.asarray(Image.fromarray(np.ascontiguousarray(img)).resize(
+            (w, h), Image.Resampling.BILINEAR))
+    return img
+
+
+def plate_names(spec: Any) -> list[str]:
+    """The plates of `spec`'s recorded look (none without one), P0 screens' first, each
+    once, in a stable order."""
+    look = getattr(spec, "look", None)
+    if look is None:
+        return []
+    rank = {s.name: s.priority for s in spec.screens}
+    out: list[str] = []
+    for name in sorted(look.screens, key=lambda n: (rank.get(n, "P9"), n)):
+        plate = look.screens[name].plate
+        if plate not in out:
+            out.append(plate)
+    return out
+
+
+def plates_of(spec: Any) -> list[tuple[str, str]]:
+    """What to prepare for `spec`: (plate, "") for each of its plates (`plate_names`),
+    then (plate, scrim colour) for each screen a transition opens a dialog over (its
+    plate dimmed as the dialog dims it: the ground a dialog's frames are laid on)."""
+    out = [(name, "") for name in plate_names(spec)]
+    if not out:
+        return out
+    looks = spec.look.screens
+    dims = set()
+    for t in getattr(spec, "transitions", ()):
+        under, dialog = looks.get(t.screen), looks.get(t.target)
+        if under is not None and dialog is not None and dialog.window is not None \
+                and dialog.scrim > 0 and t.screen != t.target:
+            dims.add((under.plate, f"#000000{round(dialog.scrim * 255):02x}"))
+    return out + sorted(dims)
+
+
+class Plates:
+    """Encoded plates, by (asset name, width, height), prepared by one background thread
+    (see the module docstring). Asset names are content hashes: one name is one image,
+    whichever app or painter asks."""
+
+    def __init__(self, limit: int) -> None:
+        self.kept: LRU[Frame] = LRU(limit, weigh=lambda f: f.nbytes)
+        self._queue: queue.Queue[tuple[Assets, str, int, int, str]] = queue.Queue()
+        self._queued: set[tuple[str, int, int, str]] = set()
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self.cpu = 0.0
+        """CPU seconds the preparing thread has spent (decoding, deflating)."""
+        self.prepared = 0
+        """Plates prepared so far."""
+
+    def get(self, name: str, w: int, h: int, color: str = "") -> Frame | None:
+        """A frame of plate `name` at w x h (dimmed by `color`, #rrggbbaa, where one is
+        given) with its PNG bands encoded and no pixels yet (its rows are inflated
+        where read or changed), or None where it is not prepared."""
+        f = self.kept.get((name, w, h, color))
+        return None if f is None else f.copy()
+
+    def prepare(self, assets: Assets, jobs: Iterable[tuple[str, str]], w: int, h: int
+                ) -> None:
+        """Have the background thread decode and encode each (name, colour) of `jobs`
+        (`plates_of`: the image `assets` gives, at w x h, dimmed by the colour where
+        there is one), in order, unless kept or queued already."""
+        if self.kept.limit <= 0:
+            return
+        with self._lock:
+            for name, color in jobs:
+                key = (name, w, h, color)
+                if key not in self._queued and self.kept.get(key) is None:
+                    self._queued.add(key)
+                    self._queue.put((assets, name, w, h, color))
+            if self._queued and (self._thread is None or not self._thread.is_alive()):
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name="phoneworld-plates")
+                self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until every plate asked for is prepared (or found unreadable); False
+        where `timeout` seconds passed first."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._idle:
+            while self._queued:
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+    def _run(self) -> None:
+        try:  # the lowest priority: a screenshot asked for now comes first
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+        except (AttributeError, OSError):  # pragma: no cover - not Linux
+            pass
+        while True:
+            try:
+                assets, name, w, h, color = self._queue.get(timeout=1.0)
+            except queue.Empty:
+                with self._lock:
+                    if self._queue.empty():
+                        self._thread = None
+                        return
+                continue
+            t = time.thread_time()
+            key = (name, w, h, color)
+            try:
+                f = self._encoded(assets, name, w, h, color)
+                if f is not None:
+                    self.kept.put(key, f)
+                    self.prepared += 1
+            except Exception:  # noqa: BLE001 - unreadable: the painter says so when drawing
+                pass
+            finally:
+                self.cpu += time.thread_time() - t
+                with self._idle:
+                    self._queued.discard(key)
+                    self._idle.notify_all()
+
+    @staticmethod
+    def _encoded(assets: Assets, name: str, w: int, h: int, color: str) -> Frame | None:
+        data = assets(name)
+        if data is None:
+            return None
+        px = decode_image(data, w, h)
+        return Frame(scrimmed(px, color) if color else px).compact()
+
+
+def memory_budget() -> int:
+    """The plates' byte budget: $PHONEWORLD_PLATES_MB megabytes, else `MEMORY`."""
+    got = os.environ.get(MEMORY_ENV, "").strip()
+    try:
+        mb = float(got) if got else MEMORY
+    except ValueError:
+        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: give the prepared plates' "
+                              "memory in megabytes, e.g. 64") from None
+    if mb < 0:
+        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: megabytes cannot be negative")
+    return int(mb * (1 << 20))
+
+
+PLATES = Plates(memory_budget())
+"""The process's prepared plates."""

@@ -1,0 +1,202 @@
+"""Plates prepared ahead (`serve.plates`): what the painter lays from them is what it lays
+from plates decoded on the spot, pixel for pixel and byte for byte."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from phoneworld.runtime.cache import LRU
+from phoneworld.runtime.compose import Paint
+from phoneworld.runtime.layers import PageLayers, page_layers
+from phoneworld.serve.frame import BAND, Frame, decode_png, scrimmed
+from phoneworld.serve.plates import Plates, decode_image, plate_names, plates_of
+from phoneworld.serve.recorded import Recorded
+
+
+def _png(px: np.ndarray) -> bytes:
+    return Frame(px).png()
+
+
+def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
+    rng = np.random.default_rng(1)
+    img = rng.integers(0, 256, (5 * BAND + 7, 40, 3), dtype=np.uint8)
+    small = rng.integers(0, 256, (50, 20, 3), dtype=np.uint8)  # stretched to 40 wide
+    assets = {"a.png": _png(img), "s.png": _png(small)}
+    plates = Plates(1 << 26)
+    plates.prepare(assets.get, [("a.png", ""), ("s.png", ""), ("gone.png", ""),
+                                ("a.png", "#00000099")], 40, 5 * BAND + 7)
+    assert plates.wait(60) and plates.prepared == 3
+    f = plates.get("a.png", 40, 5 * BAND + 7)
+    assert not f.loaded and f.png() == Frame(img).png() and not f.loaded
+    assert np.array_equal(f.pixels, img)
+    s = plates.get("s.png", 40, 5 * BAND + 7)
+    assert np.array_equal(s.pixels, decode_image(assets["s.png"], 40, 5 * BAND + 7))
+    assert plates.get("gone.png", 40, 5 * BAND + 7) is None
+    assert plates.get("a.png", 40, 99) is None  # another size: not prepared
+    dim = plates.get("a.png", 40, 5 * BAND + 7, "#00000099")  # a dialog's ground
+    assert np.array_equal(dim.pixels, scrimmed(img, "#00000099"))
+    # What it keeps is the bands alone, and each copy handed out is its own.
+    assert plates.kept.weight == sum(
+        len(b[0]) for name, color in (("a.png", ""), ("s.png", ""), ("a.png", "#00000099"))
+        for b in plates.get(name, 40, 5 * BAND + 7, color)._bands)
+    f.fill((0, 0, 40, 3), (1, 2, 3))
+    assert plates.get("a.png", 40, 5 * BAND + 7).png() == Frame(img).png()
+    none = Plates(0)
+    none.prepare(assets.get, [("a.png", "")], 40, 5 * BAND + 7)
+    assert none.wait(1) and none.get("a.png", 40, 5 * BAND + 7) is None
+
+
+def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
+    """Rows moved on the plate (cut from it, full width and not), colours, a scrim and a
+    dialog over another screen: each state laid from the last, on a compact plate (its
+    rows inflated where read) and on one decoded whole, gives the same frame."""
+    w, h = 60, 8 * BAND
+    rng = np.random.default_rng(2)
+    plate, under = (rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for _ in range(2))
+    assets = {"p.png": _png(plate), "u.png": _png(under)}
+    plates = Plates(1 << 26)
+    plates.prepare(assets.get, [("p.png", ""), ("u.png", ""), ("u.png", "#00000099")],
+                   w, h)
+    assert plates.wait(60)
+    fast = Recorded(assets.get, LRU(1 << 28), plates)
+    slow = Recorded(assets.get, LRU(1 << 28), Plates(0))
+    whole = (0, 0, w, h)
+    states = [
+        (Paint((0, 40, w, 100), color="#fafafa"),
+         Paint((0, 40, w, 100), image="p.png", image_size=(w, h), origin=(0, -60))),
+        (Paint((0, 40, w, 200), color="#fafafa"), Paint((5, 70, 30, 90), color="#102030"),
+         Paint((0, 40, w, 100), image="p.png", image_size=(w, h), origin=(0, 100))),
+        (Paint((10, 10, 50, 30), color="#00000040"),),
+        (Paint(whole, image="u.png", image_size=(w, h)), Paint(whole, color="#00000099"),
+         Paint((5, 60, 55, 200), image="p.png", image_size=(w, h))),
+        (),
+    ]
+    for n, paints in enumerate(states):
+        pl = PageLayers(head="", plate="p.png", paints=paints, layers=(), html="")
+        frames = []
+        for rec in (fast, slow):
+            base = rec.plate(rec.ground("p.png", paints, (w, h)), w, h, png=True,
+                             load=False)
+            frames.append(rec.painted(pl, base, ("p.png", w, h, paints), png=True)
+                          if paints else base)
+        got, want = frames
+        assert got.png() == want.png(), n
+        assert np.array_equal(got.pixels, want.pixels), n
+
+
+def _walk(spec, steps: int = 30) -> list[str]:
+    """Pages of every screen of `spec`'s look, reached directly, and of a seeded walk of
+    taps, typing and back from each."""
+    from phoneworld.runtime import Machine
+
+    rng = random.Random(0)
+    m = Machine(spec)
+    m.reset(0)
+    pages = [m.observe("html")]
+    for screen in sorted(spec.look.screens):
+        try:
+            m.jump(screen)
+        except Exception:  # noqa: BLE001 - a screen that needs a parameter
+            continue
+        pages.append(m.observe("html"))
+        for _ in range(steps // max(1, len(spec.look.screens)) + 1):
+            els = m.observe()
+            taps = [e for e in els if e["clickable"]]
+            edits = [e for e in els if e["editable"]]
+            r = rng.random()
+            try:
+                if edits and r < 0.3:
+                    m.step({"action_type": "input_text", "index": rng.choice(edits)["index"],
+                            "text": "Zebra 42"})
+                elif taps and r < 0.9:
+                    m.step({"action_type": "click", "index": rng.choice(taps)["index"]})
+                else:
+                    m.step({"action_type": "navigate_back"})
+            except Exception:  # noqa: BLE001 - an invalid action: the walk goes on
+                continue
+            pages.append(m.observe("html"))
+    return pages
+
+
+def _folders() -> list[str]:
+    from tests.test_visual_real import FOLDERS
+
+    return FOLDERS
+
+
+@pytest.mark.parametrize("folder", _folders())
+def test_every_shared_apps_screens_lay_alike_on_prepared_plates(folder, tmp_path_factory):
+    """Every page of a walk through the compiled app, laid as the painter lays it (the
+    ground, the paints from the last state on that plate) from plates prepared ahead and
+    from plates decoded on the spot: the same pixels, in the frame and in its PNG (asked
+    for before its pixels: from the bands prepared and those drawn again)."""
+    from phoneworld.apps import load_app
+    from tests.test_visual_real import _compile
+
+    got = _compile(folder, tmp_path_factory)
+    if isinstance(got, Exception):
+        pytest.skip(f"{folder} does not compile here: {got}")
+    spec = load_app(got[0]).spec
+    assert spec.look is not None
+    size = (spec.width, spec.height)
+    plates = Plates(1 << 30)
+    plates.prepare(spec.look.asset, plates_of(spec), *size)
+    assert plates.wait(300) and plates.prepared == len(plates_of(spec))
+    fast = Recorded(spec.look.asset, LRU(1 << 29), plates)
+    slow = Recorded(spec.look.asset, LRU(1 << 29), Plates(0))
+    laid = 0
+    for page in _walk(spec):
+        pl = page_layers(page, size)
+        if pl is None or not pl.plate:
+            continue
+        frames = []
+        for rec in (fast, slow):
+            name = rec.ground(pl.plate, pl.paints, size)
+            base = rec.plate(name, *size, png=True, load=False)
+            assert base is not None
+            frames.append(rec.painted(pl, base, (pl.plate, *size, pl.paints), png=True)
+                          if pl.paints else base)
+        fast_png, slow_png = (f.png() for f in frames)  # PNGs first: from the bands
+        want = frames[1].pixels
+        assert np.array_equal(decode_png(fast_png), want), page[:200]
+        assert np.array_equal(decode_png(slow_png), want), page[:200]
+        assert np.array_equal(frames[0].pixels, want), page[:200]
+        laid += 1
+    assert laid >= len(spec.look.screens) // 2
+
+
+def test_a_screenshotter_prepares_the_plates_of_the_apps_it_is_given():
+    """`Screenshotter.prepare` (what `serve` and the in-process env call with their
+    apps): every plate of each app's look, P0 screens first, into the process's plates,
+    with no browser started; an app with no look prepares nothing."""
+    from types import SimpleNamespace
+
+    from phoneworld.runtime.look import Look, ScreenLook
+    from phoneworld.serve.plates import PLATES
+    from phoneworld.serve.screenshots import Screenshotter
+
+    rng = np.random.default_rng(4)
+    names = [f"{n:016x}.png" for n in (0xB39, 0xB3A)]
+    assets = {n: _png(rng.integers(0, 256, (70, 30, 3), dtype=np.uint8)) for n in names}
+    look = Look(screens={"list": ScreenLook(plate=names[0]),
+                         "detail": ScreenLook(plate=names[1])})
+    screens = [SimpleNamespace(name="list", priority="P1"),
+               SimpleNamespace(name="detail", priority="P0")]
+    spec = SimpleNamespace(look=look, screens=screens, width=30, height=70)
+    assert plate_names(spec) == [names[1], names[0]]  # P0 first
+    dialog = ScreenLook(plate=names[0], window=(0, 10, 30, 50), scrim=0.6)
+    opens = SimpleNamespace(look=Look(screens={"list": ScreenLook(plate=names[1]),
+                                               "pick": dialog}),
+                            screens=[], transitions=[SimpleNamespace(screen="list",
+                                                                     target="pick")])
+    assert plates_of(opens) == [(names[1], ""), (names[0], ""), (names[1], "#00000099")]
+    assert plate_names(SimpleNamespace(look=None, screens=[])) == []
+    shots = Screenshotter(assets=assets.get)
+    shots.prepare([spec, SimpleNamespace(look=None, screens=[], width=30, height=70)])
+    assert PLATES.wait(60)
+    for n in names:
+        assert PLATES.get(n, 30, 70).png() == assets[n]  # (ours: the same encoder)
+    assert shots.painter is None and shots._thread is None  # no browser
