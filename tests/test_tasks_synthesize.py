@@ -2146,3 +2146,49 @@ def test_a_page_is_not_named_after_the_picture_on_its_button():
     labels = screen_labels(parse(_WEB))
     assert "trips" not in labels
     assert labels["rides"][0] == "Rides"
+
+
+def test_a_dialog_title_heads_its_message_across_the_dialogs_padding():
+    """qqmusic's “下载微信” popup: its message sits a little more than half the title's
+    height below it (the dialog's padding); a page's two texts that far apart are no
+    heading and its text."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.screentexts import screen_texts
+
+    says = "您尚未安装微信，现在去下载？"
+
+    def popup(modules: tuple[str, ...]) -> Screen:
+        texts = (View("TextView", (430, 976, 650, 1050), text=Const("下载微信")),
+                 View("TextView", (238, 1088, 842, 1232), text=Const(says)))
+        return Screen("p", "P1", View("FrameLayout", (155, 901, 925, 1418), children=texts),
+                      modules=modules)
+
+    spec = parse(_ROWS)
+    for modules, asked in ((("dialog",), [says]), ((), [])):
+        one = dataclasses.replace(spec, screens=(*spec.screens, popup(modules)))
+        got = list(screen_texts(one, {"p": "下载微信"}, frozenset({"p"})))
+        assert [t.task.condition.right.value for t in got] == asked
+
+
+def test_a_text_that_follows_a_flag_is_asked_as_it_shows_when_asked():
+    """wikipedia's theme sheet: “Font size” over "100% (Default)", a text the stepper's
+    flag sets: "What is written under “Font size”?" is answered by what it shows then."""
+    from phoneworld.spec.ast import BinOp, Call, Flag, Screen, View
+    from phoneworld.tasks.checkers import Goal, goal_holds
+    from phoneworld.tasks.screentexts import screen_texts
+
+    size = Ref(("size",))
+    shows = Call("choose", args=(Compare("==", size, Const(100)), Const("100% (Default)"),
+                                 BinOp("+", Call("fixed", args=(size, Const(0))), Const("%"))))
+    texts = (View("TextView", (48, 1054, 219, 1198), text=Const("Font size")),
+             View("TextView", (48, 1198, 1032, 1263), text=shows))
+    sheet = Screen("t", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+    spec = parse(_ROWS)
+    spec = dataclasses.replace(spec, screens=(*spec.screens, sheet),
+                               flags=(*spec.flags, Flag("size", "int", 100)))
+    (t,) = screen_texts(spec, {}, frozenset({"t"}))
+    assert t.task.condition.right == shows and "“Font size”" in t.task.instruction
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "100% (Default)"})
+    assert goal_holds(m, Goal(spec.name, t.task.condition))
