@@ -2192,3 +2192,35 @@ def test_a_text_that_follows_a_flag_is_asked_as_it_shows_when_asked():
     m.reset()
     m.step({"action_type": "answer", "text": "100% (Default)"})
     assert goal_holds(m, Goal(spec.name, t.task.condition))
+
+
+def test_icon_names_glued_to_a_web_controls_text_name_no_screen():
+    """uber's “Leave Now” button: the web page folds its icons' alt texts into its text
+    ("Clock Leave Now Chevron down small"); the page it opens is called “Leave Now”. A
+    text beside an icon of its own words ("Add Payment Method") is left whole."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from phoneworld.tasks.labels import label_of, picture_names, unglued
+
+    def image(alt: str, x: int) -> View:
+        return View("android.widget.Image", (x, 1020, x + 44, 1070), text=Const(alt))
+
+    glued = View("android.widget.Button", (44, 1579, 448, 1680), name="leave",
+                 text=Const("Clock Leave Now Chevron down small"), flags=("clickable",))
+    plain = View("android.view.View", (132, 1878, 525, 1925),
+                 text=Const("Add Payment Method"))
+    link = View("android.view.View", (66, 400, 1017, 500), name="hub",
+                desc=Const("Return to Legal Hub Arrow right Arrow right"),
+                children=(image("Arrow right", 900),), flags=("clickable",))
+    page = Screen("page", "P0", View("FrameLayout", (0, 0, 1080, 2400), children=(
+        View("TextView", (40, 300, 600, 360), text=Const("Trips")), glued, plain, link,
+        image("Clock", 176), image("Chevron down small", 860),
+        image("Payment Method", 44))))
+    picker = Screen("picker", "P1", View("FrameLayout", (0, 0, 1080, 2400)))
+    spec = dataclasses.replace(parse(_ROWS), start="page", screens=(page, picker),
+                               transitions=(Transition("page", "leave", "tap", "picker"),))
+    pictures = picture_names(spec)
+    assert unglued(glued, label_of(glued), pictures) == "Leave Now"
+    assert unglued(plain, label_of(plain), pictures) == "Add Payment Method"
+    assert label_of(link) == "Return to Legal Hub"  # its own picture, wherever it is
+    assert unglued(glued, label_of(glued)) == "Clock Leave Now Chevron down small"
+    assert screen_labels(spec)["picker"] == ("Leave Now", "opener")
