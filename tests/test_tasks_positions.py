@@ -94,3 +94,15 @@ def test_no_place_is_asked_where_a_row_can_go_or_the_list_is_cut():
     # Most names shared (cards all headed alike): the place names no one row.
     alike = _APP.replace('"Waxing Crescent"', '"New Moon"')
     assert not _positions(_app(alike))
+    # A second list on the screen: "the list on Moon Phases" says neither.
+    two = _APP.replace("screen home P0 {", """content planet(id int, ctx int, planet_name text) {
+  (1, null, "Mars")
+  (2, null, "Venus")
+  (3, null, "Saturn")
+}
+
+screen home P0 {""").replace("""    view RecyclerView [0,300""", """    view RecyclerView [0,2100,1080,2300] as planets list planet pitch 300 horizontal {
+      view TextView [0,2100,300,2300] as planet_item text item.planet_name
+    }
+    view RecyclerView [0,300""")
+    assert not _positions(_app(two))

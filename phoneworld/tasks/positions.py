@@ -82,11 +82,14 @@ def _headings(rows: tuple, cols: list[str], name: str) -> bool:
 
 def _counted(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, str]]:
     """(table, the label of its screen) for each table that exactly one of the app's own
-    screens lists, whole (no `where`), where that screen has a name; "" for the name of
-    the screen the app opens on, where it has none and lists one table of `MIN_ROWS`
-    rows or more (the list a person sees first: onelist's items)."""
+    screens lists, whole (no `where`), where that screen has a name and no other list of
+    `MIN_ROWS` rows or more ("the list on 专辑" names none where 专辑 shows two); "" for
+    the name of the screen the app opens on, where it has none (the list a person sees
+    first: onelist's items)."""
     where: dict[str, set[str]] = {}
     whole: set[str] = set()
+    sizes = {t.name: len(t.rows) for t in spec.tables}
+    lists: dict[str, list[str]] = {}  # screen -> its lists of `MIN_ROWS` rows or more
     for s in spec.screens:
         if s.foreign:
             continue
@@ -95,13 +98,15 @@ def _counted(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, str]]:
                 where.setdefault(v.items.table, set()).add(s.name)
                 if v.items.where is None:
                     whole.add(v.items.table)
-    sizes = {t.name: len(t.rows) for t in spec.tables}
-    first = [t for t, on in where.items() if spec.start in on and sizes[t] >= MIN_ROWS]
+                if sizes.get(v.items.table, 0) >= MIN_ROWS:
+                    lists.setdefault(s.name, []).append(v.items.table)
     for table in sorted(whole):
         if len(where[table]) != 1:
             continue
         screen = next(iter(where[table]))
+        if lists.get(screen) != [table]:
+            continue  # "the list on 专辑" where 专辑 shows two says neither
         if label := schema.screen_label(screen):
             yield table, label
-        elif screen == spec.start and first == [table]:
+        elif screen == spec.start:
             yield table, ""
