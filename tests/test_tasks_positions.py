@@ -94,7 +94,7 @@ def test_no_place_is_asked_where_a_row_can_go_or_the_list_is_cut():
     # Most names shared (cards all headed alike): the place names no one row.
     alike = _APP.replace('"Waxing Crescent"', '"New Moon"')
     assert not _positions(_app(alike))
-    # A second list on the screen: "the list on Moon Phases" says neither.
+    # A second list down the screen: "the list on Moon Phases" says neither.
     two = _APP.replace("screen home P0 {", """content planet(id int, ctx int, planet_name text) {
   (1, null, "Mars")
   (2, null, "Venus")
@@ -105,4 +105,7 @@ screen home P0 {""").replace("""    view RecyclerView [0,300""", """    view Rec
       view TextView [0,2100,300,2300] as planet_item text item.planet_name
     }
     view RecyclerView [0,300""")
-    assert not _positions(_app(two))
+    assert not _positions(_app(two.replace("pitch 300 horizontal", "pitch 300 vertical")))
+    # A strip of tabs across the top is no list a person counts: the one down the screen
+    # is still "the list".
+    assert set(_positions(_app(two))) == {"at_position_phase", "position_of_phase"}

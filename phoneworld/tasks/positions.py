@@ -83,13 +83,14 @@ def _headings(rows: tuple, cols: list[str], name: str) -> bool:
 def _counted(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, str]]:
     """(table, the label of its screen) for each table that exactly one of the app's own
     screens lists, whole (no `where`), where that screen has a name and no other list of
-    `MIN_ROWS` rows or more ("the list on 专辑" names none where 专辑 shows two); "" for
+    `MIN_ROWS` rows or more down it ("the list on 专辑" names none where 专辑 shows two;
+    a strip of tabs across the top, onelist's lists, is no list a person counts); "" for
     the name of the screen the app opens on, where it has none (the list a person sees
     first: onelist's items)."""
     where: dict[str, set[str]] = {}
     whole: set[str] = set()
     sizes = {t.name: len(t.rows) for t in spec.tables}
-    lists: dict[str, list[str]] = {}  # screen -> its lists of `MIN_ROWS` rows or more
+    lists: dict[str, list[str]] = {}  # screen -> its long lists, but for those across
     for s in spec.screens:
         if s.foreign:
             continue
@@ -98,13 +99,13 @@ def _counted(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, str]]:
                 where.setdefault(v.items.table, set()).add(s.name)
                 if v.items.where is None:
                     whole.add(v.items.table)
-                if sizes.get(v.items.table, 0) >= MIN_ROWS:
+                if sizes.get(v.items.table, 0) >= MIN_ROWS and v.items.axis != "horizontal":
                     lists.setdefault(s.name, []).append(v.items.table)
     for table in sorted(whole):
         if len(where[table]) != 1:
             continue
         screen = next(iter(where[table]))
-        if lists.get(screen) != [table]:
+        if lists.get(screen, [table]) != [table]:
             continue  # "the list on 专辑" where 专辑 shows two says neither
         if label := schema.screen_label(screen):
             yield table, label
