@@ -101,7 +101,8 @@ def test_no_place_is_asked_where_a_row_can_go_or_the_list_is_cut():
   (3, null, "Saturn")
 }
 
-screen home P0 {""").replace("""    view RecyclerView [0,300""", """    view RecyclerView [0,2100,1080,2300] as planets list planet pitch 300 horizontal {
+screen home P0 {""").replace("    view RecyclerView [0,300", """\
+    view RecyclerView [0,2100,1080,2300] as planets list planet pitch 300 horizontal {
       view TextView [0,2100,300,2300] as planet_item text item.planet_name
     }
     view RecyclerView [0,300""")

@@ -2224,3 +2224,44 @@ def test_icon_names_glued_to_a_web_controls_text_name_no_screen():
     assert label_of(link) == "Return to Legal Hub"  # its own picture, wherever it is
     assert unglued(glued, label_of(glued)) == "Clock Leave Now Chevron down small"
     assert screen_labels(spec)["picker"] == ("Leave Now", "opener")
+
+
+_FOLDS = """app folds { package "a.b" start main }
+content main_list(id int, ctx int, body text, button text) {
+  (1, null, "Your rate is the share of trips you accepted.", "How it is counted")
+  (2, null, "High rates mean shorter waits for customers.", "Why it matters")
+  (3, null, "Promotions are left out of the rate, always.", "What is left out")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [400,60,680,140] text "Acceptance rate"
+    view ListView [0,300,1080,900] list main_list pitch 300 vertical {
+      view View [0,300,1080,600] {
+        view Button [0,300,1080,400] as fold text item.button clickable
+        view TextView [66,420,1017,580] text item.body
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_row_called_by_a_paragraph_is_not_asked_what_else_it_shows():
+    """uber's folding help rows, each a heading button over a paragraph: "Besides its
+    name, what does the “Your acceptance rate is ... 30 days.” entry say?" presumes a
+    name; with names on the rows, the question stands."""
+    from phoneworld.tasks.composite import Names
+    from phoneworld.tasks.rowtexts import row_questions
+
+    def asked(text: str) -> list[str]:
+        spec = parse(text)
+        return [t.task.instruction for t in row_questions(spec, read_schema(spec),
+                                                          Names(spec).new, set())]
+
+    assert not [x for x in asked(_FOLDS) if "what else" in x.lower()]
+    named = _FOLDS
+    for paragraph, name in (("Your rate is the share of trips you accepted.", "Rate"),
+                            ("High rates mean shorter waits for customers.", "Waits"),
+                            ("Promotions are left out of the rate, always.", "Promos")):
+        named = named.replace(paragraph, name)
+    assert [x for x in asked(named) if "what else" in x.lower()]
