@@ -169,26 +169,24 @@ AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is numbe
            "what is number {n} in the list on {screen}")
 """The row a list numbers so (a playlist's 3), named by the screen of that list."""
 AT_POSITION = (("What is entry number {n} in the list on {screen}?",
-                "Counting from the first entry, which one is number {n} on {screen}?",
+                "In the list on {screen}, which entry is number {n}?",
                 "On {screen}, which entry comes at position {n} in the list?"),
                "which entry is number {n} in the list on {screen}")
 """The row at a place in a list that numbers none (`positions`), counted from its first
 entry: "What is entry number 3 in the list on AeonDroid?"."""
 POSITION_OF = (("At which position is {n} in the list on {screen}?",
-                "Counting from the first entry, where in the list on {screen} is {n}?",
+                "In the list on {screen}, at which position is {n}?",
                 "What position does {n} have in the list on {screen}?"),
                "the position of {n} in the list on {screen}")
 """The other way round: the place of a named row in its list."""
 AT_POSITION_FIRST = (("What is entry number {n} in the list the app opens with?",
                       "In the list on the app's first screen, which entry is number {n}?",
-                      "Counting from the first entry of the list the app opens with, which "
-                      "one is number {n}?"),
+                      "Which entry comes at position {n} in the list the app opens with?"),
                      "which entry is number {n} in the list the app opens with")
 """`AT_POSITION` for the one list of the screen the app opens on, where that screen has
 no name (onelist's items, under a bar of lists and an input)."""
 POSITION_OF_FIRST = (("At which position is {n} in the list the app opens with?",
-                      "In the list on the app's first screen, where is {n}, counting from "
-                      "the first entry?",
+                      "In the list on the app's first screen, at which position is {n}?",
                       "What position does {n} have in the list the app opens with?"),
                      "the position of {n} in the list the app opens with")
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
