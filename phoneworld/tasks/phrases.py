@@ -170,7 +170,7 @@ AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is numbe
 """The row a list numbers so (a playlist's 3), named by the screen of that list."""
 AT_POSITION = (("What is entry number {n} in the list on {screen}?",
                 "In the list on {screen}, which entry is number {n}?",
-                "On {screen}, which entry comes at position {n} in the list?"),
+                "Which entry of the list on {screen} comes at position {n}?"),
                "which entry is number {n} in the list on {screen}")
 """The row at a place in a list that numbers none (`positions`), counted from its first
 entry: "What is entry number 3 in the list on AeonDroid?"."""
