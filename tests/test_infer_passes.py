@@ -855,3 +855,25 @@ def test_a_tap_on_a_backdrop_that_led_somewhere_is_the_way_there():
     taps = {t.widget: t.target for t in f.transitions if t.screen == screen_of(f, 0, 0)
             and t.action == "tap"}
     assert taps == {"help": screen_of(f, 0, 1), "map": "stay"}
+
+
+def test_the_start_is_where_the_steps_first_show_the_app():
+    """A recording cut out of a longer one may store first a state it comes back to
+    later (qqmusic's second half stores the share sheet first, yet starts on a feedback
+    page and goes back from it): the app starts where its steps first are."""
+    home = screen(title("Home"), button("go", "Settings", 600))
+    settings = screen(title("Settings"), label("about", "About", 600), activity=".Settings")
+    feedback = screen(title("Feedback"), label("say", "Say something", 600),
+                      activity=".Feedback")
+    from phoneworld.infer.graph import build_graph
+    from phoneworld.traces.model import Action, Step
+
+    tr = App().show(home).show(settings).show(feedback).trace()
+    tr = tr.model_copy(update={"steps": (
+        Step(before=2, after=0, action=Action(kind="key", key="back")),
+        Step(before=0, after=1, action=Action(kind="tap", x=540, y=640)))})
+    g = build_graph("app", [tr])
+    where = {o.index: s.name for s in g.screens for o in s.observations}
+    assert g.start == where[2]
+    # With no steps, the first stored observation is the start.
+    assert build_graph("app", [tr.model_copy(update={"steps": ()})]).start == where[0]

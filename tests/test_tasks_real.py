@@ -19,7 +19,7 @@ from phoneworld.spec.ast import AppSpec, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
 from phoneworld.tasks.instances import holes_of
-from phoneworld.tasks.labels import MAX_WORDS, is_code
+from phoneworld.tasks.labels import MAX_WORDS, is_code, label_of, picture_names, unglued
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
 
@@ -37,8 +37,10 @@ def _app_words(spec: AppSpec) -> set[str]:
     ones a view chooses between: a switch's "Dimming ON" / "Dimming OFF")."""
     out = {str(v) for t in spec.tables for r in t.rows for v in r if isinstance(v, str)}
     stack: list[View] = [s.root for s in spec.screens]
+    pictures = picture_names(spec)
     while stack:
         v = stack.pop()
+        out.add(unglued(v, label_of(v), pictures))  # "Leave Now" of its icons' names
         for e in (v.text, v.desc):
             for x in walk(e) if e is not None else ():
                 if isinstance(x, Const) and isinstance(x.value, str):

@@ -177,7 +177,8 @@ def test_a_byline_every_row_shares_is_still_asked_but_a_button_is_not():
     question (a name under each of three rows, in no button); a "More" button on every
     row, or a byline shared by two rows only, is a fixed label."""
     spec = with_tasks(parse(_SONGS))
-    asked = {t.name for t in spec.tasks if t.kind == "information"}
+    asked = {t.name for t in spec.tasks if t.kind == "information" and
+             not t.name.startswith(("at_position_", "position_of_"))}  # (`positions`)
     assert asked == {"read_artist_main_list"}
     read = next(t for t in spec.tasks if t.name == "read_artist_main_list")
     assert {i.params["v"] for i in draw(spec, read)} == {"Wang"}
@@ -2146,3 +2147,122 @@ def test_a_page_is_not_named_after_the_picture_on_its_button():
     labels = screen_labels(parse(_WEB))
     assert "trips" not in labels
     assert labels["rides"][0] == "Rides"
+
+
+def test_a_dialog_title_heads_its_message_across_the_dialogs_padding():
+    """qqmusic's “下载微信” popup: its message sits a little more than half the title's
+    height below it (the dialog's padding); a page's two texts that far apart are no
+    heading and its text."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.screentexts import screen_texts
+
+    says = "您尚未安装微信，现在去下载？"
+
+    def popup(modules: tuple[str, ...]) -> Screen:
+        texts = (View("TextView", (430, 976, 650, 1050), text=Const("下载微信")),
+                 View("TextView", (238, 1088, 842, 1232), text=Const(says)))
+        return Screen("p", "P1", View("FrameLayout", (155, 901, 925, 1418), children=texts),
+                      modules=modules)
+
+    spec = parse(_ROWS)
+    for modules, asked in ((("dialog",), [says]), ((), [])):
+        one = dataclasses.replace(spec, screens=(*spec.screens, popup(modules)))
+        got = list(screen_texts(one, {"p": "下载微信"}, frozenset({"p"})))
+        assert [t.task.condition.right.value for t in got] == asked
+
+
+def test_a_text_that_follows_a_flag_is_asked_as_it_shows_when_asked():
+    """wikipedia's theme sheet: “Font size” over "100% (Default)", a text the stepper's
+    flag sets: "What is written under “Font size”?" is answered by what it shows then."""
+    from phoneworld.spec.ast import BinOp, Call, Flag, Screen, View
+    from phoneworld.tasks.checkers import Goal, goal_holds
+    from phoneworld.tasks.screentexts import screen_texts
+
+    size = Ref(("size",))
+    shows = Call("choose", args=(Compare("==", size, Const(100)), Const("100% (Default)"),
+                                 BinOp("+", Call("fixed", args=(size, Const(0))), Const("%"))))
+    texts = (View("TextView", (48, 1054, 219, 1198), text=Const("Font size")),
+             View("TextView", (48, 1198, 1032, 1263), text=shows))
+    sheet = Screen("t", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=texts))
+    spec = parse(_ROWS)
+    spec = dataclasses.replace(spec, screens=(*spec.screens, sheet),
+                               flags=(*spec.flags, Flag("size", "int", 100)))
+    (t,) = screen_texts(spec, {}, frozenset({"t"}))
+    assert t.task.condition.right == shows and "“Font size”" in t.task.instruction
+    m = Machine(spec)
+    m.reset()
+    m.step({"action_type": "answer", "text": "100% (Default)"})
+    assert goal_holds(m, Goal(spec.name, t.task.condition))
+
+
+def test_icon_names_glued_to_a_web_controls_text_name_no_screen():
+    """uber's “Leave Now” button: the web page folds its icons' alt texts into its text
+    ("Clock Leave Now Chevron down small"); the page it opens is called “Leave Now”. A
+    text beside an icon of its own words ("Add Payment Method") is left whole."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from phoneworld.tasks.labels import label_of, picture_names, unglued
+
+    def image(alt: str, x: int) -> View:
+        return View("android.widget.Image", (x, 1020, x + 44, 1070), text=Const(alt))
+
+    glued = View("android.widget.Button", (44, 1579, 448, 1680), name="leave",
+                 text=Const("Clock Leave Now Chevron down small"), flags=("clickable",))
+    plain = View("android.view.View", (132, 1878, 525, 1925),
+                 text=Const("Add Payment Method"))
+    link = View("android.view.View", (66, 400, 1017, 500), name="hub",
+                desc=Const("Return to Legal Hub Arrow right Arrow right"),
+                children=(image("Arrow right", 900),), flags=("clickable",))
+    page = Screen("page", "P0", View("FrameLayout", (0, 0, 1080, 2400), children=(
+        View("TextView", (40, 300, 600, 360), text=Const("Trips")), glued, plain, link,
+        image("Clock", 176), image("Chevron down small", 860),
+        image("Payment Method", 44))))
+    picker = Screen("picker", "P1", View("FrameLayout", (0, 0, 1080, 2400)))
+    spec = dataclasses.replace(parse(_ROWS), start="page", screens=(page, picker),
+                               transitions=(Transition("page", "leave", "tap", "picker"),))
+    pictures = picture_names(spec)
+    assert unglued(glued, label_of(glued), pictures) == "Leave Now"
+    assert unglued(plain, label_of(plain), pictures) == "Add Payment Method"
+    assert label_of(link) == "Return to Legal Hub"  # its own picture, wherever it is
+    assert unglued(glued, label_of(glued)) == "Clock Leave Now Chevron down small"
+    assert screen_labels(spec)["picker"] == ("Leave Now", "opener")
+
+
+_FOLDS = """app folds { package "a.b" start main }
+content main_list(id int, ctx int, body text, button text) {
+  (1, null, "Your rate is the share of trips you accepted.", "How it is counted")
+  (2, null, "High rates mean shorter waits for customers.", "Why it matters")
+  (3, null, "Promotions are left out of the rate, always.", "What is left out")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [400,60,680,140] text "Acceptance rate"
+    view ListView [0,300,1080,900] list main_list pitch 300 vertical {
+      view View [0,300,1080,600] {
+        view Button [0,300,1080,400] as fold text item.button clickable
+        view TextView [66,420,1017,580] text item.body
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_row_called_by_a_paragraph_is_not_asked_what_else_it_shows():
+    """uber's folding help rows, each a heading button over a paragraph: "Besides its
+    name, what does the “Your acceptance rate is ... 30 days.” entry say?" presumes a
+    name; with names on the rows, the question stands."""
+    from phoneworld.tasks.composite import Names
+    from phoneworld.tasks.rowtexts import row_questions
+
+    def asked(text: str) -> list[str]:
+        spec = parse(text)
+        return [t.task.instruction for t in row_questions(spec, read_schema(spec),
+                                                          Names(spec).new, set())]
+
+    assert not [x for x in asked(_FOLDS) if "what else" in x.lower()]
+    named = _FOLDS
+    for paragraph, name in (("Your rate is the share of trips you accepted.", "Rate"),
+                            ("High rates mean shorter waits for customers.", "Waits"),
+                            ("Promotions are left out of the rate, always.", "Promos")):
+        named = named.replace(paragraph, name)
+    assert [x for x in asked(named) if "what else" in x.lower()]

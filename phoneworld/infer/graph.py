@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from phoneworld.errors import CodegenError as CompileError
 from phoneworld.infer.facts import StepFacts
-from phoneworld.infer.screens import app_chrome, group_observations, rank
+from phoneworld.infer.screens import app_chrome, group_observations, rank, visited
 from phoneworld.infer.transitions import build_transitions
 from phoneworld.ir.model import ObsRef, ScreenGraph
 from phoneworld.traces.model import Trace
@@ -32,10 +32,15 @@ def build_graph(app: str, traces: Sequence[Trace],
 
 
 def _start_screen(app: str, traces: Sequence[Trace], where: dict[ObsRef, str]) -> str:
-    """Where most traces first show the app (its first own observation)."""
+    """Where most traces first show the app: the first own observation its steps go
+    through (`visited`), not the first one stored (a recording cut out of a longer one
+    may store, first, a state it revisits later: qqmusic's second half holds the share
+    sheet as its first state, but starts on the feedback page and goes back to it)."""
     firsts: Counter[str] = Counter()
     for t, trace in enumerate(traces):
-        for i, obs in enumerate(trace.observations):
+        order = [i for i in visited(trace) if i is not None]
+        for i in (*order, *range(len(trace.observations))):
+            obs = trace.observations[i]
             if not obs.foreign and obs.root is not None:
                 firsts[where[ObsRef(trace=t, index=i)]] += 1
                 break

@@ -62,6 +62,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
     titles = {s.name: title_of(s, spec) for s in spec.screens if not s.foreign}
+    pictures = picture_names(spec)
 
     def opener(s: Screen) -> tuple[str, str] | None:
         """The label of the widget that most often opened `s`, and its kind."""
@@ -72,7 +73,8 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                     t.with_param is not None or (t.screen, t.widget) not in named or \
                     "editable" in named[(t.screen, t.widget)].flags:
                 continue  # (a text field opens what it suggests, no place of its own)
-            label = label_of(named[(t.screen, t.widget)])
+            label = unglued(named[(t.screen, t.widget)], label_of(named[(t.screen, t.widget)]),
+                            pictures)
             if label and is_name(label) and not _not_a_place(label) and \
                     label != app_title and not pictured(named[(t.screen, t.widget)], label):
                 votes[label] += t.count
@@ -276,6 +278,40 @@ def pictured(v: View, label: str) -> bool:
     return any(is_picture(x) and const_text(x.text).strip() == label for x in views(v))
 
 
+def picture_names(spec: AppSpec) -> frozenset[str]:
+    """The alt texts of the web pictures the app's own screens show (uber's “Clock”,
+    “Chevron down small”): the names of icons, which a web control's text may hold."""
+    return frozenset(const_text(v.text) for s in spec.screens if not s.foreign
+                     for v in views(s.root) if is_picture(v) and const_text(v.text))
+
+
+def unglued(view: View, label: str, pictures: frozenset[str] = frozenset()) -> str:
+    """`label` without the names of icons glued to its ends: a web control's text is
+    made of what it holds, its pictures' alt texts too (uber's “Leave Now” button reads
+    "Clock Leave Now Chevron down small"; a link with an arrow in it, "Return to Legal
+    Hub Arrow right Arrow right"). A name is taken off where a picture in the view has it,
+    or, for a web button recorded with nothing in it (the page's pictures folded into its
+    text), where the app shows a picture of that name (`pictures`); never the whole label,
+    and never off a plain text ("Add Payment Method" beside its “Payment Method” icon)."""
+    if not view.children and not pictures:
+        return label
+    names = {const_text(x.text) for x in views(view) if x is not view and is_picture(x)}
+    if not view.children and view.cls.rsplit(".", 1)[-1] == "Button":
+        names |= pictures
+    names.discard("")
+    words = label.split()
+    cut = True
+    while cut:
+        cut = False
+        for name in sorted(names, key=lambda n: (-len(n.split()), n)):
+            n = name.split()
+            if len(words) > len(n) and (words[:len(n)] == n or words[-len(n):] == n):
+                words = words[len(n):] if words[:len(n)] == n else words[:-len(n)]
+                cut = True
+                break
+    return " ".join(words) if words != label.split() else label
+
+
 def _centred(v: View, spec: AppSpec) -> bool:
     """Whether a label sits in the middle of the width, as a top bar's title does (qqmusic's
     “专辑”), a short one that is no button."""
@@ -331,7 +367,7 @@ def label_of(view: View, *, into_lists: bool = False) -> str:
     "" where it shows none."""
     said = const_text(view.text) or _switch_text(view.text) or const_text(view.desc)
     if said:
-        return said
+        return unglued(view, said)
     stack = list(reversed(view.children))
     while stack:
         child = stack.pop()

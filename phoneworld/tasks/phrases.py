@@ -168,6 +168,27 @@ AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is numbe
             "On {screen}, what is listed at number {n}?"),
            "what is number {n} in the list on {screen}")
 """The row a list numbers so (a playlist's 3), named by the screen of that list."""
+AT_POSITION = (("What is entry number {n} in the list on {screen}?",
+                "In the list on {screen}, which entry is number {n}?",
+                "Which entry of the list on {screen} comes at position {n}?"),
+               "which entry is number {n} in the list on {screen}")
+"""The row at a place in a list that numbers none (`positions`), counted from its first
+entry: "What is entry number 3 in the list on AeonDroid?"."""
+POSITION_OF = (("At which position is {n} in the list on {screen}?",
+                "In the list on {screen}, at which position is {n}?",
+                "What position does {n} have in the list on {screen}?"),
+               "the position of {n} in the list on {screen}")
+"""The other way round: the place of a named row in its list."""
+AT_POSITION_FIRST = (("What is entry number {n} in the list the app opens with?",
+                      "In the list on the app's first screen, which entry is number {n}?",
+                      "Which entry comes at position {n} in the list the app opens with?"),
+                     "which entry is number {n} in the list the app opens with")
+"""`AT_POSITION` for the one list of the screen the app opens on, where that screen has
+no name (onelist's items, under a bar of lists and an input)."""
+POSITION_OF_FIRST = (("At which position is {n} in the list the app opens with?",
+                      "In the list on the app's first screen, at which position is {n}?",
+                      "What position does {n} have in the list the app opens with?"),
+                     "the position of {n} in the list the app opens with")
 SWITCH_STATE = (("Is {n} on or off?", "Tell me whether {n} is on or off.",
                  "Check whether {n} is switched on or off."),
                 "whether {n} is on or off")

@@ -366,6 +366,8 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
             stages.append((g.app, _sees_rows(g.app, counted, scope_for(target, g))))
             continue
         must = [*next((list(v) for app, v in show if app == g.app), []), expected[0]]
+        if (last := _placed_row(g.condition, scope_for(target, g))) is not None:
+            must[-1] = last  # a place in a list is counted down to its row: seen, not read
         stages.append((g.app, _sees(g.app, must)))
     asked = {g.app for g in goals if g.wants_answer}
     stages = [(app, _sees(app, list(v))) for app, v in show if app not in asked and v] + stages
@@ -432,6 +434,20 @@ def _counted(e: Expr) -> Call | None:
                 isinstance(c.right.where, Compare) and c.right.where.left == Ref(("ctx",)) \
                 and isinstance(c.right.where.right, Const):
             return c.right
+    return None
+
+
+def _placed_row(e: Expr, scope) -> str | None:
+    """The first text of the row an answer's `count(t where id <= k)` ends on (the place
+    of row `k` in its list: `positions`), or None where the answer is no such count."""
+    for c in conjuncts(e):
+        if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
+                isinstance(c.right, Call) and c.right.func == "count" and \
+                isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
+                c.right.where.left == Ref(("id",)):
+            rows = filter_rows(c.right.table, c.right.where, scope)
+            return next((v for k, v in rows[-1].items() if k not in ("id", "ctx") and
+                         isinstance(v, str) and v.strip()), None) if rows else None
     return None
 
 

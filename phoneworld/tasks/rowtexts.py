@@ -65,6 +65,8 @@ def row_questions(spec: AppSpec, schema: Schema, new: NewName,
             continue
         if place != "rank" and not _nearest(name_view, other, rivals):
             continue
+        if place == "row" and not _named(t.rows, cols.index(e.name)):
+            continue  # "Besides its name, what does the “<a paragraph>” entry say?"
         done.add((table, column))
         n, v = new("n"), new("v")
         label = pair_label([r[cols.index(column)] for r in t.rows]) if place != "rank" \
@@ -246,6 +248,15 @@ def _informative(rows: tuple, name: int, value: int, byline: bool = False) -> bo
     if {v.lower() for v in values} <= _STATE_WORDS:
         return False
     return len(values) >= 2 or (byline and len(both) >= 3 and is_heading(both[0]))
+
+
+def _named(rows: tuple, name: int) -> bool:
+    """Whether most rows that show a text in column `name` show a name there, not a
+    paragraph (uber's folding help rows, “Your acceptance rate is the percentage of trips
+    you accepted over the last 30 days. ...” under each heading button): "what else is on
+    the row" presumes a row called by a name."""
+    said = [str(r[name]).strip() for r in rows if readable(r[name])]
+    return 2 * sum(is_name(x) for x in said) > len(said)
 
 
 def _nearest(name: View, other: View, rivals: list[View]) -> bool:

@@ -13,12 +13,12 @@ names of columns or screens, which come from resource ids.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from phoneworld.runtime.expr import Scope, display, evaluate, filter_rows
 from phoneworld.runtime.state import State
 from phoneworld.spec.ast import AppSpec, Call, Compare, Const, Expr, Ref, Screen, Task, View
-from phoneworld.spec.walk import own_root, views
+from phoneworld.spec.walk import own_root, views, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import Template, item_views, shows_row
@@ -29,6 +29,7 @@ from phoneworld.tasks.labels import (
     label_of,
     opening_row,
     readable,
+    title_of,
     views_by_name,
 )
 from phoneworld.tasks.schema import Schema
@@ -92,14 +93,25 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
     neither; with one, once. A page's own title is no heading to ask about (a dialog's
     is: its message is what the dialog says)."""
     found = []
+    state, flags = State(spec), {f.name for f in spec.flags}
+
+    def initial(e: Expr | None) -> str:
+        """What a text that follows the app's flags alone shows after a reset ("100%
+        (Default)" for wikipedia's font size), "" for any other text."""
+        if e is None or isinstance(e, Const) or not all(
+                len(x.path) == 1 and x.path[0] in flags for x in walk(e) if isinstance(x, Ref)):
+            return ""
+        return display(evaluate(e, Scope(state))).strip()
+
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
         where = reach_labels.get(s.name, "")
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
+        title = title_of(s, spec) if "dialog" in s.modules else ""
         found += [(s.name, i, head, text, where, shows)
-                  for i, (head, text, shows) in enumerate(_headed(s), 1)
+                  for i, (head, text, shows) in enumerate(_headed(s, title, initial), 1)
                   if head.casefold() != where.casefold() or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where, _ in found:
@@ -176,35 +188,41 @@ def row_button(spec: AppSpec, schema: Schema, target: Screen) -> str:
     return button if readable(button) and is_name(button) else ""
 
 
-def _headed(s: Screen) -> Iterator[tuple[str, str, Expr]]:
+def _headed(s: Screen, title: str = "", initial: Callable[[Expr | None], str] = lambda e: ""
+            ) -> Iterator[tuple[str, str, Expr]]:
     """(heading, text, what the text shows) for each fixed, short text with another text
-    right under it (closer than half the heading's height), fixed or showing a pick once
-    made (`otherwise(flag, "ASAP")`: asked as it shows when asked), neither of them an
+    right under it (closer than half the heading's height; a dialog's `title` heads the
+    text that follows it however far below: its message, set apart by the dialog's
+    padding, qqmusic's “下载微信” over “您尚未安装微信…”), fixed or showing a pick once
+    made (`otherwise(flag, "ASAP")`) or following the app's flags (`initial`: wikipedia's
+    "Font size" over "100% (Default)"), asked as it shows when asked; neither of them an
     input or a button, the heading no value (`labels.is_heading`: About's "Version
     1.0.3" over its web address heads nothing). In a dialog, only the texts of its own
     layer (`walk.own_root`): the page dimmed under it (uber's store page under its
     time picker) is no text of the dialog's ("What is written under “Humanoid
     Headoffice” on “Arrive by”?")."""
-    fixed = [v for v in _shown_texts(own_root(s)) if "editable" not in v.flags and
-             "button" not in v.cls.lower() and "button" not in v.id.lower()]
+    fixed = [v for v in _shown_texts(own_root(s), initial) if "editable" not in v.flags
+             and "button" not in v.cls.lower() and "button" not in v.id.lower()]
     for a, b in zip(fixed, fixed[1:], strict=False):
-        head, text = const_text(a.text), _text(b)
+        head, text = const_text(a.text), _text(b) or initial(b.text)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
+        near = (a.bounds[3] - a.bounds[1]) // 2 if head != title else s.root.bounds[3]
         if is_heading(head) and head != text and readable(head) and readable(text) and \
-                overlap > 0 and \
-                -4 <= gap <= (a.bounds[3] - a.bounds[1]) // 2:
-            yield head, text, b.text if isinstance(b.text, Call) else Const(text)
+                overlap > 0 and -4 <= gap <= near:
+            yield head, text, Const(text) if isinstance(b.text, Const) else b.text
 
 
-def _shown_texts(root: View) -> list[View]:
-    """`labels.fixed_texts`, and the texts that show a pick once made, in tree order."""
+def _shown_texts(root: View, initial: Callable[[Expr | None], str] = lambda e: ""
+                 ) -> list[View]:
+    """`labels.fixed_texts`, and the texts that show a pick once made or follow the
+    app's flags (`initial`), in tree order."""
     out, stack = [], [root]
     while stack:
         v = stack.pop()
         if v.items is not None:
             continue
-        if _text(v):
+        if _text(v) or initial(v.text):
             out.append(v)
         stack.extend(reversed(v.children))
     return out

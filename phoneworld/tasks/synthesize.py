@@ -48,6 +48,7 @@ from phoneworld.tasks import (
     counts,
     entries,
     patterns,
+    positions,
     rowswitches,
     rowtexts,
     screentexts,
@@ -131,6 +132,8 @@ def _bases(spec: AppSpec) -> Iterator[Base]:
         asked.add((b.task.params[0].table, b.task.params[1].column))
         yield b
     for t in rowtexts.row_questions(spec, schema, names.new, asked):
+        yield Base(t.task, asks=t.asks, touches="answer")
+    for t in positions.position_questions(spec, schema, names.new):
         yield Base(t.task, asks=t.asks, touches="answer")
     said = set()
     for t in rowswitches.switch_states(spec, schema, names.new):
