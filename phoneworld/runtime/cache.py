@@ -21,11 +21,13 @@ painter keeps its pixels in it too (`serve.regions`, `serve.painter`).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
+from phoneworld.errors import PhoneworldError
 from phoneworld.runtime.render import Frame, Rendering
 
 V = TypeVar("V")
@@ -132,3 +134,17 @@ class RenderCache(LRU[Rendering]):
 
 SHARED = RenderCache()
 """The cache every `Machine` uses unless given another."""
+
+
+def megabytes(env: str, default: float, what: str, example: int) -> int:
+    """A cache's byte budget: `$env` in megabytes, else `default`; a value that is not a
+    number of megabytes is an error naming the variable and `what` it bounds."""
+    got = os.environ.get(env, "").strip()
+    try:
+        mb = float(got) if got else default
+    except ValueError:
+        raise PhoneworldError(f"${env} is {got!r}: give {what} in megabytes, "
+                              f"e.g. {example}") from None
+    if mb < 0:
+        raise PhoneworldError(f"${env} is {got!r}: megabytes cannot be negative")
+    return int(mb * (1 << 20))

@@ -43,8 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld.errors import PhoneworldError
-from phoneworld.runtime.cache import LRU
+from phoneworld.runtime.cache import LRU, megabytes
 from phoneworld.runtime.layers import FRAME_WIDTH, PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
 from phoneworld.serve.frame import Frame, over
@@ -368,15 +367,7 @@ class Painter:
 
 def memory_budget() -> int:
     """The painter's byte budget: $PHONEWORLD_PAINTER_MB megabytes, else `MEMORY`."""
-    got = os.environ.get(MEMORY_ENV, "").strip()
-    try:
-        mb = float(got) if got else MEMORY
-    except ValueError:
-        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: give the painter's memory in "
-                              "megabytes, e.g. 256") from None
-    if mb < 0:
-        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: megabytes cannot be negative")
-    return int(mb * (1 << 20))
+    return megabytes(MEMORY_ENV, MEMORY, "the painter's memory", 256)
 
 
 def _nbytes(v: Frame | np.ndarray) -> int:

@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from phoneworld.errors import PhoneworldError
-from phoneworld.runtime.cache import LRU
+from phoneworld.runtime.cache import LRU, megabytes
 from phoneworld.serve.frame import Frame, decode_rgb, scrimmed
 
 MEMORY = 64
@@ -185,15 +184,7 @@ class Plates:
 
 def memory_budget() -> int:
     """The plates' byte budget: $PHONEWORLD_PLATES_MB megabytes, else `MEMORY`."""
-    got = os.environ.get(MEMORY_ENV, "").strip()
-    try:
-        mb = float(got) if got else MEMORY
-    except ValueError:
-        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: give the prepared plates' "
-                              "memory in megabytes, e.g. 64") from None
-    if mb < 0:
-        raise PhoneworldError(f"${MEMORY_ENV} is {got!r}: megabytes cannot be negative")
-    return int(mb * (1 << 20))
+    return megabytes(MEMORY_ENV, MEMORY, "the prepared plates' memory", 64)
 
 
 PLATES = Plates(memory_budget())
