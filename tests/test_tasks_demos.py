@@ -51,8 +51,8 @@ def _expected(goal, specs) -> str:
     if isinstance(other, Ref):
         return str(goal.params[other.path[0]])
     m = Machine(next(s for s in specs if s.name == goal.app))
-    m.reset()
-    return display(evaluate(other, Scope(m.state)))
+    m.reset()  # (a count up to a drawn row names the goal's parameters: positions)
+    return display(evaluate(other, Scope(m.state, bindings=dict(goal.params))))
 
 
 def test_cross_app_tasks_on_the_phone_of_all_example_apps_get_verified_demos():
