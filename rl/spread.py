@@ -1,6 +1,6 @@
 """SFT spread over processes on one machine: data-parallel, one torch thread each.
 
-    final, losses = spread(train_sft_rank, 2, kwargs)
+    final, losses = spread(fn, 2, kwargs)   # fn(**kwargs) in 2 processes: rank 0's return
 
 On a small CPU model, two threads in one process share each matrix product and meet
 at every op; on a busy machine the one that waits for the other makes a step several
