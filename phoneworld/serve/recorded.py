@@ -164,15 +164,13 @@ class Recorded:
         g = _ground_at(paints, size)
         return paints[g].image if g >= 0 else plate
 
-    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False,
-               hole: Rect | None = None) -> Frame | None:
+    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False
+               ) -> Frame | None:
         """Recorded image `name` (as `plate` has it) under `color` (#rrggbbaa), kept
-        (PNG bands encoded where `png`); None where it cannot be read. With a `hole`
-        (a rectangle an opaque paint laid next covers: a dialog's window), the pixels
-        inside it are left as they are (not dimmed: never shown)."""
-        key = ("dimmed", name, w, h, color, hole)
+        (PNG bands encoded where `png`); None where it cannot be read."""
+        key = ("dimmed", name, w, h, color)
         f = self.kept.get(key)
-        if f is None and hole is None:
+        if f is None:
             f = self.plates.get(name, w, h, color)  # (prepared: `plates.plates_of`)
             if f is not None:
                 self.kept.put(key, f)
@@ -181,17 +179,8 @@ class Recorded:
             if base is None:
                 return None
             # Made whole by one table look-up a pixel, not laid as a paint: no copy of
-            # the plate, no comparison with it (7-8 ms here, where laying it took 50);
-            # with a hole, the bands above and below it and its sides only.
-            if hole is None:
-                f = Frame(scrimmed(base.pixels, color))
-            else:
-                px = base.pixels.copy()
-                x1, y1, x2, y2 = hole
-                for part in (px[:y1], px[y2:], px[y1:y2, :x1], px[y1:y2, x2:]):
-                    if part.size:
-                        part[...] = scrimmed(part, color)
-                f = Frame(px)
+            # the plate, no comparison with it (7-8 ms here, where laying it took 50).
+            f = Frame(scrimmed(base.pixels, color))
             self.kept.put(key, f)
         return self._encoded(key, f, png)
 
