@@ -177,9 +177,6 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
     if not all(choices):
         drop("no row to draw")
     tables = {p.name: p.table for p in task.params}
-    # A row's key in the instruction is its place in a list (`positions`): counted by a
-    # person, shown by no screen.
-    places = {p.name for p in task.params if p.column == "id"}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
     content = {t.name: {c.name for c in t.columns} for t in spec.tables if t.kind == "content"}
@@ -199,7 +196,7 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
         if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
             drop("goal holds after a reset")
             continue
-        if not _seen(task, b, visible, tables, reach, places):
+        if not _seen(task, b, visible, tables, reach):
             drop("subject not seen with its answer, or its screen not reached")
             continue
         if not _settable(spec, task, reach):
@@ -279,11 +276,18 @@ def _subject(answer_params: set[str], visible: set[str], tables: dict[str, str])
     return [p for p in sorted(visible) if tables.get(p) in rows]
 
 
+def _places(task: Task) -> set[str]:
+    """The parameters that draw a row's key: in the instruction, its place in a list
+    (`positions`), counted by a person, shown by no screen."""
+    return {p.name for p in task.params if p.column == "id"}
+
+
 def _seen(task: Task, b: dict[str, Value], visible: set[str], tables: dict[str, str],
-          reach: Reach, places: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+          reach: Reach) -> bool:
     """Whether a person can see what the task is about: its screens are reached, each
     question's subject shares a screen with the answer, other shown values appear; a
-    row's place (`places`: parameters of its key) is counted, not shown."""
+    row's place (`_places`) is counted, not shown."""
+    places = _places(task)
     visible = visible - places
     for c in conjuncts(task.condition):
         r = reads(c)
@@ -357,8 +361,7 @@ def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
     text = W.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
     answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
                for p in reads(c) if p in b}
-    places = {p.name for p in task.params if p.column == "id"}  # counted, not shown
-    show = tuple(b[p] for p in _subject(answers, visible - places, tables))
+    show = tuple(b[p] for p in _subject(answers, visible - _places(task), tables))
     typed = tuple(display(b[p]) for p in sorted(_typed(spec, task.condition) | {
         p for p, t in tables.items() if t.endswith(TYPED)}) if p in b)
     return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),
