@@ -34,8 +34,7 @@ def dry_run(cfg: TrainConfig, examples: int = 4) -> dict[str, Any]:
     from rl import data
     from rl.model import load_tokenizer
     from rl.sft import sft_args
-    from rl.spread import ranks
-    from rl.train import TrainError
+    from rl.train import TrainError, sft_ranks
 
     plan: dict[str, Any] = {"model": cfg.model or f"built here: tiny {cfg.tiny_size}"}
     specs = data.load_specs(cfg.apps)
@@ -70,10 +69,7 @@ def dry_run(cfg: TrainConfig, examples: int = 4) -> dict[str, Any]:
                     progress=False, weight_decay=cfg.sft_weight_decay)
     world = int(os.environ.get("WORLD_SIZE", "1"))  # set by `accelerate launch`
     gpus = torch.cuda.device_count()
-    spread = ranks(cfg.sft_processes)  # processes of this run's own (rl.spread)
-    if cfg.sft_batch % spread:
-        raise TrainError(f"--sft-batch {cfg.sft_batch} does not split among "
-                         f"--sft-processes {spread}")
+    spread = sft_ranks(cfg)  # processes of this run's own (rl.spread)
     plan.update(
         processes=world * spread, gpus=gpus, bf16=args.bf16,
         sft={"steps": cfg.sft_steps, "lr": cfg.sft_lr,

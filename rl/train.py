@@ -57,6 +57,18 @@ def check_sources(cfg: TrainConfig) -> None:
                          "predicate})")
 
 
+def sft_ranks(cfg: TrainConfig) -> int:
+    """The processes the run's SFT is spread over (`rl.spread.ranks`); a `TrainError`
+    where its batch does not split among them (at the start, not after the demos)."""
+    from rl.spread import ranks
+
+    spread = ranks(cfg.sft_processes)
+    if cfg.sft_batch % spread:
+        raise TrainError(f"--sft-batch {cfg.sft_batch} does not split among "
+                         f"--sft-processes {spread}")
+    return spread
+
+
 def run_folder(cfg: TrainConfig) -> Path:
     """`cfg.out`, ready for the run: a finished run there is kept (and refused, unless
     `--resume`), an unfinished one (no `RUN_RESULT`: it failed or was stopped) is
@@ -148,6 +160,7 @@ def train(cfg: TrainConfig, *, devices: list[Any] | None = None,
     from rl import data
     from rl.evaluate import HeldOut
 
+    sft_ranks(cfg)
     if devices is None:
         check_sources(cfg)
         if cfg.rl_steps > 0 and cfg.mix < 1.0:  # connect now: a wrong serial fails at once

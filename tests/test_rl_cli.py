@@ -41,6 +41,17 @@ def test_bad_mix_is_refused(capsys: pytest.CaptureFixture) -> None:
     assert "between 0 and 1" in capsys.readouterr().err
 
 
+def test_a_batch_that_does_not_split_among_the_sft_processes_is_refused_at_once(
+        tmp_path, capsys: pytest.CaptureFixture) -> None:
+    """Before any task or demo is drawn, not when SFT starts minutes later."""
+    pytest.importorskip("torch")
+    run = tmp_path / "run"
+    assert main(["train", "--apps", str(APP), "--sft-batch", "5", "--out", str(run)]) == 7
+    err = capsys.readouterr().err
+    assert "--sft-batch 5 does not split among --sft-processes 2" in err
+    assert "Traceback" not in err and not run.exists()
+
+
 def test_eval_prints_one_json_object(micro, tmp_path, capsys) -> None:
     folder, *_ = micro
     plot = tmp_path / "eval.png"
