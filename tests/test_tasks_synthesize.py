@@ -339,6 +339,44 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     assert "screen" not in task.instruction
 
 
+def test_a_page_opened_by_a_text_button_is_reached_by_pressing_it():
+    """uber's “Leave Now” is a drop-down button whose page ("When do you want to be picked
+    up?") has no title: "Tap “Leave Now”.", never "Navigate to the Leave Now screen."; an
+    icon button's description ("Search") or a tab's label still names its page, and so
+    does a label a tab gives too, whatever button also says it."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+
+    def opened_by(*openers: tuple[str, str]):
+        views = tuple(View(cls=cls, bounds=(40 + 200 * k, 2200, 200 + 200 * k, 2300),
+                           name=f"w{k}", text=Const(text) if cls != "android.widget.ImageButton"
+                           else None, desc=Const(text) if cls == "android.widget.ImageButton"
+                           else None, flags=("clickable",))
+                      for k, (cls, text) in enumerate(openers))
+        page = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
+        screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+            s.root, children=(*s.root.children, *views))) if s.name == "home" else s
+            for s in spec.screens) + (Screen("picker", "P1", page, package="com.shop"),)
+        return dataclasses.replace(spec, screens=screens, transitions=(
+            *spec.transitions, *(Transition("home", v.name, "tap", "picker", count=1)
+                                 for v in views)))
+
+    pressed = opened_by(("android.widget.Button", "Leave Now"))
+    assert screen_labels(pressed)["picker"] == ("Leave Now", "button")
+    (task,) = [t for t in synthesize_tasks(pressed) if t.name == "open_picker"]
+    assert variants(task.instruction)[0] == "Tap “Leave Now”."
+    assert "screen" not in task.instruction
+    assert screen_labels(opened_by(("com.google.android.material.button.MaterialButton",
+                                    "Leave Now")))["picker"] == ("Leave Now", "button")
+    assert screen_labels(opened_by(("android.widget.ImageButton", "Filters")))["picker"] == \
+        ("Filters", "opener")
+    assert screen_labels(opened_by(("android.widget.Button", "Filters"),
+                                   ("android.widget.LinearLayout", "Filters")))["picker"] == \
+        ("Filters", "opener")
+
+
 def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id():
     """qqmusic's album page says “专辑” in the middle of its top bar, under an id that says
     nothing of a title ("ehs"): it is the page's title, a place to go; the same label at
@@ -1912,7 +1950,7 @@ def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
     from phoneworld.tasks.synthesize import _collection
 
     spec = parse(_FILES)
-    assert screen_labels(spec)["load"] == ("LOAD", "opener")
+    assert screen_labels(spec)["load"] == ("LOAD", "button")  # a text button's words
     assert _collection(spec, read_schema(spec), "files") == P.UNNAMED_LIST
     page = parse(_FILES.replace("  modules dialog\n  view FrameLayout [100,600,980,1400]",
                                 "  view FrameLayout [0,0,1080,2400]"))
@@ -2225,7 +2263,7 @@ def test_icon_names_glued_to_a_web_controls_text_name_no_screen():
     assert unglued(plain, label_of(plain), pictures) == "Add Payment Method"
     assert label_of(link) == "Return to Legal Hub"  # its own picture, wherever it is
     assert unglued(glued, label_of(glued)) == "Clock Leave Now Chevron down small"
-    assert screen_labels(spec)["picker"] == ("Leave Now", "opener")
+    assert screen_labels(spec)["picker"] == ("Leave Now", "button")  # pressed, no place
 
 
 _FOLDS = """app folds { package "a.b" start main }
