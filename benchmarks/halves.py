@@ -77,6 +77,8 @@ def _cut(seq: tuple, k: int, n: int) -> tuple:
 def measure(name: str, traces: list[Trace], source: str, budget: float) -> str:
     """One line: screens, instances by kind and verified demos of the app `traces` make;
     then what was left out and why (`dropped`)."""
+    if not any(t.observations for t in traces):
+        return "empty: the recording has fewer observations than parts"
     try:
         app = compile_app(name, traces, source)
     except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
