@@ -1276,6 +1276,38 @@ def test_a_value_heads_nothing():
     assert is_heading("Arrive by") and not is_heading("Destination • 0 remaining")
 
 
+_DROPDOWN = """app legal { package "a.b" start main }
+content langs(id int, ctx int, name text) {
+  (1, null, "Arabic")
+  (2, null, "Bulgarian")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view View [66,699,1017,762] text "Select language:"
+    view View [66,765,1017,891] text "Bulgarian"
+    view View [66,891,1017,1500] text "Menu" {
+      view ListView [66,891,1017,1500] list langs pitch 104 vertical {
+        view View [66,891,1017,995] text item.name
+      }
+    }
+  }
+}
+"""
+
+
+def test_the_name_of_a_view_that_holds_a_list_is_no_text_under_a_heading():
+    """uber's legal page: a web drop-down shows “Bulgarian” under “Select language:”, and
+    its options under a view whose text, "Menu", is the list's name for a screen reader:
+    "What is written under “Bulgarian”?" (answer "Menu") is no question; the choice
+    under its label still is."""
+    from phoneworld.tasks.screentexts import screen_texts
+
+    asked = {(t.task.instruction.split("“")[1].split("”")[0], str(t.task.condition))
+             for t in screen_texts(parse(_DROPDOWN), {}, frozenset({"main"}))}
+    assert [head for head, _ in asked] == ["Select language:"]
+    assert "Bulgarian" in next(iter(asked))[1]
+
+
 def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     from phoneworld.tasks.rowtexts import _numbers_rows
 

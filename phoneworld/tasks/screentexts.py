@@ -222,7 +222,9 @@ def _shown_texts(root: View, initial: Callable[[Expr | None], str] = lambda e: "
         v = stack.pop()
         if v.items is not None:
             continue
-        if _text(v) or initial(v.text):
+        # A text on a view that holds a list is the list's name for a screen reader (a
+        # web drop-down's "Menu" around its options), not a line the screen shows.
+        if (_text(v) or initial(v.text)) and not any(c.items is not None for c in v.children):
             out.append(v)
         stack.extend(reversed(v.children))
     return out
