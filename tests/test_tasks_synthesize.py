@@ -1308,6 +1308,37 @@ def test_the_name_of_a_view_that_holds_a_list_is_no_text_under_a_heading():
     assert "Bulgarian" in next(iter(asked))[1]
 
 
+_LESSON = """app lesson { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,300,600,360] text "Unit 1"
+    view Button [40,2200,1040,2300] as learn text "START +10 XP" clickable
+  }
+}
+screen session P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [126,240,323,286] text "NEW WORD"
+    view TextView [42,300,1038,380] text "Select the correct image"
+  }
+}
+on main.learn tap -> session
+"""
+
+
+def test_a_text_on_a_page_a_button_opens_is_read_once_the_button_is_pressed():
+    """Duolingo's lesson is reached by pressing “START +10 XP”, no place to be on: "Tap
+    “START +10 XP” and tell me what is written under “NEW WORD”.", never "On “START +10
+    XP”, what does it say under ...?"."""
+    from phoneworld.tasks.screentexts import screen_texts
+
+    spec = parse(_LESSON)
+    assert screen_labels(spec)["session"] == ("START +10 XP", "button")
+    (t,) = screen_texts(spec, {"session": "START +10 XP"}, frozenset({"main", "session"}))
+    assert variants(t.task.instruction)[0] == \
+        "Tap “START +10 XP” and tell me what is written under “NEW WORD”."
+    assert " on “START" not in t.task.instruction
+
+
 def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     from phoneworld.tasks.rowtexts import _numbers_rows
 
