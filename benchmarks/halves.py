@@ -1,19 +1,20 @@
-"""Leave-one-out proxy: the tasks of every shared real app compiled from half its recording.
+"""Leave-one-out proxy: the tasks of every shared real app compiled from part of its recording.
 
     python benchmarks/halves.py [--real ../shared/traces] [--budget 0] [--only NAME]
+                                [--parts N]
 
 The acceptance is judged on apps nobody here has seen; a rule that holds on a whole
 recording and breaks on a shorter one (a count, a title, a list seen once) will break
-there too. Per folder of `--real` (`<format>/<app>`), the app is compiled three times:
-from its whole recording, from the first half of each trace's steps and from the second
-half (the observations those steps touch, renumbered; a trace without steps is cut by
-its observations), and for each the line says its screens, task instances, their kinds
-and how many get a verified demo (demos tried in a fixed random order for up to
-`--budget` seconds, 0 for all); under it, what was left out and why (`dropped`: the
-observations, steps and breaks in them, each screen with no task and why, each proposed
-template with no instance by the rule that dropped its drawings, demos that failed).
-Screenshots are left out (the look does not change the
-tasks). Single process; numbers, not timings, are the point.
+there too. Per folder of `--real` (`<format>/<app>`), the app is compiled from its whole
+recording and from each of `--parts` (default 2: halves; 3, thirds, is a harder proxy)
+equal parts of each trace's steps (the observations those steps touch, renumbered; a
+trace without steps is cut by its observations), and for each the line says its screens,
+task instances, their kinds and how many get a verified demo (demos tried in a fixed
+random order for up to `--budget` seconds, 0 for all); under it, what was left out and
+why (`dropped`: the observations, steps and breaks in them, each screen with no task and
+why, each proposed template with no instance by the rule that dropped its drawings, demos
+that failed). Screenshots are left out (the look does not change the tasks). Single
+process; numbers, not timings, are the point.
 """
 
 from __future__ import annotations
@@ -41,30 +42,43 @@ from phoneworld.traces.discover import find_traces, read_trace_folder  # noqa: E
 from phoneworld.traces.model import Trace  # noqa: E402
 
 
-def half(trace: Trace, second: bool) -> Trace:
-    """The first (or second) half of `trace`: its steps cut in two, with the observations
-    they were taken on and led to, renumbered in their order; a trace with no steps is
-    cut by its observations."""
+def part(trace: Trace, k: int, n: int) -> Trace:
+    """The `k`-th of `n` parts of `trace` (0-based): its steps cut in `n` runs of near
+    equal length (the earlier ones a step longer), with the observations they were taken
+    on and led to, renumbered in their order; a trace with no steps is cut by its
+    observations. Only the first part keeps the trace's instruction; none its answer."""
     if not trace.steps:
-        cut = (len(trace.observations) + 1) // 2
-        obs = trace.observations[cut:] if second else trace.observations[:cut]
-        return trace.model_copy(update={"observations": obs})
-    cut = (len(trace.steps) + 1) // 2
-    steps = trace.steps[cut:] if second else trace.steps[:cut]
+        return trace.model_copy(update={"observations": _cut(trace.observations, k, n)})
+    steps = _cut(trace.steps, k, n)
     keep = sorted({i for s in steps for i in (s.before, s.after) if i is not None})
-    new = {old: n for n, old in enumerate(keep)}
+    new = {old: j for j, old in enumerate(keep)}
     steps = tuple(s.model_copy(update={"before": new[s.before],
                                        "after": new[s.after] if s.after is not None
                                        else None}) for s in steps)
     return trace.model_copy(update={"observations": tuple(trace.observations[i] for i in keep),
                                     "steps": steps,
-                                    "instruction": None if second else trace.instruction,
+                                    "instruction": trace.instruction if k == 0 else None,
                                     "answer": None})
+
+
+def half(trace: Trace, second: bool) -> Trace:
+    """The first (or second) half of `trace` (`part` of two)."""
+    return part(trace, int(second), 2)
+
+
+def _cut(seq: tuple, k: int, n: int) -> tuple:
+    """The `k`-th of `n` runs of `seq`, near equal, the earlier ones longer (halves of
+    five: three, then two)."""
+    size, extra = divmod(len(seq), n)
+    start = k * size + min(k, extra)
+    return tuple(seq[start:start + size + (k < extra)])
 
 
 def measure(name: str, traces: list[Trace], source: str, budget: float) -> str:
     """One line: screens, instances by kind and verified demos of the app `traces` make;
     then what was left out and why (`dropped`)."""
+    if not any(t.observations for t in traces):
+        return "empty: the recording has fewer observations than parts"
     try:
         app = compile_app(name, traces, source)
     except Exception as err:  # noqa: BLE001 - a benchmark reports and goes on
@@ -128,16 +142,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", type=float, default=0.0,
                    help="seconds of demos per app and part, 0 for all (default 0)")
     p.add_argument("--only", default="", help="only the folder of this name")
+    p.add_argument("--parts", type=int, default=2,
+                   help="cut each recording in this many parts (default 2: halves)")
     args = p.parse_args(argv)
+    if args.parts < 1:
+        p.error("--parts must be 1 or more")
     for folder in sorted(q for q in Path(args.real).glob("*/*") if q.is_dir()):
         if args.only and folder.name != args.only:
             continue
         traces = [t for fmt, loc in find_traces(folder, []) for t in
                   read_trace_folder(fmt, loc)]
         source = folder.name
-        for part, ts in (("whole", traces), ("first", [half(t, False) for t in traces]),
-                         ("second", [half(t, True) for t in traces])):
-            print(f"{folder.name:<18} {part:<6} {measure(folder.name, ts, source, args.budget)}",
+        names = {2: ("first", "second"), 3: ("first", "second", "third")}.get(
+            args.parts, tuple(f"{k + 1}/{args.parts}" for k in range(args.parts)))
+        for name, ts in (("whole", traces), *((names[k], [part(t, k, args.parts)
+                                                          for t in traces])
+                                               for k in range(args.parts))):
+            print(f"{folder.name:<18} {name:<6} {measure(folder.name, ts, source, args.budget)}",
                   flush=True)
     return 0
 

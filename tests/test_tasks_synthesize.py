@@ -339,6 +339,44 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     assert "screen" not in task.instruction
 
 
+def test_a_page_opened_by_a_text_button_is_reached_by_pressing_it():
+    """uber's “Leave Now” is a drop-down button whose page ("When do you want to be picked
+    up?") has no title: "Tap “Leave Now”.", never "Navigate to the Leave Now screen."; an
+    icon button's description ("Search") or a tab's label still names its page, and so
+    does a label a tab gives too, whatever button also says it."""
+    from phoneworld.spec.ast import Screen, Transition, View
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+
+    def opened_by(*openers: tuple[str, str]):
+        views = tuple(View(cls=cls, bounds=(40 + 200 * k, 2200, 200 + 200 * k, 2300),
+                           name=f"w{k}", text=Const(text) if cls != "android.widget.ImageButton"
+                           else None, desc=Const(text) if cls == "android.widget.ImageButton"
+                           else None, flags=("clickable",))
+                      for k, (cls, text) in enumerate(openers))
+        page = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
+        screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+            s.root, children=(*s.root.children, *views))) if s.name == "home" else s
+            for s in spec.screens) + (Screen("picker", "P1", page, package="com.shop"),)
+        return dataclasses.replace(spec, screens=screens, transitions=(
+            *spec.transitions, *(Transition("home", v.name, "tap", "picker", count=1)
+                                 for v in views)))
+
+    pressed = opened_by(("android.widget.Button", "Leave Now"))
+    assert screen_labels(pressed)["picker"] == ("Leave Now", "button")
+    (task,) = [t for t in synthesize_tasks(pressed) if t.name == "open_picker"]
+    assert variants(task.instruction)[0] == "Tap “Leave Now”."
+    assert "screen" not in task.instruction
+    assert screen_labels(opened_by(("com.google.android.material.button.MaterialButton",
+                                    "Leave Now")))["picker"] == ("Leave Now", "button")
+    assert screen_labels(opened_by(("android.widget.ImageButton", "Filters")))["picker"] == \
+        ("Filters", "opener")
+    assert screen_labels(opened_by(("android.widget.Button", "Filters"),
+                                   ("android.widget.LinearLayout", "Filters")))["picker"] == \
+        ("Filters", "opener")
+
+
 def test_a_label_in_the_middle_of_the_top_bar_titles_its_screen_whatever_its_id():
     """qqmusic's album page says “专辑” in the middle of its top bar, under an id that says
     nothing of a title ("ehs"): it is the page's title, a place to go; the same label at
@@ -1238,6 +1276,69 @@ def test_a_value_heads_nothing():
     assert is_heading("Arrive by") and not is_heading("Destination • 0 remaining")
 
 
+_DROPDOWN = """app legal { package "a.b" start main }
+content langs(id int, ctx int, name text) {
+  (1, null, "Arabic")
+  (2, null, "Bulgarian")
+}
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view View [66,699,1017,762] text "Select language:"
+    view View [66,765,1017,891] text "Bulgarian"
+    view View [66,891,1017,1500] text "Menu" {
+      view ListView [66,891,1017,1500] list langs pitch 104 vertical {
+        view View [66,891,1017,995] text item.name
+      }
+    }
+  }
+}
+"""
+
+
+def test_the_name_of_a_view_that_holds_a_list_is_no_text_under_a_heading():
+    """uber's legal page: a web drop-down shows “Bulgarian” under “Select language:”, and
+    its options under a view whose text, "Menu", is the list's name for a screen reader:
+    "What is written under “Bulgarian”?" (answer "Menu") is no question; the choice
+    under its label still is."""
+    from phoneworld.tasks.screentexts import screen_texts
+
+    asked = {(t.task.instruction.split("“")[1].split("”")[0], str(t.task.condition))
+             for t in screen_texts(parse(_DROPDOWN), {}, frozenset({"main"}))}
+    assert [head for head, _ in asked] == ["Select language:"]
+    assert "Bulgarian" in next(iter(asked))[1]
+
+
+_LESSON = """app lesson { package "a.b" start main }
+screen main P0 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,300,600,360] text "Unit 1"
+    view Button [40,2200,1040,2300] as learn text "START +10 XP" clickable
+  }
+}
+screen session P1 {
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [126,240,323,286] text "NEW WORD"
+    view TextView [42,300,1038,380] text "Select the correct image"
+  }
+}
+on main.learn tap -> session
+"""
+
+
+def test_a_text_on_a_page_a_button_opens_is_read_once_the_button_is_pressed():
+    """Duolingo's lesson is reached by pressing “START +10 XP”, no place to be on: "Tap
+    “START +10 XP” and tell me what is written under “NEW WORD”.", never "On “START +10
+    XP”, what does it say under ...?"."""
+    from phoneworld.tasks.screentexts import screen_texts
+
+    spec = parse(_LESSON)
+    assert screen_labels(spec)["session"] == ("START +10 XP", "button")
+    (t,) = screen_texts(spec, {"session": "START +10 XP"}, frozenset({"main", "session"}))
+    assert variants(t.task.instruction)[0] == \
+        "Tap “START +10 XP” and tell me what is written under “NEW WORD”."
+    assert " on “START" not in t.task.instruction
+
+
 def test_a_column_that_numbers_the_rows_is_asked_as_a_rows_number_in_the_list():
     from phoneworld.tasks.rowtexts import _numbers_rows
 
@@ -1912,7 +2013,7 @@ def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
     from phoneworld.tasks.synthesize import _collection
 
     spec = parse(_FILES)
-    assert screen_labels(spec)["load"] == ("LOAD", "opener")
+    assert screen_labels(spec)["load"] == ("LOAD", "button")  # a text button's words
     assert _collection(spec, read_schema(spec), "files") == P.UNNAMED_LIST
     page = parse(_FILES.replace("  modules dialog\n  view FrameLayout [100,600,980,1400]",
                                 "  view FrameLayout [0,0,1080,2400]"))
@@ -2225,7 +2326,7 @@ def test_icon_names_glued_to_a_web_controls_text_name_no_screen():
     assert unglued(plain, label_of(plain), pictures) == "Add Payment Method"
     assert label_of(link) == "Return to Legal Hub"  # its own picture, wherever it is
     assert unglued(glued, label_of(glued)) == "Clock Leave Now Chevron down small"
-    assert screen_labels(spec)["picker"] == ("Leave Now", "opener")
+    assert screen_labels(spec)["picker"] == ("Leave Now", "button")  # pressed, no place
 
 
 _FOLDS = """app folds { package "a.b" start main }

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+import networkx as nx
+
 from phoneworld.infer.facts import Facts
 from phoneworld.infer.keys import resolve_key
 
@@ -70,9 +72,7 @@ def reached_without(f: Facts, src: str, widget: str) -> set[str]:
         top = min(c, key=lambda x: (-c[x], x))
         if top not in ("stay", "back"):
             ways[source].add(top)
-    seen, todo = {f.graph.start}, [f.graph.start]
-    while todo:
-        for nxt in sorted(ways[todo.pop()] - seen - foreign):
-            seen.add(nxt)
-            todo.append(nxt)
-    return seen
+    g = nx.DiGraph()
+    g.add_node(f.graph.start)
+    g.add_edges_from((a, b) for a, bs in ways.items() for b in bs if b not in foreign)
+    return nx.descendants(g, f.graph.start) | {f.graph.start}

@@ -25,6 +25,7 @@ from phoneworld.runtime.chars import wide
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
 from phoneworld.ui.skeleton import app_windows, is_list, node_key, short_id
+from phoneworld.ui.widgets import list_key_at
 
 _STATE_TEXTS = ("Switch", "SwitchCompat", "SwitchMaterial", "ToggleButton")
 """Checkable views whose text says their state ("ON"/"OFF"); a check box's is a label."""
@@ -147,7 +148,7 @@ def find_lists(root: Node) -> list[tuple[NodePath, str]]:
             if not node.visible:
                 continue
             if is_list(node):
-                out.append((path, key))
+                out.append((path, list_key_at(root, path, key)))
                 continue
             for i in range(len(node.children) - 1, -1, -1):
                 c = node.children[i]

@@ -5,13 +5,14 @@
 
 A screen is called by its title (a fixed label in its top bar, or a dialog's title), else
 by the label of the widget that opens it (the button or tab a person taps to get there):
-"opener", or "button" where that label says what a button does, not where it goes
-("START +10 XP": a task taps it rather than naming a screen after it). A screen that gives
-way by itself (`on splash wait -> home`: a splash, an ad) is no place to go: no label.
-A name is never an identifier: a screen the app gives no words for has no label, and no
-task names it. Labels that are not names are left out: texts with no letters ("21"), long
-sentences, a detail screen's title that is its row's own name, buttons that close or go
-back ("OK", "Navigate up"), and the app's own name on any screen but the start.
+"opener", or "button" where that label says what a button does, not where it goes ("START
++10 XP", a text button's "Leave Now": a task taps it rather than naming a screen after
+it). A screen that gives way by itself (`on splash wait -> home`: a splash, an ad) is no
+place to go: no label. A name is never an identifier: a screen the app gives no words for
+has no label, and no task names it. Labels that are not names are left out: texts with no
+letters ("21"), long sentences, a detail screen's title that is its row's own name,
+buttons that close or go back ("OK", "Navigate up"), and the app's own name on any screen
+but the start.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         """The label of the widget that most often opened `s`, and its kind."""
         votes: Counter[str] = Counter()
         buttons: set[str] = set()
+        places: set[str] = set()  # labels a view that is no button also gives
         for t in spec.transitions:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
                     t.with_param is not None or (t.screen, t.widget) not in named or \
@@ -80,10 +82,12 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
                 votes[label] += t.count
                 if _is_button(named[(t.screen, t.widget)], label):
                     buttons.add(label)
+                else:
+                    places.add(label)
         if not votes:
             return None
         label = min(votes, key=lambda k: (-votes[k], k))
-        return label, "button" if label in buttons else "opener"
+        return label, "button" if label in buttons - places else "opener"
 
     out: dict[str, tuple[str, str]] = {}
     for s in spec.screens:
@@ -151,10 +155,16 @@ def _not_a_place(label: str) -> bool:
 
 
 def _is_button(view: View, label: str) -> bool:
-    """Whether `label` says what a button does ("START +10 XP", "Add 2 items") rather than
-    where it goes ("Search"): a button (by class or id) whose label holds a number."""
+    """Whether `label` says what a button does ("START +10 XP", "Add 2 items", uber's
+    “Leave Now” drop-down) rather than where it goes (a tab's "Settings", an icon's
+    "Search"): a button (by class or id) whose label holds a number, or a text button's
+    own words (`Button`, `MaterialButton`: a command, "Confirm Destination", where the
+    page it opens is called by nothing; not an `ImageButton`, whose description names
+    its icon)."""
     said = f"{view.cls} {view.id or ''} {view.name}".lower()
-    return ("button" in said or "btn" in said) and any(ch.isdigit() for ch in label)
+    kind = view.cls.rsplit(".", 1)[-1]
+    return ("button" in said or "btn" in said) and any(ch.isdigit() for ch in label) or \
+        kind.endswith("Button") and kind != "ImageButton"
 
 
 def is_name(text: str) -> bool:

@@ -29,6 +29,7 @@ from phoneworld.tasks.labels import (
     label_of,
     opening_row,
     readable,
+    screen_labels,
     title_of,
     views_by_name,
 )
@@ -103,10 +104,14 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
             return ""
         return display(evaluate(e, Scope(state))).strip()
 
+    # A page reached by pressing a button that says what it does ("START +10 XP") is no
+    # place to be on ("On “START +10 XP”, ..."): its texts are read once it is pressed.
+    pressed = {name: label for name, (label, kind) in screen_labels(spec).items()
+               if kind == "button"}
     for s in spec.screens:
         if s.foreign or s.name not in reached:
             continue
-        where = reach_labels.get(s.name, "")
+        where = "" if s.name in pressed else reach_labels.get(s.name, "")
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
         title = title_of(s, spec) if "dialog" in s.modules else ""
@@ -121,7 +126,7 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         if len(answers[(head, where)]) > 1 or (head, where) in done:
             continue
         done.add((head, where))
-        way = "" if where else way_in(spec, spec.screen(name))
+        way = "" if where else pressed.get(name) or way_in(spec, spec.screen(name))
         fill = {"head": head, "screen": where, "way": way}
         questions, obj = P.HEADED if where and where.casefold() != head.casefold() else \
             P.TITLED if where else P.HEADED_VIA if way else P.HEADED_ANYWHERE
@@ -222,7 +227,9 @@ def _shown_texts(root: View, initial: Callable[[Expr | None], str] = lambda e: "
         v = stack.pop()
         if v.items is not None:
             continue
-        if _text(v) or initial(v.text):
+        # A text on a view that holds a list is the list's name for a screen reader (a
+        # web drop-down's "Menu" around its options), not a line the screen shows.
+        if (_text(v) or initial(v.text)) and not any(c.items is not None for c in v.children):
             out.append(v)
         stack.extend(reversed(v.children))
     return out

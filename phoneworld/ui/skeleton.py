@@ -57,13 +57,30 @@ def shape(node: Node, depth: int = 3) -> str:
 
 
 def is_list(node: Node) -> bool:
-    """An adapter list: by class, or a scrollable container of look-alike children."""
+    """An adapter list: by class, or a scrollable container of look-alike children; a
+    child its edge cuts (a carousel's last card, half shown: its title, not the button
+    beside it) is alike when it is of the same kind as two or more whole ones."""
     if node.class_name.endswith(_ADAPTER_SUFFIXES):
         return True
     if node.scrollable and len(node.children) >= 2:
-        shapes = {shape(c, 2) for c in node.children}
-        return len(shapes) == 1
+        whole = [c for c in node.children if not _cut(c, node)]
+        if len(whole) < 2:
+            whole = list(node.children)
+        shapes = {shape(c, 2) for c in whole}
+        kinds = {node_key(c) for c in node.children}
+        return len(shapes) == 1 and len(kinds) == 1
     return False
+
+
+def _cut(child: Node, parent: Node) -> bool:
+    """Whether `parent`'s edge cuts `child`: it is narrower (or shorter) than the widest
+    (or tallest) of its siblings and reaches that edge."""
+    x1, y1, x2, y2 = child.bounds
+    px1, py1, px2, py2 = parent.bounds
+    wide = max(c.bounds[2] - c.bounds[0] for c in parent.children)
+    tall = max(c.bounds[3] - c.bounds[1] for c in parent.children)
+    return (x2 - x1 < wide and (x1 <= px1 or x2 >= px2)) or \
+        (y2 - y1 < tall and (y1 <= py1 or y2 >= py2))
 
 
 def skeleton(root: Node | None) -> frozenset[str]:

@@ -45,14 +45,17 @@ def widget_ref(root: Node, target: NodePath, *, by_label: bool = True) -> Widget
     parts.append(node_key(node))
     item = None
     list_key = None
+    at: NodePath = target[:len(target) - len(path)]
     for i in path:
         if is_list(node) and item is None:
-            list_key = "/".join(parts)
+            list_key = list_key_at(root, at, "/".join(parts))
+            parts = [list_key]
             item = i
             node = node.children[i]
             parts.append("[item]")
             continue
         node = node.children[i]
+        at += (i,)
         parts.append(node_key(node))
     key = "/".join(parts)
     if item is None and not system:
@@ -62,6 +65,17 @@ def widget_ref(root: Node, target: NodePath, *, by_label: bool = True) -> Widget
     if system:
         key = "sys:" + key + (f"@{node.content_desc or node.text}" if node.label else "")
     return WidgetRef(key=key, item=item, list_key=list_key, system=system)
+
+
+def list_key_at(root: Node, at: NodePath, key: str) -> str:
+    """The key of the list at `at` whose class + resource-id path is `key`: that path, or,
+    where other nodes outside lists share it (a home page's sections, each a carousel of
+    one id), the path and its position among them (`key@1` for the second): two lists
+    are two tables, and a tap on a row of one is no tap on the other."""
+    same = _outside_lists(root).get(key)
+    if same is None or len(same.paths) <= 1 or at not in same.ordinal:
+        return key
+    return f"{key}@{same.ordinal[at]}"
 
 
 def _disambiguate(root: Node, target: NodePath, key: str, by_label: bool = True) -> str:
