@@ -242,8 +242,8 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
                                ((0, 800, 1080, 900), (0, 1300, 1080, 1400))]):
         ps = paints(*state)
         pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
-        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
-        got = rec.painted(pl, base, ("d.png", *SIZE, ps), png=True)
+        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE)
+        got = rec.painted(pl, base, ("d.png", *SIZE, ps))
         want = _naive(naive, dialog, ps)
         assert np.array_equal(got.pixels, want), n
         assert decode_png(got.png()).tobytes() == want.tobytes()
