@@ -111,7 +111,7 @@ class Recorded:
             return None
         if k is None:
             painted = ground.copy()
-            return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
+            return painted if self._strips(painted, ground, paints[g + 1:]) else None
         # The ground dimmed whole, kept for every state laid on it (a
         # dialog's window may move from state to state: onelist's grows with its list).
         hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
@@ -126,7 +126,33 @@ class Recorded:
             for part in _less(r, hole):
                 if not self._relay(painted, ground, part, (*paints[g + 1:k], paints[k])):
                     return None
-        return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
+        return painted if self._strips(painted, painted, paints[k + 1:]) else None
+
+    def _strips(self, f: Frame, base: Frame, paints: tuple[Paint, ...]) -> bool:
+        """`paints` laid on `f` (which shows `base` where they lie), in order, strip by
+        strip: the paints whose rows overlap, joined, laid on a copy of their strip,
+        put in `f` once (a screen of many small wipes: each costs a slice, not a change
+        to the frame). Paints in different strips share no pixel, so this is the frame
+        that laying each in turn gives. False: an image that cannot be read."""
+        w, h = f.size
+        spans = sorted((max(0, p.rect[1]), min(h, p.rect[3]), i) for i, p in enumerate(paints)
+                       if max(0, p.rect[0]) < min(w, p.rect[2])
+                       and max(0, p.rect[1]) < min(h, p.rect[3]))
+        groups: list[list[int]] = []
+        end = -1
+        for y1, y2, i in spans:
+            if y1 >= end:
+                groups.append([])
+            groups[-1].append(i)
+            end = max(end, y2) if y1 < end else y2
+        for group in groups:
+            group.sort()  # (in paint order)
+            mine = tuple(paints[i] for i in group)
+            r = (max(0, min(p.rect[0] for p in mine)), max(0, min(p.rect[1] for p in mine)),
+                 min(w, max(p.rect[2] for p in mine)), min(h, max(p.rect[3] for p in mine)))
+            if not self._relay_from(f, base, r, mine, 0):
+                return False
+        return True
 
     def _relay(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...]) -> bool:
         """Rectangle `r` of `f` restored to `base`, then the `paints` that meet it laid
@@ -253,12 +279,14 @@ class Recorded:
         self._lent.clear()
 
     def lay(self, f: Frame, p: Paint, within: Rect | None = None) -> bool:
-        """Lay a paint on `f` (the part of it `within` a rectangle): a colour, or the part
-        of an image inside its rectangle."""
+        """Lay a paint on `f` (the part of it `within` a rectangle, and on it: a see-through
+        colour off its left or top edge was laid nowhere): a colour, or the part of an
+        image inside its rectangle."""
         x1, y1, x2, y2 = p.rect
-        if within is not None:
-            x1, y1 = max(x1, within[0]), max(y1, within[1])
-            x2, y2 = min(x2, within[2]), min(y2, within[3])
+        if within is None:
+            within = (0, 0, *f.size)
+        x1, y1 = max(x1, within[0], 0), max(y1, within[1], 0)
+        x2, y2 = min(x2, within[2], f.size[0]), min(y2, within[3], f.size[1])
         if x1 >= x2 or y1 >= y2:
             return True
         if p.color:
@@ -291,11 +319,8 @@ class Recorded:
                 self.kept.put(key, f)
         if not isinstance(f, Frame):
             return self.decode(name, w, h)
-        was = f.loaded
-        px = f.rows(y1, y2)
-        if not was:
-            self.kept.put(key, f)  # weighed again
-        return px
+        self._lent[key] = None  # (weighed again when the draw ends: `settle`)
+        return f.rows(y1, y2)
 
 
 class _Canvas:
