@@ -150,7 +150,13 @@ class Recorded:
             mine = tuple(paints[i] for i in group)
             r = (max(0, min(p.rect[0] for p in mine)), max(0, min(p.rect[1] for p in mine)),
                  min(w, max(p.rect[2] for p in mine)), min(h, max(p.rect[3] for p in mine)))
-            if not self._relay_from(f, base, r, mine, 0):
+            # From the last paint that covers the whole strip with opaque pixels (a list
+            # row's background): nothing under it read (nor inflated) or laid.
+            start = next((j for j in range(len(mine) - 1, -1, -1)
+                          if _opaque(mine[j], (w, h)) and _inside(r, mine[j].rect)), 0)
+            if not self._relay_from(f, base, r, mine, start,
+                                    covered=_inside(r, mine[start].rect)
+                                    and _opaque(mine[start], (w, h))):
                 return False
         return True
 
@@ -171,12 +177,14 @@ class Recorded:
         return self._relay_from(f, base, r, paints, 0)
 
     def _relay_from(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...],
-                    start: int) -> bool:
-        """`_relay` of `r` from `paints[start]` on (from `base` where `start` is 0; else
-        that paint covers `r`)."""
+                    start: int, covered: bool | None = None) -> bool:
+        """`_relay` of `r` from `paints[start]` on (from `base` unless that paint covers
+        `r`: `covered`, by default where `start` is not 0)."""
         x1, y1, x2, y2 = r
-        canvas = _Canvas(base.rows(y1, y2)[y1:y2, x1:x2].copy() if start == 0 else
-                         np.empty((y2 - y1, x2 - x1, 3), np.uint8))
+        if covered is None:
+            covered = start > 0
+        canvas = _Canvas(np.empty((y2 - y1, x2 - x1, 3), np.uint8) if covered else
+                         base.rows(y1, y2)[y1:y2, x1:x2].copy())
         inside = (0, 0, *canvas.size)
         for p in paints[start:]:
             if meets(p.rect, r):
@@ -367,6 +375,17 @@ def _less(r: Rect, hole: Rect | None) -> list[Rect]:
              (x1, max(y1, hy1), min(x2, hx1), min(y2, hy2)),
              (max(x1, hx2), max(y1, hy1), x2, min(y2, hy2))]
     return [p for p in parts if p[0] < p[2] and p[1] < p[3]]
+
+
+def _opaque(p: Paint, size: tuple[int, int]) -> bool:
+    """Whether paint `p` covers its rectangle with opaque pixels (a colour without alpha,
+    or a cut of a recorded image of the screen's size inside it)."""
+    return (bool(p.color) and len(p.color) == 7) or _cover(p, size) is not None
+
+
+def _inside(r: Rect, q: Rect) -> bool:
+    """Whether rectangle `r` lies inside `q`."""
+    return q[0] <= r[0] and q[1] <= r[1] and r[2] <= q[2] and r[3] <= q[3]
 
 
 def _cover(p: Paint, size: tuple[int, int]) -> Rect | None:
