@@ -14,6 +14,7 @@ from PIL import Image
 
 from phoneworld.serve.frame import (
     BAND,
+    DEPTH,
     Frame,
     _chunk,
     adler32_combine,
@@ -245,7 +246,7 @@ def test_a_compact_frame_draws_as_the_frame_it_was_made_from(w, h, seed, ops):
     # overwritten never inflated) ends with the same pixels and PNG bytes as the frame.
     rng = np.random.default_rng(seed)
     full = Frame(rng.integers(0, 256, (h, w, 3), dtype=np.uint8))
-    small = full.copy().compact()
+    small = Frame(full.pixels.copy()).compact()
     assert small.png() == full.png() and not small.loaded
     for op, x, y, ow, oh, s in ops:
         r = np.random.default_rng(s)
@@ -284,3 +285,83 @@ def test_a_compact_frame_inflates_only_the_bands_it_needs():
     want = img.copy()
     want[2 * BAND:] = (1, 2, 3)
     assert (f.pixels == want).all() and f.png() == Frame(want).png()
+
+
+_COPY_OPS = st.lists(st.tuples(
+    st.sampled_from(["fill", "paste", "rows", "copy", "png"]), st.integers(0, 5),
+    st.integers(-20, 150), st.integers(1, 90), st.booleans(), st.integers(0, 2**32 - 1)),
+    max_size=10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 70), st.integers(1, 140), st.integers(0, 2**32 - 1),
+       st.sampled_from(["pixels", "compact", "png"]), _COPY_OPS)
+def test_copies_share_their_sources_rows_and_draw_as_deep_copies(w, h, seed, kind, ops):
+    # Copies of copies (of a loaded, compact or PNG frame), each changed alone, draw as
+    # arrays copied whole; a frame copied from refuses changes, and no copy's source is
+    # itself a copy (no chains are kept).
+    img = np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+    root = Frame(img.copy())
+    root = root.compact() if kind == "compact" else \
+        Frame.from_png(root.png()) if kind == "png" else root
+    frames, want = [root], [img.copy()]
+    for op, i, y, oh, whole, s in ops:
+        i %= len(frames)
+        f, px = frames[i], want[i]
+        r = np.random.default_rng(s)
+        if op == "copy":
+            frames.append(f.copy())
+            want.append(px.copy())
+            deep, g = 0, frames[-1]
+            while g._source is not None:
+                deep, g = deep + 1, g._source
+            assert deep <= DEPTH
+            continue
+        if op == "rows":
+            y1, y2 = max(0, y), max(0, min(h, y + oh))
+            assert (f.rows(y1, y2)[y1:y2] == px[y1:y2]).all()
+            continue
+        if op == "png":
+            assert _decoded(f.png()).tolist() == px.tolist()
+            continue
+        x, ow = (0, w) if whole else (int(r.integers(0, w)), int(r.integers(1, w + 1)))
+        if f._frozen:
+            with pytest.raises(ValueError, match="copied from"):
+                f.fill((x, y, x + ow, y + oh), (1, 2, 3))
+            continue
+        if op == "fill":
+            c = tuple(int(v) for v in r.integers(0, 256, 3))
+            f.fill((x, y, x + ow, y + oh), c)
+            px[max(0, y):max(0, y + oh), x:x + ow] = c
+        else:
+            new = r.integers(0, 256, (oh, ow, 3), dtype=np.uint8)
+            f.paste(x, y, new)
+            y1, y2 = max(0, y), min(h, y + oh)
+            if y1 < y2:
+                px[y1:y2, x:x + ow] = new[y1 - y:y2 - y, :px.shape[1] - x]
+    for f, px in zip(frames, want, strict=True):
+        assert (f.pixels == px).all()
+        assert f.png() == Frame(px.copy()).png()
+
+
+def test_copies_inflate_and_deflate_their_unchanged_bands_in_their_source_once():
+    img = np.random.default_rng(3).integers(0, 256, (4 * BAND, 12, 3), dtype=np.uint8)
+    plate = Frame(img).compact()
+    a, b = plate.copy(), plate.copy()
+    assert a.nbytes == b.nbytes == 0  # nothing of their own yet
+    assert (a.rows(BAND, BAND + 1)[BAND] == img[BAND]).all()
+    assert plate._valid.tolist() == [False, True, False, False]  # inflated there, once
+    b.fill((0, 0, 12, 1), (7, 7, 7))  # b's first band from the plate: inflated there
+    assert plate._valid.tolist() == [True, True, False, False]
+    ground = Frame(img.copy())  # loaded, nothing encoded
+    c, d = ground.copy(), ground.copy()
+    c.fill((0, 0, 12, 1), (7, 7, 7))
+    c.png()
+    assert ground._bands[0] is None and all(ground._bands[1:])  # deflated there, once
+    assert d._bands[1] is None and d.png()[:40] and d._bands[1] is ground._bands[1]
+    e = c.copy().copy().copy()  # a copy of a frame DEPTH deep: that frame's source
+    assert e._source is not None and e._source._depth == DEPTH - 1
+    assert (e.pixels[0] == 7).all() and (e.pixels[1:] == img[1:]).all()
+    assert e.png() == Frame(e.pixels.copy()).png()
+    with pytest.raises(ValueError, match="copied from"):
+        plate.fill((0, 0, 1, 1), (0, 0, 0))

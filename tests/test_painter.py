@@ -283,10 +283,10 @@ def test_paints_laid_from_the_last_ones_on_a_plate_are_those_laid_afresh():
         if not pl.paints or ("painted", key) in painter.kept._items:
             continue
         laid.clear()
-        got = painter.recorded.painted(pl, painter.recorded.plate(pl.plate, 1080, 2400, False),
+        got = painter.recorded.painted(pl, painter.recorded.plate(pl.plate, 1080, 2400),
                                        key)
         fresh = Painter(None, _route(assets), ORIGIN, assets.get)
-        want = fresh.recorded.painted(pl, fresh.recorded.plate(pl.plate, 1080, 2400, False),
+        want = fresh.recorded.painted(pl, fresh.recorded.plate(pl.plate, 1080, 2400),
                                       key)
         assert np.array_equal(got.pixels, want.pixels)
         partly += None not in laid
@@ -402,15 +402,15 @@ def test_what_the_painter_keeps_stays_within_its_memory_and_comes_back_the_same(
     assets = {f"{c * 64}.webp": _webp(60, 90, n) for n, c in enumerate("abc")}
     plate = 60 * 90 * 3
     painter = Painter(None, _route(assets), ORIGIN, assets.get, memory=10 * plate // 3)
-    first = {n: painter.recorded.plate(n, 60, 90, png=False).pixels.copy() for n in assets}
+    first = {n: painter.recorded.plate(n, 60, 90).pixels.copy() for n in assets}
     assert len(painter.kept) == 2 and painter.kept.weight <= painter.kept.limit
     for n in [*assets, *reversed(assets)]:  # decoded again where dropped: the same pixels
-        assert np.array_equal(painter.recorded.plate(n, 60, 90, png=True).pixels, first[n])
+        assert np.array_equal(painter.recorded.plate(n, 60, 90).pixels, first[n])
         assert painter.kept.weight <= painter.kept.limit
     with Image.open(io.BytesIO(assets["a" * 64 + ".webp"])) as im:
         assert np.array_equal(first["a" * 64 + ".webp"], np.asarray(im.convert("RGB")))
     none = Painter(None, _route(assets), ORIGIN, assets.get, memory=0)
-    assert np.array_equal(none.recorded.plate("a" * 64 + ".webp", 60, 90, png=True).pixels,
+    assert np.array_equal(none.recorded.plate("a" * 64 + ".webp", 60, 90).pixels,
                           first["a" * 64 + ".webp"])
     assert len(none.kept) == 0 and len(none.regions) == 0
 
@@ -595,3 +595,33 @@ def test_both_pages_of_a_size_open_their_windows_with_its_first_frame(browser, m
     m.jump("cart")
     painter.draw(m.observe("html"), 1080, 2400)
     assert opened == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_overlay_laid_in_the_box_of_its_ink_is_the_overlay_laid_whole(seed):
+    """`Painter._lay_over`: an overlay (clear but for some texts) blended and pasted only
+    in the box of its pixels not clear gives the frame that blending it whole over the
+    rectangle restored to the paints gives: on a frame showing the paints there (no
+    restoring) and on one showing something else there (restored first)."""
+    from phoneworld.serve.frame import Frame, over
+
+    rng = np.random.default_rng(seed)
+    h, w = 90, 70
+    painted = Frame(rng.integers(0, 256, (h, w, 3), dtype=np.uint8))
+    r = (int(rng.integers(0, 30)), int(rng.integers(0, 40)), int(rng.integers(35, 71)),
+         int(rng.integers(45, 91)))
+    img = np.zeros((r[3] - r[1], r[2] - r[0], 4), np.uint8)
+    if seed % 3:  # a few strokes of ink (none at all in the others)
+        for _ in range(3):
+            y, x = int(rng.integers(0, img.shape[0])), int(rng.integers(0, img.shape[1]))
+            img[y:y + 4, x:x + 9] = rng.integers(0, 256, (1, 1, 4))
+    want = painted.pixels.copy()
+    want[r[1]:r[3], r[0]:r[2]] = over(want[r[1]:r[3], r[0]:r[2]], img)
+    clean = painted.copy()
+    Painter._lay_over(clean, painted, r, img, restore=False)
+    dirty = painted.copy()
+    dirty.fill((0, 0, w, h), (9, 8, 7))  # an older frame's pixels everywhere
+    Painter._lay_over(dirty, painted, r, img, restore=True)
+    assert np.array_equal(clean.pixels, want)
+    assert np.array_equal(dirty.pixels[r[1]:r[3], r[0]:r[2]], want[r[1]:r[3], r[0]:r[2]])
+    assert clean.png() == Frame(want).png()

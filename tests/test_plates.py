@@ -78,9 +78,9 @@ def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
         pl = PageLayers(head="", plate="p.png", paints=paints, layers=(), html="")
         frames = []
         for rec in (fast, slow):
-            base = rec.plate(rec.ground("p.png", paints, (w, h)), w, h, png=True,
+            base = rec.plate(rec.ground("p.png", paints, (w, h)), w, h,
                              load=False)
-            frames.append(rec.painted(pl, base, ("p.png", w, h, paints), png=True)
+            frames.append(rec.painted(pl, base, ("p.png", w, h, paints))
                           if paints else base)
         got, want = frames
         assert got.png() == want.png(), n
@@ -155,9 +155,9 @@ def test_every_shared_apps_screens_lay_alike_on_prepared_plates(folder, tmp_path
         frames = []
         for rec in (fast, slow):
             name = rec.ground(pl.plate, pl.paints, size)
-            base = rec.plate(name, *size, png=True, load=False)
+            base = rec.plate(name, *size, load=False)
             assert base is not None
-            frames.append(rec.painted(pl, base, (pl.plate, *size, pl.paints), png=True)
+            frames.append(rec.painted(pl, base, (pl.plate, *size, pl.paints))
                           if pl.paints else base)
         fast_png, slow_png = (f.png() for f in frames)  # PNGs first: from the bands
         want = frames[1].pixels
@@ -200,3 +200,34 @@ def test_a_screenshotter_prepares_the_plates_of_the_apps_it_is_given():
     for n in names:
         assert PLATES.get(n, 30, 70).png() == assets[n]  # (ours: the same encoder)
     assert shots.painter is None and shots._thread is None  # no browser
+
+
+def test_a_plate_a_screenshot_needs_first_is_prepared_by_it_and_not_again():
+    """`Plates.take`: a plate not prepared yet is decoded and encoded by the caller (its
+    own loaded frame, the same pixels and PNG as one decoded whole), kept for later
+    callers, and skipped by the background where its job was queued; nothing where no
+    memory is given, or for an image that cannot be read."""
+    import threading
+
+    rng = np.random.default_rng(6)
+    img = rng.integers(0, 256, (3 * BAND + 5, 24, 3), dtype=np.uint8)
+    assets = {"a.png": _png(img), "b.png": _png(img[::-1].copy())}
+    plates = Plates(1 << 26)
+    gate = threading.Event()
+
+    def slow(name: str) -> bytes | None:  # the background waits on the gate
+        if threading.current_thread().name == "phoneworld-plates":
+            gate.wait(30)
+        return assets.get(name)
+
+    plates.prepare(slow, [("b.png", ""), ("a.png", "")], 24, 3 * BAND + 5)
+    f = plates.take(assets.get, "a.png", 24, 3 * BAND + 5)  # before the background's turn
+    assert f is not None and f.loaded and np.array_equal(f.pixels, img)
+    assert f.png() == Frame(img.copy()).png()
+    gate.set()
+    assert plates.wait(60) and plates.prepared == 1  # b.png only: a.png was taken
+    kept = plates.get("a.png", 24, 3 * BAND + 5)
+    assert kept is not None and not kept.loaded and kept.png() == f.png()
+    assert np.array_equal(kept.pixels, img)
+    assert plates.take(assets.get, "gone.png", 24, 3 * BAND + 5) is None
+    assert Plates(0).take(assets.get, "a.png", 24, 3 * BAND + 5) is None

@@ -242,8 +242,8 @@ def test_a_dialog_laid_from_its_dimmed_ground_equals_every_paint_laid_in_order()
                                ((0, 800, 1080, 900), (0, 1300, 1080, 1400))]):
         ps = paints(*state)
         pl = PageLayers(head="", plate="d.png", paints=ps, layers=(), html="")
-        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE, png=True)
-        got = rec.painted(pl, base, ("d.png", *SIZE, ps), png=True)
+        base = rec.plate(rec.ground("d.png", ps, SIZE), *SIZE)
+        got = rec.painted(pl, base, ("d.png", *SIZE, ps))
         want = _naive(naive, dialog, ps)
         assert np.array_equal(got.pixels, want), n
         assert decode_png(got.png()).tobytes() == want.tobytes()
@@ -539,3 +539,41 @@ def test_a_grown_dialog_shows_the_screen_under_it_round_its_card(activitylaunche
     margin[card[1]:card[3], card[0]:card[2]] = False
     assert margin.sum() > 50_000
     assert np.array_equal(got.pixels[margin], want.pixels[margin])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_paints_laid_strip_by_strip_equal_every_paint_laid_in_order(seed):
+    """A plate's paints are laid strip by strip (`Recorded._strips`: those whose rows
+    overlap, on one copy of their strip): colours, see-through colours over what is
+    there, cuts of the plate moved and of a sprite, overlapping and off the screen,
+    give the bytes that laying each paint in turn gives."""
+    from phoneworld.runtime.cache import LRU
+    from phoneworld.runtime.layers import PageLayers
+    from phoneworld.serve.plates import Plates
+
+    rng = np.random.default_rng(seed)
+    w, h = 120, 200
+    plate = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    sprite = rng.integers(0, 256, (30, 50, 3), dtype=np.uint8)
+    assets = {"p.png": _png(plate), "s.png": _png(sprite)}
+    paints = []
+    for _ in range(int(rng.integers(1, 25))):
+        x1, y1 = int(rng.integers(-10, w)), int(rng.integers(-10, h))
+        r = (x1, y1, x1 + int(rng.integers(1, 60)), y1 + int(rng.integers(1, 40)))
+        kind = int(rng.integers(0, 4))
+        if kind == 0:
+            paints.append(Paint(r, color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif kind == 1:  # see-through: laid over what is there
+            paints.append(Paint(r, color=f"#{int(rng.integers(0, 1 << 32)):08x}"))
+        elif kind == 2:  # rows of the plate moved
+            paints.append(Paint(r, image="p.png", image_size=(w, h),
+                                origin=(0, int(rng.integers(-50, 50)))))
+        else:
+            paints.append(Paint(r, image="s.png", image_size=(50, 30), origin=r[:2]))
+    ps = tuple(paints)
+    rec = Recorded(assets.get, LRU(1 << 28), Plates(0))
+    pl = PageLayers(head="", plate="p.png", paints=ps, layers=(), html="")
+    got = rec.painted(pl, rec.plate("p.png", w, h, load=False), ("p.png", w, h, ps))
+    want = _naive(Recorded(assets.get, LRU(1 << 28), Plates(0)), plate, ps)
+    assert np.array_equal(got.pixels, want)
+    assert got.png() == _png(want)

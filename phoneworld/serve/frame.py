@@ -41,6 +41,9 @@ BAND = 32
 """Rows per deflate block."""
 LEVEL = 1
 """zlib level: screens are mostly flat colour, which level 1 packs nearly as well."""
+DEPTH = 3
+"""How many frames deep a copy's sources go (`Frame.copy`): a plate, the plate with
+paints laid, those laid again from it, a frame drawn on that."""
 _MOD = 65521
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _END = b"\x03\x00"  # an empty final block (fixed Huffman): what ends the deflate stream
@@ -100,6 +103,19 @@ def decode_rgb(data: bytes) -> np.ndarray:
         with Image.open(io.BytesIO(data)) as im:
             return np.asarray(im if im.mode == "RGB" else im.convert("RGB"))
     return px if px.ndim == 3 and px.shape[2] == 3 else px[..., :3]
+
+
+def _runs(at: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of each run of consecutive indices in `at` (sorted indices, or a
+    boolean mask: those of its True values)."""
+    if at.dtype == bool:
+        at = np.flatnonzero(at)
+    if not at.size:
+        return []
+    cuts = np.flatnonzero(np.diff(at) > 1)
+    starts = np.concatenate(([at[0]], at[cuts + 1]))
+    ends = np.concatenate((at[cuts], [at[-1]])) + 1
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 def over(under: np.ndarray, rgba: np.ndarray) -> np.ndarray:
@@ -181,9 +197,20 @@ class Frame:
     `plates`): its PNG costs nothing, and each band's rows are inflated from its own
     bytes when first read or changed (`rows`), so that a change costs the bands it
     touches, not the whole image.
+
+    A `copy` holds nothing of its own at first: the rows of a band it has not changed
+    are copied from the frame it was made from (its source: inflated or decoded there,
+    once) when first read, and that band's encoding is the source's (deflated there,
+    once, when a PNG first needs it), so that the frames drawn on one plate, ground or
+    frame share what inflating and deflating their unchanged rows costs, and a copy
+    costs only the rows it reads or changes. A frame copied from is frozen: changing it
+    is an error (frames are drawn on copies). Sources go `DEPTH` frames deep at most: a
+    copy of a frame that deep takes the bands that frame changed and its source for
+    the rest, so the frames a copy keeps alive are few.
     """
 
-    __slots__ = ("_pixels", "_bands", "_png", "_valid", "size")
+    __slots__ = ("_pixels", "_bands", "_png", "_valid", "_source", "_mine", "_depth",
+                 "_frozen", "size")
 
     def __init__(self, pixels: np.ndarray) -> None:
         if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
@@ -197,6 +224,15 @@ class Frame:
         self.size = (pixels.shape[1], pixels.shape[0])
         """(width, height)."""
         self._bands: list[tuple[bytes, int, int] | None] = [None] * -(-pixels.shape[0] // BAND)
+        self._source: Frame | None = None
+        """The frame it is a copy of (None: an image of its own)."""
+        self._mine: np.ndarray | None = None
+        """Of a copy: per band, whether it changed it (else its rows and encoding are the
+        source's)."""
+        self._depth = 0
+        """Sources behind it."""
+        self._frozen = False
+        """Whether a copy was made of it (it is not changed then)."""
 
     @classmethod
     def from_png(cls, data: bytes) -> Frame:
@@ -204,19 +240,23 @@ class Frame:
         if data[:8] != _SIGNATURE or data[12:16] != b"IHDR":
             raise ValueError("not a PNG image")
         w, h = struct.unpack(">II", data[16:24])
+        f = cls._blank((w, h), [None] * -(-h // BAND))
+        f._png = data
+        return f
+
+    @classmethod
+    def _blank(cls, size: tuple[int, int], bands: list) -> Frame:
+        """A frame of `size` with `bands` and nothing else (no pixels, no source)."""
         f = cls.__new__(cls)
-        f._pixels, f._png, f._valid, f.size = None, data, None, (w, h)
-        f._bands = [None] * -(-h // BAND)
+        f._pixels, f._png, f._valid, f._source, f._mine = None, None, None, None, None
+        f._depth, f._frozen, f.size, f._bands = 0, False, size, bands
         return f
 
     def compact(self) -> Frame:
         """This frame as its encoded bands alone (deflated now where stale, and shared):
         its rows are inflated from them again where read or changed."""
         self.encode()
-        f = Frame.__new__(Frame)
-        f._pixels, f._png, f._valid, f.size = None, None, None, self.size
-        f._bands = list(self._bands)
-        return f
+        return Frame._blank(self.size, list(self._bands))
 
     @property
     def loaded(self) -> bool:
@@ -231,7 +271,7 @@ class Frame:
         """The pixels (the whole array), of which rows y1 to y2 are sure to be decoded:
         a compact frame inflates only the bands they lie in."""
         if self._pixels is None:
-            if self._png is not None:
+            if self._png is not None and self._source is None:
                 px = decode_png(self._png)
                 self._pixels = px[..., :3].copy() if px.shape[2] == 4 else px
                 return self._pixels
@@ -239,8 +279,17 @@ class Frame:
             self._valid = np.zeros(len(self._bands), bool)
         if self._valid is not None:
             lo, hi = max(0, y1) // BAND, (min(y2, self.size[1]) - 1) // BAND + 1
-            for b in np.flatnonzero(~self._valid[lo:hi]).tolist():
-                self._inflate(lo + b)
+            todo = np.flatnonzero(~self._valid[lo:hi])
+            if todo.size:
+                if self._source is None:
+                    for b in todo.tolist():
+                        self._inflate(lo + b)
+                else:  # bands it has not changed: the source's rows
+                    todo += lo
+                    px = self._source.rows(int(todo[0]) * BAND, (int(todo[-1]) + 1) * BAND)
+                    for a, z in _runs(todo):
+                        self._pixels[a * BAND:z * BAND] = px[a * BAND:z * BAND]
+                    self._valid[todo] = True
             if self._valid.all():
                 self._valid = None
         return self._pixels
@@ -260,20 +309,34 @@ class Frame:
         self._valid[b] = True
 
     def copy(self) -> Frame:
-        """A frame with its own pixels and the encoded bands this one has (a compact
-        one's copy inflates its rows from them as this one does)."""
-        f = Frame.__new__(Frame)
-        f._pixels = None if self._pixels is None else self._pixels.copy()
-        f._valid = None if self._valid is None else self._valid.copy()
-        f._png, f.size, f._bands = self._png, self.size, list(self._bands)
+        """A frame of the same pixels, to change, whose rows and encoded bands are this
+        one's until it changes them (see the class docstring); this one is frozen.
+        Of a frame `DEPTH` deep: the bands it changed, copied now, and its source's."""
+        f = Frame._blank(self.size, list(self._bands))
+        f._png = self._png
+        if self._depth < DEPTH:
+            self._frozen = True
+            f._source, f._depth = self, self._depth + 1
+            f._mine = np.zeros(len(self._bands), bool)
+            return f
+        assert self._mine is not None
+        f._source, f._depth, f._mine = self._source, self._depth, self._mine.copy()
+        if self._mine.any():
+            assert self._pixels is not None
+            f._pixels = np.empty_like(self._pixels)
+            f._valid = self._mine.copy()
+            for a, z in _runs(self._mine):
+                f._pixels[a * BAND:z * BAND] = self._pixels[a * BAND:z * BAND]
         return f
 
     @property
     def nbytes(self) -> int:
         """The memory it holds: its pixels (where decoded), PNG bytes and encoded bands."""
+        mine = self._mine
         return ((0 if self._pixels is None else self._pixels.nbytes)
-                + (0 if self._png is None else len(self._png))
-                + sum(len(b[0]) for b in self._bands if b is not None))
+                + (0 if self._png is None or self._source is not None else len(self._png))
+                + sum(len(b[0]) for i, b in enumerate(self._bands)
+                      if b is not None and (mine is None or mine[i])))
 
     @property
     def encoded(self) -> bool:
@@ -294,10 +357,16 @@ class Frame:
         x1, y1, x2, y2 = max(0, x), max(0, y), min(fw, x + w), min(fh, y + h)
         return (x1, y1, x2, y2) if x1 < x2 and y1 < y2 else None
 
+    def _changing(self) -> None:
+        if self._frozen:
+            raise ValueError("a frame copied from is not changed: change a copy of it")
+
     def _stale(self, y1: int, y2: int) -> None:
         self._png = None
         for b in range(y1 // BAND, (y2 - 1) // BAND + 1):
             self._bands[b] = None
+        if self._mine is not None:
+            self._mine[y1 // BAND:(y2 - 1) // BAND + 1] = True
 
     def _overwritten(self, x1: int, y1: int, x2: int, y2: int) -> bool:
         """Whether bands of a compact frame not inflated yet lie wholly inside the
@@ -324,17 +393,26 @@ class Frame:
             self._stale(y1, y1 + h)
             return
         dst = self.rows(y1, y1 + h)[y1:y1 + h, x1:x1 + w]
+        lo, hi = y1 // BAND, (y1 + h - 1) // BAND + 1
+        if self._png is None and not any(self._bands[lo:hi]) and \
+                (self._mine is None or self._mine[lo:hi].all()):
+            dst[...] = new  # (its bands are stale already: nothing to compare for)
+            return
         rows = np.flatnonzero((dst != new).any(axis=(1, 2)))
         if not rows.size:
             return
         dst[rows[0]:rows[-1] + 1] = new[rows[0]:rows[-1] + 1]
         self._png = None
-        bands = np.unique((rows + y1) // BAND)
+        at = (rows + y1) // BAND  # (ascending: each band once, without np.unique, whose
+        bands = at[np.r_[True, at[1:] != at[:-1]]]  # first call imports numpy.ma: 30 ms)
         for b in bands.tolist():
             self._bands[b] = None
+        if self._mine is not None:
+            self._mine[bands] = True
 
     def fill(self, rect: tuple[int, int, int, int], rgb: tuple[int, int, int]) -> None:
         """Paint `rect` (x1, y1, x2, y2) in one colour."""
+        self._changing()
         c = self._clip(rect[0], rect[1], rect[2] - rect[0], rect[3] - rect[1])
         if c is not None:
             x1, y1, x2, y2 = c
@@ -349,6 +427,7 @@ class Frame:
 
     def paste(self, x: int, y: int, rgb: np.ndarray) -> None:
         """Put `rgb` (h x w x 3) with its top-left at (x, y); what falls outside is cut."""
+        self._changing()
         h, w = rgb.shape[:2]
         c = self._clip(x, y, w, h)
         if c is not None:
@@ -358,6 +437,7 @@ class Frame:
     def composite(self, x: int, y: int, rgba: np.ndarray) -> None:
         """Lay `rgba` (h x w x 4, straight alpha, as a PNG holds it) over the frame with
         its top-left at (x, y)."""
+        self._changing()
         h, w = rgba.shape[:2]
         c = self._clip(x, y, w, h)
         if c is None:
@@ -370,6 +450,9 @@ class Frame:
 
     def _band(self, b: int) -> tuple[bytes, int, int]:
         got = self._bands[b]
+        if got is None and self._mine is not None and not self._mine[b]:
+            assert self._source is not None  # (unchanged: the source's, deflated there)
+            got = self._bands[b] = self._source._band(b)
         if got is None:
             px = self.rows(b * BAND, (b + 1) * BAND)
             rows = px[b * BAND:(b + 1) * BAND].reshape(-1, px.shape[1] * 3)

@@ -147,8 +147,8 @@ class Painter:
 
     def draw(self, html: str, width: int, height: int, *, png: bool = True) -> Frame:
         """`html` (a page of a `width` x `height` app) as a frame of that many pixels;
-        with `png`, one that will be PNG-encoded (recorded pixels are encoded once, for
-        every frame drawn on them)."""
+        with `png`, one that will be PNG-encoded (a plate's rows are then inflated only
+        where drawn on; the frames drawn on one plate share its encoded bands)."""
         if (width, height) not in self._sizes:
             # Both pages of a size open at its first frame (a screen on its plate is
             # drawn in the see-through one, any other in the opaque one): a session's
@@ -163,12 +163,11 @@ class Painter:
             # (A plate `plates` prepared is served from its PNG bands as they are where
             # nothing is drawn over it: its pixels are decoded only where read.)
             name = self.recorded.ground(pl.plate, pl.paints, (width, height))
-            base = self.recorded.plate(name, width, height, png, load=not png)
+            base = self.recorded.plate(name, width, height, load=not png)
             if base is not None:
                 f = self._on_plate(pl, base, width, height, png)
                 # (Weighed again: rows of a compact plate may have been inflated.)
-                self.recorded.reweigh(("plate", name, width, height))
-                self.recorded.reweigh(("painted", (pl.plate, width, height, pl.paints)))
+                self.recorded.settle()
                 return f
         return self._changed(pl, html, width, height)
 
@@ -201,12 +200,9 @@ class Painter:
             # The recorded pixels: laid (by another thread while Chromium captures the
             # clips), and the frame to draw on copied. Frames are never changed once
             # drawn: a plate without paints is its own.
-            painted = self.recorded.painted(pl, base, key, png) if pl.paints else base
+            painted = self.recorded.painted(pl, base, key) if pl.paints else base
             if painted is None:
                 return None
-            if png and not painted.encoded:  # (a plate is encoded by `_plate`)
-                painted.encode()
-                self.kept.put(("painted", key), painted)  # weighed again, with its bands
             start = last or painted
             return painted, (start.copy() if hits or clips else start)
 
@@ -216,10 +212,15 @@ class Painter:
             return self._changed(None, pl.html, width, height)
         painted, f = got
         self.reused += sum(area([r]) for r, _ in hits)
-        for r, img in hits:
-            self._lay_over(f, painted, r, img)
+        # (A rectangle of a frame copied from the paints shows them until a rectangle
+        # that meets it is laid: it needs no restoring first.)
+        laid: list[Rect] | None = None if last is not None else []
+        for r, img in [*hits, *zip(clips, imgs, strict=True)]:
+            clean = laid is not None and not any(meets(r, q) for q in laid)
+            self._lay_over(f, painted, r, img, restore=not clean)
+            if laid is not None:
+                laid.append(r)
         for c, img in zip(clips, imgs, strict=True):
-            self._lay_over(f, painted, c, img)
             self._keep_regions(pl, misses, c, img, clear=True)
         _remember(page, key, pl, f)
         return f
@@ -304,14 +305,28 @@ class Painter:
         return f
 
     @staticmethod
-    def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray) -> None:
+    def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray, restore: bool = True
+                  ) -> None:
         """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
-        to `painted`: `f` may hold overlay pixels there already (an older frame's, or a
-        rectangle drawn before that a clip joined to its neighbours covers), which the
-        see-through overlay must not be laid over twice."""
-        if img.shape[2] == 4:
-            img = over(painted.rows(r[1], r[3])[r[1]:r[3], r[0]:r[2]], img)
-        f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
+        to `painted` unless not to `restore` it (it shows `painted` there): `f` may hold
+        overlay pixels there already (an older frame's, or a rectangle drawn before that
+        a clip joined to its neighbours covers), which the see-through overlay must not
+        be laid over twice. A see-through overlay is blended and pasted only in the box
+        of its pixels not clear (a line of text in a list row's rectangle)."""
+        if img.shape[2] != 4:
+            f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
+            return
+        if restore:
+            f.paste(r[0], r[1], painted.rows(r[1], r[3])[r[1]:r[3], r[0]:r[2]])
+        alpha = img[..., 3]
+        rows = np.flatnonzero(alpha.any(axis=1))
+        if not rows.size:
+            return
+        cols = np.flatnonzero(alpha[rows[0]:rows[-1] + 1].any(axis=0))
+        y1, y2, x1, x2 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+        x, y = r[0] + x1, r[1] + y1
+        under = painted.rows(y, r[1] + y2)[y:r[1] + y2, x:r[0] + x2]
+        f.paste(x, y, over(under, img[y1:y2, x1:x2]))
 
     # -- regions drawn before ----------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 and the paints on it (colours; cuts of recorded images: rows moved, sprites, switches).
 
     rec = Recorded(assets.get, LRU(1 << 28))
-    base = rec.plate(pl.plate, 1080, 2400, png=True)   # decoded once (7-21 ms), kept
+    base = rec.plate(pl.plate, 1080, 2400)   # decoded once (7-21 ms), kept
     painted = rec.painted(pl, base, (pl.plate, 1080, 2400, pl.paints))
 
 Decoded images, plates and plates with their paints laid are kept in the painter's LRU
@@ -50,26 +50,31 @@ class Recorded:
         self.kept = kept
         self.plates = plates
         """Plates prepared ahead (`plates`: the process's)."""
+        self._lent: dict[tuple[Any, ...], None] = {}
+        """Keys of kept frames handed out since `settle` (copies drawn on them copy
+        their rows from them, and inflate them there: they grow)."""
         self.last_paints: dict[tuple[Any, ...], tuple[Paint, ...]] = {}
         """The paints last laid on each plate (by plate, width, height): where the next
         paints on it are laid from (`painted`)."""
 
-    def painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...],
-                png: bool = False) -> Frame | None:
+    def painted(self, pl: PageLayers, base: Frame, key: tuple[Any, ...]) -> Frame | None:
         """The plate `base` with `pl.paints` laid, kept by `key` (None: an image that
         cannot be read). Drawn from the last one laid on this plate where its paints
         differ in a part of the screen (a row removed, a switch flipped): only the
         rectangles of the paints that differ are restored to the plate and have the
         paints that meet them laid again, in order, each cut to the rectangle (the
-        paints are opaque, so what shows elsewhere is the same paint on either). With
-        `png`, a dimmed ground is PNG-encoded once, for every frame laid on it."""
+        paints are opaque, so what shows elsewhere is the same paint on either). The
+        frames laid share the rows and encoded bands they do not change (`Frame.copy`)."""
         painted = self.kept.get(("painted", key))
         if painted is not None:
             assert isinstance(painted, Frame)
+            self._lent["painted", key] = None
             return painted
         plate, size = key[:3], base.size
         old = self.last_paints.get(plate)
         start = None if old is None else self.kept.get(("painted", (*plate, old)))
+        if start is not None:
+            self._lent["painted", (*plate, old)] = None
         rects: list[Rect | None] = [None]  # None: the whole screen
         if start is not None and old is not None:
             ops = SequenceMatcher(None, old, pl.paints, autojunk=False).get_opcodes()
@@ -79,7 +84,7 @@ class Recorded:
                 rects = list(differ)
         assert start is None or isinstance(start, Frame)
         if rects == [None] or start is None:
-            painted = self._whole(pl.paints, base, png)
+            painted = self._whole(pl.paints, base)
             if painted is None:
                 return None
         else:
@@ -91,25 +96,26 @@ class Recorded:
                 return None
         # Steps that change only texts keep the paints (and their encoded bands).
         self.kept.put(("painted", key), painted)
+        self._lent["painted", key] = None
         self.last_paints[plate] = pl.paints
         return painted
 
-    def _whole(self, paints: tuple[Paint, ...], base: Frame, png: bool) -> Frame | None:
+    def _whole(self, paints: tuple[Paint, ...], base: Frame) -> Frame | None:
         """`paints` laid on a copy of `base` (a plate, or the ground `ground` names), each
         in order; from the ground dimmed where a scrim follows it (`dimmed`)."""
         size = base.size
         g = _ground_at(paints, size)
         k = _scrim_at(paints, size, g)
-        ground = base if g < 0 else self.plate(paints[g].image, *size, png, load=False)
+        ground = base if g < 0 else self.plate(paints[g].image, *size, load=False)
         if ground is None:
             return None
         if k is None:
             painted = ground.copy()
-            return painted if all(self.lay(painted, p) for p in paints[g + 1:]) else None
-        # The ground dimmed whole, kept and encoded once for every state laid on it (a
+            return painted if self._strips(painted, ground, paints[g + 1:]) else None
+        # The ground dimmed whole, kept for every state laid on it (a
         # dialog's window may move from state to state: onelist's grows with its list).
         hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
-        dim = self.dimmed(paints[g].image, *size, paints[k].color, png)
+        dim = self.dimmed(paints[g].image, *size, paints[k].color)
         if dim is None:
             return None
         painted = dim.copy()
@@ -120,7 +126,39 @@ class Recorded:
             for part in _less(r, hole):
                 if not self._relay(painted, ground, part, (*paints[g + 1:k], paints[k])):
                     return None
-        return painted if all(self.lay(painted, p) for p in paints[k + 1:]) else None
+        return painted if self._strips(painted, painted, paints[k + 1:]) else None
+
+    def _strips(self, f: Frame, base: Frame, paints: tuple[Paint, ...]) -> bool:
+        """`paints` laid on `f` (which shows `base` where they lie), in order, strip by
+        strip: the paints whose rows overlap, joined, laid on a copy of their strip,
+        put in `f` once (a screen of many small wipes: each costs a slice, not a change
+        to the frame). Paints in different strips share no pixel, so this is the frame
+        that laying each in turn gives. False: an image that cannot be read."""
+        w, h = f.size
+        spans = sorted((max(0, p.rect[1]), min(h, p.rect[3]), i) for i, p in enumerate(paints)
+                       if max(0, p.rect[0]) < min(w, p.rect[2])
+                       and max(0, p.rect[1]) < min(h, p.rect[3]))
+        groups: list[list[int]] = []
+        end = -1
+        for y1, y2, i in spans:
+            if y1 >= end:
+                groups.append([])
+            groups[-1].append(i)
+            end = max(end, y2) if y1 < end else y2
+        for group in groups:
+            group.sort()  # (in paint order)
+            mine = tuple(paints[i] for i in group)
+            r = (max(0, min(p.rect[0] for p in mine)), max(0, min(p.rect[1] for p in mine)),
+                 min(w, max(p.rect[2] for p in mine)), min(h, max(p.rect[3] for p in mine)))
+            # From the last paint that covers the whole strip with opaque pixels (a list
+            # row's background): nothing under it read (nor inflated) or laid.
+            start = next((j for j in range(len(mine) - 1, -1, -1)
+                          if _opaque(mine[j], (w, h)) and _inside(r, mine[j].rect)), 0)
+            if not self._relay_from(f, base, r, mine, start,
+                                    covered=_inside(r, mine[start].rect)
+                                    and _opaque(mine[start], (w, h))):
+                return False
+        return True
 
     def _relay(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...]) -> bool:
         """Rectangle `r` of `f` restored to `base`, then the `paints` that meet it laid
@@ -139,12 +177,14 @@ class Recorded:
         return self._relay_from(f, base, r, paints, 0)
 
     def _relay_from(self, f: Frame, base: Frame, r: Rect, paints: tuple[Paint, ...],
-                    start: int) -> bool:
-        """`_relay` of `r` from `paints[start]` on (from `base` where `start` is 0; else
-        that paint covers `r`)."""
+                    start: int, covered: bool | None = None) -> bool:
+        """`_relay` of `r` from `paints[start]` on (from `base` unless that paint covers
+        `r`: `covered`, by default where `start` is not 0)."""
         x1, y1, x2, y2 = r
-        canvas = _Canvas(base.rows(y1, y2)[y1:y2, x1:x2].copy() if start == 0 else
-                         np.empty((y2 - y1, x2 - x1, 3), np.uint8))
+        if covered is None:
+            covered = start > 0
+        canvas = _Canvas(np.empty((y2 - y1, x2 - x1, 3), np.uint8) if covered else
+                         base.rows(y1, y2)[y1:y2, x1:x2].copy())
         inside = (0, 0, *canvas.size)
         for p in paints[start:]:
             if meets(p.rect, r):
@@ -164,10 +204,10 @@ class Recorded:
         g = _ground_at(paints, size)
         return paints[g].image if g >= 0 else plate
 
-    def dimmed(self, name: str, w: int, h: int, color: str, png: bool = False
-               ) -> Frame | None:
+    def dimmed(self, name: str, w: int, h: int, color: str) -> Frame | None:
         """Recorded image `name` (as `plate` has it) under `color` (#rrggbbaa), kept
-        (PNG bands encoded where `png`); None where it cannot be read."""
+        (its bands encoded when a frame laid on it first needs them); None where it
+        cannot be read."""
         key = ("dimmed", name, w, h, color)
         f = self.kept.get(key)
         if f is None:
@@ -175,14 +215,16 @@ class Recorded:
             if f is not None:
                 self.kept.put(key, f)
         if f is None:
-            base = self.plate(name, w, h, png=False)
+            base = self.plate(name, w, h)
             if base is None:
                 return None
             # Made whole by one table look-up a pixel, not laid as a paint: no copy of
             # the plate, no comparison with it (7-8 ms here, where laying it took 50).
             f = Frame(scrimmed(base.pixels, color))
             self.kept.put(key, f)
-        return self._encoded(key, f, png)
+        self._lent[key] = None
+        assert isinstance(f, Frame)
+        return f
 
     def decode(self, name: str, w: int, h: int, keep: bool = True) -> np.ndarray | None:
         """Recorded image `name` as w x h RGB pixels (None where it cannot be read),
@@ -203,25 +245,29 @@ class Recorded:
         assert isinstance(img, np.ndarray)
         return img
 
-    def plate(self, name: str, w: int, h: int, png: bool, load: bool = True
-              ) -> Frame | None:
-        """Recorded image `name` as a w x h frame, kept (PNG bands encoded where `png`);
-        None where it cannot be read. Where `plates` prepared it, it is that compact
-        frame: unless to `load` its pixels now, its rows are inflated only where read
-        (then `reweigh` it)."""
+    def plate(self, name: str, w: int, h: int, load: bool = True) -> Frame | None:
+        """Recorded image `name` as a w x h frame, kept (its bands encoded when a frame
+        laid on it first needs them); None where it cannot be read. Where `plates`
+        prepared it, it is that compact frame: unless to `load` its pixels now, its rows
+        are inflated only where read (then `settle`)."""
         key = ("plate", name, w, h)
         f = self.kept.get(key)
         if f is None:
             f = self.plates.get(name, w, h)
+            if f is None and not load and self.assets is not None:
+                # (Not prepared yet: prepared now, here, for later painters too.)
+                f = self.plates.take(self.assets, name, w, h)
             if f is None:
                 img = self.decode(name, w, h, keep=False)
                 if img is None:
                     return None
                 f = Frame(img)  # never changed: frames are drawn on copies
             self.kept.put(key, f)
+        self._lent[key] = None
         if load:
             self._loaded(key, f)
-        return self._encoded(key, f, png)
+        assert isinstance(f, Frame)
+        return f
 
     def _loaded(self, key: tuple, f: Frame) -> Frame:
         """Kept frame `f` with its pixels decoded (and weighed again where they were not)."""
@@ -230,28 +276,25 @@ class Recorded:
             self.kept.put(key, f)
         return f
 
-    def reweigh(self, key: tuple) -> None:
-        """Weigh what is kept under `key` again (a compact plate, or frames laid on one,
-        whose rows were inflated since it was kept)."""
-        f = self.kept.get(key)
-        if f is not None:
-            self.kept.put(key, f)
-
-    def _encoded(self, key: tuple, f: object, png: bool) -> Frame:
-        """Kept frame `f`, its PNG bands encoded where `png` (and weighed again)."""
-        assert isinstance(f, Frame)
-        if png and not f.encoded:
-            f.encode()
-            self.kept.put(key, f)  # weighed again, with its bands
-        return f
+    def settle(self) -> None:
+        """Weigh again what was handed out of `kept` since the last call (a compact
+        plate or ground, or frames laid on one, whose rows copies drawn on them
+        inflated there)."""
+        for key in self._lent:
+            f = self.kept.get(key)
+            if f is not None:
+                self.kept.put(key, f)
+        self._lent.clear()
 
     def lay(self, f: Frame, p: Paint, within: Rect | None = None) -> bool:
-        """Lay a paint on `f` (the part of it `within` a rectangle): a colour, or the part
-        of an image inside its rectangle."""
+        """Lay a paint on `f` (the part of it `within` a rectangle, and on it: a see-through
+        colour off its left or top edge was laid nowhere): a colour, or the part of an
+        image inside its rectangle."""
         x1, y1, x2, y2 = p.rect
-        if within is not None:
-            x1, y1 = max(x1, within[0]), max(y1, within[1])
-            x2, y2 = min(x2, within[2]), min(y2, within[3])
+        if within is None:
+            within = (0, 0, *f.size)
+        x1, y1 = max(x1, within[0], 0), max(y1, within[1], 0)
+        x2, y2 = min(x2, within[2], f.size[0]), min(y2, within[3], f.size[1])
         if x1 >= x2 or y1 >= y2:
             return True
         if p.color:
@@ -284,11 +327,8 @@ class Recorded:
                 self.kept.put(key, f)
         if not isinstance(f, Frame):
             return self.decode(name, w, h)
-        was = f.loaded
-        px = f.rows(y1, y2)
-        if not was:
-            self.kept.put(key, f)  # weighed again
-        return px
+        self._lent[key] = None  # (weighed again when the draw ends: `settle`)
+        return f.rows(y1, y2)
 
 
 class _Canvas:
@@ -335,6 +375,17 @@ def _less(r: Rect, hole: Rect | None) -> list[Rect]:
              (x1, max(y1, hy1), min(x2, hx1), min(y2, hy2)),
              (max(x1, hx2), max(y1, hy1), x2, min(y2, hy2))]
     return [p for p in parts if p[0] < p[2] and p[1] < p[3]]
+
+
+def _opaque(p: Paint, size: tuple[int, int]) -> bool:
+    """Whether paint `p` covers its rectangle with opaque pixels (a colour without alpha,
+    or a cut of a recorded image of the screen's size inside it)."""
+    return (bool(p.color) and len(p.color) == 7) or _cover(p, size) is not None
+
+
+def _inside(r: Rect, q: Rect) -> bool:
+    """Whether rectangle `r` lies inside `q`."""
+    return q[0] <= r[0] and q[1] <= r[1] and r[2] <= q[2] and r[3] <= q[3]
 
 
 def _cover(p: Paint, size: tuple[int, int]) -> Rect | None:

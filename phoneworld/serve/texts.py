@@ -56,6 +56,8 @@ DEFAULT_COLOR = "#202124"
 ELLIPSIS = "\u2026"
 WHOLE_MASK = 1080 * 400
 """App pixels of a text's box up to which its coverage is drawn whole (`TextDrawer.rgba`)."""
+WARM_WEIGHTS = (400, 500, 700)
+"""Weights whose faces a drawer reads ahead, in the background (`TextDrawer._read_maps`)."""
 MASKS = 16 << 20
 """Bytes of glyph coverages a drawer keeps (`TextDrawer.mask`): a few thousand texts."""
 
@@ -222,8 +224,20 @@ class TextDrawer:
             return cls._SYSTEM[0]
 
     def _read_maps(self) -> None:
-        for face, _ in self.chosen(400):
-            cmap(face.file, face.index)
+        """Read the faces' tables and import what drawing a text needs (Pillow's font and
+        drawing modules: 50-100 ms of a first text's CPU on a busy machine), by drawing
+        a few letters with a drawer of its own (this one's memos are left alone)."""
+        for weight in WARM_WEIGHTS:
+            for face, _ in self.chosen(weight):
+                cmap(face.file, face.index)
+                vertical(face.file, face.index)
+        spare = TextDrawer(self.faces, complex_scripts=False)
+        spare.families = self.families
+        for weight in WARM_WEIGHTS:
+            spare.rgba([TextDiv(box=(0.0, 0.0, 40.0, 20.0), text="Ag", lines="one", clamp=1,
+                                size=14.0, color=DEFAULT_COLOR, weight=weight,
+                                align="left", pad=(0.0, 0.0, -1.0), clip=(0.0, 0.0, 0.0, 0.0))],
+                       (0, 0, 40, 20), 1.0)
 
     def chosen(self, weight: int) -> list[tuple[Face, bool]]:
         """The face of each installed family for `weight`, in the families' order."""
