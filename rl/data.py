@@ -212,30 +212,44 @@ def demo_examples(specs: Sequence[Any], tasks: Sequence[Any], fmt: str = "androi
     says (`alone`), its notes anchored to their lines with `anchored` (`rl.policy.
     anchoring`). With `workers` > 1 the demos are planned in that many processes, a
     run of tasks each: the same examples in the same order, sooner (planning is most of
-    the time)."""
+    the time). Tasks are staged here, before the processes start: finding a task again
+    in its app alone draws its template, which this process has mostly done already
+    (the trainer's split draws them all) and a fresh process would do again."""
+    staged = [(tuple(s.name for s in apps), t)
+              for apps, t in (stage(specs, t, alone) for t in tasks)]
     if workers > 1 and len(tasks) > 1:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
-        size = -(-len(tasks) // min(workers, len(tasks)))
-        runs = [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+        size = -(-len(staged) // min(workers, len(staged)))
+        runs = [staged[i:i + size] for i in range(0, len(staged), size)]
         with ProcessPoolExecutor(max_workers=len(runs),
                                  mp_context=mp.get_context("spawn")) as pool:
-            done = pool.map(partial(demo_examples, fmt=fmt, k=k, reason=reason, alone=alone,
+            done = pool.map(partial(_staged_examples, fmt=fmt, k=k, reason=reason,
                                     task_last=task_last, anchored=anchored),
                             [list(specs)] * len(runs), runs)
             return [e for part in done for e in part]
+    return _staged_examples(specs, staged, fmt, k, reason, task_last=task_last,
+                            anchored=anchored)
+
+
+def _staged_examples(specs: Sequence[Any], staged: Sequence[tuple[tuple[str, ...], Any]],
+                     fmt: str = "androidworld", k: int = HISTORY, reason: bool = False, *,
+                     task_last: bool = False, anchored: bool = False
+                     ) -> list[dict[str, Any]]:
+    """`demo_examples` of tasks staged already: (the names of the apps it runs on, the
+    task as asked there), in this process."""
     from phoneworld.tasks import make_demo
     from rl.policy import anchoring
 
+    by_name = {s.name: s for s in specs}
     backends: dict[tuple[str, ...], Any] = {}
     out: list[dict[str, Any]] = []
     with anchoring(anchored):
-        for t in tasks:
-            apps, t = stage(specs, t, alone)
-            key = tuple(s.name for s in apps)
+        for key, t in staged:
+            apps = [by_name[n] for n in key]
             backend = backends.get(key) or backends.setdefault(key, target(apps))
-            demo = make_demo(apps, t)
+            demo = make_demo(apps, t, described=False)
             if demo is None or not getattr(demo, "verified", True):
                 continue
             out.extend(replay_examples(backend, t, by_label(demo_actions(demo), apps), fmt, k,

@@ -273,3 +273,60 @@ def test_cached_screens_are_exactly_the_screens_rendered_afresh(episodes, reads)
             assert (a.screen, a.event, a.done) == (b.screen, b.event, b.done)
         assert cached.observe("xml") == fresh.observe("xml")
         assert cached.state.dump() == fresh.state.dump()
+
+
+_WRITE = st.one_of(
+    st.tuples(st.just("insert"), st.integers(1, 3), st.integers(0, 3)),
+    st.tuples(st.just("flag"), st.booleans(), st.integers(0, 2)),
+    st.tuples(st.just("clear"), st.just(0), st.just(0)),
+    st.tuples(st.just("snap"), st.just(0), st.just(0)),
+    st.tuples(st.just("load"), st.integers(0, 5), st.booleans()),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_WRITE, max_size=25))
+def test_reads_kept_per_version_and_deferred_loads_are_the_data_sql_holds(ops) -> None:
+    """Two States of a spec share what they read per version, and a loaded image reaches
+    SQLite only when SQL needs it: whatever the writes, snapshots and loads, what a State
+    reads (rows, keys, flags) and its image are what its database holds."""
+    spec = shop_spec()
+    states = [State(spec), State(spec)]
+    snaps: list[tuple[bytes, int]] = []
+    for n, (op, a, b) in enumerate(ops):
+        s = states[n % 2]
+        if op == "insert":
+            s.insert("cart", {"product": a, "qty": b})
+        elif op == "flag":
+            s.set_flag("notifications", a)
+            s.set_flag("last_viewed", b)
+        elif op == "clear":
+            s.clear("cart")
+        elif op == "snap":
+            snaps.append((s.image(), s.version))
+        elif snaps:
+            image, version = snaps[a % len(snaps)]
+            s.load(image, version if b else None)
+        for s in states:
+            held = {n: s.conn.execute(f'SELECT * FROM "{n}" ORDER BY rowid').fetchall()
+                    for n in ("cart", "flags")}
+            assert [tuple(r.values()) for r in s.rows("cart")] == \
+                [(p, q) for p, q in held["cart"]]
+            assert s.by_key("cart", 2) == next((r for r in s.rows("cart")
+                                                if r["product"] == 2), None)
+            assert s.flags == {"notifications": bool(dict(held["flags"])["notifications"]),
+                               "last_viewed": dict(held["flags"])["last_viewed"]}
+            fresh = State(spec)
+            fresh.load(s.image())  # the image is the data: a new version, read afresh
+            assert fresh.dump() == s.dump()
+
+
+def test_a_restore_to_the_data_held_does_not_reload_it() -> None:
+    m = Machine(shop_spec())
+    m.reset()
+    snap = m.snapshot()
+    tap(m, "Settings")
+    assert m.screen != snap.stack[-1][0]
+    assert m.snapshot().image is snap.image  # nothing written: the same bytes
+    m.restore(snap)
+    assert not m.state._unloaded and m.screen == snap.stack[-1][0]

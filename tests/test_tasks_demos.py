@@ -259,3 +259,31 @@ def test_a_plan_waits_on_a_screen_that_gives_way_by_itself():
     d = make_demo([spec], t)
     assert d is not None and d.verified
     assert [a["action_type"] for a in d.actions] == ["wait", "click", "click", "status"]
+
+
+@pytest.mark.parametrize("app", ["shopping", "messages", "settings"])
+def test_plans_with_reads_kept_per_version_are_the_plans_read_afresh(app):
+    """What States read is kept per data version for the whole process, and the planner
+    parses each action once: the demos are the ones it finds with none of that kept."""
+    from phoneworld.runtime import state
+    from phoneworld.tasks import planner
+
+    specs = [example(app)]
+    tasks = sample_tasks(specs, 12, 5)
+    warm = [make_demo(specs, t) for t in tasks]
+    state.versions.cache_clear()
+    planner._PARSED.clear()
+    cold = [make_demo(specs, t) for t in tasks]
+    assert [d and (d.actions, d.verified) for d in warm] == \
+        [d and (d.actions, d.verified) for d in cold]
+    assert sum(bool(d and d.verified) for d in warm) >= 9
+
+
+def test_a_demo_not_described_is_the_same_demo_without_its_screens():
+    specs = phone_specs()
+    for t in sample_tasks(specs, 6, 2):
+        full, bare = make_demo(specs, t), make_demo(specs, t, described=False)
+        assert (bare.actions, bare.verified, bare.points_verified) == \
+            (full.actions, full.verified, full.points_verified)
+        assert [{k: v for k, v in s.items() if k not in ("observation", "elements")}
+                for s in full.steps] == bare.steps

@@ -213,6 +213,11 @@ class Machine:
 
     def restore(self, snap: Snapshot) -> Outcome:
         """Put back a state taken by `snapshot`."""
+        self.place(snap)
+        return self._outcome("restore", None)
+
+    def place(self, snap: Snapshot) -> None:
+        """`restore` without an outcome (a search that restores to step on needs none)."""
         self._freeze()
         self.state.load(snap.image, snap.version)
         stack = []
@@ -223,7 +228,6 @@ class Machine:
         self._stack = stack
         self._answer, self._status, self.left_app = snap.answer, snap.status, snap.left_app
         self.will_change()
-        return self._outcome("restore", None)
 
     # -- placing the machine (replay, previews, generated files) ---------------------------
 

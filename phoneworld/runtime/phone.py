@@ -152,10 +152,14 @@ class Phone:
                              status=self._status)
 
     def restore(self, snap: PhoneSnapshot) -> Outcome:
-        for name, s in snap.machines:
-            self.machines[name].restore(s)
-        self.foreground, self._answer, self._status = snap.foreground, snap.answer, snap.status
+        self.place(snap)
         return self._outcome("restore")
+
+    def place(self, snap: PhoneSnapshot) -> None:
+        """`restore` without an outcome."""
+        for name, s in snap.machines:
+            self.machines[name].place(s)
+        self.foreground, self._answer, self._status = snap.foreground, snap.answer, snap.status
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -11,6 +11,10 @@ so what is computed from the data (a rendered screen) can be kept under it. Ever
 moves to the version that (version, write) led to before in any `State` of the same spec,
 if any, so replaying the same writes from a reset meets the same versions again, in this
 episode, a later one, or another machine's; a reset returns to the initial version.
+What was read at a version (rows, keys, flags) is kept under it for every `State` of the
+spec (`Versions.reads`), and an image loaded at a known version reaches SQLite only when
+SQL is needed (a write, a read not kept): a planner that restores hundreds of snapshots
+a second mostly meets data it has read before, often the very data it holds.
 
     State(spec).rows("product")   -> [{"id": 1, "name": "Oat milk", "price": "$3.49"}, ...]
     state.insert("cart", {"product": 1, "qty": 1}); state.reset()   # cart empty again
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
 from phoneworld.spec.ast import AppSpec, ColumnType, Table, Value
@@ -37,6 +41,8 @@ _VERSIONS = itertools.count(1)
 """Version numbers, unique in the process: one names one content, whichever `State` has it."""
 _CHAIN_LIMIT = 4096
 """(version, write) -> version pairs kept per spec (forgetting them only costs reuse)."""
+_READS_LIMIT = 4096
+"""Versions whose reads are kept per spec (forgetting them only costs SQL)."""
 
 
 class Versions:
@@ -44,12 +50,37 @@ class Versions:
     (for keys that must not meet another spec's), `initial` its initial data, and `chain`
     maps (version, write) to the version it led to."""
 
-    __slots__ = ("app", "initial", "chain")
+    __slots__ = ("app", "initial", "chain", "reads")
 
     def __init__(self) -> None:
         self.app = next(_VERSIONS)
         self.initial = next(_VERSIONS)
         self.chain: dict[tuple[int, tuple], int] = {}
+        self.reads: dict[int, _Reads] = {}
+        """version -> what `State`s read at it (the same content: the same reads)."""
+
+    def reads_at(self, version: int) -> _Reads:
+        """The reads kept at `version` (empty ones the first time)."""
+        got = self.reads.get(version)
+        if got is None:
+            if len(self.reads) >= _READS_LIMIT:
+                self.reads.clear()
+            got = self.reads[version] = _Reads()
+        return got
+
+
+class _Reads:
+    """What was read at one version: rows (with rowids) and key indexes by table, and
+    the flags once read. Shared and never changed but by adding what is read; a write
+    moves to another version's."""
+
+    __slots__ = ("rows", "keys", "flags")
+
+    def __init__(self, rows: dict | None = None, keys: dict | None = None,
+                 flags: dict | None = None) -> None:
+        self.rows: dict[str, tuple[list[int], list[Row]]] = rows or {}
+        self.keys: dict[str, dict[Value, Row]] = keys or {}
+        self.flags: dict[str, Value] | None = flags
 
 
 @lru_cache(maxsize=64)
@@ -146,19 +177,25 @@ class State:
         self._seeded = {t.name: max((r[0] for r in t.rows if type(r[0]) is int), default=0)
                         for t in spec.tables}
         self._image = initial_image(spec)
-        self.conn = _connect()
-        self._rows: dict[str, tuple[list[int], list[Row]]] = {}
-        self._keys: dict[str, dict[Value, Row]] = {}
-        self._flags: dict[str, Value] = {}
-        # What was read in the initial data, kept across resets (an episode starts there).
-        self._initial_rows: dict[str, tuple[list[int], list[Row]]] = {}
-        self._initial_keys: dict[str, dict[Value, Row]] = {}
-        self._initial_flags: dict[str, Value] | None = None
+        self._conn = _connect()
+        self._held: bytes | None = None
+        """The image the database equals (None once written to since it was loaded)."""
+        self._unloaded = False
+        """Whether `_held` is still to be put into SQLite (`load` defers it)."""
         self.versions = versions(spec)
         self._initial_version = self.versions.initial
         self.version = self._initial_version
         """The content's number (see the module docstring)."""
+        self._reads = _Reads()
         self.reset()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The SQLite connection, holding the current data (for SQL queries)."""
+        if self._unloaded:
+            self._conn.deserialize(self._held)  # type: ignore[arg-type]
+            self._unloaded = False
+        return self._conn
 
     # -- whole-database operations ------------------------------------------------------
 
@@ -168,28 +205,27 @@ class State:
 
     def image(self) -> bytes:
         """The database as bytes (for snapshots)."""
-        return self.conn.serialize()
+        if self._held is None:
+            self._held = self.conn.serialize()
+        return self._held
 
     def load(self, image: bytes, version: int | None = None) -> None:
         """Replace the database by `image` (from `image()` or the initial one); `version`
-        is the `version` the image was taken at, where known."""
-        self.conn.deserialize(image)
-        if version is not None:
-            self.version = version
-        elif image is self._image:
-            self.version = self._initial_version
-        else:
+        is the `version` the image was taken at, where known. Data at a known version is
+        put into SQLite only when SQL needs it, and not at all where it is already."""
+        if version is None and image is self._image:
+            version = self._initial_version
+        if version is None:
             self.version = next(_VERSIONS)
-        if self.version == self._initial_version:
-            if self._initial_flags is None:
-                self._initial_flags = self._read_flags()
-            self._rows = dict(self._initial_rows)
-            self._keys = dict(self._initial_keys)
-            self._flags = dict(self._initial_flags)
-        else:
-            self._rows = {}
-            self._keys = {}
-            self._flags = self._read_flags()
+            self._conn.deserialize(image)
+            self._unloaded = False
+        elif version != self.version or self._held is None:
+            self.version = version
+            self._unloaded = True
+        self._held = image
+        self._reads = self.versions.reads_at(self.version)
+        if self._reads.flags is None:
+            self._reads.flags = self._read_flags()
 
     def _read_flags(self) -> dict[str, Value]:
         types = self.flag_types
@@ -209,11 +245,11 @@ class State:
     # -- reads ----------------------------------------------------------------------------
 
     def flag(self, name: str) -> Value:
-        return self._flags[name]
+        return self._reads.flags[name]  # type: ignore[index]
 
     @property
     def flags(self) -> Mapping[str, Value]:
-        return self._flags
+        return self._reads.flags  # type: ignore[return-value]
 
     def rows(self, table: str) -> list[Row]:
         """The rows of `table` in insertion order, as column -> value dicts (do not mutate)."""
@@ -225,19 +261,17 @@ class State:
 
     def by_key(self, table: str, key: Value) -> Row | None:
         """The first row of `table` whose key (first column) equals `key`."""
-        index = self._keys.get(table)
+        index = self._reads.keys.get(table)
         if index is None:
             first = self.tables[table].columns[0].name
             index = {}
             for row in self.rows(table):
                 index.setdefault(row[first], row)
-            self._keys[table] = index
-            if self.version == self._initial_version:
-                self._initial_keys[table] = index
+            self._reads.keys[table] = index
         return index.get(key)
 
     def _load(self, table: str) -> tuple[list[int], list[Row]]:
-        cached = self._rows.get(table)
+        cached = self._reads.rows.get(table)
         if cached is None:
             cols = [c.name for c in self.tables[table].columns]
             bools = self._bools[table]
@@ -250,9 +284,7 @@ class State:
                         values[i] = bool(values[i])
                 ids.append(rowid)
                 rows.append(dict(zip(cols, values, strict=True)))
-            cached = self._rows[table] = (ids, rows)
-            if self.version == self._initial_version:
-                self._initial_rows[table] = cached
+            cached = self._reads.rows[table] = (ids, rows)
         return cached
 
     # -- writes ---------------------------------------------------------------------------
@@ -261,8 +293,10 @@ class State:
         value = coerce(value, self.flag_types[name])
         stored = _stored(value)
         self.conn.execute("UPDATE flags SET value = ? WHERE name = ?", (stored, name))
-        self._flags[name] = value
-        self._advance(("flag", name, _typed((stored,))))
+        was = self._reads
+        self._advance(("flag", name, _typed((stored,))),
+                      lambda: _Reads(dict(was.rows), dict(was.keys),
+                                     {**(was.flags or {}), name: value}))
 
     def insert(self, table: str, values: Mapping[str, Value]) -> None:
         """Insert one row; an omitted integer key gets the next number above every key
@@ -300,26 +334,41 @@ class State:
         self._dirty(table, ("clear", table))
 
     def _dirty(self, table: str, write: tuple) -> None:
-        self._rows.pop(table, None)
-        self._keys.pop(table, None)
-        self._advance(write)
+        was = self._reads
+        self._advance(write, lambda: _Reads(
+            {t: v for t, v in was.rows.items() if t != table},
+            {t: v for t, v in was.keys.items() if t != table}, was.flags))
 
-    def _advance(self, write: tuple) -> None:
-        """Move `version` past `write`: to the version it led to before, else a new one."""
+    def _advance(self, write: tuple, after: Callable[[], _Reads]) -> None:
+        """Move `version` past `write`: to the version it led to before, else a new one.
+        `after` gives what is still known of the data after the write (the reads of the
+        tables it left alone), where the new version has none kept."""
+        self._held = None
         key = (self.version, write)
         chain = self.versions.chain
         try:
             version = chain.get(key)
         except TypeError:  # an unhashable stored value: a content never met again
-            self.version = next(_VERSIONS)
-            return
+            version = -1
         if version is None:
             # Threads may race here: each then gets a number of its own, which is still
             # the name of one content (just not shared).
             if len(chain) >= _CHAIN_LIMIT:
                 chain.clear()
             version = chain[key] = next(_VERSIONS)
+        if version == -1:
+            self.version = next(_VERSIONS)
+            self._reads = after()
+            return
         self.version = version
+        kept = self.versions.reads.get(version)
+        if kept is None or kept.flags is None:
+            kept = self.versions.reads_at(version)
+            fresh = after()
+            kept.rows.update(fresh.rows)
+            kept.keys.update(fresh.keys)
+            kept.flags = fresh.flags
+        self._reads = kept
 
 
 def _typed(values: Iterable[Value]) -> tuple[tuple[type, Value], ...]:

@@ -69,9 +69,11 @@ def new_target(specs: Sequence[AppSpec], task: TaskInstance) -> Machine | Phone:
 
 
 def make_demo(specs: Sequence[AppSpec], instance: TaskInstance, *,
-              max_states: int = MAX_STATES) -> Demo | None:
+              max_states: int = MAX_STATES, described: bool = True) -> Demo | None:
     """A verified demo of `instance` on `specs` (one app, or a phone of several), or None
-    when the planner finds no plan within its limits."""
+    when the planner finds no plan within its limits. Without `described`, its steps
+    hold the screen, the action and the point tapped but not the screen's elements and
+    their text (a trainer that replays the actions itself reads none of them)."""
     specs = list(specs)
     missing = [a for a in instance.apps if a not in {s.name for s in specs}]
     if missing:
@@ -85,7 +87,8 @@ def make_demo(specs: Sequence[AppSpec], instance: TaskInstance, *,
     if found is None:
         return None
     actions = [*found.actions, DONE]
-    steps, ok, collateral = _replay(specs, instance, actions, points=False)
+    steps, ok, collateral = _replay(specs, instance, actions, points=False,
+                                    described=described)
     _, points_ok, _ = _replay(specs, instance, [_as_point(s) for s in steps], points=True)
     return Demo(task=instance, steps=steps, verified=ok, points_verified=points_ok,
                 screen_size=(specs[0].width, specs[0].height), collateral=collateral,
@@ -93,7 +96,8 @@ def make_demo(specs: Sequence[AppSpec], instance: TaskInstance, *,
 
 
 def _replay(specs: Sequence[AppSpec], instance: TaskInstance, actions: list[dict[str, Any]],
-            points: bool) -> tuple[list[dict[str, Any]], bool, tuple[str, ...]]:
+            points: bool, described: bool = True
+            ) -> tuple[list[dict[str, Any]], bool, tuple[str, ...]]:
     from phoneworld.agent.elements import format_elements
 
     target = new_target(specs, instance)
@@ -103,10 +107,11 @@ def _replay(specs: Sequence[AppSpec], instance: TaskInstance, actions: list[dict
             els = target.observe("elements")
             step: dict[str, Any] = {"screen": target.screen, "action": a}
             if not points:
-                step["observation"] = format_elements(els)
-                step["elements"] = [{k: e[k] for k in _KEEP if k == "index" or (
-                    e.get(k) is not None and e.get(k) is not False and e.get(k) != "")}
-                    for e in els]
+                if described:
+                    step["observation"] = format_elements(els)
+                    step["elements"] = [{k: e[k] for k in _KEEP if k == "index" or (
+                        e.get(k) is not None and e.get(k) is not False and e.get(k) != "")}
+                        for e in els]
                 if "index" in a and a["index"] < len(els):
                     x1, y1, x2, y2 = els[a["index"]]["bounds"]
                     step["point"] = [(x1 + x2) // 2, (y1 + y2) // 2]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from phoneworld.runtime.actions import Action as RuntimeAction
 from phoneworld.runtime.expr import display, evaluate, filter_rows, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
@@ -98,7 +99,7 @@ class World:
         return self.target.snapshot()
 
     def restore(self, snap: Any) -> None:
-        self.target.restore(snap)
+        self.target.place(snap)
 
     def step(self, action: Action) -> Any:
         return self.target.step(action)
@@ -306,7 +307,7 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
             try:
                 # Only the event is kept: an outcome still held when the machine moves on
                 # is rendered first (`Machine._freeze`), and most tries are never looked at.
-                event = world.step(action).event
+                event = world.step(_parsed(action)).event
             except Exception:  # noqa: BLE001 - an action the screen refuses is no move
                 moved = True
                 continue
@@ -404,6 +405,27 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
     if not all(goal_holds(target, g) for g in goals):
         return None
     return Plan(tuple(actions), visited)
+
+
+def _parsed(action: Action) -> Any:
+    """`action` as a runtime `Action`, parsed once per distinct action (a search tries
+    the same few hundred on thousands of states)."""
+    try:
+        key = tuple((k, type(v), v) for k, v in action.items())
+        got = _PARSED.get(key)
+    except TypeError:  # an unhashable value: parsed where it is stepped
+        return action
+    if got is None:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        try:
+            got = _PARSED[key] = RuntimeAction.parse(action)
+        except Exception:  # noqa: BLE001 - refused where it is stepped, as before
+            return action
+    return got
+
+
+_PARSED: dict[tuple, Any] = {}
 
 
 def _focuses(world: World, action: Action) -> bool:
