@@ -324,6 +324,7 @@ def test_reads_kept_per_version_and_deferred_loads_are_the_data_sql_holds(ops) -
 def test_a_restore_to_the_data_held_does_not_reload_it() -> None:
     m = Machine(shop_spec())
     m.reset()
+    assert m.state.conn is not None  # the data in SQLite now (earlier reads may spare it)
     snap = m.snapshot()
     tap(m, "Settings")
     assert m.screen != snap.stack[-1][0]
