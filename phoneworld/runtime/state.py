@@ -349,17 +349,15 @@ class State:
         try:
             version = chain.get(key)
         except TypeError:  # an unhashable stored value: a content never met again
-            version = -1
+            self.version = next(_VERSIONS)
+            self._reads = after()
+            return
         if version is None:
             # Threads may race here: each then gets a number of its own, which is still
             # the name of one content (just not shared).
             if len(chain) >= _CHAIN_LIMIT:
                 chain.clear()
             version = chain[key] = next(_VERSIONS)
-        if version == -1:
-            self.version = next(_VERSIONS)
-            self._reads = after()
-            return
         self.version = version
         kept = self.versions.reads.get(version)
         if kept is None or kept.flags is None:

@@ -153,10 +153,9 @@ class Recorded:
             # From the last paint that covers the whole strip with opaque pixels (a list
             # row's background): nothing under it read (nor inflated) or laid.
             start = next((j for j in range(len(mine) - 1, -1, -1)
-                          if _opaque(mine[j], (w, h)) and _inside(r, mine[j].rect)), 0)
-            if not self._relay_from(f, base, r, mine, start,
-                                    covered=_inside(r, mine[start].rect)
-                                    and _opaque(mine[start], (w, h))):
+                          if _opaque(mine[j], (w, h)) and _inside(r, mine[j].rect)), None)
+            if not self._relay_from(f, base, r, mine, start or 0,
+                                    covered=start is not None):
                 return False
         return True
 

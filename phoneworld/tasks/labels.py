@@ -163,8 +163,8 @@ def _is_button(view: View, label: str) -> bool:
     its icon)."""
     said = f"{view.cls} {view.id or ''} {view.name}".lower()
     kind = view.cls.rsplit(".", 1)[-1]
-    return ("button" in said or "btn" in said) and any(ch.isdigit() for ch in label) or \
-        kind.endswith("Button") and kind != "ImageButton"
+    return (("button" in said or "btn" in said) and any(ch.isdigit() for ch in label)) or \
+        (kind.endswith("Button") and kind != "ImageButton")
 
 
 def is_name(text: str) -> bool:

@@ -15,7 +15,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from phoneworld.ui.node import Node, NodePath
+from phoneworld.ui.node import Bounds, Node, NodePath
 
 _ADAPTER_SUFFIXES = ("RecyclerView", "ListView", "GridView", "ExpandableListView",
                      "AbsListView")
@@ -63,7 +63,9 @@ def is_list(node: Node) -> bool:
     if node.class_name.endswith(_ADAPTER_SUFFIXES):
         return True
     if node.scrollable and len(node.children) >= 2:
-        whole = [c for c in node.children if not _cut(c, node)]
+        wide = max(c.bounds[2] - c.bounds[0] for c in node.children)
+        tall = max(c.bounds[3] - c.bounds[1] for c in node.children)
+        whole = [c for c in node.children if not _cut(c, node.bounds, wide, tall)]
         if len(whole) < 2:
             whole = list(node.children)
         shapes = {shape(c, 2) for c in whole}
@@ -72,13 +74,12 @@ def is_list(node: Node) -> bool:
     return False
 
 
-def _cut(child: Node, parent: Node) -> bool:
-    """Whether `parent`'s edge cuts `child`: it is narrower (or shorter) than the widest
-    (or tallest) of its siblings and reaches that edge."""
+def _cut(child: Node, parent: Bounds, wide: int, tall: int) -> bool:
+    """Whether the edge of its parent (bounds `parent`) cuts `child`: it is narrower (or
+    shorter) than the widest (`wide`) or tallest (`tall`) of its siblings and reaches
+    that edge."""
     x1, y1, x2, y2 = child.bounds
-    px1, py1, px2, py2 = parent.bounds
-    wide = max(c.bounds[2] - c.bounds[0] for c in parent.children)
-    tall = max(c.bounds[3] - c.bounds[1] for c in parent.children)
+    px1, py1, px2, py2 = parent
     return (x2 - x1 < wide and (x1 <= px1 or x2 >= px2)) or \
         (y2 - y1 < tall and (y1 <= py1 or y2 >= py2))
 
