@@ -5,7 +5,8 @@
 
 Draws the instances a default `phoneworld train --tasks N --seed S` trains on
 (`rl.data.split`, held-out ones left out) and times `rl.data.demo_examples` on them with
-the train defaults (androidworld, history 6, reason, alone, task_last). With `--workers 0`
+the train defaults (`rl.config.TrainConfig`: androidworld, history 6, reason, alone,
+task_last). With `--workers 0`
 (the default) it runs in this process and splits `time.process_time` into stages:
 
     planning      phoneworld.tasks.planner.plan (its search: stepping the app, restoring
@@ -36,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rl import data  # noqa: E402
+from rl.config import TrainConfig  # noqa: E402
 
 SPENT: dict[str, float] = defaultdict(float)
 CALLS: dict[str, int] = defaultdict(int)
@@ -80,9 +82,13 @@ def _instrument() -> None:
     _timed(planner, "candidate_actions", "planning: candidate actions")
 
 
+TRAIN = TrainConfig()
+"""`phoneworld train`'s defaults: how its demos are drawn and played."""
+
+
 def _draw(apps: list[str], n: int, seed: int) -> tuple[list, list]:
     specs = data.load_specs(apps)
-    tasks, _ = data.split(specs, n, 40, seed)
+    tasks, _ = data.split(specs, n, TRAIN.eval_tasks, seed)
     return specs, tasks
 
 
@@ -96,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     specs, tasks = _draw(args.apps, args.tasks, args.seed)
     print(f"{len(tasks)} instances on {', '.join(s.name for s in specs)}")
-    kw = dict(fmt="androidworld", k=6, reason=True, alone=True, task_last=True)
+    kw = dict(fmt=TRAIN.format, k=TRAIN.history, reason=TRAIN.reason, alone=TRAIN.alone,
+              task_last=TRAIN.task_last, anchored=TRAIN.anchored)
     if args.workers == 0 and not args.profile:
         _instrument()
     prof = None
