@@ -160,7 +160,7 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         text = reply(a, fmt, elements=els, width=w, height=h)
         msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h,
                         noted=noted, task_last=task_last)
-        now = [v for v in found if v not in noted and _shows(els, v)]
+        now = [v for v in found if v not in noted and _shows(els, v, task.instruction)]
         said = reply(a, fmt, elements=els, width=w, height=h, reason=reason,
                      note=[_anchored(els, v, task.instruction) for v in now])
         out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
@@ -196,10 +196,15 @@ def _anchored(elements: Sequence[Mapping[str, Any]], value: str, task: str
     return (where, value) if where else value
 
 
-def _shows(elements: Sequence[Mapping[str, Any]], value: str) -> bool:
-    """Whether an element's words hold `value` whole (not "1" inside "12 oz")."""
-    from rl.policy import element_words
+def _shows(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") -> bool:
+    """Whether an element's words hold `value` whole (not "1" inside "12 oz"). A number
+    asked by `task` counts only on a line the task names (`rl.policy.reads`, its place
+    in its list included: "at which position is Bakery?" is noted where Bakery's row
+    shows `#3`, not where a badge shows "3")."""
+    from rl.policy import element_words, reads
 
+    if task and value.isdigit():
+        return reads(elements, task, value)
     whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
     return any(whole.search(w) for e in elements for w in element_words(e))
 

@@ -82,7 +82,9 @@ def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
     lines = {ln.index: [json.loads(w) for w in ln.words] for ln in screen_lines(elements)
              if ln.words}
-    return Seen(instruction, list(noted), [w for e in elements for w in element_words(e)],
+    shown = [w for e in elements for w in element_words(e)]
+    shown += sorted({str(ln.row) for ln in screen_lines(elements) if ln.row})  # `#3`
+    return Seen(instruction, list(noted), shown,
                 reasons(elements, named or apps), fmt,
                 sorted({f"{json.dumps(w[0], ensure_ascii=False)} [{i}] "
                         for i, w in lines.items()}) if policy.ANCHORED else [], lines)

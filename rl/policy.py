@@ -23,6 +23,7 @@ PhoneBuddy format shows each element's centre on the 0-1000 grid and answers wit
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -72,14 +73,18 @@ def screen_text(elements: Sequence[Mapping[str, Any]], fmt: str = "androidworld"
     With `task` (and `HINTS` on), a line that shares words with it starts with a `*` per
     shared word, up to `MAX_MARKS` (`** "Oat Milk" [9]` for "Remove Oat Milk"): the
     match a policy would otherwise have to learn to make, made for it; the words are those
-    that can name something (`keywords`: no "the", "what", "tell" ...).
+    that can name something (`keywords`: no "the", "what", "tell" ...). A row of a list
+    carries its place in the list as the screen shows it (`#3`, see `Line.row`), so "at
+    which position is X?" and "which entry is number 3?" are read off the screen, as a
+    person counts them, not guessed.
     """
     _check(fmt)
     out, size = [], 0
     wanted = keywords(task) if HINTS else set()
     for line in screen_lines(elements):
         parts = [marks(wanted, [json.loads(w) for w in line.words]), line.label,
-                 f"[{line.index}]", *line.flags, *line.words[1:]]
+                 f"[{line.index}]", *line.flags, f"#{line.row}" if line.row else "",
+                 *line.words[1:]]
         if fmt == "phonebuddy" and len(line.bounds) == 4:
             b = line.bounds
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
@@ -104,6 +109,7 @@ class Line:
     flags: list[str]
     words: list[str]  # JSON-quoted
     rid: str
+    row: int | None = None  # its place among the rows of the list it stands in (`_rows`)
 
     @property
     def label(self) -> str:
@@ -133,7 +139,53 @@ def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
         lines.append(Line(int(e.get("index", i)), b, flags, words, rid))
         if e.get("clickable"):
             open_.append(lines[-1])
+    _rows(lines)
     return lines
+
+
+def _rows(lines: Sequence[Line]) -> None:
+    """Number the rows of each list on the screen, 1 for the top one shown (`Line.row`).
+
+    A list is a scrollable line; its rows are the clickable lines it holds (each with the
+    texts folded into it), not those inside a nearer list or another row, when they stand
+    one under the other: a strip of tabs side by side is no list a person counts, and
+    lists whose rows are plain texts are left unnumbered (two texts of one row would count
+    twice). A list needs two rows. Only what the screen shows is counted: once a list is
+    scrolled, its first row shown is still 1."""
+    lists = [ln for ln in lines if "scrollable" in ln.flags and len(ln.bounds) == 4]
+    if not lists:
+        return
+    held: dict[int, list[Line]] = {}
+    for ln in lines:
+        if "clickable" not in ln.flags or ln in lists:
+            continue
+        around = [c for c in lists if _inside(ln.bounds, c.bounds)]
+        if around:
+            inner = min(around, key=lambda c: _area(c.bounds))
+            held.setdefault(id(inner), []).append(ln)
+    for rows in held.values():
+        rows = [r for r in rows if not any(o is not r and _inside(r.bounds, o.bounds)
+                                           for o in rows)]
+        stacked = all(b.bounds[1] >= a.bounds[3] - 2 for a, b in itertools.pairwise(rows))
+        if len(rows) >= 2 and stacked:
+            for n, r in enumerate(rows, 1):
+                r.row = n
+
+
+def reads(elements: Sequence[Mapping[str, Any]], task: str, value: str) -> bool:
+    """Whether the screen shows the number `value` where the task points: whole among
+    the words of a line that shares words with the task ("Fruit & Vegetables" … "7
+    products" for "how many products…?"), or as the place (`#3`) of the list row that
+    shares the most ("at which position is Bakery?"). A number shown on a line the task
+    does not name (a cart's badge "2") is not what it asked."""
+    wanted = keywords(task)
+    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    scored = [(shared_words(wanted, [json.loads(w) for w in ln.words]), ln)
+              for ln in screen_lines(elements)]
+    if any(n and any(whole.search(json.loads(w)) for w in ln.words) for n, ln in scored):
+        return True
+    best = max((n for n, ln in scored if ln.row), default=0)
+    return best > 0 and any(n == best and str(ln.row) == value for n, ln in scored if ln.row)
 
 
 def keywords(text: str) -> set[str]:
@@ -156,6 +208,10 @@ def element_words(e: Mapping[str, Any]) -> list[str]:
     text = str(e.get("text") or "")
     desc = str(e.get("content_desc") or "")
     return [w for w in (text, desc if desc != text else "") if w]
+
+
+def _area(b: Sequence[int]) -> int:
+    return (b[2] - b[0]) * (b[3] - b[1])
 
 
 def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:

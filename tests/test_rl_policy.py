@@ -338,3 +338,51 @@ def test_demo_notes_are_anchored_only_when_switched_on(monkeypatch) -> None:
     monkeypatch.setattr(policy, "ANCHORED", True)
     assert data._anchored(rows, "$3.49", "Price of Oat Milk?") == ('"Oat Milk" [0]', "$3.49")
     assert data._anchored(rows, "$9", "x") == "$9"  # no line shows it
+
+
+def _list_screen(rows: list[str], *, across: bool = False) -> list[dict]:
+    """A title, a badge, then a scrollable list of clickable rows (each a layout with a
+    text inside), one under the other, or side by side with `across`."""
+    els = [{"index": 0, "text": "Account", "bounds": [0, 0, 1080, 100]},
+           {"index": 1, "text": "3", "bounds": [900, 0, 1000, 100]},
+           {"index": 2, "resource_id": "com.x:id/list", "scrollable": True,
+            "bounds": [0, 200, 1080, 2000]}]
+    for n, name in enumerate(rows):
+        b = [n * 200, 200, n * 200 + 200, 400] if across else [0, 200 + 200 * n, 1080,
+                                                                 400 + 200 * n]
+        els += [{"index": len(els), "clickable": True, "bounds": b},
+                {"index": len(els) + 1, "text": name, "bounds": [b[0] + 10, b[1] + 10,
+                                                                 b[2] - 10, b[3] - 10]}]
+    return els
+
+
+def test_the_rows_of_a_list_show_their_place() -> None:
+    """"At which position is X?" is read off the screen: each clickable row of a list
+    (not a strip of tabs side by side, nor a row inside another) carries `#n`."""
+    from rl.policy import screen_lines
+
+    els = _list_screen(["Favourites", "Addresses", "Payment methods"])
+    lines = screen_text(els).splitlines()
+    assert lines[3:] == ['"Favourites" [3] clickable #1', '"Addresses" [5] clickable #2',
+                         '"Payment methods" [7] clickable #3']
+    assert "#" not in screen_text(_list_screen(["Chats", "Contacts"], across=True))
+    assert "#" not in screen_text(_list_screen(["Alone"]))  # one row is no list
+    assert "#" not in screen_text(ELEMENTS)  # rows outside any list
+    inner = els + [{"index": 9, "text": "Edit", "clickable": True,
+                    "bounds": [900, 420, 1000, 480]}]  # a button inside row 2
+    assert [ln.row for ln in screen_lines(inner)][3:] == [1, 2, 3, None]
+
+
+def test_a_place_is_noted_on_the_row_the_task_names_not_where_a_badge_shows_it() -> None:
+    from rl.data import _shows
+    from rl.ground import seen_at
+    from rl.policy import reads
+
+    els = _list_screen(["Favourites", "Addresses", "Payment methods"])
+    task = "At which position is Payment methods in the list on Account?"
+    assert reads(els, task, "3") and _shows(els, "3", task)
+    assert not reads(els, task, "2")
+    # the badge's "3" is no place: a task naming another row does not read it there
+    assert not _shows(els, "3", "At which position is Addresses in the list on Account?")
+    assert _shows(els, "3")  # without a task: any whole "3", as before
+    assert "3" in seen_at(task, els).screen  # grounding lets a note copy the place
