@@ -41,7 +41,13 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
     assert plates.get("gone.png", 40, 5 * BAND + 7) is None
     assert plates.get("a.png", 40, 99) is None  # another size: not prepared
     dim = plates.get("a.png", 40, 5 * BAND + 7, "#00000099")  # a dialog's ground
+    assert dim.loaded and not dim.pixels.flags.writeable  # (its pixels kept: `decoded`)
     assert np.array_equal(dim.pixels, scrimmed(img, "#00000099"))
+    assert dim.png() == Frame(scrimmed(img, "#00000099")).png()
+    copy = dim.copy()  # (drawn on a copy: the shared pixels stay as they are)
+    copy.fill((0, 0, 40, 40), (1, 2, 3))
+    assert np.array_equal(plates.get("a.png", 40, 5 * BAND + 7, "#00000099").pixels,
+                          scrimmed(img, "#00000099"))
     # A dialog's ground with its window laid on it: the window's rectangle cut from the
     # dialog's plate (as `Recorded.lay` lays it), the rest the dimmed ground.
     want = scrimmed(img, "#00000099")
@@ -59,6 +65,9 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
         for b in plates.get(name, 40, 5 * BAND + 7, color, win)._bands)
     f.fill((0, 0, 40, 3), (1, 2, 3))
     assert plates.get("a.png", 40, 5 * BAND + 7).png() == Frame(img).png()
+    small = Plates(dim.nbytes)  # (no room for a dialog ground's pixels: bands alone)
+    small.prepare(assets.get, [("a.png", "#00000099", None)], 40, 5 * BAND + 7)
+    assert small.wait(60) and not small.get("a.png", 40, 5 * BAND + 7, "#00000099").loaded
     none = Plates(0)
     none.prepare(assets.get, [("a.png", "", None)], 40, 5 * BAND + 7)
     assert none.wait(1) and none.get("a.png", 40, 5 * BAND + 7) is None

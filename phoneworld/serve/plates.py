@@ -31,7 +31,9 @@ transition opens a dialog over, that ground is prepared too, dimmed by the dialo
 scrim with the dialog's window on it (`plates_of`), so that a dialog's first frame
 neither decodes, dims nor deflates a whole screen, nor inflates the rows of two images
 (the dimmed screen's and the dialog's) to lay the window: only the rows that its texts
-and paints change are inflated, from one.
+and paints change are inflated, from one. A dialog's grounds keep their pixels too
+(`Plates.decoded`: half as many megabytes again), so that a first frame inflates
+nothing of them (a card grown past the recorded window relays most of its rows).
 """
 
 from __future__ import annotations
@@ -120,6 +122,11 @@ class Plates:
 
     def __init__(self, limit: int) -> None:
         self.kept: LRU[Frame] = LRU(limit, weigh=lambda f: f.nbytes)
+        self.decoded: LRU[np.ndarray] = LRU(limit // 2, weigh=lambda a: a.nbytes)
+        """The pixels of dialogs' grounds prepared (read-only), within half as many
+        bytes again, the last prepared first kept: a dialog's first frame lays its window
+        and texts on rows it would otherwise inflate (50-80 bands of two images where
+        its card grew past the recorded window: activitylauncher's language list)."""
         self._queue: queue.Queue[tuple[Assets, _Key]] = queue.Queue()
         self._queued: set[_Key] = set()
         self._running: _Key | None = None
@@ -140,10 +147,15 @@ class Plates:
             window: Window | None = None) -> Frame | None:
         """A frame of plate `name` at w x h (dimmed by `color`, #rrggbbaa, where one is
         given, and `window` laid on it where one is) with its PNG bands encoded and no
-        pixels yet (its rows are inflated where read or changed), or None where it is
-        not prepared."""
-        f = self.kept.get((name, w, h, color, window))
-        return None if f is None else f.compact()  # (its own: rows inflated are not kept here)
+        pixels yet (its rows are inflated where read or changed; a dialog's ground with
+        its pixels where `decoded` keeps them), or None where it is not prepared."""
+        key = (name, w, h, color, window)
+        f = self.kept.get(key)
+        if f is None:
+            return None
+        px = self.decoded.get(key) if color else None
+        # (Its own: rows inflated are not kept here; decoded ones shared, read-only.)
+        return f.compact() if px is None else f.with_pixels(px)
 
     def take(self, assets: Assets, name: str, w: int, h: int) -> Frame | None:
         """Plate `name` at w x h for a screenshot that needs it now, where it is not
@@ -236,9 +248,13 @@ class Plates:
                     continue
                 self._running = key
             try:
-                f = self._encoded(assets, *key)
-                if f is not None:
-                    self.kept.put(key, f)
+                got = self._encoded(assets, *key)
+                if got is not None:
+                    self.kept.put(key, got.compact())
+                    if key[3]:  # a dialog's ground: its pixels too, where they fit
+                        px = got.pixels
+                        px.flags.writeable = False
+                        self.decoded.put(key, px)
                     self.prepared += 1
             except Exception:  # noqa: BLE001 - unreadable: the painter says so when drawing
                 pass
@@ -265,7 +281,7 @@ class Plates:
             x1, y1, x2, y2 = window[1]
             px = np.array(px)  # (its own: a decoded image may be read-only)
             px[y1:y2, x1:x2] = decode_image(top, w, h)[y1:y2, x1:x2]
-        return Frame(px).compact()
+        return Frame(px)
 
 
 def memory_budget() -> int:
