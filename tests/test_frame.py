@@ -365,3 +365,20 @@ def test_copies_inflate_and_deflate_their_unchanged_bands_in_their_source_once()
     assert e.png() == Frame(e.pixels.copy()).png()
     with pytest.raises(ValueError, match="copied from"):
         plate.fill((0, 0, 1, 1), (0, 0, 0))
+
+
+def test_a_frame_with_shared_pixels_reads_them_and_keeps_its_bands():
+    """`Frame.with_pixels`: a compact frame's bands with the pixels they decode to (read-
+    only, shared): its PNG is the bands, its rows those pixels, a copy changes alone."""
+    rng = np.random.default_rng(9)
+    px = rng.integers(0, 256, (3 * BAND + 5, 20, 3), dtype=np.uint8)
+    c = Frame(px.copy()).compact()
+    with pytest.raises(ValueError):
+        c.with_pixels(px)  # (writeable: not shared)
+    px.flags.writeable = False
+    f = c.with_pixels(px)
+    assert f.loaded and f.pixels is px and f.png() == Frame(px.copy()).png()
+    g = f.copy()
+    g.fill((0, 0, 5, 5), (9, 9, 9))
+    assert np.array_equal(f.pixels, px) and g.pixels[0, 0].tolist() == [9, 9, 9]
+    assert np.array_equal(decode_png(g.png()), g.pixels)

@@ -104,3 +104,19 @@ def test_a_text_cannot_forge_a_layer():
 ])
 def test_a_page_of_another_shape_is_none(page):
     assert page_layers(page, (1080, 2400)) is None
+
+
+def test_divs_read_before_read_the_same_again():
+    """`page_layers` keeps each div's reading (by its text and the app's scale): pages of
+    changed states read at two sizes, in turn, each read as a first reading reads it."""
+    from phoneworld.runtime import layers
+
+    pages = [m.observe("html") for m in _states()]
+    sizes = [(1080, 2400), (720, 1600)]
+    got = [page_layers(p, s) for p in pages for s in sizes]
+    again = [page_layers(p, s) for p in reversed(pages) for s in reversed(sizes)][::-1]
+    layers._layer_of.cache_clear()
+    layers._paint_of.cache_clear()
+    fresh = [page_layers(p, s) for p in pages for s in sizes]
+    assert got == fresh and again == fresh
+    assert fresh[0].layers != fresh[1].layers  # (another scale: other rectangles)

@@ -26,9 +26,13 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
     small = rng.integers(0, 256, (50, 20, 3), dtype=np.uint8)  # stretched to 40 wide
     assets = {"a.png": _png(img), "s.png": _png(small)}
     plates = Plates(1 << 26)
-    plates.prepare(assets.get, [("a.png", ""), ("s.png", ""), ("gone.png", ""),
-                                ("a.png", "#00000099")], 40, 5 * BAND + 7)
-    assert plates.wait(60) and plates.prepared == 3
+    window = ("s.png", (3, 10, 30, 2 * BAND + 5))  # a dialog's window over the dimmed a
+    plates.prepare(assets.get, [("a.png", "", None), ("s.png", "", None),
+                                ("gone.png", "", None), ("a.png", "#00000099", None),
+                                ("a.png", "#00000099", window),
+                                ("a.png", "#00000099", ("gone.png", (0, 0, 4, 4)))],
+                   40, 5 * BAND + 7)
+    assert plates.wait(60) and plates.prepared == 4
     f = plates.get("a.png", 40, 5 * BAND + 7)
     assert not f.loaded and f.png() == Frame(img).png() and not f.loaded
     assert np.array_equal(f.pixels, img)
@@ -37,30 +41,53 @@ def test_a_prepared_plate_is_its_png_bands_and_decodes_to_its_pixels():
     assert plates.get("gone.png", 40, 5 * BAND + 7) is None
     assert plates.get("a.png", 40, 99) is None  # another size: not prepared
     dim = plates.get("a.png", 40, 5 * BAND + 7, "#00000099")  # a dialog's ground
+    assert dim.loaded and not dim.pixels.flags.writeable  # (its pixels kept: `decoded`)
     assert np.array_equal(dim.pixels, scrimmed(img, "#00000099"))
+    assert dim.png() == Frame(scrimmed(img, "#00000099")).png()
+    copy = dim.copy()  # (drawn on a copy: the shared pixels stay as they are)
+    copy.fill((0, 0, 40, 40), (1, 2, 3))
+    assert np.array_equal(plates.get("a.png", 40, 5 * BAND + 7, "#00000099").pixels,
+                          scrimmed(img, "#00000099"))
+    # A dialog's ground with its window laid on it: the window's rectangle cut from the
+    # dialog's plate (as `Recorded.lay` lays it), the rest the dimmed ground.
+    want = scrimmed(img, "#00000099")
+    want[10:2 * BAND + 5, 3:30] = decode_image(assets["s.png"], 40, 5 * BAND + 7)[
+        10:2 * BAND + 5, 3:30]
+    laid = plates.get("a.png", 40, 5 * BAND + 7, "#00000099", window)
+    assert np.array_equal(laid.pixels, want) and laid.png() == Frame(want).png()
+    assert plates.get("a.png", 40, 5 * BAND + 7, "#00000099", ("gone.png", (0, 0, 4, 4))) \
+        is None  # (a window that cannot be read: nothing prepared)
     # What it keeps is the bands alone, and each copy handed out is its own.
     assert plates.kept.weight == sum(
-        len(b[0]) for name, color in (("a.png", ""), ("s.png", ""), ("a.png", "#00000099"))
-        for b in plates.get(name, 40, 5 * BAND + 7, color)._bands)
+        len(b[0]) for name, color, win in (("a.png", "", None), ("s.png", "", None),
+                                           ("a.png", "#00000099", None),
+                                           ("a.png", "#00000099", window))
+        for b in plates.get(name, 40, 5 * BAND + 7, color, win)._bands)
     f.fill((0, 0, 40, 3), (1, 2, 3))
     assert plates.get("a.png", 40, 5 * BAND + 7).png() == Frame(img).png()
+    small = Plates(dim.nbytes)  # (no room for a dialog ground's pixels: bands alone)
+    small.prepare(assets.get, [("a.png", "#00000099", None)], 40, 5 * BAND + 7)
+    assert small.wait(60) and not small.get("a.png", 40, 5 * BAND + 7, "#00000099").loaded
     none = Plates(0)
-    none.prepare(assets.get, [("a.png", "")], 40, 5 * BAND + 7)
+    none.prepare(assets.get, [("a.png", "", None)], 40, 5 * BAND + 7)
     assert none.wait(1) and none.get("a.png", 40, 5 * BAND + 7) is None
 
 
 def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
     """Rows moved on the plate (cut from it, full width and not), colours, a scrim and a
-    dialog over another screen: each state laid from the last, on a compact plate (its
-    rows inflated where read) and on one decoded whole, gives the same frame."""
+    dialog over another screen (its window prepared on the dimmed ground, with paints
+    after it inside the window and across its rows beyond it: a card grown with its
+    list): each state laid from the last, on a compact plate (its rows inflated where
+    read) and on one decoded whole, gives the same frame."""
     w, h = 60, 8 * BAND
     rng = np.random.default_rng(2)
     plate, under = (rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for _ in range(2))
     assets = {"p.png": _png(plate), "u.png": _png(under)}
     plates = Plates(1 << 26)
-    plates.prepare(assets.get, [("p.png", ""), ("u.png", ""), ("u.png", "#00000099")],
-                   w, h)
-    assert plates.wait(60)
+    plates.prepare(assets.get, [("p.png", "", None), ("u.png", "", None),
+                                ("u.png", "#00000099", None),
+                                ("u.png", "#00000099", ("p.png", (5, 60, 55, 200)))], w, h)
+    assert plates.wait(60) and plates.prepared == 4
     fast = Recorded(assets.get, LRU(1 << 28), plates)
     slow = Recorded(assets.get, LRU(1 << 28), Plates(0))
     whole = (0, 0, w, h)
@@ -72,6 +99,15 @@ def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
         (Paint((10, 10, 50, 30), color="#00000040"),),
         (Paint(whole, image="u.png", image_size=(w, h)), Paint(whole, color="#00000099"),
          Paint((5, 60, 55, 200), image="p.png", image_size=(w, h))),
+        (Paint(whole, image="u.png", image_size=(w, h)), Paint((0, 0, w, 50), color="#abcdef"),
+         Paint(whole, color="#00000099"),
+         Paint((5, 60, 55, 200), image="p.png", image_size=(w, h)),
+         Paint((5, 20, 55, 60), image="p.png", image_size=(w, h)),
+         Paint((5, 90, 55, 140), color="#ffffff"), Paint((0, 150, w, 170), color="#00000040"),
+         Paint((8, 95, 40, 120), image="u.png", image_size=(w, h), origin=(0, 30))),
+        (Paint(whole, image="u.png", image_size=(w, h)), Paint(whole, color="#00000099"),
+         Paint((5, 60, 55, 200), image="p.png", image_size=(w, h)),
+         Paint((5, 100, 55, 130), color="#ffffff")),
         (),
     ]
     for n, paints in enumerate(states):
@@ -85,6 +121,8 @@ def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
         got, want = frames
         assert got.png() == want.png(), n
         assert np.array_equal(got.pixels, want.pixels), n
+    # (The dialog's states were laid from its window prepared on its ground.)
+    assert fast.kept.get(("dimmed", "u.png", w, h, "#00000099", ("p.png", (5, 60, 55, 200))))
 
 
 def _walk(spec, steps: int = 30) -> list[str]:
@@ -192,7 +230,9 @@ def test_a_screenshotter_prepares_the_plates_of_the_apps_it_is_given():
                                                "pick": dialog}),
                             screens=[], transitions=[SimpleNamespace(screen="list",
                                                                      target="pick")])
-    assert plates_of(opens) == [(names[1], ""), (names[0], ""), (names[1], "#00000099")]
+    assert plates_of(opens) == [(names[1], "", None), (names[0], "", None),
+                                (names[1], "#00000099", None),
+                                (names[1], "#00000099", (names[0], (0, 10, 30, 50)))]
     assert plate_names(SimpleNamespace(look=None, screens=[])) == []
     shots = Screenshotter(assets=assets.get)
     shots.prepare([spec, SimpleNamespace(look=None, screens=[], width=30, height=70)])
@@ -220,7 +260,7 @@ def test_a_plate_a_screenshot_needs_first_is_prepared_by_it_and_not_again():
             gate.wait(30)
         return assets.get(name)
 
-    plates.prepare(slow, [("b.png", ""), ("a.png", "")], 24, 3 * BAND + 5)
+    plates.prepare(slow, [("b.png", "", None), ("a.png", "", None)], 24, 3 * BAND + 5)
     f = plates.take(assets.get, "a.png", 24, 3 * BAND + 5)  # before the background's turn
     assert f is not None and f.loaded and np.array_equal(f.pixels, img)
     assert f.png() == Frame(img.copy()).png()

@@ -74,7 +74,7 @@ def test_a_line_too_long_ends_with_an_ellipsis_within_its_box(drawer):
     text = "".join(s for s, *_ in runs)
     assert text.endswith("\u2026") and "a rather long" in text
     assert x == pytest.approx((10.0 + 10.0) * zoom)
-    assert x + drawer.width(runs, size) <= (10.0 + 200.0) * zoom + 0.01
+    assert x + drawer.fonts.width(runs, size) <= (10.0 + 200.0) * zoom + 0.01
     assert clip == (26, 52, 551, 132)  # the box, outward to whole pixels
 
 
@@ -99,7 +99,7 @@ def test_a_field_shows_the_end_of_a_text_too_long_for_it(drawer):
     zoom = 1080 / FRAME_WIDTH
     t = text_div(_div("x" * 80, "v x one end", ";font-size:16.0px"))
     (runs, x, _), = drawer.layout(t, zoom)[0]
-    right = x + drawer.width(runs, 16.0 * zoom)
+    right = x + drawer.fonts.width(runs, 16.0 * zoom)
     assert x < 10.0 * zoom and right == pytest.approx(210.0 * zoom)
     (_, x, _), = drawer.layout(text_div(_div("short", "v x one end")), zoom)[0]
     assert x == pytest.approx(10.0 * zoom)
@@ -109,7 +109,7 @@ def test_texts_meet_in_paint_order_and_cjk_comes_from_its_face(drawer):
     zoom = 1080 / FRAME_WIDTH
     a = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#ff0000"))
     b = text_div(_div("\u4f60\u597d world", style=";font-size:16.0px;color:#0000ff"))
-    faces = {face.family for _, face, *_ in drawer.runs(a.text, 400)}
+    faces = {face.family for _, face, *_ in drawer.fonts.runs(a.text, 400)}
     assert len(faces) == 2  # Latin from the first family, Han from a CJK one
     both = drawer.rgba([a, b], (0, 0, 600, 140), zoom)
     inked = both[..., 3] > 200

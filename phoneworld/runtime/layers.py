@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.look import ASSET_DIR, ASSET_NAME
@@ -46,6 +47,8 @@ _FILL = re.compile(r';background:(#[0-9a-f]{6}(?:[0-9a-f]{2})?)">$')
 _CUT = re.compile(rf'<img src="{ASSET_DIR}/([^"/]+)" alt="" style="left:(-?[\d.]+)px;'
                   r'top:(-?[\d.]+)px;width:([\d.]+)px;height:([\d.]+)px">$')
 _NOT_DRAWN = re.compile(r' data-index="\d+"| aria-label="[^"]*"')
+KEPT_DIVS = 1 << 13
+"""Divs whose reading `page_layers` keeps (a few hundred bytes each)."""
 _QUIET = {"v", "click", "off", "x", "one", "many", "ic"}
 """Classes that draw nothing on an empty div (no background, border or shadow)."""
 
@@ -109,23 +112,43 @@ def page_layers(html: str, size: tuple[int, int]) -> PageLayers | None:
     at = pos + len(chunks[0])
     cut_to = pos
     for c in chunks[1:]:
-        div = '<div class="' + c
         start, at = at, at + len(_DIV) + len(c)
-        box = _BOX.search(div)
-        if box is None or not div.endswith("</div>"):
+        if plate and not layers and cut_to == start:
+            paint = _paint_of(c, scale)
+            if paint is not None:
+                paints.append(paint)
+                cut_to = at
+                continue
+        layer = _layer_of(c, scale)
+        if layer is None:
             return None
-        paint = _paint(div, scale) if plate and not layers and cut_to == start else None
-        if paint is not None:
-            paints.append(paint)
-            cut_to = at
-            continue
-        cls = div[12:div.index('"', 12)]
-        inner = div[div.index(">") + 1:-len("</div>")]
-        blank = not inner and set(cls.split()) <= _QUIET and "background" not in div
-        layers.append(Layer(_rect(box.groups(), scale, MARGIN), _NOT_DRAWN.sub("", div),
-                            blank, div))
+        layers.append(layer)
     return PageLayers(head=head, plate=plate, paints=tuple(paints), layers=tuple(layers),
                       html=html, cut=(m.end(), cut_to))
+
+
+# A page's divs are read once each (by their text and the app's scale): the next page of
+# the same screen has most of them again (wikipedia's article screens: ~450 divs a page).
+@lru_cache(maxsize=KEPT_DIVS)
+def _layer_of(c: str, scale: float) -> Layer | None:
+    """The layer of the div `'<div class="' + c`, or None where it is not one of the
+    template's divs."""
+    div = '<div class="' + c
+    box = _BOX.search(div)
+    if box is None or not div.endswith("</div>"):
+        return None
+    cls = div[12:div.index('"', 12)]
+    inner = div[div.index(">") + 1:-len("</div>")]
+    blank = not inner and set(cls.split()) <= _QUIET and "background" not in div
+    key = _NOT_DRAWN.sub("", div) if "data-index" in div or "aria-label" in div else div
+    return Layer(_rect(box.groups(), scale, MARGIN), key, blank, div)
+
+
+@lru_cache(maxsize=KEPT_DIVS)
+def _paint_of(c: str, scale: float) -> Paint | None:
+    """`_paint` of the div `'<div class="' + c`."""
+    div = '<div class="' + c
+    return _paint(div, scale) if div.endswith("</div>") else None
 
 
 def _rect(css: tuple[str, ...], scale: float, margin: float = 0.0) -> Rect:

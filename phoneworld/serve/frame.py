@@ -258,6 +258,15 @@ class Frame:
         self.encode()
         return Frame._blank(self.size, list(self._bands))
 
+    def with_pixels(self, pixels: np.ndarray) -> Frame:
+        """A frame of this one's encoded bands whose rows are `pixels` (what the bands
+        decode to; shared, so read-only): nothing to inflate where read, nor to deflate."""
+        if pixels.shape != (self.size[1], self.size[0], 3) or pixels.flags.writeable:
+            raise ValueError("a frame's shared pixels are its size and read-only")
+        f = Frame._blank(self.size, list(self._bands))
+        f._pixels = pixels
+        return f
+
     @property
     def loaded(self) -> bool:
         """Whether all its pixels are in memory (none to decode or inflate when read)."""

@@ -25,10 +25,15 @@ encoded once, in its own thread), keeps it here for later screenshots, and the
 background skips its job. Such a first visit costs the decoding and the deflating
 (20-30 ms of CPU at 1080x1920) once per process.
 
-A dialog's frames are laid on the screen under it dimmed whole (`Recorded.dimmed`):
-for each screen a transition opens a dialog over, that ground is prepared too, dimmed
-by the dialog's scrim (`plates_of`), so that a dialog's first frame neither decodes,
-dims nor deflates a whole screen.
+A dialog's frames are laid on the screen under it dimmed whole, its window cut from
+the dialog's own recording laid on that (`Recorded.dimmed`): for each screen a
+transition opens a dialog over, that ground is prepared too, dimmed by the dialog's
+scrim with the dialog's window on it (`plates_of`), so that a dialog's first frame
+neither decodes, dims nor deflates a whole screen, nor inflates the rows of two images
+(the dimmed screen's and the dialog's) to lay the window: only the rows that its texts
+and paints change are inflated, from one. A dialog's grounds keep their pixels too
+(`Plates.decoded`: half as many megabytes again), so that a first frame inflates
+nothing of them (a card grown past the recorded window relays most of its rows).
 """
 
 from __future__ import annotations
@@ -51,6 +56,13 @@ prepared)."""
 MEMORY_ENV = "PHONEWORLD_PLATES_MB"
 
 Assets = Callable[[str], "bytes | None"]
+Window = tuple[str, tuple[int, int, int, int]]
+"""A dialog's window laid on a dimmed ground: the dialog's plate, and the rectangle (x1,
+y1, x2, y2) of it laid there, where it lies on that plate."""
+Job = tuple[str, str, "Window | None"]
+"""What `Plates.prepare` prepares: a plate, the scrim colour (#rrggbbaa) it is dimmed by
+or "", and the dialog window laid on it or None."""
+_Key = tuple[str, int, int, str, "Window | None"]
 
 
 def decode_image(data: bytes, w: int, h: int) -> np.ndarray:
@@ -80,21 +92,27 @@ def plate_names(spec: Any) -> list[str]:
     return out
 
 
-def plates_of(spec: Any) -> list[tuple[str, str]]:
-    """What to prepare for `spec`: (plate, "") for each of its plates (`plate_names`),
-    then (plate, scrim colour) for each screen a transition opens a dialog over (its
-    plate dimmed as the dialog dims it: the ground a dialog's frames are laid on)."""
-    out = [(name, "") for name in plate_names(spec)]
+def plates_of(spec: Any) -> list[Job]:
+    """What to prepare for `spec`: (plate, "", None) for each of its plates
+    (`plate_names`), then (plate, scrim colour, None) for each screen a transition opens
+    a dialog over (its plate dimmed as the dialog dims it: the ground a dialog's frames
+    are laid on), then (plate, scrim colour, window) for each such dialog (that ground
+    with the dialog's window, cut from the dialog's plate, laid on it: where its frames
+    start from while its window is where the recording has it)."""
+    out: list[Job] = [(name, "", None) for name in plate_names(spec)]
     if not out:
         return out
     looks = spec.look.screens
-    dims = set()
+    dims: set[Job] = set()
+    windows: set[Job] = set()
     for t in getattr(spec, "transitions", ()):
         under, dialog = looks.get(t.screen), looks.get(t.target)
         if under is not None and dialog is not None and dialog.window is not None \
                 and dialog.scrim > 0 and t.screen != t.target:
-            dims.add((under.plate, f"#000000{round(dialog.scrim * 255):02x}"))
-    return out + sorted(dims)
+            color = f"#000000{round(dialog.scrim * 255):02x}"
+            dims.add((under.plate, color, None))
+            windows.add((under.plate, color, (dialog.plate, tuple(dialog.window))))
+    return out + sorted(dims) + sorted(windows)
 
 
 class Plates:
@@ -104,11 +122,16 @@ class Plates:
 
     def __init__(self, limit: int) -> None:
         self.kept: LRU[Frame] = LRU(limit, weigh=lambda f: f.nbytes)
-        self._queue: queue.Queue[tuple[Assets, str, int, int, str]] = queue.Queue()
-        self._queued: set[tuple[str, int, int, str]] = set()
-        self._running: tuple[str, int, int, str] | None = None
+        self.decoded: LRU[np.ndarray] = LRU(limit // 2, weigh=lambda a: a.nbytes)
+        """The pixels of dialogs' grounds prepared (read-only), within half as many
+        bytes again, the last prepared first kept: a dialog's first frame lays its window
+        and texts on rows it would otherwise inflate (50-80 bands of two images where
+        its card grew past the recorded window: activitylauncher's language list)."""
+        self._queue: queue.Queue[tuple[Assets, _Key]] = queue.Queue()
+        self._queued: set[_Key] = set()
+        self._running: _Key | None = None
         """What the background thread is preparing now."""
-        self._taken: set[tuple[str, int, int, str]] = set()
+        self._taken: set[_Key] = set()
         """What callers are preparing now (`take`): the background skips it."""
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
@@ -120,12 +143,19 @@ class Plates:
         self.taken_cpu = 0.0
         """CPU seconds spent preparing plates that screenshots needed first (`take`)."""
 
-    def get(self, name: str, w: int, h: int, color: str = "") -> Frame | None:
+    def get(self, name: str, w: int, h: int, color: str = "",
+            window: Window | None = None) -> Frame | None:
         """A frame of plate `name` at w x h (dimmed by `color`, #rrggbbaa, where one is
-        given) with its PNG bands encoded and no pixels yet (its rows are inflated
-        where read or changed), or None where it is not prepared."""
-        f = self.kept.get((name, w, h, color))
-        return None if f is None else f.compact()  # (its own: rows inflated are not kept here)
+        given, and `window` laid on it where one is) with its PNG bands encoded and no
+        pixels yet (its rows are inflated where read or changed; a dialog's ground with
+        its pixels where `decoded` keeps them), or None where it is not prepared."""
+        key = (name, w, h, color, window)
+        f = self.kept.get(key)
+        if f is None:
+            return None
+        px = self.decoded.get(key) if color else None
+        # (Its own: rows inflated are not kept here; decoded ones shared, read-only.)
+        return f.compact() if px is None else f.with_pixels(px)
 
     def take(self, assets: Assets, name: str, w: int, h: int) -> Frame | None:
         """Plate `name` at w x h for a screenshot that needs it now, where it is not
@@ -135,7 +165,7 @@ class Plates:
         and the bands the kept one shares), or None where none is kept (no memory), the
         background is preparing it this moment (the caller decodes its own), or it
         cannot be read."""
-        key = (name, w, h, "")
+        key: _Key = (name, w, h, "", None)
         if self.kept.limit <= 0:
             return None
         with self._lock:
@@ -164,19 +194,19 @@ class Plates:
                 self._idle.notify_all()
         return f
 
-    def prepare(self, assets: Assets, jobs: Iterable[tuple[str, str]], w: int, h: int
-                ) -> None:
-        """Have the background thread decode and encode each (name, colour) of `jobs`
-        (`plates_of`: the image `assets` gives, at w x h, dimmed by the colour where
-        there is one), in order, unless kept or queued already."""
+    def prepare(self, assets: Assets, jobs: Iterable[Job], w: int, h: int) -> None:
+        """Have the background thread decode and encode each (name, colour, window) of
+        `jobs` (`plates_of`: the image `assets` gives, at w x h, dimmed by the colour
+        where there is one, the window laid on it where there is one), in order, unless
+        kept or queued already."""
         if self.kept.limit <= 0:
             return
         with self._lock:
-            for name, color in jobs:
-                key = (name, w, h, color)
+            for name, color, window in jobs:
+                key: _Key = (name, w, h, color, window)
                 if key not in self._queued and self.kept.get(key) is None:
                     self._queued.add(key)
-                    self._queue.put((assets, name, w, h, color))
+                    self._queue.put((assets, key))
             if self._queued and (self._thread is None or not self._thread.is_alive()):
                 self._thread = threading.Thread(target=self._run, daemon=True,
                                                 name="phoneworld-plates")
@@ -201,7 +231,7 @@ class Plates:
             pass
         while True:
             try:
-                assets, name, w, h, color = self._queue.get(timeout=1.0)
+                assets, key = self._queue.get(timeout=1.0)
             except queue.Empty:
                 with self._lock:
                     if self._queue.empty():
@@ -209,7 +239,6 @@ class Plates:
                         return
                 continue
             t = time.thread_time()
-            key = (name, w, h, color)
             with self._lock:
                 if key in self._taken:  # a screenshot needed it first (`take`)
                     continue
@@ -219,9 +248,13 @@ class Plates:
                     continue
                 self._running = key
             try:
-                f = self._encoded(assets, name, w, h, color)
-                if f is not None:
-                    self.kept.put(key, f)
+                got = self._encoded(assets, *key)
+                if got is not None:
+                    self.kept.put(key, got.compact())
+                    if key[3]:  # a dialog's ground: its pixels too, where they fit
+                        px = got.pixels
+                        px.flags.writeable = False
+                        self.decoded.put(key, px)
                     self.prepared += 1
             except Exception:  # noqa: BLE001 - unreadable: the painter says so when drawing
                 pass
@@ -233,12 +266,22 @@ class Plates:
                     self._idle.notify_all()
 
     @staticmethod
-    def _encoded(assets: Assets, name: str, w: int, h: int, color: str) -> Frame | None:
+    def _encoded(assets: Assets, name: str, w: int, h: int, color: str,
+                 window: Window | None) -> Frame | None:
         data = assets(name)
         if data is None:
             return None
         px = decode_image(data, w, h)
-        return Frame(scrimmed(px, color) if color else px).compact()
+        if color:
+            px = scrimmed(px, color)
+        if window is not None:
+            top = assets(window[0])
+            if top is None:
+                return None
+            x1, y1, x2, y2 = window[1]
+            px = np.array(px)  # (its own: a decoded image may be read-only)
+            px[y1:y2, x1:x2] = decode_image(top, w, h)[y1:y2, x1:x2]
+        return Frame(px)
 
 
 def memory_budget() -> int:

@@ -29,7 +29,7 @@ from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers
 from phoneworld.serve.frame import Frame, scrimmed
-from phoneworld.serve.plates import PLATES, Plates, decode_image
+from phoneworld.serve.plates import PLATES, Plates, Window, decode_image
 from phoneworld.serve.regions import area, cut, meets
 
 Rect = tuple[int, int, int, int]
@@ -113,9 +113,14 @@ class Recorded:
             painted = ground.copy()
             return painted if self._strips(painted, ground, paints[g + 1:]) else None
         # The ground dimmed whole, kept for every state laid on it (a
-        # dialog's window may move from state to state: onelist's grows with its list).
+        # dialog's window may move from state to state: onelist's grows with its list),
+        # with the window laid on it where that was prepared (`plates.plates_of`).
         hole = _cover(paints[k + 1], size) if k + 1 < len(paints) else None
-        dim = self.dimmed(paints[g].image, *size, paints[k].color)
+        dim = None if hole is None else self.dimmed(
+            paints[g].image, *size, paints[k].color, (paints[k + 1].image, hole))
+        rest = k + 1 if dim is None else k + 2  # (the paints laid on it)
+        if dim is None:
+            dim = self.dimmed(paints[g].image, *size, paints[k].color)
         if dim is None:
             return None
         painted = dim.copy()
@@ -126,7 +131,7 @@ class Recorded:
             for part in _less(r, hole):
                 if not self._relay(painted, ground, part, (*paints[g + 1:k], paints[k])):
                     return None
-        return painted if self._strips(painted, painted, paints[k + 1:]) else None
+        return painted if self._strips(painted, painted, paints[rest:]) else None
 
     def _strips(self, f: Frame, base: Frame, paints: tuple[Paint, ...]) -> bool:
         """`paints` laid on `f` (which shows `base` where they lie), in order, strip by
@@ -203,16 +208,20 @@ class Recorded:
         g = _ground_at(paints, size)
         return paints[g].image if g >= 0 else plate
 
-    def dimmed(self, name: str, w: int, h: int, color: str) -> Frame | None:
+    def dimmed(self, name: str, w: int, h: int, color: str, window: Window | None = None
+               ) -> Frame | None:
         """Recorded image `name` (as `plate` has it) under `color` (#rrggbbaa), kept
         (its bands encoded when a frame laid on it first needs them); None where it
-        cannot be read."""
-        key = ("dimmed", name, w, h, color)
+        cannot be read. With a dialog's `window` laid on it: only where `plates`
+        prepared that (else None)."""
+        key = ("dimmed", name, w, h, color, window)
         f = self.kept.get(key)
         if f is None:
-            f = self.plates.get(name, w, h, color)  # (prepared: `plates.plates_of`)
+            f = self.plates.get(name, w, h, color, window)  # (`plates.plates_of`)
             if f is not None:
                 self.kept.put(key, f)
+            elif window is not None:
+                return None
         if f is None:
             base = self.plate(name, w, h)
             if base is None:

@@ -12,20 +12,20 @@ Chromium would pick, and asks the browser only for divs of any other kind:
     drawer = TextDrawer.system()      # None: fontconfig or a face is missing
     drawer.draw(frame, t, zoom)       # the text laid over the frame's pixels
 
-The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does:
-each character from the first family that has its glyph (a combining mark from its
-letter's where that has it). Right-to-left texts (Arabic, Hebrew) and texts with
-combining marks are laid out as Chromium lays them: a line's runs ordered by the
-Unicode bidirectional algorithm (`bidi`: FriBiDi, a left-to-right paragraph, as the
-page sets none), each shaped by raqm in its direction; where raqm or FriBiDi is
-missing (`complex_support` says why; the painter's first drawer logs which way it
-went), and where a right-to-left line must be cut with an ellipsis or shows its end in
-a field, the browser draws them. A text with a character no family has, or one this
-module does not follow (emoji, controls and bidi embeddings), is not drawn here. Glyphs are
-Chromium's faces at Chromium's sizes; their rasterisation (hinting, antialiasing) is
-FreeType's own, so a text differs from Chromium's capture by a few levels at glyph
-edges, and a line cut with an ellipsis may end a character earlier or later
-(`tests/test_texts.py` measures both on the shared traces).
+The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does: each
+character from the first family that has its glyph (a combining mark from its letter's
+where that has it; `fonts` chooses them). Right-to-left texts (Arabic, Hebrew) and texts
+with combining marks are laid out as Chromium lays them: a line's runs ordered by the
+Unicode bidirectional algorithm (`bidi`: FriBiDi, a left-to-right paragraph, as the page
+sets none), each shaped by raqm in its direction; where raqm or FriBiDi is missing
+(`complex_support` says why; the painter's first drawer logs which way it went), and
+where a right-to-left line must be cut with an ellipsis or shows its end in a field, the
+browser draws them. A text with a character no family has, or one this module does not
+follow (emoji, controls and bidi embeddings), is not drawn here. Glyphs are Chromium's
+faces at Chromium's sizes; their rasterisation (hinting, antialiasing) is FreeType's
+own, so a text differs from Chromium's capture by a few levels at glyph edges, and a
+line cut with an ellipsis may end a character earlier or later (`tests/test_texts.py`
+measures both on the shared traces).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from phoneworld.runtime.chars import wide
 from phoneworld.runtime.widgets import FONTS
 from phoneworld.serve import bidi
 from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
+from phoneworld.serve.fonts import Fonts, is_mark, is_rtl, kept
 
 Rect = tuple[int, int, int, int]
 
@@ -138,21 +139,13 @@ def _plain(c: str) -> bool:
 def _complex(c: str) -> bool:
     """Whether `c` needs more than one face's glyphs laid left to right: a right-to-left
     letter or number, or a combining mark (shaped with the letter before it)."""
-    return _rtl(c) or _mark(c)
+    return is_rtl(c) or is_mark(c)
 
 
 def complex_text(text: str) -> bool:
     """Whether `text` has a right-to-left letter or a combining mark (`TextDrawer` lays
     such a text out by the bidirectional algorithm, `bidi`, and shapes it with raqm)."""
     return any(_complex(c) for c in text)
-
-
-def _rtl(c: str) -> bool:
-    return unicodedata.bidirectional(c) in ("R", "AL", "AN")
-
-
-def _mark(c: str) -> bool:
-    return unicodedata.category(c)[0] == "M"
 
 
 # -- drawing -----------------------------------------------------------------------------------
@@ -180,14 +173,12 @@ class TextDrawer:
     def __init__(self, faces: list[Face], fonts: str = FONTS,
                  complex_scripts: bool | None = None) -> None:
         self.faces = faces
-        self.families = families(fonts)
+        self.fonts = Fonts(faces, fonts)
+        """The faces its texts' characters are drawn in, and their fonts (`fonts`)."""
         self.complex = complex_support() is None if complex_scripts is None \
             else complex_scripts
         """Whether right-to-left texts and texts with combining marks are drawn here
         (raqm shapes them, FriBiDi orders their runs); else the browser draws them."""
-        self._fonts: dict[tuple[str, int, float], object] = {}
-        self._chosen: dict[int, list[tuple[Face, bool]]] = {}
-        self._runs: dict[tuple[str, int], list[tuple[str, Face, bool]] | None] = {}
         self._laid: dict[tuple[TextDiv, float], Any] = {}
         self._masks: LRU[np.ndarray] = LRU(MASKS, weigh=lambda a: a.nbytes)
         """Glyph coverages drawn (`mask`), by what they depend on."""
@@ -228,72 +219,16 @@ class TextDrawer:
         drawing modules: 50-100 ms of a first text's CPU on a busy machine), by drawing
         a few letters with a drawer of its own (this one's memos are left alone)."""
         for weight in WARM_WEIGHTS:
-            for face, _ in self.chosen(weight):
+            for face, _ in self.fonts.chosen(weight):
                 cmap(face.file, face.index)
                 vertical(face.file, face.index)
         spare = TextDrawer(self.faces, complex_scripts=False)
-        spare.families = self.families
+        spare.fonts.families = self.fonts.families
         for weight in WARM_WEIGHTS:
             spare.rgba([TextDiv(box=(0.0, 0.0, 40.0, 20.0), text="Ag", lines="one", clamp=1,
                                 size=14.0, color=DEFAULT_COLOR, weight=weight,
                                 align="left", pad=(0.0, 0.0, -1.0), clip=(0.0, 0.0, 0.0, 0.0))],
                        (0, 0, 40, 20), 1.0)
-
-    def chosen(self, weight: int) -> list[tuple[Face, bool]]:
-        """The face of each installed family for `weight`, in the families' order."""
-        got = self._chosen.get(weight)
-        if got is None:
-            got = self._chosen[weight] = [
-                p for fam in self.families if (p := pick(self.faces, fam, weight))]
-        return got
-
-    def runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
-        """`text` cut into runs of one face each (each character from the first family
-        that has it), or None where a character has none."""
-        return _kept(self._runs, (text, weight), lambda: self._cut_runs(text, weight))
-
-    def _cut_runs(self, text: str, weight: int) -> list[tuple[str, Face, bool]] | None:
-        out: list[tuple[str, Face, bool]] = []
-        chosen = self.chosen(weight)
-        if chosen and text and cmap(chosen[0][0].file, chosen[0][0].index).issuperset(
-                map(ord, text)):
-            return [(text, *chosen[0])]  # (most texts: every character in the first face)
-        for c in text:
-            got = None
-            o = ord(c)
-            if out and _mark(c) and o in cmap(out[-1][1].file, out[-1][1].index):
-                got = (out[-1][1], out[-1][2])  # a mark in its letter's face
-            if got is None:
-                got = next((p for p in chosen if o in cmap(p[0].file, p[0].index)), None)
-            if got is None:
-                if c == " " and out:
-                    got = (out[-1][1], out[-1][2])
-                else:
-                    return None
-            if out and out[-1][1] is got[0] and out[-1][2] == got[1]:
-                out[-1] = (out[-1][0] + c, got[0], got[1])
-            else:
-                out.append((c, got[0], got[1]))
-        return out
-
-    def font(self, face: Face, size: float):
-        from PIL import ImageFont
-
-        key = (face.file, face.index, size)
-        f = self._fonts.get(key)
-        if f is None:
-            f = self._fonts[key] = ImageFont.truetype(
-                face.file, size, index=face.index, layout_engine=ImageFont.Layout.RAQM)
-        return f
-
-    def width(self, runs: list, size: float) -> float:
-        """How wide `runs` are at `size` (shaped, run by run): (text, face, bold) each, or
-        (text, face, bold, right-to-left) as `layout` lays them."""
-        return sum(self._length(r[0], r[1], size, len(r) > 3 and r[3]) for r in runs)
-
-    @lru_cache(maxsize=8192)  # noqa: B019 - one drawer a process (`system`)
-    def _length(self, s: str, face: Face, size: float, rtl: bool = False) -> float:
-        return self.font(face, size).getlength(s, direction="rtl" if rtl else None)
 
     def draw(self, frame, t: TextDiv, zoom: float) -> bool:
         """Lay `t` over `frame` (a `frame.Frame` of the app's pixels, the page laid out
@@ -364,7 +299,7 @@ class TextDrawer:
     def layout(self, t: TextDiv, zoom: float):
         """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
         once)."""
-        return _kept(self._laid, (t, zoom), lambda: self._layout(t, zoom))
+        return kept(self._laid, (t, zoom), lambda: self._layout(t, zoom))
 
     def _layout(self, t: TextDiv, zoom: float):
         """The lines of `t` ((runs, x, baseline) each, app pixels; a line's runs in the
@@ -379,12 +314,12 @@ class TextDrawer:
         # Blink's line box: a number line-height computes to whole pixels (truncated),
         # the font's ascent and descent are rounded, the half-leading above floored.
         lh = float(int(LINE_HEIGHT * size + 1e-6))
-        runs = self.runs(t.text, t.weight)
+        runs = self.fonts.runs(t.text, t.weight)
         if runs is None:
             return None
         rtl = False
         if complex_text(t.text):
-            rtl = any(_rtl(c) for c in t.text)
+            rtl = any(is_rtl(c) for c in t.text)
             if not self.complex or (rtl and t.lines == "end"):
                 return None
         content_w = max(0.0, bw - pl - pr)
@@ -394,14 +329,14 @@ class TextDrawer:
             lines = [runs]
         shown = []
         for line in lines:
-            wid = self.width(line, size)
+            wid = self.fonts.width(line, size)
             if t.lines != "end" and (wid > content_w + 0.01 or isinstance(line, _Cut)):
                 if rtl:  # cut where it overflows on the line's right: not followed here
                     return None
                 line, wid = self._ellipsis(line, size, content_w, t.weight)
             line = _visual(line) if rtl else [(s, f, b, False) for s, f, b in line]
             if rtl:
-                wid = self.width(line, size)
+                wid = self.fonts.width(line, size)
             if t.lines == "end" and wid > content_w:
                 x = left + pl + content_w - wid
             elif t.align == "center":
@@ -415,7 +350,7 @@ class TextDrawer:
         span_h = n * lh
         ct, ch = (top + pt, bh - pt) if pt >= 0 else (top, bh)
         span_top = ct if pt >= 0 else ct + (ch - span_h) / 2
-        asc, desc = self._metrics(size)
+        asc, desc = self.fonts.metrics(size)
         half = (lh - (asc + desc)) // 2
         out = [(line, x, round(span_top + k * lh + half + asc)) for k, (line, x) in
                enumerate(shown)]
@@ -423,13 +358,6 @@ class TextDrawer:
         clip = (int(np.floor(left + cl)), int(np.floor(top + ct_)),
                 int(np.ceil(left + bw - cr)), int(np.ceil(top + bh - cb)))
         return out, size, clip
-
-    def _metrics(self, size: float) -> tuple[int, int]:
-        """The line's ascent and descent, from its primary face (the first family's):
-        the fallback faces of a mixed line lie on its baseline."""
-        face = self.chosen(400)[0][0]
-        asc, desc, upem = vertical(face.file, face.index)
-        return round(asc * size / upem), round(desc * size / upem)
 
     def _wrap(self, runs, size: float, width: float, clamp: int) -> list:
         """Lines of `runs` wrapped at spaces, hyphens and CJK characters (a word wider
@@ -443,7 +371,7 @@ class TextDrawer:
                 lines[-1] = _Cut(lines[-1])
                 break
             j = i + max(1, self._fits(chars[i:], size, width))
-            while i + 1 < j < len(chars) and _mark(chars[j][0]):
+            while i + 1 < j < len(chars) and is_mark(chars[j][0]):
                 j -= 1  # (a mark stays with its letter)
             end = j
             if j < len(chars):  # the last break opportunity in the part that fits
@@ -463,12 +391,12 @@ class TextDrawer:
 
     def _fits(self, chars, size: float, width: float, extra: float = 0.0) -> int:
         """How many of `chars` (from the first) fit in `width` with `extra` after them."""
-        if self.width(_join(chars), size) + extra <= width + 0.01:
+        if self.fonts.width(_join(chars), size) + extra <= width + 0.01:
             return len(chars)
         lo, hi = 0, len(chars)  # fits lo, not hi
         while hi - lo > 1:
             mid = (lo + hi) // 2
-            if self.width(_join(chars[:mid]), size) + extra <= width + 0.01:
+            if self.fonts.width(_join(chars[:mid]), size) + extra <= width + 0.01:
                 lo = mid
             else:
                 hi = mid
@@ -477,15 +405,15 @@ class TextDrawer:
     def _ellipsis(self, line, size: float, width: float, weight: int):
         """`line` cut at the last character after which it and an ellipsis fit."""
         chars = [(c, f, b) for s, f, b in line for c in s]
-        ell = self.runs(ELLIPSIS, weight) or [(ELLIPSIS, chars[0][1], chars[0][2])]
-        n = self._fits(chars, size, width, self.width(ell, size))
-        while 0 < n < len(chars) and _mark(chars[n][0]):
+        ell = self.fonts.runs(ELLIPSIS, weight) or [(ELLIPSIS, chars[0][1], chars[0][2])]
+        n = self._fits(chars, size, width, self.fonts.width(ell, size))
+        while 0 < n < len(chars) and is_mark(chars[n][0]):
             n -= 1  # (a mark goes with its letter)
         head = chars[:n]
         while head and head[-1][0] == " ":
             head = head[:-1]
         out = _join(head) + ell
-        return out, self.width(out, size)
+        return out, self.fonts.width(out, size)
 
     def mask(self, lines, size: float, clip: Rect) -> np.ndarray:
         """The glyphs' coverage (0-255) inside `clip`, lines laid as `layout` gives them
@@ -517,7 +445,7 @@ class TextDrawer:
         for runs, x, base in lines:
             at = x
             for s, face, bold, rtl in runs:
-                font = self.font(face, size)
+                font = self.fonts.font(face, size)
                 way = "rtl" if rtl else None
                 if s:
                     d.text((at, base), s, fill=255, font=font, anchor="ls",
@@ -551,20 +479,6 @@ def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
     rgb = premul / out_a[:, None]  # (out_a >= ba > 0)
     below[both, :3] = np.clip(rgb + 0.5, 0, 255)
     below[both, 3] = np.clip(out_a * 255 + 0.5, 0, 255)
-
-
-KEPT = 4096
-"""Entries a drawer keeps of its texts' runs and of its layouts (`_kept`)."""
-
-
-def _kept(memo: dict, key: Any, make: Any) -> Any:
-    """`memo[key]`, made by `make()` the first time; past `KEPT` entries the oldest goes."""
-    if key in memo:
-        return memo[key]
-    got = memo[key] = make()
-    if len(memo) > KEPT:
-        memo.pop(next(iter(memo)))
-    return got
 
 
 def _64th(v: float) -> float:
