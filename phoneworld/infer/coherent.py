@@ -69,7 +69,7 @@ def find_cross_adds(f: Facts) -> Facts:
     new row named after it; their rows are left out of the initial state, and a switch
     whose tap also adds the row shows that row's membership instead of a flag."""
     adds = cross_screen_adds(f.traces, f.where, _infos(f), f.obs, f.row_ids, f.ctx_of,
-                             set(f.toggles))
+                             set(f.toggles), f.shown)
     if not adds:
         return f.with_()
     created = dict(f.created)

@@ -5,14 +5,16 @@
 
 The fields of an item are its text-bearing descendants, named by their class/id path
 inside the item. An item is a known row when it shows the same texts (a switch's
-"ON"/"OFF" aside), when the list's edge cuts it and a row shows all it does, or when it
-is the one item that changed one text since an earlier recording of the list (see
-`collect`). A content description that differs from row to row as a field does
-("Remove Oat milk", "Remove Bread") is bound to that field (`description`), so every
-row says its own. Rows keep the order in which items were first seen (top to bottom, then
-later visits), so rendering the table reproduces the recorded list and scrolling reveals
-the rest. `ctx` is the id of the screen's parameter row the item was seen under (None
-when the screen has no parameter), so a category screen shows that category's products.
+"ON"/"OFF" aside), when the list's edge cuts it and a row shows all it does, when it is
+the one item that changed one text since an earlier recording of the list, or when it
+restates the row in its place among the rows around it (several rows changed: another
+session's phone; `restated`). See `collect`. A content description that differs from
+row to row as a field does ("Remove Oat milk", "Remove Bread") is bound to that field
+(`description`), so every row says its own. Rows keep the order in which items were
+first seen (top to bottom, then later visits), so rendering the table reproduces the
+recorded list and scrolling reveals the rest. `ctx` is the id of the screen's parameter
+row the item was seen under (None when the screen has no parameter), so a category
+screen shows that category's products.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier, unique
+from phoneworld.infer.restated import restated_row
 from phoneworld.runtime.chars import wide
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
@@ -49,6 +52,9 @@ class ListContent:
     checks: dict[int, bool] = field(default_factory=dict)
     """Row id -> the check state first recorded for it, for rows that show a checkable
     node (#21: the others have no state to change)."""
+    said: dict[str, dict[bool, set[str]]] = field(default_factory=dict)
+    """Inner path of a switch's text -> check state -> the texts it showed in that state,
+    over every item seen (a row seen in both states says both)."""
     descs: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     """Inner path of a described node -> (row id, description) per item seen."""
     index: dict[tuple, int] = field(default_factory=dict)
@@ -62,6 +68,9 @@ class ListContent:
     """Rows seen only cut by the list's edge (some of their texts out of view)."""
     shown: dict[tuple, list[tuple[list[tuple], tuple[int, ...]]]] = field(default_factory=dict)
     """(ctx, item count) -> (values, row ids) of every recording of the list so far."""
+    recordings: dict[int | None, list[tuple[list[tuple], tuple[int, ...]]]] = field(
+        default_factory=dict)
+    """ctx -> (values, row ids) of every recording of the list so far, in order."""
     pitch: int = 0
     axis: str = "vertical"
     span: int = 1
@@ -185,8 +194,10 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
     An item is a known row when it shows the same texts (checkable views' "ON"/"OFF"
     aside), when the list's edge cuts it and a row shows all it does, or when it is the
     one item that changed in one text since an earlier recording of the same list (a
-    preference's summary after a choice, a quantity after a step): the same entity, in
-    another state. Anything else is a new row."""
+    preference's summary after a choice, a quantity after a step), or when it restates
+    the row in its place among the rows around it in an earlier recording
+    (`restated.restated_row`: several rows changed, another session's phone state): the
+    same entity, in another state. Anything else is a new row."""
     fields = [item_fields(item) for item in lst.children]
     known, states = len(lc.fields), len(lc.states)
     for item, found in zip(lst.children, fields, strict=True):
@@ -207,11 +218,19 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         values.append(tuple(by_key[k].text if k in by_key else "" for k in lc.fields))
     earlier = lc.shown.setdefault((ctx, len(values)), [])
     ids: list[int] = []
+    is_state = [f in lc.states for f in lc.fields]
+
+    def row_of(v: tuple) -> int | None:
+        return lc.index.get((ctx, lc.ident(v)))
+
     for i, item in enumerate(lst.children):
         cut = clipped(item, lst, lc.axis)
         rid = lc.find(ctx, values[i], cut)
         if rid is None:
             rid = _in_place(lc, earlier, values, i)
+            if rid is None:  # several rows changed, or another scroll of the list (#21)
+                rid = restated_row(values, ids, i, row_of, lc.recordings.get(ctx, []),
+                                  is_state)
             if rid is not None:  # its other state: the same row from now on
                 lc.aliases.append((ctx, values[i], rid))
                 lc.index.setdefault((ctx, lc.ident(values[i])), rid)
@@ -221,10 +240,14 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
         checked = next((n.checked for _, _, n in fields[i] if n.checkable), None)
         if checked is not None:  # (#21) each row's own recorded state
             lc.checks.setdefault(rid, checked)
+            for f, v in zip(lc.fields, values[i], strict=True):
+                if v and f in lc.states:
+                    lc.said.setdefault(f, {}).setdefault(checked, set()).add(v)
         for key, rel, node in item_fields(item, described=True):
             lc.descs.setdefault(key, []).append((rid, node.content_desc))
             lc.samples.setdefault(DESC + key, (item, rel))
     earlier.append((values, tuple(ids)))
+    lc.recordings.setdefault(ctx, []).append((values, tuple(ids)))
     return ids, values
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from phoneworld.infer.transitions import classify_step, touch_target
@@ -55,13 +55,17 @@ class CrossAdd:
 
 
 def cross_screen_adds(traces: Sequence[Trace], where, infos, obs, row_ids, ctx_of,
-                      toggled: set[tuple[str, str, str]]) -> dict[tuple, CrossAdd]:
+                      toggled: set[tuple[str, str, str]],
+                      shown: Mapping | None = None) -> dict[tuple, CrossAdd]:
     """(screen, widget, action) -> the row it adds to a list on another screen (see the
-    module docstring). `toggled` holds the (screen, widget, action)s that flip a switch."""
+    module docstring). `toggled` holds the (screen, widget, action)s that flip a switch;
+    `shown` the texts each observation's items showed (`Facts.shown`): a row seen in
+    another state (a cart line whose count went up) reads as it showed then."""
     params = {name: infos[info.param_list[0]].lists[info.param_list[1]]
               for name, info in infos.items() if info.param_list is not None}
     taps = _taps(traces, where, obs, ctx_of, params)
-    baseline = _baseline(traces, where, infos, row_ids, taps)
+    texts = _texts(infos, where, row_ids, shown or {})
+    baseline, before = _baseline(traces, where, infos, row_ids, taps, texts)
     evidence: dict[tuple, list[_Seen]] = defaultdict(list)
     for t, trace in enumerate(traces):
         seen: dict[str, dict[tuple, None]] = defaultdict(dict)  # in the order first seen
@@ -73,8 +77,7 @@ def cross_screen_adds(traces: Sequence[Trace], where, infos, obs, row_ids, ctx_o
             screen = where.get(ref)
             for lkey, rids in sorted(row_ids.get(ref, {}).items()) if screen else ():
                 lc = infos[screen].lists[lkey]
-                for rid in rids:
-                    values = tuple(lc.rows[rid - 1][2:])
+                for rid, values in zip(rids, texts(ref, lkey, rids), strict=True):
                     if done and values not in baseline[lc.table] and \
                             values not in seen[lc.table]:
                         earlier = [*baseline[lc.table], *seen[lc.table]]
@@ -86,7 +89,7 @@ def cross_screen_adds(traces: Sequence[Trace], where, infos, obs, row_ids, ctx_o
                 done.append(taps[(t, k)])
     out: dict[tuple, CrossAdd] = {}
     for key, found in sorted(evidence.items()):
-        add = _effect(key, found, key in toggled)
+        add = _effect(key, found, key in toggled, before)
         if add is not None:
             out[key] = add
     return out
@@ -140,9 +143,26 @@ def _taps(traces, where, obs, ctx_of, params) -> dict[tuple[int, int], _Tap]:
     return out
 
 
-def _baseline(traces, where, infos, row_ids, taps) -> dict[str, set[tuple]]:
-    """Per list table: the rows seen before any candidate tap in their trace."""
+def _texts(infos, where, row_ids, shown):
+    """`texts(ref, list key, rids)`: each item's texts as observation `ref` showed them
+    (columns that are no field of the item, a description's, from its row), else its
+    row's."""
+    def texts(ref, lkey, rids) -> list[tuple]:
+        lc = infos[where[ref]].lists[lkey]
+        said = shown.get(ref, {}).get(lkey)
+        if said is None or len(said) != len(rids):
+            return [tuple(lc.rows[r - 1][2:]) for r in rids]
+        return [tuple(v) + tuple(lc.rows[r - 1][2 + len(v):]) for r, v in zip(rids, said,
+                                                                          strict=True)]
+    return texts
+
+
+def _baseline(traces, where, infos, row_ids, taps, texts
+              ) -> tuple[dict[str, set[tuple]], dict[str, set[int]]]:
+    """Per list table: the rows seen before any candidate tap in their trace, as they
+    showed then, and their ids."""
     out: dict[str, set[tuple]] = defaultdict(set)
+    ids: dict[str, set[int]] = defaultdict(set)
     for t, trace in enumerate(traces):
         for k, step in enumerate(trace.steps):
             if (t, k) in taps:
@@ -150,8 +170,9 @@ def _baseline(traces, where, infos, row_ids, taps) -> dict[str, set[tuple]]:
             ref = ObsRef(trace=t, index=step.before)
             for lkey, rids in row_ids.get(ref, {}).items():
                 lc = infos[where[ref]].lists[lkey]
-                out[lc.table].update(tuple(lc.rows[r - 1][2:]) for r in rids)
-    return out
+                out[lc.table].update(texts(ref, lkey, rids))
+                ids[lc.table].update(rids)
+    return out, ids
 
 
 def _owner(done: list[_Tap], lc, rid: int, values: tuple, screen: str,
@@ -168,8 +189,11 @@ def _owner(done: list[_Tap], lc, rid: int, values: tuple, screen: str,
     return None
 
 
-def _effect(key: tuple, found: list[_Seen], toggle: bool) -> CrossAdd | None:
-    """The insert (and what a further tap does) that explains every new row seen."""
+def _effect(key: tuple, found: list[_Seen], toggle: bool,
+            before: dict[str, set[int]]) -> CrossAdd | None:
+    """The insert (and what a further tap does) that explains every new row seen; rows
+    seen before any such tap (`before`, by table: one since changed by it, as one row)
+    stay in the initial state."""
     lc = found[0].lc
     if any(f.lc is not lc for f in found) or len({f.column for f in found}) != 1:
         return None  # rows in several lists, or named by several columns: unclear
@@ -211,7 +235,7 @@ def _effect(key: tuple, found: list[_Seen], toggle: bool) -> CrossAdd | None:
                 copies.append((col, e))
     return CrossAdd(table=lc.table, key=(name_col, pcol), copies=tuple(copies),
                     counter=None if toggle else counter,
-                    rows=frozenset(f.rid for f in found),
+                    rows=frozenset(f.rid for f in found) - before.get(lc.table, set()),
                     source=f"{key[0]}: a new {lc.table} row named after what the screen "
                            f"showed ({len(found)} seen)")
 

@@ -236,8 +236,8 @@ def _effects(f: Facts, src: str, widget: str, toggles) -> list[Effect]:
 
 def state_texts(lc) -> dict[str, tuple[str, str]]:
     """Column -> (text when checked, text when not) of a list's switch texts ("ON" /
-    "OFF") where every row first recorded with a switch showed one text per state, and
-    both states were recorded."""
+    "OFF") where every item recorded with a switch showed one text per state, and both
+    states were recorded (on one row seen in both, or on several)."""
     if lc.checkable is None:
         return {}
     out = {}
@@ -245,12 +245,7 @@ def state_texts(lc) -> dict[str, tuple[str, str]]:
         if k not in lc.fields:
             continue
         i = lc.fields.index(k)
-        by: dict[bool, set[str]] = {}
-        for r in lc.rows:
-            checked = lc.checks.get(r[0])
-            if checked is not None and r[2 + i]:
-                by.setdefault(checked, set()).add(r[2 + i])
-        pair = state_pair(by)
+        pair = state_pair(lc.said.get(k, {}))
         if pair is not None:
             out[lc.columns[i]] = pair
     return out
