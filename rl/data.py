@@ -146,10 +146,7 @@ def stage(specs: Sequence[Any], task: Any, alone: bool = True) -> tuple[list[Any
 def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]],
                     fmt: str = "androidworld", k: int = HISTORY, reason: bool = False,
                     task_last: bool = False) -> list[dict[str, Any]] | None:
-    """Chat examples of one demo replayed on `backend`, or None when it fails the check.
-    Steps after an `answer` are replayed for the check but give no example: a played
-    episode ends at its answer, so no policy is ever asked for them (11% of the default
-    demos' steps, the `status` after each answer)."""
+    """Chat examples of one demo replayed on `backend`, or None when it fails the check."""
     from phoneworld.runtime.actions import Action
 
     view = backend.reset(None, task)
@@ -158,7 +155,6 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
     found = found_values(task.instruction, actions)
     out = []
     w, h = backend.width, backend.height
-    over = False  # an episode ends at its answer (`rl.rollout`): later steps are no examples
     for a in actions:
         els = view.elements
         text = reply(a, fmt, elements=els, width=w, height=h)
@@ -167,9 +163,7 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
         now = [v for v in found if v not in noted and _shows(els, v, task.instruction)]
         said = reply(a, fmt, elements=els, width=w, height=h, reason=reason,
                      note=[_anchored(els, v, task.instruction) for v in now])
-        if not over:
-            out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
-        over = over or a.get("action_type") == "answer"
+        out.append({"messages": [*msgs, {"role": "assistant", "content": said}]})
         history.append(step_line(read_action(text, fmt, w, h), els, text))
         noted += now
         try:

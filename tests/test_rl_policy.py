@@ -386,20 +386,3 @@ def test_a_place_is_noted_on_the_row_the_task_names_not_where_a_badge_shows_it()
     assert not _shows(els, "3", "At which position is Addresses in the list on Account?")
     assert _shows(els, "3")  # without a task: any whole "3", as before
     assert "3" in seen_at(task, els).screen  # grounding lets a note copy the place
-
-
-def test_a_demo_gives_no_example_after_its_answer() -> None:
-    """A played episode ends at its answer, so the demo's `status` after it is replayed
-    (the checker still judges the whole demo) but asked of no policy."""
-    from phoneworld.tasks import make_demo
-    from rl import data
-    from tests.rl_fixtures import ROOT
-
-    specs = data.load_specs([ROOT / "generated" / "shopping"])
-    task = next(t for t in data.sample(specs, 80, 5) if t.kind == "information")
-    actions = data.demo_actions(make_demo(list(specs), task))
-    kinds = [a["action_type"] for a in actions]
-    assert kinds[-2:] == ["answer", "status"]
-    examples = data.replay_examples(data.target(specs), task, actions, reason=True)
-    assert examples is not None and len(examples) == len(actions) - 1
-    assert read_action(examples[-1]["messages"][-1]["content"])["action_type"] == "answer"
