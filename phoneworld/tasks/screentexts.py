@@ -114,10 +114,13 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         where = "" if s.name in pressed else reach_labels.get(s.name, "")
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
-        title = title_of(s, spec) if "dialog" in s.modules else ""
-        found += [(s.name, i, head, text, where, shows)
-                  for i, (head, text, shows) in enumerate(_headed(s, title, initial), 1)
-                  if head.casefold() != where.casefold() or "dialog" in s.modules]
+        # The title as the page shows it too: "Uber | Payments" over the page that
+        # `labels.without_site` calls Payments.
+        title = title_of(s, spec)
+        own = {where.casefold(), title.casefold()}
+        found += [(s.name, i, head, text, where, shows) for i, (head, text, shows) in
+                  enumerate(_headed(s, title if "dialog" in s.modules else "", initial), 1)
+                  if head.casefold() not in own or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where, _ in found:
         answers.setdefault((head, where), set()).add(text)
@@ -144,10 +147,12 @@ def way_in(spec: AppSpec, target: Screen) -> str:
     named = views_by_name(spec)
     in_items = item_views(spec)
     state = State(spec)
+    foreign = {s.name for s in spec.screens if s.foreign}
     found: set[str] = set()
     for t in spec.transitions:
-        if t.target != target.name or t.screen == target.name or t.action != "tap":
-            continue
+        if t.target != target.name or t.screen == target.name or t.action != "tap" or \
+                t.screen in foreign:
+            continue  # (a launcher's icon opens the app, no page of it)
         v = named.get((t.screen, t.widget))
         if v is None or "editable" in v.flags:
             continue
