@@ -693,6 +693,34 @@ def test_two_switches_that_say_the_same_on_one_screen_are_not_asked_for():
     assert any("“Show password”" in s for s in said) and any("“Show PIN”" in s for s in said)
 
 
+def test_what_is_beside_a_heading_is_not_under_it_but_a_table_row_heads_nothing():
+    """uber's ride list: “UberX” with its seats, an icon and its fare on its line, then
+    “Affordable rides, all to yourself” under it: asked. A cart's “Delivery” with its
+    value beside it over “Total” with its own (a sum): a table's rows, no heading; an
+    icon's name ("Person multiple") heads nothing."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.screentexts import screen_texts
+
+    def text(b, said, cls="View"):
+        return View(cls, b, text=Const(said))
+
+    ride = (text((313, 1466, 462, 1535), "UberX"),
+            text((481, 1477, 528, 1524), "Person multiple", "Image"),
+            text((541, 1471, 566, 1529), "4"), text((852, 1466, 1009, 1535), "$8.62"),
+            text((313, 1532, 855, 1590), "Affordable rides, all to yourself"))
+    cart = (text((40, 300, 300, 360), "Delivery"), text((800, 300, 1040, 360), "Free"),
+            text((40, 362, 300, 420), "Total"),
+            View("TextView", (800, 362, 1040, 420), text=Ref(("total",))))
+    spec = parse(_ROWS)
+    pages = dataclasses.replace(spec, screens=(
+        *spec.screens,
+        Screen("ride", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=ride)),
+        Screen("cart", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=cart))))
+    asked = {t.label: t.task.condition.right for t in
+             screen_texts(pages, {}, frozenset({"ride", "cart"}))}
+    assert asked == {"UberX": Const("Affordable rides, all to yourself")}
+
+
 def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
     """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
     under “Arrive by”?" has no one answer."""

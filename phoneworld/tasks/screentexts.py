@@ -26,6 +26,7 @@ from phoneworld.tasks.labels import (
     const_text,
     is_heading,
     is_name,
+    is_picture,
     label_of,
     opening_row,
     readable,
@@ -211,9 +212,18 @@ def _headed(s: Screen, title: str = "", initial: Callable[[Expr | None], str] = 
     layer (`walk.own_root`): the page dimmed under it (uber's store page under its
     time picker) is no text of the dialog's ("What is written under “Humanoid
     Headoffice” on “Arrive by”?")."""
-    fixed = [v for v in _shown_texts(own_root(s), initial) if "editable" not in v.flags
+    shown = [v for v in _shown_texts(own_root(s), initial) if "editable" not in v.flags
              and "button" not in v.cls.lower() and "button" not in v.id.lower()]
-    for a, b in zip(fixed, fixed[1:], strict=False):
+    fixed = [v for v in shown if not is_picture(v)]  # (an icon's name: "Person multiple")
+    texts = [v for v in views(own_root(s)) if v.text is not None]  # (a total's sum too)
+    for i, a in enumerate(fixed[:-1]):
+        # Texts on a heading's line, right of it, are not under it (uber's “UberX”, its
+        # seats and fare beside it, then “Affordable rides, all to yourself”); but a label
+        # with its value beside it over another such pair (a cart's “Delivery” “Free”
+        # over “Total” “$9”) is a table's row, no heading.
+        b = next((x for x in fixed[i + 1:] if not _beside(a, x)), None)
+        if b is None or b is not fixed[i + 1] and any(_beside(b, x) for x in texts):
+            continue
         head, text = const_text(a.text), _text(b) or initial(b.text)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
@@ -221,6 +231,12 @@ def _headed(s: Screen, title: str = "", initial: Callable[[Expr | None], str] = 
         if is_heading(head) and head != text and readable(head) and readable(text) and \
                 overlap > 0 and -4 <= gap <= near:
             yield head, text, Const(text) if isinstance(b.text, Const) else b.text
+
+
+def _beside(a: View, b: View) -> bool:
+    """Whether `b` is on `a`'s line, right of it."""
+    return b.bounds[0] >= a.bounds[2] - 4 and b.bounds[1] < a.bounds[3] - 4 and \
+        b.bounds[3] > a.bounds[1] + 4
 
 
 def _shown_texts(root: View, initial: Callable[[Expr | None], str] = lambda e: ""
