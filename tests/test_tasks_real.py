@@ -18,8 +18,17 @@ from phoneworld.compiler import compile_traces
 from phoneworld.spec.ast import AppSpec, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
+from phoneworld.tasks.composite import goal_params, two_rows
 from phoneworld.tasks.instances import holes_of
-from phoneworld.tasks.labels import MAX_WORDS, is_code, label_of, picture_names, unglued
+from phoneworld.tasks.labels import (
+    MAX_WORDS,
+    is_code,
+    label_of,
+    picture_names,
+    screen_labels,
+    unglued,
+    without_site,
+)
 from phoneworld.tasks.sample import instances
 from tests.conftest import SHARED_TRACES
 
@@ -111,6 +120,20 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
         typed = [inst.params[p.name] for p in params[inst.template]
                  if p.table.endswith("_typed")]
         assert len(typed) == len(set(typed)), inst.instruction
+    # (#21) A composite's two goals on rows of one table are on two rows, each named.
+    by_name = {t.name: t for t in spec.tasks}
+    for inst in found:
+        t = by_name[inst.template]
+        for table in two_rows(t):
+            rows = [tuple(inst.params[p.name] for p in goal if p.table == table and
+                          p.name in shown[t.name]) for goal in goal_params(t)]
+            assert all(rows) and rows[0] != rows[1], inst.instruction
+    # (#21) A place is called by what it is: not by its web site's name ("Legal | Uber"),
+    # nor by the app's own name on the launcher icon that opened it ("Duolingo").
+    app_name = spec.title or spec.name
+    for label, kind in screen_labels(spec).values():
+        assert without_site(label, app_name) == label, label
+        assert kind == "title" or label.casefold() != app_name.casefold(), label
     sample = random.Random(0).sample(found, min(4, len(found)))
     for inst in sample:
         demo = make_demo([spec], inst)

@@ -12,6 +12,7 @@ from phoneworld.spec.check import check
 from phoneworld.spec.emit import emit, emit_expr
 from phoneworld.spec.parse import parse
 from phoneworld.tasks import make_demo, sample_tasks, synthesize_tasks, templates
+from phoneworld.tasks.composite import goal_params, two_rows
 from phoneworld.tasks.instances import draw
 from phoneworld.tasks.labels import (
     is_code,
@@ -20,8 +21,9 @@ from phoneworld.tasks.labels import (
     readable,
     screen_labels,
     title_of,
+    without_site,
 )
-from phoneworld.tasks.schema import read_schema, reads
+from phoneworld.tasks.schema import _name_column, read_schema, reads
 from phoneworld.tasks.wording import holes, variants
 from tests.tasks_fixtures import EXAMPLES, example, tiny_shop, with_tasks
 
@@ -691,6 +693,34 @@ def test_two_switches_that_say_the_same_on_one_screen_are_not_asked_for():
     assert any("“Show password”" in s for s in said) and any("“Show PIN”" in s for s in said)
 
 
+def test_what_is_beside_a_heading_is_not_under_it_but_a_table_row_heads_nothing():
+    """uber's ride list: “UberX” with its seats, an icon and its fare on its line, then
+    “Affordable rides, all to yourself” under it: asked. A cart's “Delivery” with its
+    value beside it over “Total” with its own (a sum): a table's rows, no heading; an
+    icon's name ("Person multiple") heads nothing."""
+    from phoneworld.spec.ast import Screen, View
+    from phoneworld.tasks.screentexts import screen_texts
+
+    def text(b, said, cls="View"):
+        return View(cls, b, text=Const(said))
+
+    ride = (text((313, 1466, 462, 1535), "UberX"),
+            text((481, 1477, 528, 1524), "Person multiple", "Image"),
+            text((541, 1471, 566, 1529), "4"), text((852, 1466, 1009, 1535), "$8.62"),
+            text((313, 1532, 855, 1590), "Affordable rides, all to yourself"))
+    cart = (text((40, 300, 300, 360), "Delivery"), text((800, 300, 1040, 360), "Free"),
+            text((40, 362, 300, 420), "Total"),
+            View("TextView", (800, 362, 1040, 420), text=Ref(("total",))))
+    spec = parse(_ROWS)
+    pages = dataclasses.replace(spec, screens=(
+        *spec.screens,
+        Screen("ride", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=ride)),
+        Screen("cart", "P1", View("FrameLayout", (0, 0, 1080, 2400), children=cart))))
+    asked = {t.label: t.task.condition.right for t in
+             screen_texts(pages, {}, frozenset({"ride", "cart"}))}
+    assert asked == {"UberX": Const("Affordable rides, all to yourself")}
+
+
 def test_a_heading_that_two_pages_answer_differently_is_asked_of_neither():
     """uber: “Arrive by” heads a different time on two unnamed pages: "What is written
     under “Arrive by”?" has no one answer."""
@@ -886,6 +916,59 @@ on pick.text1 tap -> settings { update settings_list set summary = item.text1 wh
 """
 
 
+def test_two_goals_on_rows_of_one_table_draw_two_different_rows():
+    """#21: a settings list's goals pair up across its rows ("Set Theme to Dark, then
+    tell me the summary of Size"), each goal on its own row, never both on one ("Set
+    Theme to Dark, then tell me the summary of Theme" asks what was just set); each such
+    instance replays to success."""
+    spec = with_tasks(parse(_CHOICES))
+    pairs = [t for t in spec.tasks if t.kind == "composite" and "settings_list" in two_rows(t)]
+    assert {t.name for t in pairs} >= {"choose_summary_settings_list__ask_summary_settings_list",
+                                        "choose_summary_settings_list__open_pick"}
+    for t in pairs:
+        first, second = goal_params(t)
+        assert first + second == t.params
+        found = draw(spec, t)
+        assert found
+        for inst in found:
+            rows = [{inst.params[p.name] for p in goal if p.table == "settings_list" and
+                     p.column == "title"} for goal in (first, second)]
+            assert all(rows) and rows[0] != rows[1], inst.instruction
+            demo = make_demo([spec], inst)
+            assert demo is not None and demo.verified, inst.instruction
+    asked = {i.instruction for t in pairs for i in draw(spec, t)}
+    assert "Set Theme to Dark, then tell me the summary of Size." in asked
+
+
+def test_goal_params_splits_a_composite_by_what_each_half_reads():
+    spec = with_tasks(parse(_CHOICES))
+    (pair,) = [t for t in spec.tasks
+               if t.name == "choose_summary_settings_list__ask_summary_settings_list"]
+    first, second = goal_params(pair)
+    assert [p.name for p in first] == ["k", "o", "c", "n"]  # read ones first, then `n`
+    assert [p.name for p in second] == ["v", "n2"]
+    one = next(t for t in spec.tasks if t.kind == "information")
+    assert goal_params(one) == (one.params,) and two_rows(one) == frozenset()
+
+
+def test_a_row_is_called_by_a_whole_name_word_first():
+    """spoon_live's broadcasts show a title over the DJ's nickname: the row is called by
+    its title; a `nickname` names a row where nothing is named outright."""
+    assert _name_column(["text_title", "text_nickname"]) == "text_title"
+    assert _name_column(["text_nickname", "text_view"]) == "text_nickname"
+    assert _name_column(["text_view_package_name", "text_view_activity_title"]) == \
+        "text_view_package_name"
+
+
+def test_a_web_page_is_called_without_its_sites_name():
+    assert without_site("Legal | Uber", "Uber") == "Legal"
+    assert without_site("Uber | Payments", "uber") == "Payments"
+    assert without_site("Greenlight Oakland - Edgewater", "Uber") == \
+        "Greenlight Oakland - Edgewater"
+    assert without_site("Uber", "Uber") == "Uber"
+    assert without_site("A | B | Uber", "Uber") == "A | B | Uber"  # no one page name
+
+
 def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
     """activitylauncher's Theme and Language dialogs: "Set Theme to Dark.", one instance
     per (row, option the dialog lists for that row), none for the option the row already
@@ -905,10 +988,12 @@ def test_a_dialog_option_is_chosen_for_the_row_it_was_opened_on():
     m.reset()
     m.step({"action_type": "status", "goal_status": "complete"})
     assert not inst.check(m).success
-    # A composite that sets a row never asks about that row's summary afterwards.
+    # A composite that sets a row never asks about that row's summary afterwards (about
+    # another row's, yes: two rows of one table, `composite.two_rows`).
     for t in spec.tasks:
-        if t.kind == "composite" and t.name.startswith("choose_"):
-            assert "summary" not in t.instruction
+        if t.kind == "composite" and t.name.startswith("choose_") and "summary" in t.instruction:
+            assert "settings_list" in two_rows(t)
+            assert all(i.params["n"] != i.params["n2"] for i in draw(spec, t))
 
 
 def test_a_row_of_another_layout_is_chosen_for_by_the_name_it_shows():
@@ -1408,7 +1493,10 @@ def test_a_place_word_names_the_nearest_text_there():
     assert not _nearest(name, availability, [address, distance])
     assert _nearest(name, distance, [time, address]) and not _nearest(name, time, [distance])
     rank, more = at(0, 200, 30, 260), at(0, 300, 30, 330)  # elsewhere on the row
-    assert _nearest(name, rank, [address]) and not _nearest(name, rank, [more])
+    assert _nearest(name, rank, []) and not _nearest(name, rank, [more])
+    # "What else does the row say?" of a row that says more than one thing besides its
+    # name (spoon_live's DJ under the title, three counts beside their icons): no answer.
+    assert not _nearest(name, rank, [address])
 
 
 _SHARE = """app share { package "a.b" start main }

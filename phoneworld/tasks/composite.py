@@ -8,7 +8,10 @@
 
 Pairs are state and question, state and screen, two states, question and screen (the
 question first), never two goals about one thing; taken round-robin from each sort, the
-pairs on one screen or one step apart first (see `composites`).
+pairs on one screen or one step apart first (see `composites`). Two goals on rows of one
+table are two things where each draws its own row ("Turn off “Enable privileged mode”,
+then tell me what is written under Language": two rows of one settings list, drawn
+apart: `goal_params`), never the same row twice.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Not, Ref, Task
+from phoneworld.spec.ast import AppSpec, BoolOp, Call, Expr, Not, Ref, Task, TaskParam
 from phoneworld.spec.names import ROOTS
 from phoneworld.spec.parse import keywords
 from phoneworld.spec.walk import map_expr, walk
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
+from phoneworld.tasks.schema import reads
 from phoneworld.tasks.sentences import tidy
 
 
@@ -54,7 +58,8 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
     screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
     the pairs whose goals share a screen or a step between screens (`paths`): a person
-    asks for two things on one page, or on one way through the app."""
+    asks for two things on one page, or on one way through the app; pairs of two rows of
+    one table after all others."""
     state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
@@ -77,11 +82,14 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
              # back to read it; "Tell me ..., then open QQ互联" is done as it says).
              [(b, a) for a, b in _diagonal(nav, info)
               if not _asked_there(a, b, labels, over or {})]]
-    sorts = [sorted(pairs, key=lambda p: not _near(*p, paths)) for pairs in sorts]
+    # Two rows of one table last: a person pairs things of different kinds first, and
+    # a settings list must not crowd out every other page.
+    sorts = [sorted(pairs, key=lambda p: (bool(apart(p[0].task, p[1].task)),
+                                          not _near(*p, paths))) for pairs in sorts]
     for i in range(max((len(s) for s in sorts), default=0)):
         for pairs in sorts:
-            if i < len(pairs):
-                yield _pair(*pairs[i], names)
+            if i < len(pairs) and (task := _pair(*pairs[i], names)) is not None:
+                yield task
 
 
 def _type_alike(a: Base, b: Base, typed: dict[str, frozenset[str]]) -> bool:
@@ -107,8 +115,19 @@ def step_pairs(spec: AppSpec) -> frozenset[tuple[str, str]]:
 
 def _same_table(a: Base, b: Base) -> bool:
     """Whether two goals are about one thing: a row of one table, or one flag ("Turn on
-    “check this”, then tell me whether “check this” is on or off")."""
-    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""})
+    “check this”, then tell me whether “check this” is on or off"). A table that each
+    draws a row of by its parameters is not (`apart`: two rows, drawn different)."""
+    return bool((_subjects(a.task) | {a.about}) & (_subjects(b.task) | {b.about}) - {""}
+                - apart(a.task, b.task))
+
+
+def apart(a: Task, b: Task) -> set[str]:
+    """The tables both goals draw a row of by parameters (each its own row: a composite
+    of the two draws the rows different, `instances`), where neither reads the table as
+    a whole (a count of its rows, `about`: then the question is about every row)."""
+    whole = {x.table for t in (a, b) for x in walk(t.condition)
+             if isinstance(x, Call) and x.table and x.func != "exists"}
+    return {p.table for p in a.params} & {p.table for p in b.params} - whole
 
 
 def _same_rows(change: Base, nav: Base) -> bool:
@@ -120,7 +139,8 @@ def _same_rows(change: Base, nav: Base) -> bool:
     if not made or change.task.condition is None or _removes(change.task):
         return _same_table(change, nav)
     mine = (_subjects(change.task) - made) | {change.about}
-    return bool(mine & (_subjects(nav.task) | {nav.about}) - {""})
+    return bool(mine & (_subjects(nav.task) | {nav.about}) - {""}
+                - apart(change.task, nav.task))
 
 
 def _removes(task: Task) -> bool:
@@ -159,8 +179,10 @@ def _diagonal(xs: list[Base], ys: list[Base]) -> list[tuple[Base, Base]]:
     return [(xs[i], ys[j]) for i, j in pairs]
 
 
-def _pair(a: Base, b: Base, names: Names) -> Task:
-    """Both goals: `a`'s, then `b`'s with its parameters renamed where they meet `a`'s."""
+def _pair(a: Base, b: Base, names: Names) -> Task | None:
+    """Both goals: `a`'s, then `b`'s with its parameters renamed where they meet `a`'s;
+    None where they draw rows of one table and `goal_params` could not tell whose
+    parameter is whose."""
     taken = {p.name for p in a.task.params}
     renames = {}
     for p in b.task.params:
@@ -169,6 +191,12 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
         renames[p.name] = new
     b_params = tuple(replace(p, name=renames[p.name]) for p in b.task.params)
     b_cond = _rename(b.task.condition, renames)
+    a_params = a.task.params
+    if apart(a.task, b.task):
+        # Each goal's parameters that its condition reads first: `goal_params` gives
+        # the others to the goal of the parameter before them.
+        a_params, b_params = _read_first(a_params, a.task.condition), \
+            _read_first(b_params, b_cond)
     b_clauses = [W.rename_holes(c, renames) for c in b.clauses] or \
         [f"tell me {W.rename_holes(b.asks, renames)}"]
     a_clauses = a.clauses or (f"tell me {a.asks}",)
@@ -183,10 +211,68 @@ def _pair(a: Base, b: Base, names: Names) -> Task:
             pattern = P.BOTH[0]  # no "Tap “SAVE”, type ... and press “OK” and tap ..."
         texts.append(tidy(W.upper_first(pattern.replace("{A}", W.upper_first(ca))
                                           .replace("{a}", ca).replace("{b}", cb))))
-    return Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
+    task = Task(name=f"{a.task.name}__{b.task.name}", kind="composite",
                 instruction=W.join(list(dict.fromkeys(texts))),
                 condition=BoolOp("and", (a.task.condition, b_cond)),
-                params=a.task.params + b_params)
+                params=a_params + b_params)
+    if apart(a.task, b.task) and goal_params(task) != (a_params, b_params):
+        return None
+    return task
+
+
+def _read_first(params: tuple[TaskParam, ...], condition: Expr) -> tuple[TaskParam, ...]:
+    """`params`, those `condition` reads first (each group in its order)."""
+    read = reads(condition)
+    return tuple(p for p in params if p.name in read) + \
+        tuple(p for p in params if p.name not in read)
+
+
+def goal_params(task: Task) -> tuple[tuple[TaskParam, ...], ...]:
+    """A task's parameters by goal: a composite's two goals, each with the parameters its
+    half of the condition reads, and those neither reads (a shown name, a row's switch
+    column) with the goal that reads their table, or where both do, with the goal of the
+    parameter before them (`_pair` puts each goal's read ones first); any other task,
+    one goal with them all."""
+    c = task.condition
+    if task.kind != "composite" or not isinstance(c, BoolOp) or c.op != "and" or \
+            len(c.items) != 2:
+        return (task.params,)
+    read = _read_sides(task)
+    by_table: dict[str, set[int]] = {}
+    for p in task.params:
+        if p.name in read:
+            by_table.setdefault(p.table, set()).add(read[p.name])
+    sides: tuple[list[TaskParam], list[TaskParam]] = ([], [])
+    side = 0
+    for p in task.params:
+        tables = by_table.get(p.table, set())
+        side = read[p.name] if p.name in read else \
+            next(iter(tables)) if len(tables) == 1 else side
+        sides[side].append(p)
+    return tuple(sides[0]), tuple(sides[1])
+
+
+def two_rows(task: Task) -> frozenset[str]:
+    """The tables both goals of a composite read parameters of: a row of each per goal
+    (`goal_params`), never the same row."""
+    read = _read_sides(task)
+    sides: dict[str, set[int]] = {}
+    for p in task.params:
+        if p.name in read:
+            sides.setdefault(p.table, set()).add(read[p.name])
+    return frozenset(t for t, s in sides.items() if len(s) == 2)
+
+
+def _read_sides(task: Task) -> dict[str, int]:
+    """Parameter -> the goal (0, 1) of a composite whose half of the condition alone
+    reads it; none for any other task."""
+    c = task.condition
+    if task.kind != "composite" or not isinstance(c, BoolOp) or c.op != "and" or \
+            len(c.items) != 2:
+        return {}
+    first, second = reads(c.items[0]), reads(c.items[1])
+    return {p.name: int(p.name in second) for p in task.params
+            if (p.name in first) != (p.name in second)}
 
 
 _OPENER = re.compile(r"^(?:(?:tap|press|open|go to|get to|go through) (“[^”]*”|[^“”,]+?) and "

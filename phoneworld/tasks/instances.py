@@ -50,6 +50,7 @@ from phoneworld.spec.ast import (
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
+from phoneworld.tasks.composite import goal_params, two_rows
 from phoneworld.tasks.labels import readable
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
@@ -155,13 +156,14 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
     rows = start_rows(spec)
     reach = explore(spec)
     groups: dict[str, list[tuple[str, str]]] = {}
+    tables = row_of(task)
     for p in task.params:
-        groups.setdefault(p.table, []).append((p.name, p.column))
+        groups.setdefault(tables[p.name], []).append((p.name, p.column))
     visible = holes_of(task)
     echoes = _echoes(spec)
     choices = []
-    for table, cols in groups.items():
-        options = []
+    for row, cols in groups.items():
+        table, options = _table(row), []
         for r in rows.get(table, []):
             if not reach.shown(table, next(iter(r.values()))):
                 drop("row no list shows")
@@ -170,13 +172,12 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
             if all(isinstance(v, bool) or readable(v) for v in b.values()) and \
                     (table.endswith(TYPED) or all(_calls(b[k], echoes) for k in b
                                                   if k in visible)):
-                options.append(b)
+                options.append((next(iter(r.values())), b))
             else:
                 drop("value empty, cut or no word")
-        choices.append(list({_canon(b): b for b in options}.values()))
+        choices.append(list({_canon(b): (row, key, b) for key, b in options}.values()))
     if not all(choices):
         drop("no row to draw")
-    tables = {p.name: p.table for p in task.params}
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
     content = {t.name: {c.name for c in t.columns} for t in spec.tables if t.kind == "content"}
@@ -185,8 +186,12 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
     found: dict[str, list[dict[str, Value]]] = {}
     meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
+        drawn = [(_table(row), key) for row, key, _ in combo]
+        if len(set(drawn)) < len(drawn):
+            drop("the same row for both goals")
+            continue  # a composite's two goals on one table: two rows (`composite`)
         b: dict[str, Value] = {}
-        for part in combo:
+        for _, _, part in combo:
             b.update(part)
         if not all(goal_holds(m, Goal(spec.name, c, tuple(b.items()))) for c in fixed):
             drop("row not of the template")
@@ -210,6 +215,25 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
             yield _instance(spec, task, options[0], visible, tables)
         else:
             drop("the same words for other rows")
+
+
+def row_of(task: Task) -> dict[str, str]:
+    """Parameter -> the row it is drawn from: its table, one row per table, but for a
+    table both goals of a composite draw from (`composite.two_rows`): a row per goal,
+    `<goal>:<table>` ("1:settings" for the second), two different rows."""
+    split = two_rows(task)
+    if not split:
+        return {p.name: p.table for p in task.params}
+    out = {}
+    for side, params in enumerate(goal_params(task)):
+        for p in params:
+            out[p.name] = f"{side}:{p.table}" if p.table in split else p.table
+    return out
+
+
+def _table(row: str) -> str:
+    """The table of a row `row_of` names."""
+    return row.split(":", 1)[-1]
 
 
 def _calls(v: Value, echoes: frozenset[str]) -> bool:
@@ -350,8 +374,7 @@ def _row_reached(conds: list[Expr], b: dict[str, Value], reach: Reach) -> bool:
 
 def instance(spec: AppSpec, task: Task, bindings: dict[str, Value]) -> TaskInstance:
     """The instance of `task` with these parameter values (no checks: see `draw`)."""
-    return _instance(spec, task, dict(bindings), holes_of(task),
-                     {p.name: p.table for p in task.params})
+    return _instance(spec, task, dict(bindings), holes_of(task), row_of(task))
 
 
 def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],

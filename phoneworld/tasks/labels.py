@@ -58,23 +58,29 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     """Screen name -> (label, "title" or "opener") for every screen a person can name."""
     named = views_by_name(spec)
     dialogs = {s.name for s in spec.screens if "dialog" in s.modules}
+    foreign = {s.name for s in spec.screens if s.foreign}
     start = spec.screen(spec.start)
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
-    titles = {s.name: title_of(s, spec) for s in spec.screens if not s.foreign}
+    titles = {s.name: without_site(title_of(s, spec), spec.title or spec.name)
+              for s in spec.screens if not s.foreign}
     pictures = picture_names(spec)
 
     def opener(s: Screen) -> tuple[str, str] | None:
-        """The label of the widget that most often opened `s`, and its kind."""
+        """The label of the widget that most often opened `s`, and its kind: a widget of
+        the app's own (another app's, a launcher's "Duolingo" icon, names the app)."""
         votes: Counter[str] = Counter()
         buttons: set[str] = set()
         places: set[str] = set()  # labels a view that is no button also gives
         for t in spec.transitions:
             if t.target != s.name or t.screen == s.name or t.screen in dialogs or \
+                    t.screen in foreign or \
                     t.with_param is not None or (t.screen, t.widget) not in named or \
                     "editable" in named[(t.screen, t.widget)].flags:
                 continue  # (a text field opens what it suggests, no place of its own)
+            if _whole_page(named[(t.screen, t.widget)], spec):
+                continue
             label = unglued(named[(t.screen, t.widget)], label_of(named[(t.screen, t.widget)]),
                             pictures)
             if label and is_name(label) and not _not_a_place(label) and \
@@ -114,6 +120,18 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     return out
 
 
+_SITE_SEPARATOR = re.compile(r"\s+[|–—·-]\s+")
+
+
+def without_site(title: str, app: str) -> str:
+    """A web page's title without the site's name that heads or ends it ("Legal | Uber"
+    -> "Legal", "Uber | Payments" -> "Payments" in the Uber app): a person calls the page
+    by what it is about; any other title as it is."""
+    parts = _SITE_SEPARATOR.split(title.strip())
+    kept = [p for p in parts if p.casefold() != app.strip().casefold()]
+    return " ".join(kept) if len(parts) > 1 and len(kept) == 1 else title
+
+
 def opening_row(spec: AppSpec, screen: str, column: str) -> str:
     """The `column` of the one row whose tap alone opens `screen` (wikipedia's theme
     sheet, opened by tapping Settings' "App theme" row and by nothing else), where it
@@ -145,6 +163,14 @@ def _a_button_says(s: Screen, title: str) -> bool:
     return any("clickable" in v.flags and isinstance(v.text, Const) and
                isinstance(v.text.value, str) and v.text.value.strip().casefold() == want
                for v in views(own_root(s)))
+
+
+def _whole_page(view: View, spec: AppSpec) -> bool:
+    """Whether a widget covers half the display or more: a tap on the page itself (a web
+    page's wrapper, tapped while it loads), whose first text ("Loading", a map's "Map")
+    is what the page shows, not a control's name for where it leads."""
+    b = view.bounds
+    return (b[2] - b[0]) * (b[3] - b[1]) >= 0.5 * spec.width * spec.height
 
 
 def _not_a_place(label: str) -> bool:

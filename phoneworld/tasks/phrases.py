@@ -35,7 +35,7 @@ QUESTIONS: dict[str, tuple[tuple[str, ...], str]] = {
     "status": (("What is the status of {n}?", "Check the status of {n}.",
                 "Tell me what status {n} has."),
                "the status of {n}"),
-    "time": (("What {label} is shown for {n}?", "When is {n} dated?",
+    "time": (("What {label} is shown for {n}?", "Tell me the {label} given for {n}.",
               "Find the {label} next to {n}."),
              "the {label} shown for {n}"),
     "phone": (("What is {n}'s phone number?", "Find the phone number of {n}.",
@@ -145,7 +145,7 @@ ROW_TEXT: dict[str, tuple[tuple[str, ...], str]] = {
     # a column that numbers the rows as listed (a chart's or a playlist's 1, 2, 3)
     "rank": (("What number is {n} in the list?", "At which number is {n} listed?",
               "Tell me the number shown for {n} in the list."),
-             "the number of {n} in the list"),
+             "at which number {n} is listed"),
 }
 PAIR_VALUE = (("What does “{label}” show for {n}?", "What is “{label}” for {n}?",
                "Read me what “{label}” shows for {n}."),
@@ -161,7 +161,7 @@ with “Starts at: 2023-10-18 23:47:32”, what does “Ends at” say?")."""
 RANK_ON = (("What number is {n} in the list on {screen}?",
             "At which number is {n} listed on {screen}?",
             "Tell me the number shown for {n} in the list on {screen}."),
-           "the number of {n} in the list on {screen}")
+           "at which number {n} is listed on {screen}")
 """The number a list gives a row, named by the screen of that list: "the list" says
 nothing of which one (qqmusic's album 专辑, not "in the list")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
@@ -307,7 +307,7 @@ ADD_TYPED_BY = ("Use “{button}” to add “{m}”.", "Tap “{button}” and 
 ambiguous, or wrong where the button names what it adds: onelist's "Add List")."""
 ENTER_BY = ("Tap “{button}”, enter “{m}” and confirm.",
             "Press “{button}”, type “{m}” and confirm it.",
-            "Use “{button}” to enter “{m}”, then confirm.")
+            "Tap “{button}”, type “{m}” and confirm.")
 """The same where the button does not say it adds (ajsha's “SAVE” saves a file under the
 name typed: "Add “Hello World” with “SAVE”" is not what a person asks): the steps."""
 FILL_IN_ON = ("On {screen}, fill in {fields} and tap “{button}”.",

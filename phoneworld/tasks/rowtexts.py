@@ -262,14 +262,16 @@ def _named(rows: tuple, name: int) -> bool:
 def _nearest(name: View, other: View, rivals: list[View]) -> bool:
     """Whether `other` is the text its place names (`_place`): the first line under the
     name, the first text right of it, the one other text of the row. "What is written
-    under Greenlight Oakland?" is the address, not the availability below it."""
+    under Greenlight Oakland?" is the address, not the availability below it; "what
+    else does the row say" has no one answer on a row of five texts (spoon_live's
+    broadcast: a DJ under its title, three counts beside their icons)."""
     where = _place(name.bounds, other.bounds)
     same = [r for r in rivals if _place(name.bounds, r.bounds) == where]
     if where == "under":
         return all(r.bounds[1] > other.bounds[1] for r in same)
     if where == "next":
         return all(r.bounds[0] > other.bounds[0] for r in same)
-    return not same
+    return not rivals
 
 
 def _numbers_rows(rows: tuple, name: int, column: int) -> bool:

@@ -225,11 +225,16 @@ def _noun(name_column: str) -> str:
 
 
 def _name_column(visible: list[str]) -> str | None:
-    """The column a row is called by: the first shown one named like a name."""
-    for word in _NAME_WORDS:
-        for c in visible:
-            if c.endswith(word) and not c.startswith("d_"):
-                return c
+    """The column a row is called by: the first shown one named like a name, a whole
+    word first (spoon_live's broadcast rows show `text_title` over `text_nickname`, the
+    DJ's: the row is the broadcast, called by its title; a `nickname` or `username` names
+    its row only where no column is a name outright)."""
+    for whole in (True, False):
+        for word in _NAME_WORDS:
+            for c in visible:
+                if (c == word or c.endswith("_" + word) if whole else c.endswith(word)) \
+                        and not c.startswith("d_"):
+                    return c
     return None
 
 

@@ -26,6 +26,7 @@ from phoneworld.tasks.labels import (
     const_text,
     is_heading,
     is_name,
+    is_picture,
     label_of,
     opening_row,
     readable,
@@ -114,10 +115,13 @@ def screen_texts(spec: AppSpec, reach_labels: dict[str, str],
         where = "" if s.name in pressed else reach_labels.get(s.name, "")
         # A page's own heading is asked of nothing ("What does “Profile” say?" on the
         # Profile page: its subtitle); a dialog's title is ("What does “Disclaimer” say?").
-        title = title_of(s, spec) if "dialog" in s.modules else ""
-        found += [(s.name, i, head, text, where, shows)
-                  for i, (head, text, shows) in enumerate(_headed(s, title, initial), 1)
-                  if head.casefold() != where.casefold() or "dialog" in s.modules]
+        # The title as the page shows it too: "Uber | Payments" over the page that
+        # `labels.without_site` calls Payments.
+        title = title_of(s, spec)
+        own = {where.casefold(), title.casefold()}
+        found += [(s.name, i, head, text, where, shows) for i, (head, text, shows) in
+                  enumerate(_headed(s, title if "dialog" in s.modules else "", initial), 1)
+                  if head.casefold() not in own or "dialog" in s.modules]
     answers: dict[tuple[str, str], set[str]] = {}
     for _, _, head, text, where, _ in found:
         answers.setdefault((head, where), set()).add(text)
@@ -144,10 +148,12 @@ def way_in(spec: AppSpec, target: Screen) -> str:
     named = views_by_name(spec)
     in_items = item_views(spec)
     state = State(spec)
+    foreign = {s.name for s in spec.screens if s.foreign}
     found: set[str] = set()
     for t in spec.transitions:
-        if t.target != target.name or t.screen == target.name or t.action != "tap":
-            continue
+        if t.target != target.name or t.screen == target.name or t.action != "tap" or \
+                t.screen in foreign:
+            continue  # (a launcher's icon opens the app, no page of it)
         v = named.get((t.screen, t.widget))
         if v is None or "editable" in v.flags:
             continue
@@ -206,9 +212,18 @@ def _headed(s: Screen, title: str = "", initial: Callable[[Expr | None], str] = 
     layer (`walk.own_root`): the page dimmed under it (uber's store page under its
     time picker) is no text of the dialog's ("What is written under “Humanoid
     Headoffice” on “Arrive by”?")."""
-    fixed = [v for v in _shown_texts(own_root(s), initial) if "editable" not in v.flags
+    shown = [v for v in _shown_texts(own_root(s), initial) if "editable" not in v.flags
              and "button" not in v.cls.lower() and "button" not in v.id.lower()]
-    for a, b in zip(fixed, fixed[1:], strict=False):
+    fixed = [v for v in shown if not is_picture(v)]  # (an icon's name: "Person multiple")
+    texts = [v for v in views(own_root(s)) if v.text is not None]  # (a total's sum too)
+    for i, a in enumerate(fixed[:-1]):
+        # Texts on a heading's line, right of it, are not under it (uber's “UberX”, its
+        # seats and fare beside it, then “Affordable rides, all to yourself”); but a label
+        # with its value beside it over another such pair (a cart's “Delivery” “Free”
+        # over “Total” “$9”) is a table's row, no heading.
+        b = next((x for x in fixed[i + 1:] if not _beside(a, x)), None)
+        if b is None or b is not fixed[i + 1] and any(_beside(b, x) for x in texts):
+            continue
         head, text = const_text(a.text), _text(b) or initial(b.text)
         gap = b.bounds[1] - a.bounds[3]
         overlap = min(a.bounds[2], b.bounds[2]) - max(a.bounds[0], b.bounds[0])
@@ -216,6 +231,12 @@ def _headed(s: Screen, title: str = "", initial: Callable[[Expr | None], str] = 
         if is_heading(head) and head != text and readable(head) and readable(text) and \
                 overlap > 0 and -4 <= gap <= near:
             yield head, text, Const(text) if isinstance(b.text, Const) else b.text
+
+
+def _beside(a: View, b: View) -> bool:
+    """Whether `b` is on `a`'s line, right of it."""
+    return b.bounds[0] >= a.bounds[2] - 4 and b.bounds[1] < a.bounds[3] - 4 and \
+        b.bounds[3] > a.bounds[1] + 4
 
 
 def _shown_texts(root: View, initial: Callable[[Expr | None], str] = lambda e: ""
