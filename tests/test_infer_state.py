@@ -468,7 +468,7 @@ def test_a_name_typed_and_confirmed_is_saved_into_the_list_shown_later(app, tabl
         assert inst.instruction in {
             "Tap “SAVE”, enter “Hello World” and confirm.",
             "Press “SAVE”, type “Hello World” and confirm it.",
-            "Use “SAVE” to enter “Hello World”, then confirm."}
+            "Tap “SAVE”, type “Hello World” and confirm."}
         # a save at the top leaves the folders' counts as they are
         assert {i.instruction for i in instances(spec) if i.template.startswith("count_")}
     else:  # a list of lists, named by nothing but its button: not "the list"
