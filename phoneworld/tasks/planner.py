@@ -160,7 +160,7 @@ class World:
         got = node.choices.get((typed, apps))
         if got is None:
             got = node.choices[(typed, apps)] = [
-                (a, _action_key(a), _parsed(a)) for a in candidate_actions(self, typed, apps)]
+                (a, *_keyed(a)) for a in candidate_actions(self, typed, apps)]
         return got
 
     def long_clickable(self) -> list[int]:
@@ -463,32 +463,23 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
     return Plan(tuple(actions), visited)
 
 
-def _action_key(action: Action) -> Any:
-    """`action` as a hashable key (its values with their types: 1 is not True)."""
-    try:
-        key = tuple((k, type(v), v) for k, v in action.items())
-        hash(key)
-    except TypeError:  # an unhashable value: a key of its own
-        return ("unhashable", frozen(action))
-    return key
-
-
-def _parsed(action: Action) -> Any:
-    """`action` as a runtime `Action`, parsed once per distinct action (a search tries
-    the same few hundred on thousands of states)."""
+def _keyed(action: Action) -> tuple[Any, Any]:
+    """(`action` as a hashable key, its values with their types (1 is not True); the
+    runtime `Action` it parses to), parsed once per distinct action (a search tries the
+    same few hundred on thousands of states)."""
     try:
         key = tuple((k, type(v), v) for k, v in action.items())
         got = _PARSED.get(key)
     except TypeError:  # an unhashable value: parsed where it is stepped
-        return action
+        return ("unhashable", frozen(action)), action
     if got is None:
         if len(_PARSED) >= 4096:
             _PARSED.clear()
         try:
             got = _PARSED[key] = RuntimeAction.parse(action)
         except Exception:  # noqa: BLE001 - refused where it is stepped, as before
-            return action
-    return got
+            got = _PARSED[key] = action
+    return key, got
 
 
 _PARSED: dict[tuple, Any] = {}

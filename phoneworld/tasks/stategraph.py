@@ -80,5 +80,27 @@ def _machine(m: Machine, snap: Snapshot) -> tuple:
     spec = m.spec
     # Equal specs share their versions; their looks may differ (`AppSpec.look`).
     look = spec.look.token if spec.look is not None else None
-    return (m.state.versions.app, look, snap.version, frozen(snap.stack), snap.answer,
-            snap.status, snap.left_app)
+    # Typed texts and scroll offsets are strings and numbers: hashable as they are.
+    stack = tuple((screen, _value(param), table, inputs, scroll,
+                   None if focus is None else (focus[0], _value(focus[1])))
+                  for screen, param, table, inputs, scroll, focus in snap.stack)
+    return (m.state.versions.app, look, snap.version, stack, snap.answer, snap.status,
+            snap.left_app)
+
+
+def _value(v: Any) -> Any:
+    """A screen's parameter or a focused row as a key (`cache.frozen`), a row made once:
+    rows are shared by every frame that shows them (`State.rows`), never changed."""
+    if type(v) is not dict:
+        return (type(v), v) if type(v) in _SCALARS else frozen(v)
+    got = _ROWS.get(id(v))
+    if got is None or got[0] is not v:
+        if len(_ROWS) >= LIMIT:
+            _ROWS.clear()
+        got = _ROWS[id(v)] = (v, frozen(v))
+    return got[1]
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_ROWS: dict[int, tuple[dict, Any]] = {}
+"""id(row) -> (the row, kept so that its id is not reused, its key)."""
