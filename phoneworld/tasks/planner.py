@@ -140,10 +140,16 @@ class World:
         which keeps the part its state alone decides."""
         part = node.part if node is not None else None
         if part is None:
+            if node is None:
+                snaps = {n: m.snapshot() for n, m in self.machines().items()}
+            elif self.phone is None:
+                snaps = {self.target.spec.name: node.snap}  # type: ignore[union-attr]
+            else:
+                snaps = dict(node.snap.machines)
             parts: list[Any] = [self.foreground]
             for name, m in self.machines().items():
                 tables, flags = self.relevant[name]
-                parts.append((_frames(m.snapshot()), _data(m, tables, flags)))
+                parts.append((_frames(snaps[name]), _data(m, tables, flags)))
             part = tuple(parts)
             if node is not None:
                 node.part = part
