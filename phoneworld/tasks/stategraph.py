@@ -22,6 +22,7 @@ valid (what it says is true of its state whatever the table holds).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from phoneworld.runtime.cache import frozen
@@ -58,7 +59,7 @@ def state_of(target: Machine | Phone, snap: Any) -> Node:
     key = _whole(target, snap)
     node = _NODES.get(key)
     if node is None:
-        node = _NODES[key] = Node(snap)
+        node = _NODES[key] = Node(_shared(target, snap))
     return node
 
 
@@ -66,6 +67,21 @@ def trim() -> None:
     """Forget every node past `LIMIT` (call it between searches only)."""
     if len(_NODES) > LIMIT:
         _NODES.clear()
+        _IMAGES.clear()
+
+
+_IMAGES: dict[tuple[int, int], bytes] = {}
+"""(app, data version) -> the database image kept for it: the nodes of one data share it
+(a step that writes serialises a new image, the same bytes as an earlier one's)."""
+
+
+def _shared(target: Machine | Phone, snap: Any) -> Any:
+    """`snap` holding the image kept for its data (`_IMAGES`)."""
+    if isinstance(snap, PhoneSnapshot):
+        ms = target.machines  # type: ignore[union-attr]
+        return replace(snap, machines=tuple((n, _shared(ms[n], s)) for n, s in snap.machines))
+    image = _IMAGES.setdefault((target.state.versions.app, snap.version), snap.image)
+    return snap if image is snap.image else replace(snap, image=image)
 
 
 def _whole(target: Machine | Phone, snap: Any) -> tuple:
