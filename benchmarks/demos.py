@@ -10,7 +10,9 @@ task_last). With `--workers 0`
 (the default) it runs in this process and splits `time.process_time` into stages:
 
     planning      phoneworld.tasks.planner.plan (its search: stepping the app, restoring
-                  snapshots, keying states, listing candidate actions, testing the goal)
+                  snapshots, keying states, listing candidate actions, testing the goal;
+                  "state graph": naming whole states in `tasks.stategraph`, where the
+                  steps an earlier search took are found instead of stepped again)
     verification  the rest of tasks.demos.make_demo (two replays on fresh machines)
     staging       rl.data.stage (a task asked in its app alone: found again by its id)
     rendering     rl.data.replay_examples (one chat example per demo step)
@@ -77,7 +79,7 @@ def _instrument() -> None:
     _timed(planner, "search", "planning: search rest")
     world = planner.World
     for attr, stage in (("step", "step"), ("restore", "restore"), ("snapshot", "snapshot"),
-                        ("key", "key")):
+                        ("key", "key"), ("node", "state graph")):
         _timed(world, attr, f"planning: {stage}")
     _timed(planner, "candidate_actions", "planning: candidate actions")
 

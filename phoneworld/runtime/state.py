@@ -50,7 +50,7 @@ class Versions:
     (for keys that must not meet another spec's), `initial` its initial data, and `chain`
     maps (version, write) to the version it led to."""
 
-    __slots__ = ("app", "initial", "chain", "reads")
+    __slots__ = ("app", "initial", "chain", "reads", "dumps")
 
     def __init__(self) -> None:
         self.app = next(_VERSIONS)
@@ -58,6 +58,9 @@ class Versions:
         self.chain: dict[tuple[int, tuple], int] = {}
         self.reads: dict[int, _Reads] = {}
         """version -> what `State`s read at it (the same content: the same reads)."""
+        self.dumps: dict[int, dict[str, list[tuple[Value, ...]]]] = {}
+        """version -> `State.dump` at it (a demo's check of what else it changed dumps
+        the data it ends in, twice per demo and often the same data)."""
 
     def reads_at(self, version: int) -> _Reads:
         """The reads kept at `version` (empty ones the first time)."""
@@ -162,22 +165,32 @@ def _stored(value: Value) -> Value:
     return value
 
 
+@lru_cache(maxsize=64)
+def _layout(spec: AppSpec) -> tuple[dict, dict, dict, dict, dict]:
+    """What every `State` of `spec` reads of its tables and flags (shared, not changed):
+    tables and flag types by name, column types, bool columns, and the largest integer
+    key of each table's initial rows (a row inserted later never takes the key of one
+    deleted from them: what the spec says of that row, such as its recorded size in a
+    list, is not the new row's)."""
+    return ({t.name: t for t in spec.tables}, {f.name: f.type for f in spec.flags},
+            {t.name: {c.name: c.type for c in t.columns} for t in spec.tables},
+            {t.name: [i for i, c in enumerate(t.columns) if c.type == "bool"]
+             for t in spec.tables},
+            {t.name: max((r[0] for r in t.rows if type(r[0]) is int), default=0)
+             for t in spec.tables})
+
+
 class State:
     """The mutable data of one machine: a private in-memory SQLite database plus read caches."""
 
     def __init__(self, spec: AppSpec) -> None:
-        self.tables: dict[str, Table] = {t.name: t for t in spec.tables}
-        self.flag_types: dict[str, ColumnType] = {f.name: f.type for f in spec.flags}
-        self._types = {t.name: {c.name: c.type for c in t.columns} for t in spec.tables}
-        self._bools = {t.name: [i for i, c in enumerate(t.columns) if c.type == "bool"]
-                       for t in spec.tables}
-        # The largest integer key of each table's initial rows: a row inserted later never
-        # takes the key of one deleted from them (what the spec says of that row, such as
-        # its recorded size in a list, is not the new row's).
-        self._seeded = {t.name: max((r[0] for r in t.rows if type(r[0]) is int), default=0)
-                        for t in spec.tables}
+        tables, flag_types, self._types, self._bools, self._seeded = _layout(spec)
+        self.tables: dict[str, Table] = tables
+        self.flag_types: dict[str, ColumnType] = flag_types
         self._image = initial_image(spec)
-        self._conn = _connect()
+        self._conn: sqlite3.Connection | None = None
+        """Opened when SQL is first needed (a machine that only reads data read before at
+        its versions never opens one)."""
         self._held: bytes | None = None
         """The image the database equals (None once written to since it was loaded)."""
         self._unloaded = False
@@ -192,6 +205,8 @@ class State:
     @property
     def conn(self) -> sqlite3.Connection:
         """The SQLite connection, holding the current data (for SQL queries)."""
+        if self._conn is None:
+            self._conn = _connect()
         if self._unloaded:
             self._conn.deserialize(self._held)  # type: ignore[arg-type]
             self._unloaded = False
@@ -217,8 +232,10 @@ class State:
             version = self._initial_version
         if version is None:
             self.version = next(_VERSIONS)
-            self._conn.deserialize(image)
             self._unloaded = False
+            if self._conn is None:
+                self._conn = _connect()
+            self._conn.deserialize(image)
         elif version != self.version or self._held is None:
             self.version = version
             self._unloaded = True
@@ -234,9 +251,16 @@ class State:
 
     def dump(self) -> dict[str, list[tuple[Value, ...]]]:
         """Every table's rows in storage order, flags included (for tests and diffs)."""
-        names = [*self.tables, "flags"]
-        return {n: self.conn.execute(f"SELECT * FROM {quote(n)} ORDER BY rowid").fetchall()
+        dumps = self.versions.dumps
+        got = dumps.get(self.version)
+        if got is None:
+            if len(dumps) >= _READS_LIMIT:
+                dumps.clear()
+            names = [*self.tables, "flags"]
+            got = dumps[self.version] = {
+                n: self.conn.execute(f"SELECT * FROM {quote(n)} ORDER BY rowid").fetchall()
                 for n in names}
+        return {n: list(rows) for n, rows in got.items()}
 
     def sql(self) -> str:
         """The database as SQL statements, the same text for the same data."""

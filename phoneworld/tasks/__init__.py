@@ -11,7 +11,8 @@ Modules, one concept each: `schema` (what a spec offers: entities, facts, toggle
 section), `reach` (what a person can get to see), `instances` (templates drawn on real
 rows), `sample` (seeded sampling, phones and cross-app tasks, ids), `checkers` (judging a
 task on a machine or phone), `sql` (state checks as SQL with bound values), `planner`
-(shortest action sequences by search), `demos` (replayed and verified), `export` (chat
+(shortest action sequences by search), `stategraph` (where each action led from each
+whole state a search met, per process), `demos` (replayed and verified), `export` (chat
 SFT data), `properties` (the oracle and the properties of checkers), `gentests` (the
 cases of an app's own property tests), `commands` (the CLI).
 """

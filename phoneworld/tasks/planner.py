@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 from phoneworld.runtime.actions import Action as RuntimeAction
+from phoneworld.runtime.cache import frozen
 from phoneworld.runtime.expr import display, evaluate, filter_rows, normalise
 from phoneworld.runtime.machine import Machine, Snapshot
 from phoneworld.runtime.phone import Phone
@@ -47,6 +48,7 @@ from phoneworld.tasks.checkers import (
     scope_for,
 )
 from phoneworld.tasks.schema import reads
+from phoneworld.tasks.stategraph import Node, state_of, trim
 
 MAX_STATES = 6000
 """States one search stage may visit before it gives up."""
@@ -132,12 +134,40 @@ class World:
                 out.add("on" if e["checked"] else "off")
         return out
 
-    def key(self) -> tuple:
-        parts: list[Any] = [self.foreground, tuple(f(self) for f in self.facts)]
-        for name, m in self.machines().items():
-            tables, flags = self.relevant[name]
-            parts.append((_frames(m.snapshot()), _data(m, tables, flags)))
-        return tuple(parts)
+    def key(self, node: Node | None = None) -> tuple:
+        """The current state's search key: what it shows and holds that matters (see the
+        module docstring), and the truth of each fact. `node`: the current state's node,
+        which keeps the part its state alone decides."""
+        part = node.part if node is not None else None
+        if part is None:
+            if node is None:
+                snaps = {n: m.snapshot() for n, m in self.machines().items()}
+            elif self.phone is None:
+                snaps = {self.target.spec.name: node.snap}  # type: ignore[union-attr]
+            else:
+                snaps = dict(node.snap.machines)
+            parts: list[Any] = [self.foreground]
+            for name, m in self.machines().items():
+                tables, flags = self.relevant[name]
+                parts.append((_frames(snaps[name]), _data(m, tables, flags)))
+            part = tuple(parts)
+            if node is not None:
+                node.part = part
+        return part, tuple(f(self) for f in self.facts)
+
+    def node(self) -> Node:
+        """The current state's node (`stategraph`)."""
+        return state_of(self.target, self.target.snapshot())
+
+    def choices(self, node: Node, typed: tuple[str, ...], apps: tuple[str, ...]
+                ) -> list[tuple[Action, Any, Any]]:
+        """`candidate_actions` at `node`, each with its key and parsed form, found once
+        per state; the target must be at `node` the first time."""
+        got = node.choices.get((typed, apps))
+        if got is None:
+            got = node.choices[(typed, apps)] = [
+                (a, *_keyed(a)) for a in candidate_actions(self, typed, apps)]
+        return got
 
     def long_clickable(self) -> list[int]:
         """Element indexes of long-clickable views. The element list does not say which
@@ -289,48 +319,80 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
            max_depth: int = MAX_DEPTH) -> tuple[list[Action], int] | None:
     """A shortest action list from the world's current state to one where `goal` holds
     (and the number of states visited), or None within the limits. The world is left in
-    the goal state."""
+    the goal state.
+
+    Where an earlier search of this process stepped the same action in the same whole
+    state, its outcome is taken from `stategraph` instead of stepping again; the target
+    is placed at a state only to look at it (its key's facts, the goal, the actions worth
+    trying there), so the search visits what it would by stepping, in the same order."""
     start = world.snapshot()
     if goal(world):
         return [], 1
-    seen = {world.key()}
-    queue: deque[tuple[Any, tuple[Action, ...]]] = deque([(start, ())])
+    trim()
+    typed, apps = tuple(typed), tuple(apps)
+    root = world.node()
+    at: Node | None = root
+    """The node the target is at, where known."""
+    seen = {world.key(root)}
+    met = {root}
+    """Nodes whose keys are in `seen`."""
+    queue: deque[tuple[Node, tuple[Action, ...]]] = deque([(root, ())])
     while queue:
-        snap, path = queue.popleft()
+        node, path = queue.popleft()
         if len(path) >= max_depth:
             continue
-        world.restore(snap)
-        moved = False
-        for action in candidate_actions(world, typed, apps):
-            if moved:
-                world.restore(snap)
+        if at is not node and (typed, apps) not in node.choices:
+            world.restore(node.snap)
+            at = node
+        for action, key, parsed in world.choices(node, typed, apps):
             try:
-                # Only the event is kept: an outcome still held when the machine moves on
-                # is rendered first (`Machine._freeze`), and most tries are never looked at.
-                event = world.step(_parsed(action)).event
-            except Exception:  # noqa: BLE001 - an action the screen refuses is no move
-                moved = True
+                edge = node.edges[key]
+            except KeyError:
+                if at is not node:
+                    world.restore(node.snap)
+                edge, stayed = _step(world, action, parsed)
+                node.edges[key] = edge
+                at = edge if edge is not None else node if stayed else None
+            if edge is None or edge in met:
                 continue
-            # A press that fires nothing leaves the state as it was (a text field it
-            # focuses aside), so the next try needs no restore.
-            moved = not event.startswith("no-op") or action.get("action_type") in (
-                "long_press", "input_text", "keyboard_enter") or _focuses(world, action)
-            if event.startswith("no-op") or (world.phone is None and world.target.left_app) \
-                    or (world.phone is not None and world.phone.foreground is None):
+            met.add(edge)
+            if at is not edge:
+                world.restore(edge.snap)
+                at = edge
+            k = world.key(edge)
+            if k in seen:
                 continue
-            key = world.key()
-            if key in seen:
-                continue
-            seen.add(key)
+            seen.add(k)
             new = (*path, action)
             if goal(world):
                 return list(new), len(seen)
             if len(seen) >= max_states:
                 world.restore(start)
                 return None
-            queue.append((world.snapshot(), new))
+            queue.append((edge, new))
     world.restore(start)
     return None
+
+
+def _step(world: World, action: Action, parsed: Any) -> tuple[Node | None, bool]:
+    """Step `action` (`parsed`) in the world's current state: (the node it led to, or
+    None where a search does not go on from there (refused, a no-op, out of the app);
+    whether the target is still in the state it was in)."""
+    try:
+        # Only the event is kept: an outcome still held when the machine moves on is
+        # rendered first (`Machine._freeze`), and most tries are never looked at.
+        event = world.step(parsed).event
+    except Exception:  # noqa: BLE001 - an action the screen refuses is no move
+        return None, False
+    if event.startswith("no-op"):
+        # A press that fires nothing leaves the state as it was (a text field it
+        # focuses aside).
+        return None, action.get("action_type") not in (
+            "long_press", "input_text", "keyboard_enter") and not _focuses(world, action)
+    if (world.phone is None and world.target.left_app) or \
+            (world.phone is not None and world.phone.foreground is None):
+        return None, False
+    return world.node(), True
 
 
 # -- a task in stages ------------------------------------------------------------------------
@@ -407,22 +469,23 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
     return Plan(tuple(actions), visited)
 
 
-def _parsed(action: Action) -> Any:
-    """`action` as a runtime `Action`, parsed once per distinct action (a search tries
-    the same few hundred on thousands of states)."""
+def _keyed(action: Action) -> tuple[Any, Any]:
+    """(`action` as a hashable key, its values with their types (1 is not True); the
+    runtime `Action` it parses to), parsed once per distinct action (a search tries the
+    same few hundred on thousands of states)."""
     try:
         key = tuple((k, type(v), v) for k, v in action.items())
         got = _PARSED.get(key)
     except TypeError:  # an unhashable value: parsed where it is stepped
-        return action
+        return ("unhashable", frozen(action)), action
     if got is None:
         if len(_PARSED) >= 4096:
             _PARSED.clear()
         try:
             got = _PARSED[key] = RuntimeAction.parse(action)
         except Exception:  # noqa: BLE001 - refused where it is stepped, as before
-            return action
-    return got
+            got = _PARSED[key] = action
+    return key, got
 
 
 _PARSED: dict[tuple, Any] = {}
