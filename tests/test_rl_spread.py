@@ -47,8 +47,11 @@ def test_a_batch_split_between_two_processes_takes_the_step_one_process_takes(
     assert not (tmp_path / "two" / "examples.arrow").exists()
     a, b = load_file(one / "model.safetensors"), load_file(two / "model.safetensors")
     assert a.keys() == b.keys()
+    # Adam turns float rounding of a near-zero gradient (summed in another order by the
+    # two ranks) into a step of up to lr * |g| / (|g| + eps): 2.4e-5 apart on one weight
+    # of an example that has them, where a step left out or doubled is ~lr (3e-3) apart
     for k in a:
-        assert torch.allclose(a[k], b[k], atol=1e-5), k
+        assert torch.allclose(a[k], b[k], atol=2e-4), k
     assert two_losses == pytest.approx(one_losses, rel=1e-4)
 
 
