@@ -15,7 +15,6 @@ smallest element under it.
 
 from __future__ import annotations
 
-import re
 import zlib
 from collections.abc import Collection, Mapping, Sequence
 from functools import partial
@@ -201,11 +200,11 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") ->
     asked by `task` counts only on a line the task names (`rl.policy.reads`, its place
     in its list included: "at which position is Bakery?" is noted where Bakery's row
     shows `#3`, not where a badge shows "3")."""
-    from rl.policy import element_words, reads
+    from rl.policy import element_words, reads, whole_word
 
     if task and value.isdigit():
         return reads(elements, task, value)
-    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    whole = whole_word(value)
     return any(whole.search(w) for e in elements for w in element_words(e))
 
 

@@ -80,10 +80,10 @@ def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
     screen allows (`reasons`), where the apps it may open are those of `apps` the task
     names (all of them when it names none)."""
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
-    lines = {ln.index: [json.loads(w) for w in ln.words] for ln in screen_lines(elements)
-             if ln.words}
+    drawn = screen_lines(elements)
+    lines = {ln.index: [json.loads(w) for w in ln.words] for ln in drawn if ln.words}
     shown = [w for e in elements for w in element_words(e)]
-    shown += sorted({str(ln.row) for ln in screen_lines(elements) if ln.row})  # `#3`
+    shown += sorted({str(ln.row) for ln in drawn if ln.row})  # `#3`
     return Seen(instruction, list(noted), shown,
                 reasons(elements, named or apps), fmt,
                 sorted({f"{json.dumps(w[0], ensure_ascii=False)} [{i}] "

@@ -179,13 +179,18 @@ def reads(elements: Sequence[Mapping[str, Any]], task: str, value: str) -> bool:
     shares the most ("at which position is Bakery?"). A number shown on a line the task
     does not name (a cart's badge "2") is not what it asked."""
     wanted = keywords(task)
-    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    whole = whole_word(value)
     scored = [(shared_words(wanted, [json.loads(w) for w in ln.words]), ln)
               for ln in screen_lines(elements)]
     if any(n and any(whole.search(json.loads(w)) for w in ln.words) for n, ln in scored):
         return True
     best = max((n for n, ln in scored if ln.row), default=0)
     return best > 0 and any(n == best and str(ln.row) == value for n, ln in scored if ln.row)
+
+
+def whole_word(value: str) -> re.Pattern[str]:
+    """A pattern finding `value` whole in a text: not "1" inside "12 oz" or "1.5"."""
+    return re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
 
 
 def keywords(text: str) -> set[str]:
@@ -307,7 +312,7 @@ def anchor(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") ->
     task (the first on a tie), as `screen_text` writes them; None when no labelled line
     shows it whole. A policy that names the line first copies the value from that line,
     not from another row that happens to be near it."""
-    whole = re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")
+    whole = whole_word(value)
     wanted = keywords(task)
     best, hits = None, -1
     for line in screen_lines(elements):
@@ -369,7 +374,7 @@ def under(elements: Sequence[Mapping[str, Any]], x: float, y: float) -> int | No
         b = e.get("bounds")
         if not b or len(b) != 4 or not (b[0] <= x <= b[2] and b[1] <= y <= b[3]):
             continue
-        size = (b[2] - b[0]) * (b[3] - b[1])
+        size = _area(b)
         if area is None or size < area:
             best, area = int(e.get("index", i)), size
     return best
