@@ -14,7 +14,8 @@ reply is writing
 - its action (`Action: {...}`), only the action that reason names, up to the text it
   types or answers (in the AndroidWorld format; a PhoneBuddy tool call is left free);
 - a note (`Note: "Oat Milk" [9] "$3.49"`), only the label and index of a screen line,
-  then a piece of that line's words (a plain `Note: "` with no anchors: of the screen's);
+  then a piece of that line's words (a plain `Note: "` with no anchors: of the screen's,
+  or where the task names rows of a list, of those rows: `rl.policy.named_rows`);
 - a typed or opened text (`"text": "`, `"app_name": "`), only a piece of the task or of
   the notes (those of earlier steps and those of this reply): the agent types what the
   task says or what it noted where it read it;
@@ -82,8 +83,13 @@ def seen_at(instruction: str, elements: Sequence[Mapping[str, Any]],
     named = [a for a in apps if re.search(rf"(?<!\w){re.escape(a)}(?!\w)", instruction)]
     drawn = screen_lines(elements)
     lines = {ln.index: [json.loads(w) for w in ln.words] for ln in drawn if ln.words}
-    shown = [w for e in elements for w in element_words(e)]
-    shown += sorted({str(ln.row) for ln in drawn if ln.row})  # `#3`
+    rows = policy.named_rows(drawn, instruction)
+    if rows is None:  # a note copies any word of the screen, or a row's place (`#3`)
+        shown = [w for e in elements for w in element_words(e)]
+        shown += sorted({str(ln.row) for ln in drawn if ln.row})
+    else:  # ... or of the rows the task names
+        shown = [json.loads(w) for ln in rows for w in ln.words]
+        shown += sorted({str(ln.row) for ln in rows if ln.row})
     return Seen(instruction, list(noted), shown,
                 reasons(elements, named or apps), fmt,
                 sorted({f"{json.dumps(w[0], ensure_ascii=False)} [{i}] "

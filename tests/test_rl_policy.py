@@ -386,3 +386,45 @@ def test_a_place_is_noted_on_the_row_the_task_names_not_where_a_badge_shows_it()
     assert not _shows(els, "3", "At which position is Addresses in the list on Account?")
     assert _shows(els, "3")  # without a task: any whole "3", as before
     assert "3" in seen_at(task, els).screen  # grounding lets a note copy the place
+
+
+def _priced_list() -> list[dict]:
+    """Search results: a title, then rows of a name, a size and a price."""
+    els = [{"index": 0, "text": "8 results", "bounds": [0, 0, 1080, 100]},
+           {"index": 1, "resource_id": "com.x:id/results", "scrollable": True,
+            "bounds": [0, 200, 1080, 2000]}]
+    for n, (name, price) in enumerate([("Sea Salt Potato Chips", "$2.99"),
+                                       ("Tortilla Chips", "$3.49"),
+                                       ("Roasted Almonds", "$6.99")]):
+        top = 200 + 300 * n
+        els += [{"index": len(els), "clickable": True, "bounds": [0, top, 1080, top + 300]},
+                {"index": len(els) + 1, "text": name, "bounds": [10, top + 10, 800, top + 100]},
+                {"index": len(els) + 2, "text": price, "bounds": [10, top + 110, 800,
+                                                                   top + 200]}]
+    return els
+
+
+def test_a_note_reads_the_row_the_task_names_not_the_row_beside_it() -> None:
+    """Where the task names a row of a list, its value stands on that row: the note may
+    copy that row's words or place, not another row's (a partial match is no name)."""
+    from rl.ground import seen_at
+    from rl.policy import named_rows, screen_lines
+
+    els = _priced_list()
+    task = "How much does Tortilla Chips cost?"
+    rows = named_rows(screen_lines(els), task)
+    assert [json.loads(r.words[0]) for r in rows] == ["Tortilla Chips"]
+    shown = seen_at(task, els).screen
+    assert "$3.49" in shown and "2" in shown  # its price, its place
+    assert "$2.99" not in shown and "$6.99" not in shown
+    # a composite names two rows: both are read
+    two = named_rows(screen_lines(els), "Buy Roasted Almonds, then tell me the price of "
+                                        "Tortilla Chips")
+    assert [json.loads(r.words[0]) for r in two] == ["Tortilla Chips", "Roasted Almonds"]
+    # no row named (only partly, or by nothing): the whole screen
+    assert named_rows(screen_lines(els), "Which chips are on sale?") is None
+    assert "$6.99" in seen_at("Which chips are on sale?", els).screen
+    # a best match that is no row (the title, as much as the row): the whole screen
+    assert named_rows(screen_lines(els), "How many results are there for Tortilla "
+                                         "Chips?") is not None  # the row leads
+    assert named_rows(screen_lines(els), "How many results for Almonds?") is None  # a tie
