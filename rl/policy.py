@@ -193,26 +193,24 @@ def named_rows(lines: Sequence[Line], task: str) -> list[Line] | None:
 
     A row is named when every word of its label that can name something is the task's
     ("Tortilla Chips" for "How much does Tortilla Chips cost?", not "Sea Salt Potato
-    Chips"). When the lines that share the most words with the task (`marks`' stars) are
-    all rows of a list and some are named, what the task asks about stands on a named row
-    (its words, the lines inside it such as its switch, its place `#n`), not on the row
-    beside it: those are returned (all of them: a composite may name two). Elsewhere (a
-    detail screen, whose starred title stands over the price on another line) None: the
-    whole screen. Of the 1,671 notes of the seed-0 demos, 860 are written where this
-    applies and 853 (99.2%) copy a named row's words or place; the 7 others read a row
-    the task names by its place in another list ("which entry is number 13 in the list
-    on Contacts") or a price a clipped row does not show."""
+    Chips"). When some rows are named and no line outside a list shares more words with
+    the task than they do (`marks`' stars), what the task asks about stands on a named
+    row (its words, the lines inside it such as its switch, its place `#n`), not on the
+    row beside it: those are returned (all of them: a composite may name two). Elsewhere
+    (a detail screen, whose title names the product above the price on another line)
+    None: the whole screen. Of the 1,671 notes of the seed-0 demos, 993 are written where
+    this applies and 985 (99.2%) copy a named row's words or place; the 8 others read a
+    row the task names by its place in another list ("which entry is number 13 in the
+    list on Contacts") or a price a clipped row does not show."""
     wanted = keywords(task) if HINTS else set()
     if not wanted:
         return None
     scored = [(shared_words(wanted, [json.loads(w) for w in ln.words]), ln) for ln in lines]
-    best = max((n for n, _ in scored), default=0)
-    if best == 0 or any(n == best and not ln.row for n, ln in scored):
+    named = [(n, ln) for n, ln in scored if n and ln.row
+             and keywords(json.loads(ln.words[0])) <= wanted]
+    if not named or any(n > max(m for m, _ in named) for n, ln in scored if not ln.row):
         return None
-    rows = [ln for n, ln in scored if n and ln.row and ln.words
-            and keywords(json.loads(ln.words[0])) <= wanted]
-    if not rows:
-        return None
+    rows = [ln for _, ln in named]
     return [ln for ln in lines if ln in rows or any(
         len(ln.bounds) == 4 and _inside(ln.bounds, r.bounds) for r in rows)]
 

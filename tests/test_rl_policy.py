@@ -427,4 +427,9 @@ def test_a_note_reads_the_row_the_task_names_not_the_row_beside_it() -> None:
     # a best match that is no row (the title, as much as the row): the whole screen
     assert named_rows(screen_lines(els), "How many results are there for Tortilla "
                                          "Chips?") is not None  # the row leads
-    assert named_rows(screen_lines(els), "How many results for Almonds?") is None  # a tie
+    assert named_rows(screen_lines(els), "How many results for Almonds?") is None  # a part
+    # a line outside the list that shares more with the task than the named row: the
+    # task is about it (a title, a total), so the whole screen
+    titled = [{**els[0], "text": "Tortilla Chips results"}, *els[1:]]
+    assert named_rows(screen_lines(titled), "How many Tortilla Chips results?") is None
+    assert named_rows(screen_lines(titled), "How much are Tortilla Chips?") is not None
