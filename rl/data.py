@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rl.policy import HISTORY, messages, read_action, reply, step_line, under
+from rl.policy import HISTORY, Shown, carry_places, messages, read_action, reply, step_line, under
 
 
 def load_specs(apps: Sequence[str | Path]) -> list[Any]:
@@ -154,8 +154,10 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
     found = found_values(task.instruction, actions)
     out = []
     w, h = backend.width, backend.height
+    shown: Shown | None = None  # what the lists showed, where the step before scrolled
     for a in actions:
-        els = view.elements
+        els, now = carry_places(view.elements, shown)
+        shown = now if a.get("action_type") == "scroll" else None
         text = reply(a, fmt, elements=els, width=w, height=h)
         msgs = messages(task.instruction, els, history, fmt, k=k, width=w, height=h,
                         noted=noted, task_last=task_last)
@@ -174,13 +176,16 @@ def replay_examples(backend: Any, task: Any, actions: Sequence[Mapping[str, Any]
 
 
 def found_values(instruction: str, actions: Sequence[Mapping[str, Any]]) -> list[str]:
-    """What a demo answers or types that the task does not say: values it read in an app,
-    which its examples note on the first screen that shows them."""
+    """What a demo answers or types that the task does not say (whole: the place "1" is
+    not said by "Order #10483"): values it read in an app, which its examples note on the
+    first screen that shows them."""
+    from rl.policy import whole_word
+
     out: list[str] = []
     for a in actions:
         v = str(a.get("text") or "")
-        if a.get("action_type") in ("answer", "input_text") and v and v not in instruction \
-                and v not in out:
+        if a.get("action_type") in ("answer", "input_text") and v and v not in out \
+                and not whole_word(v).search(instruction):
             out.append(v)
     return out
 
@@ -275,13 +280,16 @@ def trace_examples(folders: Sequence[str | Path], fmt: str = "androidworld",
             if not trace.instruction:
                 continue
             history: list[str] = []
+            shown: Shown | None = None
             for step in trace.steps:
                 obs = trace.observations[step.before]
                 acts = replay_actions(trace.model_copy(update={"steps": (step,)}))
                 if not acts or obs.root is None:
+                    shown = None
                     continue
-                els = elements(obs.root)
+                els, now = carry_places(elements(obs.root), shown)
                 a = acts[0]
+                shown = now if a.get("action_type") == "scroll" else None
                 if a.get("action_type") in ("click", "long_press") and a.get("x") is not None:
                     i = under(els, a["x"], a["y"])  # a tap: the smallest element under it
                     a = a if i is None else {"action_type": a["action_type"], "index": i}

@@ -110,6 +110,7 @@ class Line:
     words: list[str]  # JSON-quoted
     rid: str
     row: int | None = None  # its place among the rows of the list it stands in (`_rows`)
+    first: int = 1  # a list's: the place of its first row shown (`PLACE`; 0: unknown)
 
     @property
     def label(self) -> str:
@@ -136,7 +137,8 @@ def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
             open_[-1].words.extend(w for w in words if w not in open_[-1].words)
             continue
         rid = str(e.get("resource_id") or "").rsplit(":id/", 1)[-1]
-        lines.append(Line(int(e.get("index", i)), b, flags, words, rid))
+        lines.append(Line(int(e.get("index", i)), b, flags, words, rid,
+                          first=int(e.get(PLACE, 1))))
         if e.get("clickable"):
             open_.append(lines[-1])
     _rows(lines)
@@ -144,17 +146,26 @@ def screen_lines(elements: Sequence[Mapping[str, Any]]) -> list[Line]:
 
 
 def _rows(lines: Sequence[Line]) -> None:
-    """Number the rows of each list on the screen, 1 for the top one shown (`Line.row`).
+    """Number the rows of each list on the screen from the place of its first row shown
+    (`Line.first`: 1, unless `carry_places` carried it over a scroll; 0 leaves the list
+    unnumbered, its place unknown)."""
+    for lst, rows in _lists(lines):
+        if lst.first > 0:
+            for n, r in enumerate(rows, lst.first):
+                r.row = n
+
+
+def _lists(lines: Sequence[Line]) -> list[tuple[Line, list[Line]]]:
+    """Each list on the screen with its rows, top to bottom.
 
     A list is a scrollable line; its rows are the clickable lines it holds (each with the
     texts folded into it), not those inside a nearer list or another row, when they stand
-    one under the other: a strip of tabs side by side is no list a person counts, and
-    lists whose rows are plain texts are left unnumbered (two texts of one row would count
-    twice). A list needs two rows. Only what the screen shows is counted: once a list is
-    scrolled, its first row shown is still 1."""
+    one under the other (a button floating over them is none): a strip of tabs side by
+    side is no list a person counts, and lists whose rows are plain texts are left out
+    (two texts of one row would count twice). A list needs two rows."""
     lists = [ln for ln in lines if "scrollable" in ln.flags and len(ln.bounds) == 4]
     if not lists:
-        return
+        return []
     held: dict[int, list[Line]] = {}
     for ln in lines:
         if "clickable" not in ln.flags or ln in lists:
@@ -163,13 +174,70 @@ def _rows(lines: Sequence[Line]) -> None:
         if around:
             inner = min(around, key=lambda c: _area(c.bounds))
             held.setdefault(id(inner), []).append(ln)
-    for rows in held.values():
+    out = []
+    for lst in lists:
+        rows = held.get(id(lst), [])
         rows = [r for r in rows if not any(o is not r and _inside(r.bounds, o.bounds)
                                            for o in rows)]
+        # a button floating over the rows (Messages' "Start chat") is none of them
+        rows = [r for r in rows if not any(_area(o.bounds) > _area(r.bounds) and
+                                           _overlap(r.bounds, o.bounds) for o in rows)]
         stacked = all(b.bounds[1] >= a.bounds[3] - 2 for a, b in itertools.pairwise(rows))
         if len(rows) >= 2 and stacked:
-            for n, r in enumerate(rows, 1):
-                r.row = n
+            out.append((lst, rows))
+    return out
+
+
+PLACE = "place_from"
+"""An element's key (a list's) set by `carry_places`: the place of its first row shown."""
+
+Shown = dict[str, tuple[int, tuple[str, ...]]]
+"""What a screen's lists showed: per list (its label), the place of its first row shown
+and its rows' labels, top to bottom."""
+
+
+def carry_places(elements: Sequence[Mapping[str, Any]], before: Shown | None = None
+                 ) -> tuple[list[Mapping[str, Any]], Shown]:
+    """A step's elements with each list's places carried over the scroll before it, and
+    what its lists show now (for the next step).
+
+    A person counts a list's rows from its top and keeps counting as it scrolls: where
+    the step before was a scroll (`before`, that step's `Shown`) and a list's rows shown
+    now overlap those it showed then (the same labels in the same order), its first row
+    shown takes its place from them ("Diego Ramirez", #5 before a scroll, is #5 at the
+    top after it); a list scrolled out of every row it showed has no known place (0:
+    unnumbered). Without `before` (the first step, or one after a tap), a list's first row
+    shown is 1. Only the lists' elements change (`PLACE`); the others are the same
+    objects."""
+    lines = screen_lines(elements)
+    out = list(elements)
+    now: Shown = {}
+    at = {int(e.get("index", i)): i for i, e in enumerate(elements)}
+    for lst, rows in _lists(lines):
+        labels = tuple(r.label for r in rows)
+        first = 1
+        if before and lst.label in before:
+            was_first, was = before[lst.label]
+            first = _aligned(was_first, was, labels) or 0
+        now[lst.label] = (first, labels)
+        if first != 1 and lst.index in at:
+            out[at[lst.index]] = {**elements[at[lst.index]], PLACE: first}
+    return out, now
+
+
+def _aligned(first: int, was: Sequence[str], labels: Sequence[str]) -> int | None:
+    """The place of `labels[0]` where a list showed `was` from place `first`: the shift
+    with the most rows in common, all of them the same (the nearest on a tie)."""
+    best: tuple[int, int] | None = None  # (rows in common, -|shift|)
+    place = None
+    for d in range(-(len(labels) - 1), len(was)):
+        pairs = [(labels[j], was[j + d]) for j in range(len(labels)) if 0 <= j + d < len(was)]
+        if not pairs or first + d < 1 or any(a != b for a, b in pairs):
+            continue
+        score = (len(pairs), -abs(d))
+        if best is None or score > best:
+            best, place = score, first + d
+    return place
 
 
 def reads(elements: Sequence[Mapping[str, Any]], task: str, value: str) -> bool:
@@ -244,6 +312,11 @@ def element_words(e: Mapping[str, Any]) -> list[str]:
 
 def _area(b: Sequence[int]) -> int:
     return (b[2] - b[0]) * (b[3] - b[1])
+
+
+def _overlap(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether two boxes share some area."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def _inside(b: Sequence[int], outer: Sequence[int]) -> bool:

@@ -29,7 +29,7 @@ from typing import Any
 
 from rl.ground import Grounded, seen_at
 from rl.model import prompt_ids
-from rl.policy import HISTORY, messages, notes, read_action, step_line
+from rl.policy import HISTORY, Shown, carry_places, messages, notes, read_action, step_line
 
 
 @dataclass
@@ -127,6 +127,7 @@ def _play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str, k: int, max_
     from phoneworld.runtime.actions import Action
 
     eps, views, hist, noted = [], [], [], []
+    shown: list[Shown | None] = [None] * len(slots)  # where the step before scrolled
     apps = [[sp.label for sp in getattr(s.backend, "specs", ())] for s in slots]
     for s in slots:
         eps.append(Episode(str(s.task.id), s.source, s.group, ",".join(getattr(
@@ -138,15 +139,16 @@ def _play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str, k: int, max_
     for _ in range(max_steps):
         if not live:
             break
-        prompts, sources = [], []
+        prompts, sources, screens, lists = [], [], {}, {}
         for i in live:
             b = slots[i].backend
-            msgs = messages(slots[i].task.instruction, views[i].elements, hist[i], fmt, k=k,
+            screens[i], lists[i] = carry_places(views[i].elements, shown[i])
+            msgs = messages(slots[i].task.instruction, screens[i], hist[i], fmt, k=k,
                             width=b.width, height=b.height, noted=noted[i],
                             task_last=task_last)
             prompts.append(prompt_ids(tok, msgs))
             if grounded:
-                sources.append(seen_at(slots[i].task.instruction, views[i].elements,
+                sources.append(seen_at(slots[i].task.instruction, screens[i],
                                        noted[i], apps[i], fmt))
         chosen: list[list[bool]] = []
         limits: list[dict[int, list[int]]] = []
@@ -166,7 +168,8 @@ def _play(model: Any, tok: Any, slots: Sequence[Slot], *, fmt: str, k: int, max_
             text = tok.decode(ids, skip_special_tokens=True)
             noted[i] += [n for n in notes(text) if n not in noted[i]]
             a = read_action(text, fmt, b.width, b.height)
-            hist[i].append(step_line(a, views[i].elements, text))
+            hist[i].append(step_line(a, screens[i], text))
+            shown[i] = lists[i] if a is not None and a["action_type"] == "scroll" else None
             over = False
             if a is not None:
                 try:

@@ -433,3 +433,45 @@ def test_a_note_reads_the_row_the_task_names_not_the_row_beside_it() -> None:
     titled = [{**els[0], "text": "Tortilla Chips results"}, *els[1:]]
     assert named_rows(screen_lines(titled), "How many Tortilla Chips results?") is None
     assert named_rows(screen_lines(titled), "How much are Tortilla Chips?") is not None
+
+
+def test_a_button_floating_over_a_list_leaves_its_rows_numbered() -> None:
+    from rl.policy import screen_lines
+
+    els = _list_screen(["Mom", "Alice Chen", "Sam Rivera"])
+    els.append({"index": 9, "text": "Start chat", "clickable": True,
+                "bounds": [800, 700, 1000, 800]})  # over the third row
+    assert [ln.row for ln in screen_lines(els)][3:] == [1, 2, 3, None]
+
+
+def test_places_carry_over_a_scroll_as_a_person_keeps_counting() -> None:
+    """After a scroll, a list's rows keep the places they had (the rows it still shows
+    tell how far it moved); a list scrolled past every row it showed has no known place;
+    without a scroll before, the first row shown is 1 again."""
+    from rl.policy import carry_places, screen_lines, screen_text
+
+    names = [f"Contact {c}" for c in "ABCDEFGHIJKLM"]
+    top, down, far = (_list_screen(names[:9]), _list_screen(names[4:13]),
+                      _list_screen(names[9:13]))
+    els, shown = carry_places(top)
+    assert els == top  # nothing carried: the same elements
+    assert [ln.row for ln in screen_lines(els) if ln.row] == list(range(1, 10))
+    els, after = carry_places(down, shown)
+    rows = [ln.row for ln in screen_lines(els) if ln.row]
+    assert rows == list(range(5, 14))
+    assert '"Contact M" [19] clickable #13' in screen_text(els)
+    again, _ = carry_places(down, after)  # at the end: a scroll that moved nothing
+    assert [ln.row for ln in screen_lines(again) if ln.row] == list(range(5, 14))
+    back, _ = carry_places(top, after)  # scrolled back up
+    assert [ln.row for ln in screen_lines(back) if ln.row] == list(range(1, 10))
+    lost, _ = carry_places(far, shown)  # nothing in common with what it showed
+    assert not any(ln.row for ln in screen_lines(lost))
+    assert [ln.row for ln in screen_lines(carry_places(far)[0]) if ln.row] == [1, 2, 3, 4]
+
+
+def test_a_value_the_task_holds_only_inside_a_word_is_still_found() -> None:
+    from rl.data import found_values
+
+    acts = [{"action_type": "answer", "text": "1"}]
+    assert found_values("At which position is Order #10483?", acts) == ["1"]
+    assert found_values("Is 1 the answer?", acts) == []
