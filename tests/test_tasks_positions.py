@@ -110,3 +110,72 @@ screen home P0 {""").replace("    view RecyclerView [0,300", """\
     # A strip of tabs across the top is no list a person counts: the one down the screen
     # is still "the list".
     assert set(_positions(_app(two))) == {"at_position_phase", "position_of_phase"}
+
+
+_TWO_LISTS = """
+app people {
+  package "com.example.people"
+  title "People"
+  screen_size 1080 x 2400
+  start chats
+  source "test"
+}
+
+content chat(id int, ctx int, chat_name text) {
+  (1, null, "Cara")
+  (2, null, "Ben")
+  (3, null, "Alice")
+}
+
+content person(id int, ctx int, person_name text) {
+  (1, null, "Alice")
+  (2, null, "Ben")
+  (3, null, "Cara")
+  (4, null, "Dan")
+}
+
+screen chats P0 {
+  package "com.example.people"
+  activity "com.example.people.Main"
+  modules list
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Chats"
+    view Button [700,100,1040,180] as contacts_button text "Contacts" clickable
+    view RecyclerView [0,300,1080,2100] as chat_list list chat pitch 200 vertical {
+      view LinearLayout [0,300,1080,500] as chat_item {
+        view TextView [40,320,700,400] id "com.example.people:id/chat_name" text item.chat_name
+      }
+    }
+  }
+}
+
+screen contacts P0 {
+  package "com.example.people"
+  activity "com.example.people.Contacts"
+  modules list
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Contacts"
+    view RecyclerView [0,300,1080,2100] as person_list list person pitch 200 vertical {
+      view LinearLayout [0,300,1080,500] as person_item {
+        view TextView [40,320,700,400] id "com.example.people:id/person_name" text item.person_name
+      }
+    }
+  }
+}
+
+on chats.contacts_button tap -> contacts x1
+on contacts.back back -> back x1
+"""
+
+
+def test_a_place_is_answered_on_the_list_it_is_asked_of():
+    """"At which position is Ben in the list on Contacts?": Ben's chat on the first
+    screen is no place in Contacts; the demo opens Contacts before it answers."""
+    spec = _app(_TWO_LISTS)
+    task = _positions(spec)["position_of_person"]
+    ben = next(i for i in draw(spec, task) if "Ben" in i.instruction)
+    demo = make_demo([spec], ben)
+    assert demo is not None and demo.verified
+    acts = [a["action_type"] for a in demo.actions]
+    assert {"action_type": "answer", "text": "2"} in demo.actions
+    assert acts.index("click") < acts.index("answer")  # a tap on “Contacts” first

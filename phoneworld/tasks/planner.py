@@ -429,9 +429,11 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
             stages.append((g.app, _sees_rows(g.app, counted, scope_for(target, g))))
             continue
         must = [*next((list(v) for app, v in show if app == g.app), []), expected[0]]
+        on: set[str] = set()
         if (last := _placed_row(g.condition, scope_for(target, g))) is not None:
             must[-1] = last  # a place in a list is counted down to its row: seen, not read
-        stages.append((g.app, _sees(g.app, must)))
+            on = _listing(world.machines()[g.app].spec, _placed_table(g.condition))
+        stages.append((g.app, _sees(g.app, must, on)))
     asked = {g.app for g in goals if g.wants_answer}
     stages = [(app, _sees(app, list(v))) for app, v in show if app not in asked and v] + stages
     kept: list[Callable[[World], bool]] = []
@@ -500,11 +502,13 @@ def _focuses(world: World, action: Action) -> bool:
     return i < len(els) and bool(els[i]["editable"])
 
 
-def _sees(app: str, values: Sequence[object]) -> Callable[[World], bool]:
+def _sees(app: str, values: Sequence[object], on: set[str] | frozenset[str] = frozenset()
+          ) -> Callable[[World], bool]:
+    """Whether `app`'s screen (one of `on`, where given) shows every one of `values`."""
     want = [normalise(v) for v in values]
 
     def sees(w: World) -> bool:
-        if w.foreground != app:
+        if w.foreground != app or on and w.machines()[app].screen not in on:
             return False
         shown = w.texts()
         return all(v in shown for v in want)
@@ -520,6 +524,23 @@ def _counted(e: Expr) -> Call | None:
                 and isinstance(c.right.where.right, Const):
             return c.right
     return None
+
+
+def _placed_table(e: Expr) -> str | None:
+    """The table an answer's `count(t where id <= k)` counts (`positions`), or None."""
+    for c in conjuncts(e):
+        if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
+                isinstance(c.right, Call) and c.right.func == "count" and \
+                isinstance(c.right.where, Compare) and c.right.where.op == "<=":
+            return c.right.table
+    return None
+
+
+def _listing(spec: AppSpec, table: str | None) -> set[str]:
+    """The screens of `spec` whose lists show rows of `table`: where a place in it is
+    counted (the row's name on another screen, a chat beside a contact, is not it)."""
+    return {s.name for s in spec.screens if table is not None and any(
+        v.items is not None and v.items.table == table for v in views(s.root))}
 
 
 def _placed_row(e: Expr, scope) -> str | None:
