@@ -19,6 +19,7 @@ screen shows that category's products.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -173,10 +174,27 @@ def item_fields(item: Node, *, described: bool = False) -> list[tuple[str, NodeP
     for rel, node in item.walk():
         if not (node.content_desc if described else (node.text or node.checkable)):
             continue
-        key = "/".join(node_key(n) for n in _chain(item, rel)) or node_key(item)
+        key = "/".join(field_key(n) for n in _chain(item, rel)) or field_key(item)
         seen[key] += 1
         out.append((key if seen[key] == 1 else f"{key}@{seen[key]}", rel, node))
     return out
+
+
+def field_key(node: Node) -> str:
+    """`node_key`, with the counters a web page numbers its elements by left out of a
+    DOM id: a WebView's option list ids each option by render and place ("bui27val-0",
+    "bui84val-3": the same text view in every row, so one field, not one per row). Only
+    ids that are no Android resource name (a `-` or `:` in them) are DOM ids; an app's
+    own `text1` and `text2` stay two fields."""
+    key = node_key(node)
+    rid = short_id(node.resource_id)
+    if rid and _DOM_ID.search(rid) and any(c.isdigit() for c in rid):
+        return key.removesuffix(rid) + _DIGITS.sub("", rid)
+    return key
+
+
+_DOM_ID = re.compile(r"[^A-Za-z0-9_.]")
+_DIGITS = re.compile(r"\d+")
 
 
 def _chain(root: Node, rel: NodePath) -> list[Node]:

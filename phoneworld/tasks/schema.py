@@ -128,6 +128,9 @@ class RowDelete:
     source: str
     source_column: str
     label: str
+    when: Expr | None = None
+    """(#21) The rows of the source whose tap deletes (`item.id == 1 or item.id == 21`:
+    the tap of any other row does something else), over `item`; None for every row."""
 
 
 @dataclass(frozen=True)
@@ -371,8 +374,11 @@ def _deletes(spec: AppSpec) -> Iterator[RowDelete]:
             src = _source_of(right, item, params.get(t.screen))
             if isinstance(left, Ref) and len(left.path) == 1 and src:
                 seen.add(e.target)
+                when = t.when if t.when is not None and right.path[0] == "item" and all(
+                    x.path[0] == "item" and len(x.path) == 2
+                    for x in walk(t.when) if isinstance(x, Ref)) else None
                 yield RowDelete(e.target, t.screen, left.path[0], src[0], src[1],
-                                view_label(view[0]) if view else words(t.widget))
+                                view_label(view[0]) if view else words(t.widget), when)
 
 
 # -- expressions -----------------------------------------------------------------------------------
