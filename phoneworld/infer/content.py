@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.infer.restated import restated_row
+from phoneworld.infer.restated import moved_row, restated_row
 from phoneworld.runtime.chars import wide
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
@@ -214,8 +214,10 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
     one item that changed in one text since an earlier recording of the same list (a
     preference's summary after a choice, a quantity after a step), or when it restates
     the row in its place among the rows around it in an earlier recording
-    (`restated.restated_row`: several rows changed, another session's phone state): the
-    same entity, in another state. Anything else is a new row."""
+    (`restated.restated_row`: several rows changed, another session's phone state), or
+    when it is such a row moved to the top, the others in their order (`restated.
+    moved_row`: a chat a message was just sent in): the same entity, in another state.
+    Anything else is a new row."""
     fields = [item_fields(item) for item in lst.children]
     known, states = len(lc.fields), len(lc.states)
     for item, found in zip(lst.children, fields, strict=True):
@@ -249,6 +251,9 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
             if rid is None:  # several rows changed, or another scroll of the list (#21)
                 rid = restated_row(values, ids, i, row_of, lc.recordings.get(ctx, []),
                                   is_state)
+            if rid is None:  # moved to the top: a chat a message was just sent in
+                rid = moved_row(values, ids, i, row_of, lc.recordings.get(ctx, []),
+                                is_state)
             if rid is not None:  # its other state: the same row from now on
                 lc.aliases.append((ctx, values[i], rid))
                 lc.index.setdefault((ctx, lc.ident(values[i])), rid)
