@@ -298,12 +298,13 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
                             if isinstance(x, Ref) and x.path[0] == "item" else x)
             cond = BoolOp("and", (cond, rule))
             params += tuple(TaskParam(v, src.table, c) for c, v in hidden.items())
+        said = P.TAP_AWAY if de.on_row else P.REMOVE
         task = Task(
             name=f"remove_from_{de.table}", kind="state",
-            instruction=W.join([W.words(p, {"where": where}, n=n) for p in P.REMOVE]),
+            instruction=W.join([W.words(p, {"where": where}, n=n) for p in said]),
             condition=cond, params=params)
         yield Base(task, clauses=tuple(W.lower_first(W.words(p, {"where": where}, n=n))
-                                        for p in P.REMOVE), touches=de.table,
+                                        for p in said), touches=de.table,
                         screen=de.screen)
 
 
