@@ -165,3 +165,28 @@ def test_a_description_only_some_row_types_have_joins_the_template_bound():
     assert len(item.children) == 2 and item.children[1].content_desc == "Expand item"
     assert not item.children[1].clickable
     assert list(added.values()) == [C.DESC + "ImageView#more"]
+
+
+def _option(y: int, rid: str, text: str) -> Node:
+    return Node(class_name="android.view.View", bounds=(0, y, 1080, y + 100), clickable=True,
+                children=(Node(class_name="android.view.View", resource_id=rid, text=text,
+                               bounds=(0, y, 1080, y + 100)),))
+
+
+def test_a_web_list_numbering_its_options_by_render_has_one_field():
+    # uber's place suggestions: "bui84val-3", "bui11val-0", ... the same view per option
+    lst = Node(class_name="android.widget.ListView", bounds=(0, 0, 1080, 2000), children=(
+        _option(0, "bui84val-3", "50 Oak St"), _option(100, "bui11val-0", "Rickshaw Stop"),
+        _option(200, "bui27val-12", "Cafe Creme")))
+    lc = C.ListContent(key="list", table="places")
+    C.collect(lc, lst, None)
+    assert len(lc.fields) == 1
+    assert [r[2:] for r in lc.rows] == [["50 Oak St"], ["Rickshaw Stop"], ["Cafe Creme"]]
+    # an app's own ids with numbers (android's text1 and text2) stay two fields
+    item = Node(class_name="android.widget.LinearLayout", bounds=(0, 0, 1080, 100),
+                children=tuple(Node(class_name="android.widget.TextView",
+                                    resource_id=f"android:id/text{i}", text=t,
+                                    bounds=(0, 0, 1080, 50)) for i, t in ((1, "A"), (2, "B"))))
+    assert [k for k, _, _ in C.item_fields(item)] == ["TextView#text1", "TextView#text2"]
+    assert C.field_key(Node(class_name="android.view.View", resource_id="bui27val-0",
+                            bounds=(0, 0, 1, 1))) == "View#buival-"

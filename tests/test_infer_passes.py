@@ -244,6 +244,31 @@ def test_a_row_that_vanished_after_its_remove_button_is_a_delete():
     assert list(f.edits.values()) == [("delete", LIST)]
 
 
+def test_a_list_gone_once_its_only_row_is_tapped_is_no_delete():
+    # a drop-down of one choice closes once it is picked: nothing was deleted
+    one = screen(title("Where to"), rows("list", [("Use my location",)]))
+    tr = App().show(one).tap(1, 0).show(screen(title("Where to"), rows("list", []))).trace()
+    assert facts(tr, until="row edits").edits == {}
+    # a row tapped itself gone from among others is one
+    two = screen(title("Where to"), rows("list", [("Use my location",), ("Home",)]))
+    tr = App().show(two).tap(1, 0).show(screen(title("Where to"), rows("list", [("Home",)]))) \
+        .trace()
+    assert list(facts(tr, until="row edits").edits.values()) == [("delete", LIST)]
+
+
+def test_a_row_edit_stays_with_the_rows_whose_tap_stayed():
+    # uber's suggestions: "Use my location" vanished once tapped; a place opens its page
+    places = [("Use my location",), ("Home",), ("Work",)]
+    after = screen(title("Where to"), rows("list", places[1:]))
+    tr = (App().show(screen(title("Where to"), rows("list", places))).tap(1, 0).show(after)
+          .tap(1, 0).show(_detail("Home", "$2")).back().show(after)
+          .tap(1, 1).show(_detail("Work", "$3")).trace())
+    f = facts(tr)
+    taps = [t for t in f.transitions if t.action == "tap" and t.screen == screen_of(f, 0, 0)]
+    assert {t.target: [e.op for e in t.effects] for t in taps} == {
+        "stay": ["delete"], screen_of(f, 0, 2): []}
+
+
 def test_a_row_number_that_moved_after_a_tap_is_an_update_by_that_step():
     f = facts(_cart("plus"), until="row edits")
     assert list(f.edits.values()) == [("update", LIST, 1, 1)]

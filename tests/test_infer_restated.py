@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from phoneworld.infer import content as C
-from phoneworld.infer.restated import key_text, restated_row
+from phoneworld.infer.restated import key_text, moved_row, restated_row
 from phoneworld.ui.node import Node
 
 
@@ -162,3 +162,49 @@ def test_the_example_settings_list_has_a_row_per_entry_it_shows():
     assert len(connected) == len(set(connected))  # one Bluetooth, one Pixel Buds Pro
     position = next(t for t in spec.tasks if t.name == "position_of_settings_recycler_view")
     assert "Battery" not in str(position.condition)  # no row left out of position questions
+
+
+CHATS = [("Mom", "Dad says hi"), ("Alice Chen", "Meet you there?"),
+         ("Sam Rivera", "Amazing, thank you!"), ("Sunrise Dental", "Reminder: Thursday"),
+         ("Ben Okafor", "That last goal")]
+
+
+def test_a_chat_moved_to_the_top_after_a_message_is_still_its_row():
+    # a message sent to Alice: her chat first, with its new summary; the rest in order
+    sent = [("Alice Chen", "You: Save me a seat!"), CHATS[0], *CHATS[2:]]
+    rows = _rows(_list(*CHATS), _list(*sent))
+    assert [tuple(r[2:]) for r in rows] == CHATS
+    # the last item cut by the list's edge (it shows less) does not stop it
+    cut = [("Ben Okafor", "You: Running late"), *CHATS[:3], ("Sunrise Dental", "")]
+    rows = _rows(_list(*CHATS), _list(*cut))
+    assert [r[2] for r in rows] == [t for t, _ in CHATS]
+
+
+def test_rows_that_move_otherwise_or_share_a_name_stay_apart():
+    # moved to the middle, not the top: no list of last activity does that
+    middle = [CHATS[0], CHATS[2], ("Alice Chen", "You: Hi"), *CHATS[3:]]
+    assert len(_rows(_list(*CHATS), _list(*middle))) == 6
+    # the others shuffled too: another order of the list, not a move
+    shuffled = [("Alice Chen", "You: Hi"), CHATS[3], CHATS[0], CHATS[2], CHATS[4]]
+    assert len(_rows(_list(*CHATS), _list(*shuffled))) == 6
+    # two chats of one name earlier: which one moved, nothing tells
+    twins = [*CHATS, ("Alice Chen", "Other Alice")]
+    assert len(_rows(_list(*twins), _list(("Alice Chen", "You: Hi"), *CHATS[:1],
+                                          *CHATS[2:]))) == 7
+    # a new chat on top of the same rows is a new row (nothing of its name before)
+    new = [("Priya Patel", "You: Happy birthday"), *CHATS[:4]]
+    assert len(_rows(_list(*CHATS), _list(*new))) == 6
+
+
+def test_moved_row_needs_the_same_rows_around_it():
+    earlier = [([("A", "1"), ("B", "1"), ("C", "1"), ("D", "1")], (1, 2, 3, 4))]
+    known = {("A", "1"): 1, ("C", "1"): 3, ("D", "1"): 4, ("X", "1"): 9}.get
+    assert moved_row([("B", "2"), ("A", "1"), ("C", "1"), ("D", "1")], [], 0,
+                     known, earlier) == 2
+    # not the first item: no move to the top
+    assert moved_row([("A", "1"), ("B", "2"), ("C", "1")], [1], 1, known, earlier) is None
+    # a row of another scroll below it: not the same rows
+    assert moved_row([("B", "2"), ("C", "1"), ("D", "1"), ("X", "1")], [], 0,
+                     known, earlier) is None
+    # one other row alone: too little to tell
+    assert moved_row([("B", "2"), ("A", "1")], [], 0, known, earlier) is None

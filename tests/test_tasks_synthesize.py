@@ -2456,3 +2456,28 @@ def test_a_row_called_by_a_paragraph_is_not_asked_what_else_it_shows():
                             ("Promotions are left out of the rate, always.", "Promos")):
         named = named.replace(paragraph, name)
     assert [x for x in asked(named) if "what else" in x.lower()]
+
+
+def test_a_remove_is_asked_only_of_the_rows_whose_tap_removes():
+    """(#21) uber's place suggestions: the one tapped that vanished is removed by a tap;
+    the others open a page: "Remove “Home” from ..." has no way to be done."""
+    from phoneworld.infer.app import infer_app
+    from phoneworld.infer.graph import build_graph
+    from tests.infer_fixtures import App, button, label, rows, screen, title
+
+    def detail(name):
+        return screen(title(name), label("at", f"{name} is 2 km away", 200),
+                      button("go", "Go", 400))
+
+    places = [("Use my location",), ("Home",), ("Work",)]
+    after = screen(title("Where to"), rows("list", places[1:]))
+    tr = (App().show(screen(title("Where to"), rows("list", places))).tap(1, 0).show(after)
+          .tap(1, 0).show(detail("Home")).back().show(after)
+          .tap(1, 1).show(detail("Work")).trace())
+    spec, _ = infer_app("app", build_graph("app", [tr]), [tr])
+    spec = dataclasses.replace(spec, tasks=synthesize_tasks(spec))
+    removes = [i for t in spec.tasks if t.name.startswith("remove_from") and
+               t.kind == "state" for i in draw(spec, t)]
+    assert [i.params["n"] for i in removes] == ["Use my location"]
+    d = make_demo([spec], removes[0])
+    assert d is not None and d.verified

@@ -31,8 +31,6 @@ INSERT INTO "conversation_list_conversation_list" VALUES(10,NULL,'Carla Gomez','
 INSERT INTO "conversation_list_conversation_list" VALUES(11,NULL,'Noah Brown','Your package was left at the fron…','May 30','','');
 INSERT INTO "conversation_list_conversation_list" VALUES(12,NULL,'+1 650-555-0142','Get 50% off your next car wash th…','May 29','1','');
 INSERT INTO "conversation_list_conversation_list" VALUES(13,NULL,'Priya Patel','You: Happy birthday, Priya!','6:21 PM','','');
-INSERT INTO "conversation_list_conversation_list" VALUES(14,NULL,'Alice Chen','You: Save me a seat!','9:37 AM','','');
-INSERT INTO "conversation_list_conversation_list" VALUES(15,NULL,'Ben Okafor','You: Running 10 minutes late','4:44 PM','','');
 CREATE TABLE "conversation_list_delete_this_conversati" ("id" INTEGER, "ctx" INTEGER, "conversation_name" TEXT, "conversation_snippet" TEXT, "conversation_timestamp" TEXT, "unread_badge" TEXT, "avatar_desc" TEXT);
 INSERT INTO "conversation_list_delete_this_conversati" VALUES(1,NULL,'Sam Rivera','Amazing, thank you! I owe you din…','','','');
 INSERT INTO "conversation_list_delete_this_conversati" VALUES(2,NULL,'Sunrise Dental','Reminder: your cleaning is on Thu…','Yesterday','1','');

@@ -19,11 +19,12 @@ screen shows that category's products.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from phoneworld.infer.layout import identifier, unique
-from phoneworld.infer.restated import restated_row
+from phoneworld.infer.restated import moved_row, restated_row
 from phoneworld.runtime.chars import wide
 from phoneworld.spec.ast import BinOp, Const, Expr, Ref
 from phoneworld.ui.node import Node, NodePath
@@ -173,10 +174,27 @@ def item_fields(item: Node, *, described: bool = False) -> list[tuple[str, NodeP
     for rel, node in item.walk():
         if not (node.content_desc if described else (node.text or node.checkable)):
             continue
-        key = "/".join(node_key(n) for n in _chain(item, rel)) or node_key(item)
+        key = "/".join(field_key(n) for n in _chain(item, rel)) or field_key(item)
         seen[key] += 1
         out.append((key if seen[key] == 1 else f"{key}@{seen[key]}", rel, node))
     return out
+
+
+def field_key(node: Node) -> str:
+    """`node_key`, with the counters a web page numbers its elements by left out of a
+    DOM id: a WebView's option list ids each option by render and place ("bui27val-0",
+    "bui84val-3": the same text view in every row, so one field, not one per row). Only
+    ids that are no Android resource name (a `-` or `:` in them) are DOM ids; an app's
+    own `text1` and `text2` stay two fields."""
+    key = node_key(node)
+    rid = short_id(node.resource_id)
+    if rid and _DOM_ID.search(rid) and any(c.isdigit() for c in rid):
+        return key.removesuffix(rid) + _DIGITS.sub("", rid)
+    return key
+
+
+_DOM_ID = re.compile(r"[^A-Za-z0-9_.]")
+_DIGITS = re.compile(r"\d+")
 
 
 def _chain(root: Node, rel: NodePath) -> list[Node]:
@@ -196,8 +214,10 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
     one item that changed in one text since an earlier recording of the same list (a
     preference's summary after a choice, a quantity after a step), or when it restates
     the row in its place among the rows around it in an earlier recording
-    (`restated.restated_row`: several rows changed, another session's phone state): the
-    same entity, in another state. Anything else is a new row."""
+    (`restated.restated_row`: several rows changed, another session's phone state), or
+    when it is such a row moved to the top, the others in their order (`restated.
+    moved_row`: a chat a message was just sent in): the same entity, in another state.
+    Anything else is a new row."""
     fields = [item_fields(item) for item in lst.children]
     known, states = len(lc.fields), len(lc.states)
     for item, found in zip(lst.children, fields, strict=True):
@@ -231,6 +251,9 @@ def collect(lc: ListContent, lst: Node, ctx: int) -> tuple[list[int], list[tuple
             if rid is None:  # several rows changed, or another scroll of the list (#21)
                 rid = restated_row(values, ids, i, row_of, lc.recordings.get(ctx, []),
                                   is_state)
+            if rid is None:  # moved to the top: a chat a message was just sent in
+                rid = moved_row(values, ids, i, row_of, lc.recordings.get(ctx, []),
+                                is_state)
             if rid is not None:  # its other state: the same row from now on
                 lc.aliases.append((ctx, values[i], rid))
                 lc.index.setdefault((ctx, lc.ident(values[i])), rid)

@@ -68,7 +68,8 @@ def find_sends(f: Facts) -> Facts:
 
 def find_row_edits(f: Facts) -> Facts:
     """Taps inside a list item that changed that very row, on the same screen:
-    the row vanished and nothing else changed (a remove button -> `delete`), or one of
+    the row vanished and nothing else changed (a remove button -> `delete`; not the
+    only row of a list tapped itself: `_row_itself`), or one of
     its numbers moved by a step (a quantity stepper -> `update ... set n = n + step`).
 
         tap remove in row 3, rows (1, 3, 5) -> (1, 5)  ->  edits{(cart, remove, tap):
@@ -95,7 +96,7 @@ def find_row_edits(f: Facts) -> Facts:
         at = before.index(row)
         rest = old[:at] + old[at + 1:]
         key = (src, sf.widget, sf.action)
-        if new == rest:
+        if new == rest and (rest or not _row_itself(sf.ref.key if sf.ref else "")):
             out.setdefault(key, ("delete", lkey))
         elif len(new) == len(old) and new[:at] + new[at + 1:] == rest and new[at] != old[at]:
             diffs = [i for i, (x, y) in enumerate(zip(old[at], new[at], strict=False))
@@ -115,6 +116,15 @@ def find_row_edits(f: Facts) -> Facts:
     for k, v in after_update.items():
         created[k] |= v
     return f.with_(edits=out, created={k: frozenset(v) for k, v in created.items()})
+
+
+def _row_itself(key: str) -> bool:
+    """Whether a widget key is a list row's own (a tap on the row, no control in it).
+    A tap on its only row after which the list shows none is no delete: a list of
+    choices closes once one is picked (uber's place suggestions, a drop-down's options);
+    a remove button in a row, or a row gone from among others, is one."""
+    inner = key.partition("/[item]")[2]
+    return "/[item]" in key and (not inner or inner.startswith("@"))
 
 
 def row_effects(f: Facts) -> Facts:

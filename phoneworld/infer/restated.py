@@ -14,7 +14,8 @@ that shows the same key text (its first text) and is the only item showing it in
 recordings; and that this recording does not show already. So two "Delivered" orders, a
 feed of cards titled alike, or two songs of one name at different places stay rows of
 their own: a key text shown twice in a recording is no key, and a row elsewhere is not in
-this item's place.
+this item's place. A row may also move: a list in order of last activity puts the row
+just acted on first (`moved_row`).
 """
 
 from __future__ import annotations
@@ -72,3 +73,41 @@ def _count(values: Sequence[tuple], key: tuple[int, str]) -> int:
     """How many items of a recording show `key`'s text in its field."""
     f, text = key
     return sum(1 for v in values if f < len(v) and v[f] == text)
+
+
+def moved_row(values: Sequence[tuple], ids: Sequence[int], i: int,
+              known: Callable[[tuple], int | None], earlier: Sequence[Recording],
+              states: Sequence[bool] = ()) -> int | None:
+    """The row item `i` of a recording is, moved to the top of its list, or None.
+
+        earlier: Mom, Alice Chen "Meet you there?", Sam Rivera, Sunrise Dental
+        now:     Alice Chen "You: Save me a seat!", Mom, Sam Rivera, Sunrise Dental
+          ->  the item is row "Alice Chen", moved (a message sent to her)
+
+    A list in order of last activity (chats, recent files, a feed of threads) puts the
+    row something was just done to first, with its new summary. The item is the first
+    of its recording; its key text (its first text) is shown by it alone there, and by
+    exactly one item of an earlier recording of the list (under the same parameter row),
+    elsewhere; every other item of this recording is a known row (the last may be cut
+    by the list's edge and tell none), and they, in order,
+    are that earlier recording's rows but that one (the one a prefix of the other, two
+    rows at least: the same scroll of the list). Two rows of one name, a list scrolled
+    elsewhere, or rows shuffled otherwise are not matched. The first earlier recording
+    that matches decides."""
+    key = key_text(values[i], states)
+    if i != 0 or key is None or _count(values, key) != 1:
+        return None
+    rest = [known(values[j]) for j in range(i + 1, len(values))]
+    if rest and rest[-1] is None:
+        rest.pop()  # the last item, cut by the list's edge, shows less than its row
+    if any(r is None for r in rest):
+        return None
+    for seq, rows in earlier:
+        at = [p for p, v in enumerate(seq) if key_text(v, states) == key]
+        if len(at) != 1 or at[0] == i or rows[at[0]] in rest:
+            continue
+        others = [r for p, r in enumerate(rows) if p != at[0]]
+        n = min(len(rest), len(others))
+        if n >= 2 and rest[:n] == others[:n] and abs(len(rest) - len(others)) <= 1:
+            return rows[at[0]]
+    return None

@@ -58,7 +58,8 @@ def choose_transitions(f: Facts) -> Facts:
             if not name:
                 dropped.append(f"{src}: {action} on {widget} (not in the layout)")
                 continue
-        effects = tuple(_effects(f, src, widget, f.toggles.get((src, widget, action), ())))
+        flips = tuple(_effects(f, src, widget, f.toggles.get((src, widget, action), ())))
+        effects = flips
         if (src, widget, action) in f.effects:
             effects += (f.effects[(src, widget, action)],)
         row = _row_that_leaves(widget, src, leaves) if action == "tap" and not effects \
@@ -75,16 +76,28 @@ def choose_transitions(f: Facts) -> Facts:
         default = ts[0]
         lc = f.lists.get(src, {}).get(list_key(widget))
         rows = lc.rows if lc is not None else []
+        # (#21) A row edit was seen where the tap stayed on its screen (a row gone, a
+        # number stepped): the rows whose tap opens another screen do not do it too
+        # (uber's place suggestions: one vanished once tapped; the others open a page).
+        edit = (src, widget, action) in f.edits and any(t.target in ("stay", src) for t in ts)
+
         for target, when, count in _row_variants(ts, default.target, f.tapped, rows):
             out.append(_transition(f, src, name, widget, action, target, True, when,
-                                   effects, count))
+                                   _own(effects, flips, edit, target, src), count))
         kind = _row_kind(default, f.tapped, rows, lc.columns) if lc is not None and \
             default.item and default.target != "stay" and widget not in info.inner else None
         out.append(_transition(f, src, name, widget, action, default.target,
-                               default.item, kind, effects, default.count))
+                               default.item, kind,
+                               _own(effects, flips, edit, default.target, src), default.count))
     out += [replace(t, widget=child) for (src, child), row in sorted(like_row.items())
             for t in out if t.screen == src and t.widget == row and t.action == "tap"]
     return f.with_(transitions=tuple(_on_own_rows(f, out))).noted(dropped=dropped)
+
+
+def _own(effects: tuple, flips: tuple, edit: bool, target: str, src: str) -> tuple:
+    """The effects of a transition to `target`: all of them, but a row edit (`edit`)
+    only where the tap stays on its screen `src`, where it was seen (`flips` without)."""
+    return effects if not edit or target in ("stay", src) else flips
 
 
 def _on_own_rows(f: Facts, transitions: list[Transition]) -> list[Transition]:

@@ -105,6 +105,9 @@ POST = ("Post “{m}” on {n}.", "Write “{m}” for {n} and submit it.",
         "Add the text “{m}” to {n}.")
 REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
           "Delete {n} from {where}.")
+TAP_AWAY = ("Tap {n} in {where}.", "Press {n} in {where}.", "Use {n} in {where}.")
+"""A row that a tap on it takes off its list (uber's “Allow location access” among the
+place suggestions): a person taps it; the checker sees it gone."""
 OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
         "Navigate to the {screen} screen.")
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
@@ -166,7 +169,7 @@ RANK_ON = (("What number is {n} in the list on {screen}?",
 nothing of which one (qqmusic's album 专辑, not "in the list")."""
 AT_RANK = (("What is number {n} in the list on {screen}?", "Which entry is number {n} on {screen}?",
             "On {screen}, what is listed at number {n}?"),
-           "what is number {n} in the list on {screen}")
+           "what is listed at number {n} on {screen}")
 """The row a list numbers so (a playlist's 3), named by the screen of that list."""
 AT_POSITION = (("What is entry number {n} in the list on {screen}?",
                 "In the list on {screen}, which entry is number {n}?",

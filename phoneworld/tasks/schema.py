@@ -28,6 +28,7 @@ from phoneworld.spec.ast import (
     Ref,
     View,
 )
+from phoneworld.spec.walk import views as walk_views
 from phoneworld.spec.walk import walk
 from phoneworld.tasks.labels import label_of as label_of_view
 from phoneworld.tasks.labels import screen_labels
@@ -128,6 +129,12 @@ class RowDelete:
     source: str
     source_column: str
     label: str
+    on_row: bool = False
+    """Whether the tap is on the row itself (no remove button in it): the row is used
+    up (a prompt once answered), so a person taps it, never "removes" it."""
+    when: Expr | None = None
+    """(#21) The rows of the source whose tap deletes (`item.id == 1 or item.id == 21`:
+    the tap of any other row does something else), over `item`; None for every row."""
 
 
 @dataclass(frozen=True)
@@ -357,6 +364,8 @@ def _inserts(spec: AppSpec) -> Iterator[RowInsert]:
 def _deletes(spec: AppSpec) -> Iterator[RowDelete]:
     named = named_views(spec)
     params = {s.name: s.param for s in spec.screens}
+    rows = {(s.name, c.name) for s in spec.screens for v in walk_views(s.root)
+            if v.items is not None for c in v.children if c.name}
     seen = set()
     for t in spec.transitions:
         view = named.get((t.screen, t.widget))
@@ -371,8 +380,12 @@ def _deletes(spec: AppSpec) -> Iterator[RowDelete]:
             src = _source_of(right, item, params.get(t.screen))
             if isinstance(left, Ref) and len(left.path) == 1 and src:
                 seen.add(e.target)
+                when = t.when if t.when is not None and right.path[0] == "item" and all(
+                    x.path[0] == "item" and len(x.path) == 2
+                    for x in walk(t.when) if isinstance(x, Ref)) else None
                 yield RowDelete(e.target, t.screen, left.path[0], src[0], src[1],
-                                view_label(view[0]) if view else words(t.widget))
+                                view_label(view[0]) if view else words(t.widget),
+                                (t.screen, t.widget) in rows, when)
 
 
 # -- expressions -----------------------------------------------------------------------------------

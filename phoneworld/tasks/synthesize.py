@@ -287,12 +287,24 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
         else:
             gone, params = _exists(de.table, [(de.column, Ref((k,)))]), \
                 (TaskParam(n, src.table, src.name), TaskParam(k, src.table, de.source_column))
+        cond: Expr = Not(gone)
+        if de.when is not None:
+            # (#21) Only the rows whose tap deletes: the rule, read of hidden parameters
+            # of the row (`k2 == 1 or k2 == 21`), says which rows the template is for.
+            hidden: dict[str, str] = {}
+            for c in sorted({x.path[1] for x in walk(de.when) if isinstance(x, Ref)}):
+                hidden[c] = names.new("k", {n, k, *hidden.values()})
+            rule = map_expr(de.when, lambda x, hidden=hidden: Ref((hidden[x.path[1]],))
+                            if isinstance(x, Ref) and x.path[0] == "item" else x)
+            cond = BoolOp("and", (cond, rule))
+            params += tuple(TaskParam(v, src.table, c) for c, v in hidden.items())
+        said = P.TAP_AWAY if de.on_row else P.REMOVE
         task = Task(
             name=f"remove_from_{de.table}", kind="state",
-            instruction=W.join([W.words(p, {"where": where}, n=n) for p in P.REMOVE]),
-            condition=Not(gone), params=params)
+            instruction=W.join([W.words(p, {"where": where}, n=n) for p in said]),
+            condition=cond, params=params)
         yield Base(task, clauses=tuple(W.lower_first(W.words(p, {"where": where}, n=n))
-                                        for p in P.REMOVE), touches=de.table,
+                                        for p in said), touches=de.table,
                         screen=de.screen)
 
 
