@@ -21,6 +21,7 @@ from phoneworld.serve.frame import (
     decode_png,
     decode_rgb,
     over,
+    tint,
 )
 
 
@@ -119,6 +120,26 @@ def test_over_blends_as_straight_alpha_rounded(seed):
         want = (rgba[..., :3] * a + under * (255 - a) + 127) // 255
         assert (over(under, rgba) == want).all()
     assert (under == over(under, np.zeros((7, 9, 4), np.uint8))).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_tint_is_over_of_one_colour_at_the_coverage(seed):
+    """`tint` (a text's ink: one colour's coverage) gives the bytes `over` gives for the
+    RGBA of that colour at that alpha, dense and sparse (a glyph box mostly clear)."""
+    rng = np.random.default_rng(seed)
+    under = rng.integers(0, 256, (11, 13, 3), dtype=np.uint8)
+    rgb = rng.integers(0, 256, 3, dtype=np.uint8)
+    for clear in (0.1, 0.9):
+        a = rng.integers(0, 256, (11, 13), dtype=np.uint8)
+        a[rng.random((11, 13)) < clear] = 0
+        a[0, 0] = 255
+        rgba = np.zeros((11, 13, 4), np.uint8)
+        rgba[..., :3] = rgb
+        rgba[..., 3] = a
+        got = tint(under, a, rgb)
+        assert got is not under and np.array_equal(got, over(under, rgba))
+    assert np.array_equal(tint(under, np.zeros((11, 13), np.uint8), rgb), under)
 
 
 def test_a_view_cannot_change_the_frame():

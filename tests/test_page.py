@@ -221,6 +221,38 @@ def test_a_row_sharing_nothing_recorded_is_drawn_on_the_sprite():
     assert set(texts) == {"7", "4"} and all(s == STYLE for s in texts.values())
 
 
+def test_a_row_of_another_kind_than_the_sprite_is_cut_from_a_recorded_row_of_its_kind():
+    """A list of group rows (one text; the sprite is one of them) and child rows (a name
+    over a package, indented): a child row that shares no text with any recorded row,
+    or shares its name with a group row where that row shows it elsewhere, is cut from a
+    recorded child (activitylauncher's expanded group: not a group's icon and sizes); a
+    group row still goes by its texts and the sprite, as before."""
+    from phoneworld.runtime.compose_rows import _best_item, _kind
+
+    name, pkg = Style(size=53.0), Style(size=41.7)
+    group = Mark((240, 52, 924, 140), "Activity Launcher", style=STYLE)
+    items = (Item((0, 240, 1080, 432), ("Activity Launcher",), (group,)),
+             Item((0, 435, 1080, 627), (".Shortcut", "de.x.Shortcut"), (
+                 Mark((306, 6, 703, 79), ".Shortcut", style=name),
+                 Mark((306, 79, 876, 185), "de.x.Shortcut", style=pkg))),
+             Item((0, 630, 1080, 822), ("AndroFish",), (
+                 Mark((240, 52, 924, 140), "AndroFish", style=STYLE),)))
+    lst = ListLook(bounds=(0, 240, 1080, 1776), bg="#fafafa", items=items, sprite=SPRITE,
+                   sprite_size=(1080, 192), sprite_marks=(group,))
+    child = (((306, 6, 703, 79), ".Help"), ((306, 79, 876, 185), "de.fish.Help"))
+    assert _kind(lst, child, 192) == child
+    assert _best_item(lst, (".Help", "de.fish.Help"), 192, child) is items[1]
+    named = (((306, 6, 703, 79), "AndroFish"), ((306, 79, 876, 185), "de.fish.Main"))
+    assert _best_item(lst, ("AndroFish", "de.fish.Main"), 192, _kind(lst, named, 192)) \
+        is items[1]
+    # A group row is of the sprite's kind: by its texts alone, as before.
+    row = (((240, 52, 924, 140), "Downloads"),)
+    assert _kind(lst, row, 192) == ()
+    assert _best_item(lst, ("Downloads",), 192, ()) is None  # (the sprite draws it)
+    fish = (((240, 52, 924, 140), "AndroFish"),)
+    assert _best_item(lst, ("AndroFish",), 192, _kind(lst, fish, 192)) is items[2]
+
+
 def test_a_look_is_never_shared_with_an_equal_spec_without_one():
     looked_m = looked("home")
     plain = Machine(shop_spec())

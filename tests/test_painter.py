@@ -618,10 +618,10 @@ def test_an_overlay_laid_in_the_box_of_its_ink_is_the_overlay_laid_whole(seed):
     want = painted.pixels.copy()
     want[r[1]:r[3], r[0]:r[2]] = over(want[r[1]:r[3], r[0]:r[2]], img)
     clean = painted.copy()
-    Painter._lay_over(clean, painted, r, img, restore=False)
+    Painter._lay_over(clean, painted, r, img, restore=[])
     dirty = painted.copy()
     dirty.fill((0, 0, w, h), (9, 8, 7))  # an older frame's pixels everywhere
-    Painter._lay_over(dirty, painted, r, img, restore=True)
+    Painter._lay_over(dirty, painted, r, img, restore=[r])
     assert np.array_equal(clean.pixels, want)
     assert np.array_equal(dirty.pixels[r[1]:r[3], r[0]:r[2]], want[r[1]:r[3], r[0]:r[2]])
     assert clean.png() == Frame(want).png()

@@ -13,7 +13,7 @@ from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers, page_layers
 from phoneworld.serve.frame import BAND, Frame, decode_png, scrimmed
 from phoneworld.serve.plates import Plates, decode_image, plate_names, plates_of
-from phoneworld.serve.recorded import Recorded
+from phoneworld.serve.recorded import Recorded, unchanged
 
 
 def _png(px: np.ndarray) -> bytes:
@@ -123,6 +123,69 @@ def test_paints_laid_on_a_prepared_plate_are_those_laid_on_a_decoded_one():
         assert np.array_equal(got.pixels, want.pixels), n
     # (The dialog's states were laid from its window prepared on its ground.)
     assert fast.kept.get(("dimmed", "u.png", w, h, "#00000099", ("p.png", (5, 60, 55, 200))))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_paints_that_restore_the_ground_are_left_out_and_nothing_else_changes(seed):
+    """`unchanged`: paints laid on a recorded image less the cuts of that image where it
+    lies and what they cover (a list row wiped and laid back where it was recorded)
+    give the same pixels as every paint laid in order."""
+    w, h = 50, 3 * BAND
+    rng = np.random.default_rng(seed)
+    ground = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    other = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    assets = {"g.png": _png(ground), "o.png": _png(other)}
+    rec = Recorded(assets.get, LRU(1 << 26), Plates(0))
+
+    def rect() -> tuple[int, int, int, int]:
+        x, y = int(rng.integers(-5, w)), int(rng.integers(-5, h))
+        return (x, y, x + int(rng.integers(1, 40)), y + int(rng.integers(1, 60)))
+
+    paints = []
+    for _ in range(12):
+        kind = rng.integers(0, 5)
+        if kind < 2:  # a cut of the ground where it lies
+            paints.append(Paint(rect(), image="g.png", image_size=(w, h)))
+        elif kind == 2:
+            paints.append(Paint(rect(), color=f"#{int(rng.integers(0, 1 << 24)):06x}"))
+        elif kind == 3:  # see-through
+            paints.append(Paint(rect(), color=f"#102030{int(rng.integers(0, 256)):02x}"))
+        else:  # rows moved
+            paints.append(Paint(rect(), image=str(rng.choice(["g.png", "o.png"])),
+                                image_size=(w, h), origin=(0, int(rng.integers(-9, 9)))))
+    kept = unchanged(tuple(paints), "g.png", (w, h))
+    laid = []
+    for ps in (paints, kept):
+        f = Frame(ground.copy())
+        for p in ps:
+            assert rec.lay(f, p)
+        laid.append(f.pixels)
+    assert np.array_equal(*laid)
+    assert set(kept) <= set(paints)
+    row = (0, 10, w, 30)
+    wiped = (Paint(row, color="#fafafa"), Paint(row, image="g.png", image_size=(w, h)),
+             Paint((3, 40, 9, 50), color="#000000"))
+    assert unchanged(wiped, "g.png", (w, h)) == wiped[2:]
+    assert unchanged(wiped, "o.png", (w, h)) == wiped
+
+
+def test_a_dialog_jumped_to_has_its_ground_over_the_start_screen_prepared():
+    """A dialog that no transition opens over the start screen is still shown over it
+    (`Machine.jump`'s default): its ground there is prepared too."""
+    from types import SimpleNamespace
+
+    from phoneworld.runtime.look import Look, ScreenLook
+
+    dialog = ScreenLook(plate="d.png", window=(0, 10, 30, 50), scrim=0.6)
+    spec = SimpleNamespace(
+        look=Look(screens={"home": ScreenLook(plate="h.png"), "list": ScreenLook(
+            plate="l.png"), "pick": dialog}), screens=[], start="home",
+        transitions=[SimpleNamespace(screen="list", target="pick")])
+    jobs = plates_of(spec)
+    for under in ("h.png", "l.png"):
+        assert (under, "#00000099", None) in jobs
+        assert (under, "#00000099", ("d.png", (0, 10, 30, 50))) in jobs
+    assert len(jobs) == len(set(jobs)) == 3 + 4
 
 
 def _walk(spec, steps: int = 30) -> list[str]:

@@ -118,6 +118,43 @@ def test_texts_meet_in_paint_order_and_cjk_comes_from_its_face(drawer):
     assert not drawer.rgba([], (0, 0, 600, 140), zoom).any()
 
 
+def test_inks_are_the_boxes_of_the_rgba_and_texts_that_meet_share_one(drawer):
+    """`inks`: each text's ink in its own box (one colour's coverage), texts whose boxes
+    meet in one box of their RGBA, no two boxes meeting; laid on clear pixels, `rgba`."""
+    zoom = 1080 / FRAME_WIDTH
+    a = text_div(_div("Deutsch (Deutschland)", style=";font-size:16.0px;color:#ff0000"))
+    b = text_div(_div("Deutsch (Schweiz)", style=";font-size:16.0px;color:#0000ff"))
+    far = text_div(_div("English", style=";font-size:16.0px").replace(
+        "top:20.0px", "top:80.0px"))
+    rect = (0, 0, 600, 300)
+    inks = drawer.inks([a, far], rect, zoom)
+    assert len(inks) == 2 and all(i.color is not None and i.pixels.ndim == 2 for i in inks)
+    met = drawer.inks([a, b, far], rect, zoom)
+    assert sorted(i.color is None for i in met) == [False, True]  # a and b share a box
+    for got in (inks, met):
+        boxes = [(i.x, i.y, i.x + i.pixels.shape[1], i.y + i.pixels.shape[0]) for i in got]
+        assert not any(p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+                       for n, p in enumerate(boxes) for q in boxes[n + 1:])
+        for i in got:  # each box is its ink's: none of its edges clear
+            alpha = i.pixels if i.color is not None else i.pixels[..., 3]
+            assert alpha[0].any() and alpha[-1].any() and alpha[:, 0].any() \
+                and alpha[:, -1].any()
+    whole = drawer.rgba([a, b, far], rect, zoom)
+    laid = np.zeros_like(whole)
+    for i in met:
+        h, w = i.pixels.shape[:2]
+        if i.color is None:
+            laid[i.y:i.y + h, i.x:i.x + w] = i.pixels
+        else:
+            laid[i.y:i.y + h, i.x:i.x + w, :3] = i.color
+            laid[i.y:i.y + h, i.x:i.x + w, 3] = i.pixels
+    assert np.array_equal(laid, whole)
+    part = (30, 25, 200, 60)  # a rectangle cutting them: the inks inside it only
+    for i in drawer.inks([a, b, far], part, zoom):
+        assert part[0] <= i.x and i.x + i.pixels.shape[1] <= part[2]
+        assert part[1] <= i.y and i.y + i.pixels.shape[0] <= part[3]
+
+
 def _close(frame: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
     diff = np.abs(frame.astype(int) - ref.astype(int)).max(axis=2)
     return (edge_similarity(Image.fromarray(np.ascontiguousarray(ref)), frame),

@@ -113,7 +113,8 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
                 wipes.append(Paint(rect, color=lst.bg))
     for row, sub, sig, bare in pending:
         x1, y1, x2, y2 = row.bounds
-        it = _best_item(lst, sig, y2 - y1) if bare is None else None
+        it = _best_item(lst, sig, y2 - y1, _kind(lst, _shape(boxes, sub, (x1, y1)),
+                                                 y2 - y1)) if bare is None else None
         if it is not None:
             src = it.bounds
             # Clipped at the list's top: the row's lower part shows.
@@ -228,26 +229,68 @@ def _inset(it: Item | None, bounds: Rect, a: int) -> Item | None:
     return it if bounds[c] <= it.bounds[c] and it.bounds[c + 2] <= bounds[c + 2] else None
 
 
-def _best_item(lst: ListLook, sig: tuple[str, ...], height: int) -> Item | None:
+def _best_item(lst: ListLook, sig: tuple[str, ...], height: int,
+               shape: tuple[tuple[Rect, str], ...] = ()) -> Item | None:
     """The recorded row to show a row with signature `sig` from: one with the same
-    signature, else the one sharing most of its texts, check states aside (a row whose
-    switch flipped is cut from itself, not from another row recorded in the state it has
-    now), then most of its check states, then with fewest texts of its own, then nearest
-    in height, then first; None where none shares any."""
+    signature; else, of those sharing any of its texts or of its `shape` (where its
+    views that show something lie, with their texts: `_fits`), the one showing most of
+    its texts where the row shows them (their recorded glyphs kept), then one of its
+    shape (a group's child row is cut from a recorded child, not from the group row
+    that shares its name elsewhere in it: the icon, the indent, the sizes of its two
+    lines are a child's), then the one sharing most of its texts, check states aside
+    (a row whose switch flipped is cut from itself, not from another row recorded in
+    the state it has now), then most of its check states, then with fewest texts of
+    its own, then nearest in height, then first; None where none shares any (the
+    sprite draws it)."""
     want = set(sig)
     best, key = None, None
     for n, it in enumerate(lst.items):
         shared = want & set(it.texts)
+        fits = bool(shape) and _fits(it, shape, height)
         if it.texts == sig:
             k: tuple[int, ...] = (0, n)  # the same row (also one with no text at all)
-        elif not shared:
+        elif not shared and not fits:
             continue
         else:
-            k = (1, -len(shared - _CHECKS), -len(shared), len(set(it.texts) - want),
-                 abs(it.bounds[3] - it.bounds[1] - height), n)
+            placed = sum(1 for r, text in shape if text in shared and any(
+                m.text == text and (m.bounds == r or _covers(r, m.bounds)) for m in it.marks))
+            k = (1, -placed, 0 if fits else 1, -len(shared - _CHECKS), -len(shared),
+                 len(set(it.texts) - want), abs(it.bounds[3] - it.bounds[1] - height), n)
         if key is None or k < key:
             best, key = it, k
     return best
+
+
+def _shape(boxes: list[Box], sub: list[int], origin: tuple[int, int]
+           ) -> tuple[tuple[Rect, str], ...]:
+    """Where a row's views that show something (a text, a check, a field) lie, relative
+    to the row's top-left `origin`, with their texts."""
+    ox, oy = origin
+    return tuple(((b.bounds[0] - ox, b.bounds[1] - oy, b.bounds[2] - ox, b.bounds[3] - oy),
+                  b.text) for b in (boxes[j] for j in sub) if has_content(b))
+
+
+def _kind(lst: ListLook, shape: tuple[tuple[Rect, str], ...], height: int
+          ) -> tuple[tuple[Rect, str], ...]:
+    """`shape` where the list's sprite is of another kind of row than one `height` long
+    whose views that show something lie there (`_fits`: a list of group rows and their
+    children, its sprite a group row), else () (the row is cut from the row sharing most
+    of its texts, or drawn on the sprite, by the texts alone)."""
+    if lst.sprite is not None and _fits(Item((0, 0, *lst.sprite_size), (), lst.sprite_marks),
+                                        shape, height):
+        return ()
+    return shape
+
+
+def _fits(it: Item, shape: tuple[tuple[Rect, str], ...], height: int) -> bool:
+    """Whether recorded row `it` is of the kind of a row `height` long whose views that
+    show something lie at `shape`: as long (within `SPRITE_FIT`), with as many recorded
+    texts, one where each of those views lies."""
+    n = it.bounds[3] - it.bounds[1]
+    if abs(n - height) > SPRITE_FIT * height or len(it.marks) != len(shape):
+        return False
+    return all(any(m.bounds == r or _covers(r, m.bounds) for m in it.marks)
+               for r, _ in shape)
 
 
 _CHECKS = {CHECKED, UNCHECKED}

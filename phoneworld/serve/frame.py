@@ -118,6 +118,29 @@ def _runs(at: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
+SAMPLE = 16
+"""Rows apart of the rows compared first to tell which bands a change changes (two a
+band: a band that changes is mostly found from them)."""
+
+
+def _changed_bands(dst: np.ndarray, new: np.ndarray, y: int) -> list[int]:
+    """The bands (of rows from `y` on) where `new` differs from `dst`: those where one of
+    a sample of their rows (every `SAMPLE`th) differs, at a `SAMPLE`th of a whole
+    comparison's cost (a list's rows laid anew differ everywhere), and of the rest those
+    whose rows differ anywhere (a text drawn again, the same: compared whole)."""
+    h = dst.shape[0]
+    lo = y // BAND
+    first = -y % SAMPLE
+    hit = (dst[first::SAMPLE] != new[first::SAMPLE]).any(axis=(1, 2))
+    changed = np.zeros((y + h - 1) // BAND + 1 - lo, bool)
+    changed[(y + first + SAMPLE * np.flatnonzero(hit)) // BAND - lo] = True
+    for b1, b2 in _runs(~changed):  # (the others, a run of bands at a time)
+        a, z = max((lo + b1) * BAND, y) - y, min((lo + b2) * BAND, y + h) - y
+        rows = np.flatnonzero((dst[a:z] != new[a:z]).any(axis=(1, 2)))
+        changed[(y + a + rows) // BAND - lo] = True
+    return (lo + np.flatnonzero(changed)).tolist()
+
+
 def over(under: np.ndarray, rgba: np.ndarray) -> np.ndarray:
     """`rgba` (h x w x 4, straight alpha, as a PNG holds it) laid over `under` (h x w x 3),
     as new pixels: each channel (src * a + under * (255 - a) + 127) // 255, so that a
@@ -147,6 +170,29 @@ def over(under: np.ndarray, rgba: np.ndarray) -> np.ndarray:
         dst[...] = v
     else:
         out[r1:r2, c1:c2][at] = v
+    return out
+
+
+def tint(under: np.ndarray, a: np.ndarray, rgb: np.ndarray) -> np.ndarray:
+    """Coverage `a` (h x w, 0-255) of one colour `rgb` (3 uint8: a text's ink) laid over
+    `under` (h x w x 3), as new pixels: the bytes `over` gives for the RGBA of that
+    colour at alpha `a`, without making it."""
+    out = under.copy()
+    at: tuple[np.ndarray, ...] | None = None
+    dst, cover = out, a
+    if 4 * np.count_nonzero(a) < a.size:  # (a glyph's box is mostly clear: only its ink)
+        at = np.nonzero(a)
+        dst, cover = out[at], a[at]
+    a16 = cover[..., None].astype(np.uint16)
+    v = rgb.astype(np.uint16) * a16
+    v += dst * (255 - a16)
+    v += 128  # (v + 127) // 255, exactly (as `over`)
+    v += v >> 8
+    v >>= 8
+    if at is None:
+        out[...] = v
+    else:
+        out[at] = v
     return out
 
 
@@ -407,14 +453,14 @@ class Frame:
                 (self._mine is None or self._mine[lo:hi].all()):
             dst[...] = new  # (its bands are stale already: nothing to compare for)
             return
-        rows = np.flatnonzero((dst != new).any(axis=(1, 2)))
-        if not rows.size:
+        bands = _changed_bands(dst, new, y1)
+        if not bands:
             return
-        dst[rows[0]:rows[-1] + 1] = new[rows[0]:rows[-1] + 1]
+        for a, z in _runs(np.array(bands)):  # (the rows of the bands that change)
+            a, z = max(a * BAND, y1) - y1, min(z * BAND, y1 + h) - y1
+            dst[a:z] = new[a:z]
         self._png = None
-        at = (rows + y1) // BAND  # (ascending: each band once, without np.unique, whose
-        bands = at[np.r_[True, at[1:] != at[:-1]]]  # first call imports numpy.ma: 30 ms)
-        for b in bands.tolist():
+        for b in bands:
             self._bands[b] = None
         if self._mine is not None:
             self._mine[bands] = True

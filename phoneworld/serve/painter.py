@@ -46,7 +46,7 @@ import numpy as np
 from phoneworld.runtime.cache import LRU, megabytes
 from phoneworld.runtime.layers import FRAME_WIDTH, PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
-from phoneworld.serve.frame import Frame, over
+from phoneworld.serve.frame import Frame, over, tint
 from phoneworld.serve.recorded import Recorded
 from phoneworld.serve.regions import (
     CLIP_COST,
@@ -59,7 +59,7 @@ from phoneworld.serve.regions import (
     meets,
     merge,
 )
-from phoneworld.serve.texts import TextDrawer, text_div
+from phoneworld.serve.texts import Ink, TextDrawer, text_div
 
 Rect = tuple[int, int, int, int]
 
@@ -73,8 +73,6 @@ laid and empty phones (8 MB each at 1080x2400), least recently used dropped firs
 MEMORY_ENV = "PHONEWORLD_PAINTER_MB"
 _TAIL = "</div></body></html>"
 """What closes a page after the phone's divs (`layers`)."""
-_NOTHING = np.zeros((0, 0, 4), np.uint8)
-"""The pixels of a rectangle of texts weighed but not drawn (`_reuse` without `draw`)."""
 
 
 def small_pages() -> None:
@@ -212,14 +210,14 @@ class Painter:
             return self._changed(None, pl.html, width, height)
         painted, f = got
         self.reused += sum(area([r]) for r, _ in hits)
-        # (A rectangle of a frame copied from the paints shows them until a rectangle
-        # that meets it is laid: it needs no restoring first.)
+        # (A frame copied from the paints shows them but where something was laid on
+        # it: a rectangle is restored only there, not whole.)
         laid: list[Rect] | None = None if last is not None else []
         for r, img in [*hits, *zip(clips, imgs, strict=True)]:
-            clean = laid is not None and not any(meets(r, q) for q in laid)
-            self._lay_over(f, painted, r, img, restore=not clean)
+            restore = [r] if laid is None else [_inside_of(r, q) for q in laid if meets(r, q)]
+            boxes = self._lay_over(f, painted, r, img, restore)
             if laid is not None:
-                laid.append(r)
+                laid.extend(boxes)
         for c, img in zip(clips, imgs, strict=True):
             self._keep_regions(pl, misses, c, img, clear=True)
         _remember(page, key, pl, f)
@@ -305,47 +303,59 @@ class Painter:
         return f
 
     @staticmethod
-    def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray, restore: bool = True
-                  ) -> None:
-        """Lay `img` (the overlay's pixels in `r`) on `f`, that rectangle first restored
-        to `painted` unless not to `restore` it (it shows `painted` there): `f` may hold
-        overlay pixels there already (an older frame's, or a rectangle drawn before that
-        a clip joined to its neighbours covers), which the see-through overlay must not
-        be laid over twice. A see-through overlay is blended and pasted only in the box
-        of its pixels not clear (a line of text in a list row's rectangle)."""
-        if img.shape[2] != 4:
+    def _lay_over(f: Frame, painted: Frame, r: Rect, img: np.ndarray | list[Ink],
+                  restore: list[Rect]) -> list[Rect]:
+        """Lay `img` (the overlay's pixels in `r`, or the inks of its texts drawn here) on
+        `f`, the rectangles `restore` (in `r`) first restored to `painted`: `f` may hold
+        overlay pixels there already (an older frame's, or a rectangle laid before that
+        meets this one), which the see-through overlay must not be laid over twice. A
+        see-through overlay is blended and pasted only in the box of its pixels not clear
+        (a line of text in a list row's rectangle), inks each in its box. The rectangles
+        where it laid pixels (the next ones restore them where they meet)."""
+        if not isinstance(img, list) and img.shape[2] != 4:
             f.paste(r[0], r[1], img)  # (the bands of only the rows that change go stale)
-            return
-        if restore:
-            f.paste(r[0], r[1], painted.rows(r[1], r[3])[r[1]:r[3], r[0]:r[2]])
+            return [r]
+        for q in restore:
+            f.paste(q[0], q[1], painted.rows(q[1], q[3])[q[1]:q[3], q[0]:q[2]])
+        if isinstance(img, list):
+            out = []
+            for ink in img:
+                h, w = ink.pixels.shape[:2]
+                x, y = ink.x, ink.y
+                under = painted.rows(y, y + h)[y:y + h, x:x + w]
+                f.paste(x, y, over(under, ink.pixels) if ink.color is None
+                        else tint(under, ink.pixels, ink.color))
+                out.append((x, y, x + w, y + h))
+            return out
         alpha = img[..., 3]
         rows = np.flatnonzero(alpha.any(axis=1))
         if not rows.size:
-            return
+            return []
         cols = np.flatnonzero(alpha[rows[0]:rows[-1] + 1].any(axis=0))
         y1, y2, x1, x2 = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
         x, y = r[0] + x1, r[1] + y1
         under = painted.rows(y, r[1] + y2)[y:r[1] + y2, x:r[0] + x2]
         f.paste(x, y, over(under, img[y1:y2, x1:x2]))
+        return [(x, y, r[0] + x2, r[1] + y2)]
 
     # -- regions drawn before ----------------------------------------------------------------
 
     def _reuse(self, pl: PageLayers, rects: list[Rect], size: tuple[int, int],
                clear: bool, draw: bool = True
-               ) -> tuple[list[tuple[Rect, np.ndarray]], list[Rect], list[Rect]]:
+               ) -> tuple[list[tuple[Rect, np.ndarray | list[Ink]]], list[Rect], list[Rect]]:
         """Of the rectangles where `pl` differs from the last frame: those drawn before
         or drawn here (`texts`: over a plate, where only texts draw), with their pixels,
         the clips to capture for the others, and the others. Without `draw`, what would
-        be drawn here is not (its pixels: an empty array), for weighing ways."""
-        hits: list[tuple[Rect, np.ndarray]] = []
+        be drawn here is not (its inks: none), for weighing ways."""
+        hits: list[tuple[Rect, np.ndarray | list[Ink]]] = []
         misses: list[Rect] = []
         for r in cut(rects, size):
             key = self.regions.key(pl, r, clear)
             got = self.regions.get(key)
             if got is None and clear and self.texts is not None:
+                # (Not kept in `regions`: from the glyphs the drawer keeps, its inks cost
+                # a few slices.)
                 got = self._texts_in(pl, r, size, draw)
-                if got is not None and draw:
-                    self.regions.put(key, got)
             if got is None:
                 misses.append(r)
             else:
@@ -353,9 +363,10 @@ class Painter:
         return hits, join(merge(misses, size), size), misses
 
     def _texts_in(self, pl: PageLayers, r: Rect, size: tuple[int, int],
-                  draw: bool = True) -> np.ndarray | None:
-        """What the see-through overlay of `pl` shows in `r`, drawn here (`texts`) where
-        every div that draws there is a text; else None (the browser draws it)."""
+                  draw: bool = True) -> list[Ink] | None:
+        """What the see-through overlay of `pl` shows in `r`, drawn here (`texts`: the
+        inks of its texts) where every div that draws there is a text; else None (the
+        browser draws it)."""
         assert self.texts is not None
         divs = []
         for lay in pl.layers:
@@ -365,8 +376,8 @@ class Painter:
                     return None
                 divs.append(t)
         if not draw:
-            return _NOTHING
-        got = self.texts.rgba(divs, r, size[0] / FRAME_WIDTH)
+            return []
+        got = self.texts.inks(divs, r, size[0] / FRAME_WIDTH)
         if got is not None:
             self.drawn += area([r])
         return got
@@ -393,6 +404,11 @@ def _cost(got: tuple[Any, ...]) -> int:
     """What drawing a frame costs: pixels captured, and (far cheaper) pixels reused."""
     hits, clips = got[0], got[1]
     return 8 * area(clips) + area([r for r, _ in hits])
+
+
+def _inside_of(r: Rect, q: Rect) -> Rect:
+    """The part of `q` inside `r` (they meet)."""
+    return (max(r[0], q[0]), max(r[1], q[1]), min(r[2], q[2]), min(r[3], q[3]))
 
 
 def _remember(page: Page, base: Any, pl: PageLayers, f: Frame) -> None:

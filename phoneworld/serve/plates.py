@@ -95,20 +95,25 @@ def plate_names(spec: Any) -> list[str]:
 def plates_of(spec: Any) -> list[Job]:
     """What to prepare for `spec`: (plate, "", None) for each of its plates
     (`plate_names`), then (plate, scrim colour, None) for each screen a transition opens
-    a dialog over (its plate dimmed as the dialog dims it: the ground a dialog's frames
-    are laid on), then (plate, scrim colour, window) for each such dialog (that ground
-    with the dialog's window, cut from the dialog's plate, laid on it: where its frames
-    start from while its window is where the recording has it)."""
+    a dialog over, and for the start screen under each dialog (where `Machine.jump`
+    puts a screen by default: a task or a replay that starts on a dialog) (its plate
+    dimmed as the dialog dims it: the ground a dialog's frames are laid on), then
+    (plate, scrim colour, window) for each such pair (that ground with the dialog's
+    window, cut from the dialog's plate, laid on it: where its frames start from while
+    its window is where the recording has it)."""
     out: list[Job] = [(name, "", None) for name in plate_names(spec)]
     if not out:
         return out
     looks = spec.look.screens
+    pairs = [(t.screen, t.target) for t in getattr(spec, "transitions", ())]
+    start = getattr(spec, "start", None)
+    pairs += [(start, name) for name in sorted(looks)]
     dims: set[Job] = set()
     windows: set[Job] = set()
-    for t in getattr(spec, "transitions", ()):
-        under, dialog = looks.get(t.screen), looks.get(t.target)
+    for below, above in pairs:
+        under, dialog = looks.get(below), looks.get(above)
         if under is not None and dialog is not None and dialog.window is not None \
-                and dialog.scrim > 0 and t.screen != t.target:
+                and dialog.scrim > 0 and below != above:
             color = f"#000000{round(dialog.scrim * 255):02x}"
             dims.add((under.plate, color, None))
             windows.add((under.plate, color, (dialog.plate, tuple(dialog.window))))

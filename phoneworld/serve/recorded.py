@@ -84,7 +84,7 @@ class Recorded:
                 rects = list(differ)
         assert start is None or isinstance(start, Frame)
         if rects == [None] or start is None:
-            painted = self._whole(pl.paints, base)
+            painted = self._whole(pl.paints, base, pl.plate)
             if painted is None:
                 return None
         else:
@@ -100,18 +100,21 @@ class Recorded:
         self.last_paints[plate] = pl.paints
         return painted
 
-    def _whole(self, paints: tuple[Paint, ...], base: Frame) -> Frame | None:
-        """`paints` laid on a copy of `base` (a plate, or the ground `ground` names), each
-        in order; from the ground dimmed where a scrim follows it (`dimmed`)."""
+    def _whole(self, paints: tuple[Paint, ...], base: Frame, plate: str) -> Frame | None:
+        """`paints` laid on a copy of `base` (`plate`, or the ground `ground` names), each
+        in order (less those that change nothing: `unchanged`); from the ground dimmed
+        where a scrim follows it (`dimmed`)."""
         size = base.size
         g = _ground_at(paints, size)
         k = _scrim_at(paints, size, g)
         ground = base if g < 0 else self.plate(paints[g].image, *size, load=False)
         if ground is None:
             return None
+        name = plate if g < 0 else paints[g].image
         if k is None:
             painted = ground.copy()
-            return painted if self._strips(painted, ground, paints[g + 1:]) else None
+            return painted if self._strips(painted, ground, unchanged(
+                paints[g + 1:], name, size)) else None
         # The ground dimmed whole, kept for every state laid on it (a
         # dialog's window may move from state to state: onelist's grows with its list),
         # with the window laid on it where that was prepared (`plates.plates_of`).
@@ -127,9 +130,10 @@ class Recorded:
         # The under-screen's paints: each rectangle they meet restored to the ground,
         # they laid there, then dimmed (the rectangles do not overlap: once each), the
         # parts under the window left out (it covers them).
-        for r in cut([p.rect for p in paints[g + 1:k]], size):
+        below = unchanged(paints[g + 1:k], name, size)
+        for r in cut([p.rect for p in below], size):
             for part in _less(r, hole):
-                if not self._relay(painted, ground, part, (*paints[g + 1:k], paints[k])):
+                if not self._relay(painted, ground, part, (*below, paints[k])):
                     return None
         return painted if self._strips(painted, painted, paints[rest:]) else None
 
@@ -366,6 +370,29 @@ class _Canvas:
         y2 = min(self.size[1], y + rgb.shape[0])
         if x1 < x2 and y1 < y2:
             self.pixels[y1:y2, x1:x2] = rgb[y1 - y:y2 - y, x1 - x:x2 - x, :3]
+
+
+def unchanged(paints: tuple[Paint, ...], ground: str, size: tuple[int, int]
+              ) -> tuple[Paint, ...]:
+    """`paints` (laid in order on recorded image `ground`) less those that change no
+    pixel: a cut of `ground` where it lies (a list row laid where the recording has it,
+    after a wipe) shows the ground there, so the paints before it that lie inside it
+    are left out, and it too where no paint left before it meets it. Laid on the
+    ground, the same pixels; only the rest are laid (and dimmed, under a dialog).
+
+        (wipe row 3, row 3 cut from the ground at (0, 0), wipe x)  ->  (wipe x)
+    """
+    w, h = size
+    out: list[Paint] = []
+    for p in paints:
+        if p.image == ground and p.image_size == size and p.origin == (0, 0):
+            out = [q for q in out if not _inside(
+                (max(0, q.rect[0]), max(0, q.rect[1]), min(w, q.rect[2]), min(h, q.rect[3])),
+                p.rect)]
+            if not any(meets(q.rect, p.rect) for q in out):
+                continue
+        out.append(p)
+    return tuple(out)
 
 
 def _whole_image(p: Paint, size: tuple[int, int]) -> bool:

@@ -102,6 +102,18 @@ class TextDiv:
     """`.off`'s (a disabled view's) opacity."""
 
 
+@dataclass(frozen=True, eq=False)
+class Ink:
+    """What texts draw in one box (app pixels, its top left at x, y): one text's coverage
+    (`pixels` h x w, 0-255) of `color` (3 uint8), or where the boxes of texts meet,
+    their straight-alpha RGBA summed in paint order (`pixels` h x w x 4, `color` None)."""
+
+    x: int
+    y: int
+    pixels: np.ndarray
+    color: np.ndarray | None
+
+
 @lru_cache(maxsize=4096)
 def text_div(div: str) -> TextDiv | None:
     """`div` (a layer's, `layers.Layer.div`) as a text this module draws, or None."""
@@ -252,9 +264,29 @@ class TextDrawer:
     def rgba(self, texts: list[TextDiv], rect: Rect, zoom: float) -> np.ndarray | None:
         """What `texts` (in paint order) draw inside `rect` (app pixels) on a transparent
         ground, as straight-alpha RGBA (what Chromium's capture of a see-through page
-        gives there); None where a character has no face."""
+        gives there); None where a character has no face. (`inks` laid on clear pixels.)"""
+        inks = self.inks(texts, rect, zoom)
+        if inks is None:
+            return None
         x1, y1, x2, y2 = rect
         out = np.zeros((y2 - y1, x2 - x1, 4), np.uint8)
+        for ink in inks:
+            h, w = ink.pixels.shape[:2]
+            box = out[ink.y - y1:ink.y - y1 + h, ink.x - x1:ink.x - x1 + w]
+            if ink.color is None:
+                box[...] = ink.pixels
+            else:
+                box[..., :3] = ink.color
+                box[..., 3] = ink.pixels
+        return out
+
+    def inks(self, texts: list[TextDiv], rect: Rect, zoom: float) -> list[Ink] | None:
+        """What `texts` (in paint order) draw inside `rect` (app pixels), as the boxes of
+        their ink, apart (what `rgba` is, less its clear pixels): a list row's label is a
+        few percent of its rectangle, and laying it costs only its box. None where a
+        character has no face."""
+        x1, y1, x2, y2 = rect
+        boxes: list[tuple[int, int, np.ndarray, np.ndarray]] = []
         for t in texts:
             if not t.text:
                 continue  # an empty field: the div draws nothing
@@ -274,8 +306,7 @@ class TextDrawer:
                                                  c[0] - clip[0]:c[2] - clip[0]]
             else:
                 a = self.mask(lines, size, c)
-            # Only the box of its ink is written (a line of text in a list row's
-            # rectangle: a few percent of it; what is clear stays clear).
+            # Only the box of its ink (what is clear stays clear).
             rows = np.flatnonzero(a.any(axis=1))
             if not rows.size:
                 continue
@@ -284,17 +315,9 @@ class TextDrawer:
             a = a[:, cols[0]:cols[-1] + 1]
             if t.opacity < 1:
                 a = (a.astype(np.float32) * t.opacity + 0.5).astype(np.uint8)
-            top, left = c[1] - y1 + int(rows[0]), c[0] - x1 + int(cols[0])
-            below = out[top:top + a.shape[0], left:left + a.shape[1]]
-            col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.float32)
-            if not below[..., 3].any():  # nothing drawn there yet (texts rarely meet)
-                row = np.empty((a.shape[1], 3), np.uint8)  # (broadcast from a row: fast)
-                row[:] = col
-                below[..., :3] = row
-                below[..., 3] = a
-                continue
-            _over_straight(below, a, col)
-        return out
+            col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.uint8)
+            boxes.append((c[0] + int(cols[0]), c[1] + int(rows[0]), a, col))
+        return _apart(boxes)
 
     def layout(self, t: TextDiv, zoom: float):
         """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
@@ -479,6 +502,62 @@ def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
     rgb = premul / out_a[:, None]  # (out_a >= ba > 0)
     below[both, :3] = np.clip(rgb + 0.5, 0, 255)
     below[both, 3] = np.clip(out_a * 255 + 0.5, 0, 255)
+
+
+def _apart(boxes: list[tuple[int, int, np.ndarray, np.ndarray]]) -> list[Ink]:
+    """Texts' ink boxes (x, y, coverage, colour; in paint order) as inks that do not
+    meet: boxes that meet (texts rarely do) joined into one box of their RGBA, laid in
+    paint order (`_over_straight` where both draw), as `rgba` lays them."""
+    groups: list[list[int]] = []
+    spans: list[Rect] = []
+    for i, (x, y, a, _) in enumerate(boxes):
+        r = (x, y, x + a.shape[1], y + a.shape[0])
+        hit = [g for g, q in enumerate(spans) if _meet(r, q)]
+        if not hit:
+            groups.append([i])
+            spans.append(r)
+            continue
+        # (joined with every group it meets; a box that grew may meet more: again)
+        merged = sorted(i2 for g in hit for i2 in groups[g]) + [i]
+        for g in reversed(hit):
+            del groups[g], spans[g]
+        while True:
+            u = _span([boxes[k] for k in merged])
+            more = [g for g, q in enumerate(spans) if _meet(u, q)]
+            if not more:
+                break
+            merged = sorted([*merged, *(k for g in more for k in groups[g])])
+            for g in reversed(more):
+                del groups[g], spans[g]
+        groups.append(merged)
+        spans.append(u)
+    out: list[Ink] = []
+    for g, span in sorted(zip(groups, spans, strict=True), key=lambda gs: gs[0][0]):
+        if len(g) == 1:
+            x, y, a, col = boxes[g[0]]
+            out.append(Ink(x, y, a, col))
+            continue
+        px = np.zeros((span[3] - span[1], span[2] - span[0], 4), np.uint8)
+        for k in g:
+            x, y, a, col = boxes[k]
+            below = px[y - span[1]:y - span[1] + a.shape[0], x - span[0]:x - span[0] + a.shape[1]]
+            if not below[..., 3].any():  # nothing drawn there yet
+                below[..., :3] = col
+                below[..., 3] = a
+                continue
+            _over_straight(below, a, col.astype(np.float32))
+        out.append(Ink(span[0], span[1], px, None))
+    return out
+
+
+def _meet(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _span(boxes: list[tuple[int, int, np.ndarray, np.ndarray]]) -> Rect:
+    return (min(x for x, _, _, _ in boxes), min(y for _, y, _, _ in boxes),
+            max(x + a.shape[1] for x, _, a, _ in boxes),
+            max(y + a.shape[0] for _, y, a, _ in boxes))
 
 
 def _64th(v: float) -> float:
