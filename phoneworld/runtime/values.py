@@ -102,6 +102,24 @@ def as_number(v: object) -> float | None:
 
 def normalise(v: object) -> float | str:
     """The form `~` compares: a number, else case-folded text with collapsed whitespace."""
+    try:
+        key = (type(v), v)  # by type too: True is not 1, 1.0 is not 1 (display differs)
+        hit = _NORMALISED.get(key)
+    except TypeError:  # a row: no key
+        return _normalise(v)
+    if hit is None:
+        if len(_NORMALISED) >= _KEPT:
+            _NORMALISED.clear()
+        hit = _NORMALISED[key] = _normalise(v)
+    return hit
+
+
+_NORMALISED: dict[tuple[type, object], float | str] = {}
+_KEPT = 1 << 16
+"""Normalised values kept: the same cells are matched again on every screen and drawing."""
+
+
+def _normalise(v: object) -> float | str:
     n = as_number(v)
     if n is not None:
         return n
