@@ -190,7 +190,7 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
     seen = _seer(task, visible, tables, reach)
     settable = _settable(spec, task, reach)
     form = _form(spec, task, visible, tables, frozenset(tables))
-    found: dict[tuple, list[dict[str, Value]]] = {}
+    found: dict[tuple, list[tuple[dict[str, Value], tuple]]] = {}  # with their words
     meant: dict[tuple, set[tuple]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
         if len(combo) == 1:
@@ -218,12 +218,13 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
         if not settable:
             drop("nothing reached sets the goal")
             continue
-        found.setdefault(shown, []).append(b)
+        found.setdefault(shown, []).append((b, words))
     for shown, options in found.items():
         # The same words for different rows ("Mom" twice in a list) are ambiguous, even
         # when the other row's goal already holds or is out of sight.
         if len(options) == 1 and len(meant[shown]) == 1:
-            yield _instance(spec, task, options[0], form)
+            b, words = options[0]
+            yield _instance(spec, task, b, form, words)
         else:
             drop("the same words for other rows")
 
@@ -323,13 +324,9 @@ def holes_of(task: Task) -> set[str]:
     return {h for v in W.variants(task.instruction) for h in W.holes(v)}
 
 
-def _canon(b: dict[str, Value]) -> str:
-    """The drawn values as text: what an instance's id hashes."""
-    return json.dumps(_words(b), ensure_ascii=False)
-
-
 def _words(b: dict[str, Value]) -> tuple[tuple[str, str], ...]:
-    """The drawn values as a person reads them, in name order (`_canon` before JSON)."""
+    """The drawn values as a person reads them, in name order: what tells drawings apart,
+    and (as JSON) what an instance's id hashes."""
     return tuple(sorted((k, display(v)) for k, v in b.items()))
 
 
@@ -455,10 +452,13 @@ def _form(spec: AppSpec, task: Task, visible: set[str], tables: dict[str, str],
     return _Form(bool(answers), subject, typed)
 
 
-def _instance(spec: AppSpec, task: Task, b: dict[str, Value], form: _Form) -> TaskInstance:
-    digest = hashlib.sha1(_canon(b).encode()).hexdigest()[:8]
+def _instance(spec: AppSpec, task: Task, b: dict[str, Value], form: _Form,
+              words: tuple[tuple[str, str], ...] | None = None) -> TaskInstance:
+    """The instance of `task` with values `b` (`words`: `_words(b)`, where known)."""
+    words = _words(b) if words is None else words
+    digest = hashlib.sha1(json.dumps(words, ensure_ascii=False).encode()).hexdigest()[:8]
     iid = f"{spec.name}/{task.name}#{digest}"
-    text = W.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
+    text = W.pick_filled(task.instruction, iid, dict(words))
     show = tuple(b[p] for p in form.subject)
     typed = tuple(display(b[p]) for p in form.typed)
     return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),
