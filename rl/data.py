@@ -16,7 +16,7 @@ smallest element under it.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -87,15 +87,34 @@ def split(specs: Sequence[Any], n: int, held: int, seed: int,
     gives them (kinds take turns): held-out ones are those `is_held_out` names, the same
     for every seed and every run on these apps, so no seed trains on what another is
     judged on, and an evaluation that leaves out a run's training instances plays
-    held-out ones."""
+    held-out ones.
+
+    The draw is of `n + held` instances, or of more (`_wants`) until there are enough of
+    both. A draw of more gives the smaller one's first (kinds take turns the same way), so
+    one draw, of the size that held-out instances (`HELD_OUT_SHARE`) will likely take, is
+    cut to each size in turn; only a draw that comes back short (the apps have no more)
+    is done again at each size, as it would be drawn."""
     reserve = held_out_ids(specs)
-    want, pool = n + held, []
-    while True:
-        pool = sample(specs, want, seed, kinds)
+    likely = next(w for w in _wants(n + held)
+                  if w * (1 - HELD_OUT_SHARE) >= 1.1 * (n + held))
+    big = sample(specs, likely, seed, kinds)
+    for want in _wants(n + held):
+        if want <= likely and len(big) == likely:
+            pool = big[:want]
+        else:
+            pool = sample(specs, want, seed, kinds)
         train = [t for t in pool if not is_held_out(t, reserve)]
         test = [t for t in pool if is_held_out(t, reserve)]
         if (len(train) >= n and len(test) >= held) or len(pool) < want:
             return train[:n], test[:held]
+    raise AssertionError("unreachable: `_wants` does not end")
+
+
+def _wants(first: int) -> Iterator[int]:
+    """The sizes `split` draws, in turn: `first`, then half as many again (and 10)."""
+    want = first
+    while True:
+        yield want
         want = want * 3 // 2 + 10
 
 

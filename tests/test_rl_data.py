@@ -55,3 +55,35 @@ def test_one_app_alone_has_held_out_instances_of_its_own(specs) -> None:
     fresh = [t for t in data.sample(shop, 50 + len(trained), 987654) if t.id not in trained]
     assert len(fresh) >= 50
     assert sum(t.id in data.held_out_ids(shop) for t in fresh[:50]) >= 40
+
+
+def _split_drawing_each_size(specs, n: int, held: int, seed: int, kinds=None):
+    """`split` as it was written before it drew once: a draw of every size in turn."""
+    reserve = data.held_out_ids(specs)
+    want = n + held
+    while True:
+        pool = data.sample(specs, want, seed, kinds)
+        train = [t for t in pool if not data.is_held_out(t, reserve)]
+        test = [t for t in pool if data.is_held_out(t, reserve)]
+        if (len(train) >= n and len(test) >= held) or len(pool) < want:
+            return train[:n], test[:held]
+        want = want * 3 // 2 + 10
+
+
+@pytest.mark.parametrize("n, held, kinds", [(0, 0, None), (7, 0, None), (200, 40, None),
+                                            (30, 5, ["state", "navigation"])])
+def test_one_draw_cut_to_each_size_is_a_draw_of_each_size(specs, n, held, kinds) -> None:
+    """`split` draws once and cuts the draw to each size it would have drawn: the same
+    instances in the same order as drawing every size."""
+    for seed in (0, 3):
+        assert data.split(specs, n, held, seed, kinds) == \
+            _split_drawing_each_size(specs, n, held, seed, kinds)
+
+
+def test_a_draw_the_apps_cannot_fill_is_drawn_at_each_size(specs) -> None:
+    """More instances than an app has: every size is drawn as before, and all are there."""
+    shop = [s for s in specs if s.name == "shopping"]
+    everything = data.sample(shop, 10**6, 0)
+    got = data.split(shop, 10**6, 5, 0)
+    assert got == _split_drawing_each_size(shop, 10**6, 5, 0)
+    assert len(got[0]) + len(got[1]) <= len(everything) < 10**6

@@ -266,13 +266,13 @@ def test_plans_with_reads_kept_per_version_are_the_plans_read_afresh(app):
     """What States read is kept per data version for the whole process, and the planner
     parses each action once: the demos are the ones it finds with none of that kept."""
     from phoneworld.runtime import state
-    from phoneworld.tasks import planner
+    from phoneworld.tasks import world
 
     specs = [example(app)]
     tasks = sample_tasks(specs, 12, 5)
     warm = [make_demo(specs, t) for t in tasks]
     state.versions.cache_clear()
-    planner._PARSED.clear()
+    world._PARSED.clear()
     cold = [make_demo(specs, t) for t in tasks]
     assert [d and (d.actions, d.verified) for d in warm] == \
         [d and (d.actions, d.verified) for d in cold]

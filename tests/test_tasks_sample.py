@@ -13,7 +13,7 @@ from phoneworld.tasks.instances import draw, why_not
 from phoneworld.tasks.labels import screen_labels
 from phoneworld.tasks.sample import _distinct
 from phoneworld.tasks.sentences import end_mark
-from tests.tasks_fixtures import example, phone_specs, tiny_shop
+from tests.tasks_fixtures import EXAMPLES, example, phone_specs, tiny_shop
 
 
 def _same(a: TaskInstance, b: TaskInstance) -> bool:
@@ -178,3 +178,16 @@ def test_a_label_that_starts_with_a_verb_is_not_said_after_the_same_verb():
                                 for k in range(40)}
     assert W.pick_filled(W.join(P.TURN_OFF), "7", {"n": "Enable x"}) == W.pick_filled(
         W.join(P.TURN_OFF), "7", {"n": "Enable x"})
+
+
+@pytest.mark.parametrize("app", EXAMPLES)
+def test_a_drawn_instance_is_the_instance_of_its_values(app):
+    """A drawing judges once per template what its values do not change (the form of its
+    instances): each instance is the one `instance` makes of its values, question
+    subjects and typed texts included."""
+    from phoneworld.tasks.instances import instance
+
+    spec = example(app)
+    for t in spec.tasks:
+        for i in draw(spec, t)[::3]:
+            assert instance(spec, t, i.params) == i

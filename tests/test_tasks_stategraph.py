@@ -10,7 +10,7 @@ import pytest
 from phoneworld.compiler import compile_traces
 from phoneworld.runtime.machine import Machine
 from phoneworld.runtime.phone import Phone
-from phoneworld.tasks import make_demo, planner, sample_tasks, stategraph
+from phoneworld.tasks import make_demo, sample_tasks, stategraph, world
 from tests.conftest import SHARED_TRACES
 from tests.tasks_fixtures import EXAMPLES, example, phone_specs
 
@@ -20,7 +20,7 @@ FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
 
 def _stepping(monkeypatch) -> None:
     """Every state a node of its own: no edge is ever found, every action is stepped."""
-    monkeypatch.setattr(planner, "state_of", lambda target, snap: stategraph.Node(snap))
+    monkeypatch.setattr(world, "state_of", lambda target, snap: stategraph.Node(snap))
 
 
 def _demos(specs, tasks) -> list:

@@ -9,21 +9,34 @@ A `Scope` says what the names mean at one point of the app:
 
 `count(t where c)` / `exists(t where c)` filter the table's rows in Python (same
 semantics everywhere, no SQL text built from data); `lower(x)`, `len(x)` are scalar.
-`a ~ b` is a normalised text match: case-folded, whitespace collapsed, trailing
-punctuation dropped, and numbers compared as numbers (`"$3.49" ~ "3.49"`,
-`"1,299" ~ 1299`). Comparisons never raise on mixed types: a numeric string meets a
-number as a number, and an order between incomparable values is simply false.
+How values compare, add up and show (`a ~ b`, `"1,299" == 1299`) is `values`.
+
+An expression is compiled once into nested closures (`_compiled`, kept per expression
+object), so evaluating it walks no tree and dispatches on no node type: a task's goal is
+judged on every drawing of its parameters, a screen's bindings on every render. What an
+expression names wrong is still reported when it is evaluated, as the tree walk did: a
+`choose` branch never taken never raises.
 """
 
 from __future__ import annotations
 
-import math
-import re
-import unicodedata
+from collections.abc import Callable
 from typing import Any
 
-from phoneworld.errors import SpecError, did_you_mean
+from phoneworld.errors import did_you_mean
 from phoneworld.runtime.state import Row, State
+from phoneworld.runtime.values import (
+    ExprError,
+    _equal,
+    _times_or_fixed,
+    arith,
+    as_number,
+    compare,
+    display,
+    first_number,
+    normalise,
+    truthy,
+)
 from phoneworld.spec.ast import (
     SCALAR_FUNCS,
     TABLE_FUNCS,
@@ -39,11 +52,10 @@ from phoneworld.spec.ast import (
 )
 from phoneworld.spec.names import ROOTS
 
+__all__ = ["FUNCS", "ExprError", "Scope", "arith", "as_number", "compare", "display",
+           "evaluate", "filter_rows", "first_number", "holds", "normalise", "truthy"]
+
 FUNCS = sorted([*TABLE_FUNCS, *SCALAR_FUNCS])
-
-
-class ExprError(SpecError):
-    """An expression that names something the app does not have."""
 
 
 class Scope:
@@ -80,36 +92,12 @@ class Scope:
 
 def evaluate(e: Expr, scope: Scope) -> Value | Row:
     """The value of `e` in `scope`; an `ExprError` names anything unknown."""
-    t = type(e)
-    if t is Const:
-        return e.value
-    if t is Ref:
-        return _ref(e.path, scope)
-    if t is Compare:
-        return compare(e.op, evaluate(e.left, scope), evaluate(e.right, scope))
-    if t is BoolOp:
-        if e.op == "and":
-            return all(truthy(evaluate(i, scope)) for i in e.items)
-        return any(truthy(evaluate(i, scope)) for i in e.items)
-    if t is Not:
-        return not truthy(evaluate(e.item, scope))
-    if t is Call:
-        return _call(e, scope)
-    if t is BinOp:
-        return arith(e.op, evaluate(e.left, scope), evaluate(e.right, scope))
-    raise ExprError(f"not an expression: {e!r}")
+    return _compiled(e)(scope)
 
 
 def holds(e: Expr | None, scope: Scope) -> bool:
     """Whether a condition holds; no condition always holds."""
-    return e is None or truthy(evaluate(e, scope))
-
-
-def truthy(v: object) -> bool:
-    """Truth of a value as a person reads it: "", "0", "false", "no", "off" are false."""
-    if isinstance(v, str):
-        return v.strip().lower() not in ("", "0", "false", "no", "off")
-    return bool(v)
+    return e is None or _compiled_test(e)(scope)
 
 
 def filter_rows(table: str, where: Expr | None, scope: Scope, *,
@@ -119,7 +107,233 @@ def filter_rows(table: str, where: Expr | None, scope: Scope, *,
     rows = _rows(table, scope)
     if where is None:
         return list(rows)
-    return [r for r in rows if truthy(evaluate(where, scope.with_row(r, as_item=as_item)))]
+    return _kept(rows, _compiled_test(where), scope, as_item)
+
+
+def _kept(rows: list[Row], test: Callable[[Scope], bool], scope: Scope,
+          as_item: bool = False) -> list[Row]:
+    """The rows `test` passes, each judged in `scope` with the row as its row (one scope
+    for them all, moved from row to row: nothing keeps a scope past its evaluation)."""
+    if not rows:
+        return []
+    inner = scope.with_row(rows[0], as_item=as_item)
+    out = []
+    for r in rows:
+        inner.row = r
+        if as_item:
+            inner.item = r
+        if test(inner):
+            out.append(r)
+    return out
+
+
+# -- compiling -------------------------------------------------------------------------------
+
+Compiled = Callable[[Scope], Any]
+
+_COMPILED: dict[int, tuple[object, Compiled]] = {}
+_TESTS: dict[int, tuple[object, Callable[[Scope], bool]]] = {}
+_KEPT = 1 << 15
+"""Compiled expressions kept (a spec has a few thousand); past that, the cache starts over."""
+
+
+def _compiled(e: Expr) -> Compiled:
+    """`e` compiled, once per expression object (the cache holds the object, so its id
+    names no other while it is there)."""
+    hit = _COMPILED.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    fn = _compile(e)
+    if len(_COMPILED) >= _KEPT:
+        _COMPILED.clear()
+    _COMPILED[id(e)] = (e, fn)
+    return fn
+
+
+def _compiled_test(e: Expr) -> Callable[[Scope], bool]:
+    """`e` compiled as a condition (`truthy` of its value), once per expression object."""
+    hit = _TESTS.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    fn = _test(e)
+    if len(_TESTS) >= _KEPT:
+        _TESTS.clear()
+    _TESTS[id(e)] = (e, fn)
+    return fn
+
+
+def _test(e: Expr) -> Callable[[Scope], bool]:
+    """`e` compiled as a condition: comparisons and their combinations give a bool already."""
+    fn = _compile(e)
+    if type(e) in (Compare, BoolOp, Not):
+        return fn
+    return lambda s: truthy(fn(s))
+
+
+def _raising(message: str) -> Compiled:
+    def fail(s: Scope) -> Any:
+        raise ExprError(message)
+    return fail
+
+
+def _compile(e: Expr) -> Compiled:
+    t = type(e)
+    if t is Const:
+        value = e.value
+        return lambda s: value
+    if t is Ref:
+        return _compile_ref(e.path)
+    if t is Compare:
+        return _compile_compare(e)
+    if t is BoolOp:
+        tests = tuple(_test(i) for i in e.items)
+        if e.op == "and":
+            def every(s: Scope) -> bool:
+                for test in tests:
+                    if not test(s):
+                        return False
+                return True
+            return every
+
+        def some(s: Scope) -> bool:
+            for test in tests:
+                if test(s):
+                    return True
+            return False
+        return some
+    if t is Not:
+        test = _test(e.item)
+        return lambda s: not test(s)
+    if t is Call:
+        return _compile_call(e)
+    if t is BinOp:
+        op, left, right = e.op, _compile(e.left), _compile(e.right)
+        return lambda s: arith(op, left(s), right(s))
+    return _raising(f"not an expression: {e!r}")
+
+
+def _compile_compare(e: Compare) -> Compiled:
+    op, left, right = e.op, _compile(e.left), _compile(e.right)
+    if op == "~":
+        return lambda s: normalise(left(s)) == normalise(right(s))
+    if op == "==":
+        return lambda s: _equal(left(s), right(s))
+    if op == "!=":
+        return lambda s: not _equal(left(s), right(s))
+    return lambda s: compare(op, left(s), right(s))
+
+
+_SCOPE_NAMES: dict[str, Compiled] = {
+    "item": lambda s: s.item, "param": lambda s: s.param,
+    "answer": lambda s: s.answer, "screen": lambda s: s.screen}
+
+
+def _compile_ref(path: tuple[str, ...]) -> Compiled:
+    """A name (see `_ref`, which says what is wrong with one it cannot find)."""
+    head = path[0]
+    if len(path) == 1:
+        named = _SCOPE_NAMES.get(head)
+        if named is None:
+            def named(s: Scope) -> Any:
+                flags = s.state.flags
+                if head in flags:
+                    return flags[head]
+                return _ref(path, s)  # "input" alone, or an unknown name: raises
+
+        def name(s: Scope) -> Any:
+            row = s.row
+            if row is not None and head in row:
+                return row[head]
+            bindings = s.bindings
+            if bindings is not None and head in bindings:
+                return bindings[head]
+            return named(s)
+        return name
+    if len(path) == 2 and head in ("item", "param"):
+        column = path[1]
+        get = _SCOPE_NAMES[head]
+
+        def field(s: Scope) -> Any:
+            value = get(s)
+            return value.get(column) if isinstance(value, dict) else None
+        return field
+    if len(path) == 2 and head == "input":
+        field_name = path[1]
+        return lambda s: s.inputs.get(field_name, "")
+    return lambda s: _ref(path, s)  # raises
+
+
+def _compile_call(e: Call) -> Compiled:
+    f = e.func
+    if f in TABLE_FUNCS:
+        return _compile_table_call(e)
+    if f not in SCALAR_FUNCS:
+        return _raising(f"unknown function '{f}'{did_you_mean(f, FUNCS)}")
+    if e.table is not None or e.where is not None or len(e.args) != SCALAR_FUNCS[f]:
+        return _raising(f"{f}() takes {SCALAR_FUNCS[f]} argument(s) and no table")
+    args = [_compile(a) for a in e.args]
+    first = args[0]
+    if f == "choose":
+        _, yes, no = args
+        return lambda s: yes(s) if truthy(first(s)) else no(s)
+    if f == "otherwise":
+        other = args[1]
+
+        def otherwise(s: Scope) -> Any:
+            v = first(s)
+            return v if v is not None and v != "" else other(s)
+        return otherwise
+    if f == "number":
+        return lambda s: first_number(first(s))
+    if f in ("times", "fixed"):
+        second = args[1]
+        return lambda s: _times_or_fixed(f, first(s), second(s))
+    if f == "lower":
+        return lambda s: _shown(first(s)).lower()
+    return lambda s: len(_shown(first(s)))
+
+
+def _shown(v: object) -> str:
+    return "" if v is None else display(v)
+
+
+def _compile_table_call(e: Call) -> Compiled:
+    f, table = e.func, e.table
+    if table is None:
+        return _raising(f"{f}() needs a table: {f}(<table> where ...)")
+    test = None if e.where is None else _test(e.where)
+    if f == "exists":
+        if test is None:
+            return lambda s: bool(_rows(table, s))
+
+        def exists(s: Scope) -> bool:
+            rows = _rows(table, s)
+            if not rows:
+                return False
+            inner = s.with_row(rows[0])
+            for r in rows:
+                inner.row = r
+                if test(inner):
+                    return True
+            return False
+        return exists
+    if f == "sum":
+        if len(e.args) != 1:
+            return _raising("sum() takes a table and what to add up: sum(<table>, <column>)")
+        add = _compile(e.args[0])
+
+        def total(s: Scope) -> Value:
+            rows = _rows(table, s)
+            out: Value = 0
+            for r in (rows if test is None else _kept(rows, test, s)):
+                out = arith("+", out, add(s.with_row(r)))
+                if out is None:
+                    return None
+            return out
+        return total
+    if test is None:
+        return lambda s: len(_rows(table, s))
+    return lambda s: len(_kept(_rows(table, s), test, s))
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -169,192 +383,3 @@ def _rows(table: str, scope: Scope) -> list[Row]:
     except KeyError:
         known = list(scope.state.tables)
         raise ExprError(f"unknown table '{table}'{did_you_mean(table, known)}") from None
-
-
-def _call(e: Call, scope: Scope) -> Value:
-    f = e.func
-    if f in TABLE_FUNCS:
-        if e.table is None:
-            raise ExprError(f"{f}() needs a table: {f}(<table> where ...)")
-        if f == "exists":
-            if e.where is None:
-                return bool(_rows(e.table, scope))
-            return any(truthy(evaluate(e.where, scope.with_row(r)))
-                       for r in _rows(e.table, scope))
-        if f == "sum":
-            if len(e.args) != 1:
-                raise ExprError("sum() takes a table and what to add up: sum(<table>, <column>)")
-            total: Value = 0
-            for r in filter_rows(e.table, e.where, scope):
-                total = arith("+", total, evaluate(e.args[0], scope.with_row(r)))
-                if total is None:
-                    return None
-            return total
-        return len(filter_rows(e.table, e.where, scope))
-    if f in SCALAR_FUNCS:
-        if e.table is not None or e.where is not None or len(e.args) != SCALAR_FUNCS[f]:
-            raise ExprError(f"{f}() takes {SCALAR_FUNCS[f]} argument(s) and no table")
-        v = evaluate(e.args[0], scope)
-        if f == "choose":
-            return evaluate(e.args[1] if truthy(v) else e.args[2], scope)
-        if f == "otherwise":
-            return v if v is not None and v != "" else evaluate(e.args[1], scope)
-        if f == "number":
-            return first_number(v)
-        if f in ("times", "fixed"):
-            return _times_or_fixed(f, v, evaluate(e.args[1], scope))
-        s = "" if v is None else display(v)
-        return s.lower() if f == "lower" else len(s)
-    raise ExprError(f"unknown function '{f}'{did_you_mean(f, FUNCS)}")
-
-
-_FIRST_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
-
-
-def first_number(v: object) -> float | int | None:
-    """The first number in a value: `"$1.49 each"` -> 1.49, `"2"` -> 2; None if none."""
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, (int, float)):
-        return v
-    m = _FIRST_NUMBER.search(str(v))
-    n = as_number(m.group(0)) if m else None
-    return int(n) if n is not None and n.is_integer() and "." not in m.group(0) else n
-
-
-def _times_or_fixed(f: str, a: object, b: object) -> Value:
-    """`times(a, b)`: a * b; `fixed(x, d)`: x as text with d decimals. None where a value
-    is not a number."""
-    na, nb = first_number(a), first_number(b)
-    if na is None or nb is None:
-        return None
-    if f == "times":
-        r = na * nb
-        return int(r) if isinstance(na, int) and isinstance(nb, int) else r
-    d = max(0, min(int(nb), 12))
-    return f"{float(na):.{d}f}"
-
-
-# -- values ----------------------------------------------------------------------------------
-
-def display(v: object) -> str:
-    """A value as a screen shows it: "" for none, `3` not `3.0`, true/false for flags."""
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if v.is_integer() and abs(v) < 1e16:
-            return str(int(v))
-        return repr(v)
-    return str(v)
-
-
-_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
-_THOUSANDS = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d+)?")
-_SPACE = re.compile(r"\s+")
-
-
-def as_number(v: object) -> float | None:
-    """`v` as a number when it is one or reads as one ("3.49", "$3.49", "1,299", "12 %")."""
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, (int, float)):
-        return float(v)
-    if not isinstance(v, str):
-        return None
-    s = v.strip()
-    # A currency sign or percent on either side, as prices and ratios are written.
-    while s and unicodedata.category(s[0]) == "Sc":
-        s = s[1:].lstrip()
-    while s and (unicodedata.category(s[-1]) == "Sc" or s[-1] == "%"):
-        s = s[:-1].rstrip()
-    if _THOUSANDS.fullmatch(s):
-        s = s.replace(",", "")
-    if not _NUMBER.fullmatch(s):
-        return None
-    f = float(s)
-    return f if math.isfinite(f) else None
-
-
-def normalise(v: object) -> float | str:
-    """The form `~` compares: a number, else case-folded text with collapsed whitespace."""
-    n = as_number(v)
-    if n is not None:
-        return n
-    s = unicodedata.normalize("NFKC", display(v)).casefold()
-    return _SPACE.sub(" ", s).strip().rstrip(".!?。").rstrip()
-
-
-def compare(op: str, a: object, b: object) -> bool:
-    """`a op b` without raising: see the module docstring for the mixed-type rules."""
-    if op == "~":
-        return normalise(a) == normalise(b)
-    if op == "==" or op == "!=":
-        return _equal(a, b) == (op == "==")
-    if a is None or b is None:
-        return False
-    na, nb = as_number(a), as_number(b)
-    if na is not None and nb is not None:
-        a, b = na, nb
-    elif type(a) is not type(b) or not isinstance(a, (str, bool)):
-        return False
-    if op == "<":
-        return a < b  # type: ignore[operator]
-    if op == "<=":
-        return a <= b  # type: ignore[operator]
-    if op == ">":
-        return a > b  # type: ignore[operator]
-    if op == ">=":
-        return a >= b  # type: ignore[operator]
-    raise ExprError(f"unknown comparison '{op}'")
-
-
-def _equal(a: object, b: object) -> bool:
-    if a is None or b is None:
-        return a is None and b is None
-    if isinstance(a, bool) or isinstance(b, bool):
-        return _as_bool(a) is not None and _as_bool(a) == _as_bool(b)
-    if type(a) is type(b) or (isinstance(a, (int, float)) and isinstance(b, (int, float))):
-        return a == b
-    na = as_number(a)
-    return na is not None and na == as_number(b)
-
-
-def _as_bool(v: object) -> bool | None:
-    if isinstance(v, (bool, int, float)):
-        return bool(v)
-    if isinstance(v, str):
-        s = v.strip().lower()
-        if s in ("true", "1", "yes", "on"):
-            return True
-        if s in ("false", "0", "no", "off"):
-            return False
-    return None
-
-
-def arith(op: str, a: object, b: object) -> Value:
-    """`a + b` / `a - b` on numbers (a numeric string next to a number counts as one);
-    `+` of two texts joins them; anything else has no value."""
-    if op not in ("+", "-"):
-        raise ExprError(f"unknown operator '{op}'")
-    if isinstance(a, str) and isinstance(b, str):
-        return a + b if op == "+" else None
-    if type(a) is int and type(b) is int:
-        return a + b if op == "+" else a - b
-    na, nb = as_number(a), as_number(b)
-    if na is None or nb is None:
-        return None
-    r = na + nb if op == "+" else na - nb
-    if _is_integer(a) and _is_integer(b) and abs(r) < 2**63:
-        return int(r)
-    return r
-
-
-_INTEGER = re.compile(r"\s*[-+]?\d+\s*")
-
-
-def _is_integer(v: object) -> bool:
-    if isinstance(v, bool):
-        return False
-    return isinstance(v, int) or (isinstance(v, str) and _INTEGER.fullmatch(v) is not None)

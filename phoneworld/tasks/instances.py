@@ -24,7 +24,7 @@ import hashlib
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -175,46 +175,80 @@ def _drawings(spec: AppSpec, task: Task, why: Counter[str] | None) -> Iterator[T
                 options.append((next(iter(r.values())), b))
             else:
                 drop("value empty, cut or no word")
-        choices.append(list({_canon(b): (row, key, b) for key, b in options}.values()))
+        choices.append([(row, key, b, words, tuple(w for w in words if w[0] in visible))
+                        for words, (key, b) in {_words(b): (key, b) for key, b in options}
+                        .items()])
     if not all(choices):
         drop("no row to draw")
     # A conjunct that reads the parameters alone (`c == true`: the row's switch is on)
     # says which rows the template is for: it holds or fails whatever is done.
     content = {t.name: {c.name for c in t.columns} for t in spec.tables if t.kind == "content"}
     fixed = [c for c in conjuncts(task.condition) if _of_params(c, set(tables), content)]
-    m = fresh_machine(spec)
-    found: dict[str, list[dict[str, Value]]] = {}
-    meant: dict[str, set[str]] = {}  # the shown words -> every binding they could mean
+    # What does not depend on the drawn values is judged once, before the drawings.
+    holds_now = _fresh_judge(spec)
+    halves = _halves(task)
+    seen = _seer(task, visible, tables, reach)
+    settable = _settable(spec, task, reach)
+    form = _form(spec, task, visible, tables, frozenset(tables))
+    found: dict[tuple, list[tuple[dict[str, Value], tuple]]] = {}  # with their words
+    meant: dict[tuple, set[tuple]] = {}  # the shown words -> every binding they could mean
     for combo in itertools.islice(itertools.product(*choices), MAX_DRAWS):
-        drawn = [(_table(row), key) for row, key, _ in combo]
-        if len(set(drawn)) < len(drawn):
-            drop("the same row for both goals")
-            continue  # a composite's two goals on one table: two rows (`composite`)
-        b: dict[str, Value] = {}
-        for _, _, part in combo:
-            b.update(part)
-        if not all(goal_holds(m, Goal(spec.name, c, tuple(b.items()))) for c in fixed):
+        if len(combo) == 1:
+            _, _, b, words, shown = combo[0]
+        else:
+            drawn = [(_table(row), key) for row, key, *_ in combo]
+            if len(set(drawn)) < len(drawn):
+                drop("the same row for both goals")
+                continue  # a composite's two goals on one table: two rows (`composite`)
+            b = {}
+            for part in combo:
+                b.update(part[2])
+            words = tuple(sorted(w for part in combo for w in part[3]))
+            shown = tuple(sorted(w for part in combo for w in part[4]))
+        if not all(holds_now(c, b) for c in fixed):
             drop("row not of the template")
             continue
-        shown = _canon({k: v for k, v in b.items() if k in visible})
-        meant.setdefault(shown, set()).add(_canon(b))
-        if any(goal_holds(m, Goal(spec.name, h, tuple(b.items()))) for h in _halves(task)):
+        meant.setdefault(shown, set()).add(words)
+        if any(holds_now(h, b) for h in halves):
             drop("goal holds after a reset")
             continue
-        if not _seen(task, b, visible, tables, reach):
+        if not seen(b):
             drop("subject not seen with its answer, or its screen not reached")
             continue
-        if not _settable(spec, task, reach):
+        if not settable:
             drop("nothing reached sets the goal")
             continue
-        found.setdefault(shown, []).append(b)
+        found.setdefault(shown, []).append((b, words))
     for shown, options in found.items():
         # The same words for different rows ("Mom" twice in a list) are ambiguous, even
         # when the other row's goal already holds or is out of sight.
         if len(options) == 1 and len(meant[shown]) == 1:
-            yield _instance(spec, task, options[0], visible, tables)
+            b, words = options[0]
+            yield _instance(spec, task, b, form, words)
         else:
             drop("the same words for other rows")
+
+
+def _fresh_judge(spec: AppSpec) -> Callable[[Expr, dict[str, Value]], bool]:
+    """`judge(c, b)`: whether condition `c` with parameters `b` holds just after a reset
+    (`fresh_machine`), judged once per value of the parameters `c` names (a composite's
+    half holds or not whatever row the other half draws). For one drawing's conditions:
+    the memo is keyed by the condition's `id`."""
+    m = fresh_machine(spec)
+    names: dict[int, tuple[str, ...]] = {}
+    memo: dict[tuple, bool] = {}
+
+    def judge(c: Expr, b: dict[str, Value]) -> bool:
+        named = names.get(id(c))
+        if named is None:
+            named = names[id(c)] = tuple(sorted({x.path[0] for x in walk(c)
+                                                 if isinstance(x, Ref) and len(x.path) == 1}))
+        key = (id(c), *((type(b[n]), b[n]) if n in b else () for n in named))
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = goal_holds(m, Goal(spec.name, c, tuple(b.items())))
+        return hit
+    return judge
 
 
 def row_of(task: Task) -> dict[str, str]:
@@ -290,8 +324,10 @@ def holes_of(task: Task) -> set[str]:
     return {h for v in W.variants(task.instruction) for h in W.holes(v)}
 
 
-def _canon(b: dict[str, Value]) -> str:
-    return json.dumps(sorted((k, display(v)) for k, v in b.items()), ensure_ascii=False)
+def _words(b: dict[str, Value]) -> tuple[tuple[str, str], ...]:
+    """The drawn values as a person reads them, in name order: what tells drawings apart,
+    and (as JSON) what an instance's id hashes."""
+    return tuple(sorted((k, display(v)) for k, v in b.items()))
 
 
 def _subject(answer_params: set[str], visible: set[str], tables: dict[str, str]) -> list[str]:
@@ -306,34 +342,51 @@ def _places(task: Task) -> set[str]:
     return {p.name for p in task.params if p.column == "id"}
 
 
-def _seen(task: Task, b: dict[str, Value], visible: set[str], tables: dict[str, str],
-          reach: Reach) -> bool:
-    """Whether a person can see what the task is about: its screens are reached, each
-    question's subject shares a screen with the answer, other shown values appear; a
-    row's place (`_places`) is counted, not shown."""
+def _seer(task: Task, visible: set[str], tables: dict[str, str], reach: Reach
+          ) -> Callable[[dict[str, Value]], bool]:
+    """`seen(b)`: whether a person can see what the task is about with parameters `b`:
+    its screens are reached, each question's subject shares a screen with the answer,
+    other shown values appear; a row's place (`_places`) is counted, not shown. What the
+    template alone decides is judged here, once."""
     places = _places(task)
     visible = visible - places
+    screens_reached = True
+    asked: list[tuple[list[str], list[Value]]] = []  # (the parameters, the constants)
     for c in conjuncts(task.condition):
         r = reads(c)
         if "screen" in r:
             for x in (c.left, c.right) if isinstance(c, Compare) else ():
                 if isinstance(x, Const) and isinstance(x.value, str) and \
                         x.value not in reach.screens:
-                    return False
+                    screens_reached = False
         if "answer" in r:
-            answers = {p for p in r if p in b and p not in places}
-            values = [b[p] for p in _subject(answers, visible, tables)] + \
-                [b[p] for p in sorted(answers)] + \
-                [x.value for x in ((c.left, c.right) if isinstance(c, Compare) else ())
-                 if isinstance(x, Const)]
-            if not reach.together(values):
-                return False
-    for half in _halves(task):
-        if not _row_reached(conjuncts(half), b, reach):
-            return False
+            answers = {p for p in r if p in tables and p not in places}
+            asked.append(([*_subject(answers, visible, tables), *sorted(answers)],
+                          [x.value for x in ((c.left, c.right) if isinstance(c, Compare)
+                                             else ()) if isinstance(x, Const)]))
+    halves = [_row_checks(conjuncts(half), set(tables)) for half in _halves(task)]
     # Text to type need not be on any screen yet: it was typed in the recordings.
-    return all(reach.anywhere(b[p]) for p in visible
-               if isinstance(b.get(p), str) and not tables.get(p, "").endswith(TYPED))
+    shown = [p for p in sorted(visible) if not tables.get(p, "").endswith(TYPED)]
+    everything = reach.everything
+    together: dict[frozenset, bool] = {}
+
+    def seen(b: dict[str, Value]) -> bool:
+        if not screens_reached:
+            return False
+        for params, consts in asked:
+            want = frozenset(normalise(v) for v in [*(b[p] for p in params), *consts])
+            ok = together.get(want)
+            if ok is None:
+                ok = together[want] = any(want <= v for v in reach.views)
+            if not ok:
+                return False
+        for screens, params in halves:
+            for p in params:
+                value = normalise(b[p])
+                if not any((s, value) in reach.rows for s in screens):
+                    return False
+        return all(normalise(b[p]) in everything for p in shown if isinstance(b.get(p), str))
+    return seen
 
 
 def _settable(spec: AppSpec, task: Task, reach: Reach) -> bool:
@@ -355,42 +408,63 @@ def _setters(spec: AppSpec) -> dict[str, frozenset[str]]:
     return {f: frozenset(s) for f, s in out.items()}
 
 
-def _row_reached(conds: list[Expr], b: dict[str, Value], reach: Reach) -> bool:
-    """Whether a goal that a screen show a row (`screen == "s" and param.c == p`) names a
-    screen and row the walk saw together."""
+def _row_checks(conds: list[Expr], params: set[str]) -> tuple[list[str], list[str]]:
+    """(the screens, the parameters) of a goal that a screen show a row (`screen == "s"
+    and param.c == p`): the row `p` names must be one the walk saw on one of the screens
+    (`_seer`)."""
     screens = [x.value for c in conds if isinstance(c, Compare) and "screen" in reads(c)
                for x in (c.left, c.right) if isinstance(x, Const)]
+    out = []
     for c in conds:
         if not isinstance(c, Compare):
             continue
         for x, y in ((c.left, c.right), (c.right, c.left)):
             if isinstance(x, Ref) and x.path[0] == "param" and isinstance(y, Ref) and \
-                    y.path[0] in b:
-                value = normalise(b[y.path[0]])
-                if not any((s, value) in reach.rows for s in screens):
-                    return False
-    return True
+                    y.path[0] in params:
+                out.append(y.path[0])
+    return screens, out
 
 
 def instance(spec: AppSpec, task: Task, bindings: dict[str, Value]) -> TaskInstance:
     """The instance of `task` with these parameter values (no checks: see `draw`)."""
-    return _instance(spec, task, dict(bindings), holes_of(task), row_of(task))
+    b = dict(bindings)
+    return _instance(spec, task, b, _form(spec, task, holes_of(task), row_of(task),
+                                          frozenset(b)))
 
 
-def _instance(spec: AppSpec, task: Task, b: dict[str, Value], visible: set[str],
-              tables: dict[str, str]) -> TaskInstance:
-    digest = hashlib.sha1(_canon(b).encode()).hexdigest()[:8]
-    iid = f"{spec.name}/{task.name}#{digest}"
-    text = W.pick_filled(task.instruction, iid, {k: display(v) for k, v in b.items()})
+@dataclass(frozen=True)
+class _Form:
+    """What a template's instances carry besides their values, the same for every drawing
+    with these parameter names: the parameters a question is about (`show`), those typed."""
+
+    asks: bool
+    subject: tuple[str, ...]
+    typed: tuple[str, ...]
+
+
+def _form(spec: AppSpec, task: Task, visible: set[str], tables: dict[str, str],
+          names: frozenset[str]) -> _Form:
     answers = {p for c in conjuncts(task.condition) if "answer" in reads(c)
-               for p in reads(c) if p in b}
-    show = tuple(b[p] for p in _subject(answers, visible - _places(task), tables))
-    typed = tuple(display(b[p]) for p in sorted(_typed(spec, task.condition) | {
-        p for p, t in tables.items() if t.endswith(TYPED)}) if p in b)
+               for p in reads(c) if p in names}
+    subject = tuple(_subject(answers, visible - _places(task), tables))
+    typed = tuple(p for p in sorted(_typed(spec, task.condition) | {
+        p for p, t in tables.items() if t.endswith(TYPED)}) if p in names)
+    return _Form(bool(answers), subject, typed)
+
+
+def _instance(spec: AppSpec, task: Task, b: dict[str, Value], form: _Form,
+              words: tuple[tuple[str, str], ...] | None = None) -> TaskInstance:
+    """The instance of `task` with values `b` (`words`: `_words(b)`, where known)."""
+    words = _words(b) if words is None else words
+    digest = hashlib.sha1(json.dumps(words, ensure_ascii=False).encode()).hexdigest()[:8]
+    iid = f"{spec.name}/{task.name}#{digest}"
+    text = W.pick_filled(task.instruction, iid, dict(words))
+    show = tuple(b[p] for p in form.subject)
+    typed = tuple(display(b[p]) for p in form.typed)
     return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),
                         params=dict(b), template=task.name,
                         goals=(Goal(spec.name, task.condition, tuple(b.items())),),
-                        show=((spec.name, show),) if answers else (), typed=typed)
+                        show=((spec.name, show),) if form.asks else (), typed=typed)
 
 
 def _typed(spec: AppSpec, condition: Expr) -> set[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from phoneworld.tasks.sentences import end_mark, tidy
 
@@ -79,6 +80,7 @@ def fill(template: str, values: dict[str, object]) -> str:
     return tidy(_HOLE.sub(one, template))
 
 
+@lru_cache(maxsize=1 << 14)  # an app's few thousand texts, filled into every template
 def reads_as_words(value: str) -> bool:
     """Whether an app's text reads as words of its own inside an instruction, not as a
     name: a sentence, a name that reads as words of ours ("default", lower case, or
