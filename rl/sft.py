@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from rl.ground import token_pieces
-from rl.model import load_policy
+from rl.model import load_policy, runs_lean
 from rl.pieces import IGNORED
 
 
 def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
              max_length: int = 768, seed: int = 0, save_steps: int = 100,
-             progress: bool = True, weight_decay: float = 0.0) -> Any:
+             progress: bool = True, weight_decay: float = 0.0, all_used: bool = False) -> Any:
     """An `SFTConfig` with the settings that work on a CPU (and on GPUs, with accelerate).
 
     The learning rate warms up over the first 5% of the steps, then follows a cosine. In
@@ -47,7 +47,21 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
         disable_tqdm=not progress, dataloader_num_workers=0, weight_decay=weight_decay,
         # Batches of like lengths: about 30% less padding on the apps' prompts.
         train_sampling_strategy="group_by_length",
+        # Processes of a spread run (`rl.spread`) of a model all of whose parameters take
+        # part in every loss (`all_used`: the tiny models) and whose only buffers (the
+        # rotary frequencies) never change: DDP need not walk the autograd graph each
+        # step for unused parameters (it warned so), nor broadcast the buffers before
+        # each forward (one meeting of the processes a step fewer). The same gradients,
+        # bit for bit; other models keep transformers' defaults.
+        ddp_find_unused_parameters=False if all_used else None,
+        ddp_broadcast_buffers=False if all_used else None,
     )
+
+
+def _all_used(model: Any) -> bool:
+    """Whether every parameter of `model` takes part in each SFT loss and its buffers
+    never change: the tiny Qwen3 models built here (`rl.model.runs_lean`)."""
+    return runs_lean(model)
 
 
 def reply_loss_trainer(base: type, prompt_weight: float = 0.0,
@@ -297,7 +311,8 @@ def _train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]] | Path,
     model, tok = load_policy(model_dir)
     tok.padding_side = "right"  # training pads on the right; generation on the left
     args = sft_args(out, steps, lr=lr, batch=batch, max_length=max_length, seed=seed,
-                    save_steps=save_steps, progress=progress, weight_decay=weight_decay)
+                    save_steps=save_steps, progress=progress, weight_decay=weight_decay,
+                    all_used=_all_used(model))
     trainer = reply_loss_trainer(SFTTrainer, prompt_weight, task_line(tok))(
         model=model, args=args, train_dataset=load_from_disk(str(examples))
         if isinstance(examples, Path) else Dataset.from_list(list(examples)),

@@ -203,3 +203,23 @@ def test_the_prompt_loss_leaves_the_task_line_out(micro, tmp_path, task_last) ->
         start = int((labels[r] != -100).int().argmax())
         task = re.findall(r"^Task: (.*)$", tok.decode(ids[:start + 1]), re.M)[-1]
         assert said.startswith(":") and task.strip() in said, (said, task)
+
+
+def test_spread_runs_of_the_tiny_models_tell_ddp_what_they_need(micro) -> None:
+    """No search for unused parameters, no buffers broadcast each step (`rl.spread`),
+    where every parameter takes part in the loss (the tiny models); transformers'
+    defaults for any other model."""
+    from pathlib import Path
+
+    from rl.model import load_policy
+    from rl.sft import _all_used, sft_args
+
+    folder, *_ = micro
+    model, _ = load_policy(folder)
+    assert _all_used(model)
+    args = sft_args(Path("unused"), 10, all_used=True)
+    assert args.ddp_find_unused_parameters is False and args.ddp_broadcast_buffers is False
+    model.config._attn_implementation = "eager"
+    assert not _all_used(model)
+    args = sft_args(Path("unused"), 10)
+    assert args.ddp_find_unused_parameters is None and args.ddp_broadcast_buffers is None
