@@ -15,6 +15,13 @@ among them). Each step's CPU time is split by the trainer's callbacks:
   (the losses, backward, DDP's gradient averaging, clipping);
 - `optim`: AdamW; `after`: the scheduler and zeroing the gradients.
 
+`--kernels` instead times the choices a step could make, alone, on the default model's
+shapes (a batch of 16 of 270 tokens, 4 query heads and 2 key/value heads of 16; the
+vocabulary projection of 1,300 positions): attention kernels and layouts (torch's CPU
+flash attention with grouped heads or with the key/value heads repeated, its math kernel,
+batched products by hand, all heads of a group against their shared keys at once, flash
+in bfloat16) and float32 against bfloat16 matrix products.
+
 `wall` is each step's wall seconds, end to end. `--profile N` runs torch's profiler over N
 more steps (of rank 0) and prints its table by self time (the profiler's times are wall
 times: on a loaded machine, read its shares, not its milliseconds). Figures are CPU
@@ -145,9 +152,83 @@ def summary(rows: list[dict[str, float]]) -> list[str]:
     return lines
 
 
+def _cpu_ms(fn: Any, n: int = 5) -> float:
+    """Mean CPU milliseconds of `fn()` over `n` calls, after two."""
+    for _ in range(2):
+        fn()
+    t = time.process_time()
+    for _ in range(n):
+        fn()
+    return 1000 * (time.process_time() - t) / n
+
+
+def kernels(batch: int = 16, length: int = 270) -> None:
+    """Print CPU ms of attention forward+backward per layer and of matrix products."""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    torch.manual_seed(0)
+    b, h, kv, n, d = batch, 4, 2, length, 16
+    q = torch.randn(b, h, n, d, requires_grad=True)
+    k, v = (torch.randn(b, kv, n, d, requires_grad=True) for _ in range(2))
+    grad = torch.randn(b, h, n, d)
+    causal = torch.zeros(n, n).masked_fill(~torch.ones(n, n, dtype=torch.bool).tril(),
+                                           float("-inf"))
+
+    def rep(x: Any) -> Any:
+        return x[:, :, None].expand(b, kv, h // kv, n, d).reshape(b, h, n, d)
+
+    def by_hand(x: Any, keys: Any, vals: Any, rows: int, mask: Any) -> Any:
+        s = torch.baddbmm(mask.expand(keys.shape[0], rows, n), x,
+                          keys.transpose(1, 2), alpha=d ** -0.5)
+        return torch.bmm(s.softmax(-1), vals)
+
+    def math() -> Any:
+        with sdpa_kernel(SDPBackend.MATH):
+            return F.scaled_dot_product_attention(q, rep(k), rep(v), is_causal=True)
+
+    ways = {
+        "flash, grouped heads (the default)": lambda: F.scaled_dot_product_attention(
+            q, k, v, is_causal=True, enable_gqa=True),
+        "flash, key/value heads repeated": lambda: F.scaled_dot_product_attention(
+            q, rep(k), rep(v), is_causal=True),
+        "math kernel": math,
+        "batched products by hand": lambda: by_hand(
+            q.reshape(b * h, n, d), rep(k).reshape(b * h, n, d), rep(v).reshape(b * h, n, d),
+            n, causal).view(b, h, n, d),
+        "by hand, a group's heads at once": lambda: by_hand(
+            q.reshape(b * kv, (h // kv) * n, d), k.reshape(b * kv, n, d),
+            v.reshape(b * kv, n, d), (h // kv) * n, causal.repeat(h // kv, 1)).view(b, h, n, d),
+        "flash in bfloat16": lambda: F.scaled_dot_product_attention(
+            q.bfloat16(), rep(k).bfloat16(), rep(v).bfloat16(), is_causal=True).float(),
+    }
+    print(f"attention of {b} x {n} tokens, {h} heads ({kv} key/value) of {d}, one layer:")
+    for name, fn in ways.items():
+        print(f"  {name:36s} forward {_cpu_ms(fn):6.1f}  forward+backward "
+              f"{_cpu_ms(lambda fn=fn: fn().backward(grad)):6.1f} CPU ms")
+    print("matrix products (CPU ms): float32, bfloat16, bfloat16 with the casts")
+    for m, kk, nn in [(1300, 64, 4096), (b * n, 64, 128), (b * n, 128, 64), (b * n, 64, 64)]:
+        print(f"  {m} x {kk} @ {kk} x {nn}:", *(f"{ms:6.2f}" for ms in _products(m, kk, nn)))
+
+
+def _products(m: int, k: int, n: int) -> list[float]:
+    """CPU ms of an (m, k) @ (k, n) product: float32, bfloat16, bfloat16 cast from and to
+    float32."""
+    import torch
+
+    x, w = torch.randn(m, k), torch.randn(k, n)
+    xb, wb = x.bfloat16(), w.bfloat16()
+    return [_cpu_ms(lambda: x @ w, 20), _cpu_ms(lambda: xb @ wb, 20),
+            _cpu_ms(lambda: (x.bfloat16() @ w.bfloat16()).float(), 20)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run", type=Path, help="a run folder with demos.json.gz and base/")
+    ap.add_argument("run", type=Path, nargs="?",
+                    help="a run folder with demos.json.gz and base/")
+    ap.add_argument("--kernels", action="store_true",
+                    help="time attention kernels and matrix products alone instead")
     ap.add_argument("--steps", type=int, default=40, help="steps timed")
     ap.add_argument("--skip", type=int, default=10, help="steps run first, not timed")
     ap.add_argument("--profile", type=int, default=0, help="steps profiled after the timed")
@@ -166,6 +247,11 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
+    if ns.kernels:
+        kernels(ns.batch)
+        return
+    if ns.run is None:
+        ap.error("a run folder is needed (or --kernels)")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from rl.sft import train_sft
 
