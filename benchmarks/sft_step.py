@@ -142,6 +142,7 @@ class Profile(TrainerCallback):
 
 def summary(rows: list[dict[str, float]]) -> list[str]:
     """Lines of mean and median milliseconds per part, CPU then wall."""
+    rows = [r for r in rows if r["data"] == r["data"]]  # the first step has no "before"
     total = [sum(r[p] for p in PARTS) for r in rows]
     lines = [f"CPU ms a step: mean {1000 * statistics.fmean(total):.1f}, "
              f"median {1000 * statistics.median(total):.1f}"]
