@@ -121,18 +121,3 @@ def prompt_ids(tok: Any, msgs: list[dict[str, str]]) -> list[int]:
     """Token ids of a chat prompt, ready for the assistant's reply."""
     return list(tok.apply_chat_template(msgs, add_generation_prompt=True, tokenize=True,
                                         return_dict=False))
-
-
-def runs_lean(model: Any) -> bool:
-    """Whether `hidden_states(model, ...)` computes what `model`'s own forward does: a
-    Qwen3 causal LM (the tiny models built here) with torch's attention, full causal
-    attention in every layer, plain rotary positions, no attention dropout."""
-    cfg = getattr(model, "config", None)
-    return (type(model).__name__ == "Qwen3ForCausalLM" and cfg is not None
-            and getattr(cfg, "_attn_implementation", None) == "sdpa"
-            and not getattr(cfg, "use_sliding_window", False)
-            and (getattr(cfg, "rope_parameters", None) or {}).get("rope_type") == "default"
-            and not (model.training and cfg.attention_dropout)
-            and all(t == "full_attention" for t in getattr(cfg, "layer_types", None) or [])
-            and cfg.hidden_act == "silu")
-

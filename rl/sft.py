@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rl.ground import token_pieces
-from rl.model import load_policy, runs_lean
+from rl.model import load_policy
 from rl.pieces import IGNORED
 
 
@@ -60,8 +60,9 @@ def sft_args(out: Path, steps: int, *, lr: float = 2e-3, batch: int = 16,
 
 def _all_used(model: Any) -> bool:
     """Whether every parameter of `model` takes part in each SFT loss and its buffers
-    never change: the tiny Qwen3 models built here (`rl.model.runs_lean`)."""
-    return runs_lean(model)
+    never change: a dense Qwen3 causal LM (the tiny models built here), whose only
+    buffers are its rotary frequencies."""
+    return type(model).__name__ == "Qwen3ForCausalLM"
 
 
 def reply_loss_trainer(base: type, prompt_weight: float = 0.0,
