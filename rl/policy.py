@@ -275,7 +275,7 @@ def named_rows(lines: Sequence[Line], task: str) -> list[Line] | None:
         return None
     scored = [(shared_words(wanted, [json.loads(w) for w in ln.words]), ln) for ln in lines]
     named = [(n, ln) for n, ln in scored if n and ln.row
-             and keywords(json.loads(ln.words[0])) <= wanted]
+             and set() < keywords(json.loads(ln.words[0])) <= wanted]
     if not named or any(n > max(m for m, _ in named) for n, ln in scored if not ln.row):
         return None
     rows = [ln for _, ln in named]

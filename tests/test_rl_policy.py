@@ -428,6 +428,10 @@ def test_a_note_reads_the_row_the_task_names_not_the_row_beside_it() -> None:
     assert named_rows(screen_lines(els), "How many results are there for Tortilla "
                                          "Chips?") is not None  # the row leads
     assert named_rows(screen_lines(els), "How many results for Almonds?") is None  # a part
+    # a row whose label names nothing ("#") is no name, whatever else it shares
+    odd = [*els[:2], {**els[2], "bounds": [0, 200, 1080, 500]},
+           {**els[3], "text": "#"}, {**els[4], "text": "Almonds $2.99"}, *els[5:]]
+    assert named_rows(screen_lines(odd), "Price of Almonds?") is None
     # a line outside the list that shares more with the task than the named row: the
     # task is about it (a title, a total), so the whole screen
     titled = [{**els[0], "text": "Tortilla Chips results"}, *els[1:]]
