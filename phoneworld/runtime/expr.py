@@ -138,27 +138,25 @@ _KEPT = 1 << 15
 
 
 def _compiled(e: Expr) -> Compiled:
-    """`e` compiled, once per expression object (the cache holds the object, so its id
-    names no other while it is there)."""
-    hit = _COMPILED.get(id(e))
-    if hit is not None and hit[0] is e:
-        return hit[1]
-    fn = _compile(e)
-    if len(_COMPILED) >= _KEPT:
-        _COMPILED.clear()
-    _COMPILED[id(e)] = (e, fn)
-    return fn
+    """`e` compiled, once per expression object."""
+    return _once(_COMPILED, e, _compile)
 
 
 def _compiled_test(e: Expr) -> Callable[[Scope], bool]:
     """`e` compiled as a condition (`truthy` of its value), once per expression object."""
-    hit = _TESTS.get(id(e))
+    return _once(_TESTS, e, _test)
+
+
+def _once(cache: dict[int, tuple[Any, Any]], e: Expr, make: Callable[[Expr], Any]) -> Any:
+    """`make(e)`, kept in `cache` by the object (the cache holds it, so its id names no
+    other while it is there); the cache is emptied when it holds `_KEPT`."""
+    hit = cache.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    fn = _test(e)
-    if len(_TESTS) >= _KEPT:
-        _TESTS.clear()
-    _TESTS[id(e)] = (e, fn)
+    fn = make(e)
+    if len(cache) >= _KEPT:
+        cache.clear()
+    cache[id(e)] = (e, fn)
     return fn
 
 

@@ -78,9 +78,10 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
             continue
         must = [*next((list(v) for app, v in show if app == g.app), []), expected[0]]
         on: set[str] = set()
-        if (last := _placed_row(g.condition, scope_for(target, g))) is not None:
+        placed = _placed(g.condition)
+        if placed is not None and (last := _placed_row(placed, scope_for(target, g))):
             must[-1] = last  # a place in a list is counted down to its row: seen, not read
-            on = _listing(world.machines()[g.app].spec, _placed_table(g.condition))
+            on = _listing(world.machines()[g.app].spec, placed.table)
         stages.append((g.app, _sees(g.app, must, on)))
     asked = {g.app for g in goals if g.wants_answer}
     stages = [(app, _sees(app, list(v))) for app, v in show if app not in asked and v] + stages
@@ -143,16 +144,6 @@ def _counted(e: Expr) -> Call | None:
     return None
 
 
-def _placed_table(e: Expr) -> str | None:
-    """The table an answer's `count(t where id <= k)` counts (`positions`), or None."""
-    for c in conjuncts(e):
-        if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
-                isinstance(c.right, Call) and c.right.func == "count" and \
-                isinstance(c.right.where, Compare) and c.right.where.op == "<=":
-            return c.right.table
-    return None
-
-
 def _listing(spec: AppSpec, table: str | None) -> set[str]:
     """The screens of `spec` whose lists show rows of `table`: where a place in it is
     counted (the row's name on another screen, a chat beside a contact, is not it)."""
@@ -160,18 +151,23 @@ def _listing(spec: AppSpec, table: str | None) -> set[str]:
         v.items is not None and v.items.table == table for v in views(s.root))}
 
 
-def _placed_row(e: Expr, scope) -> str | None:
-    """The first text of the row an answer's `count(t where id <= k)` ends on (the place
-    of row `k` in its list: `positions`), or None where the answer is no such count."""
+def _placed(e: Expr) -> Call | None:
+    """The `count(t where id <= k)` an answer is compared with (the place of row `k` in
+    its list: `positions`), or None where the answer is no such count."""
     for c in conjuncts(e):
         if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
                 isinstance(c.right, Call) and c.right.func == "count" and \
                 isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
                 c.right.where.left == Ref(("id",)):
-            rows = filter_rows(c.right.table, c.right.where, scope)
-            return next((v for k, v in rows[-1].items() if k not in ("id", "ctx") and
-                         isinstance(v, str) and v.strip()), None) if rows else None
+            return c.right
     return None
+
+
+def _placed_row(call: Call, scope) -> str | None:
+    """The first text of the row a `_placed` count ends on, if any."""
+    rows = filter_rows(call.table, call.where, scope)
+    return next((v for k, v in rows[-1].items() if k not in ("id", "ctx") and
+                 isinstance(v, str) and v.strip()), None) if rows else None
 
 
 def _sees_rows(app: str, call: Call, scope) -> Callable[[World], bool]:
