@@ -283,6 +283,14 @@ def named_rows(lines: Sequence[Line], task: str) -> list[Line] | None:
         len(ln.bounds) == 4 and _inside(ln.bounds, r.bounds) for r in rows)]
 
 
+def names_something(lines: Sequence[Line], task: str) -> bool:
+    """Whether a line of the screen shares a word with the task (a `*` hint), or the
+    task has no word that can name anything."""
+    wanted = keywords(task)
+    return not wanted or any(shared_words(wanted, [json.loads(w) for w in ln.words])
+                             for ln in lines)
+
+
 def whole_word(value: str) -> re.Pattern[str]:
     """A pattern finding `value` whole in a text: not "1" inside "12 oz" or "1.5"."""
     return re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")

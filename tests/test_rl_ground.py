@@ -240,3 +240,27 @@ def test_a_note_names_a_line_then_copies_only_that_lines_words(micro, monkeypatc
         value = _sample(tok, model, prompt, head, Grounded(tok, len(prompt), [seen]), seed,
                         n=8)[len(head):].split('"')[0]
         assert value in "BBQ Potato Chips\x0012 oz" and "8 oz" not in value, value
+
+
+def test_no_note_where_no_line_shares_a_word_with_the_task(micro) -> None:
+    """What the task asks about is not on a screen none of whose lines shares a word
+    with it: a reply there may not start a note; where one line does, it is free."""
+    torch = pytest.importorskip("torch")
+    from rl.ground import Grounded, seen_at
+    from rl.model import load_policy, prompt_ids
+
+    model, tok = load_policy(micro[0])
+    model.eval()
+    els = [{"text": "Drinks", "clickable": True, "bounds": [0, 0, 100, 50]},
+           {"text": "Bakery", "clickable": True, "bounds": [0, 50, 100, 100]}]
+    prompt = prompt_ids(tok, [{"role": "user", "content": "Task: x"}])
+    far = seen_at("What date is shown for Order #10483?", els)
+    near = seen_at("How many products does Bakery have?", els)
+    assert not far.readable and near.readable
+    ids = torch.tensor(prompt)
+    assert Grounded(tok, len(prompt), [near]).limit(0, ids) is None
+    allowed = Grounded(tok, len(prompt), [far]).limit(0, ids)
+    assert allowed and not {i for i in allowed if "Note: ".startswith(tok.decode([i]))}
+    for seed in range(6):
+        said = _sample(tok, model, prompt, "", Grounded(tok, len(prompt), [far]), seed, n=3)
+        assert not said.startswith("N"), said
