@@ -57,6 +57,7 @@ _ANCHORED = re.compile(r'"(?:[^"\\]|\\.)*" \[(\d+)\] "(.*)$', re.S)  # in a note
 _ANSWER = '"action_type": "answer"'
 _COUNTS = tuple(map(str, range(1000)))  # what an answer with no notes may be
 _FREE = "\x01"  # stands for a free text in an action's template
+_UNNOTED = ("Reason: ", '{"action_type": ', "<tool_call>")  # how a reply with no note starts
 
 
 @dataclass
@@ -230,8 +231,10 @@ class Grounded:
         """The tokens row `row` may write next, or None (or []) when it is free."""
         said = self.tok.decode(ids[self.start:].tolist(), skip_special_tokens=True)
         seen = self.seen[row]
-        if not said and isinstance(seen, Seen) and not seen.readable:
-            return self.unnoted()
+        if isinstance(seen, Seen) and not seen.readable:
+            ends = [s[len(said):] for s in _UNNOTED if s.startswith(said) and s != said]
+            if ends:  # the start of a reply with no note: its reason or its action
+                return self.following(ends)
         line = said.rsplit("\n", 1)[-1]
         if isinstance(seen, Seen) and seen.fmt == "androidworld" and line.startswith("Action: "):
             named = re.search(r"^Reason: (.*)$", said, re.M)
@@ -269,11 +272,6 @@ class Grounded:
             return None
         ends = [r[len(part):] + "\n" for r in seen.reasons if r.startswith(part)]
         return self.following(ends)
-
-    def unnoted(self) -> list[int]:
-        """Every token that does not start a note (`Note:`)."""
-        return [i for i, p in enumerate(self.pieces)
-                if p and not ("Note: ".startswith(p) or p.startswith("Note"))]
 
     def note(self, part: str, seen: Seen) -> list[int] | None:
         """Tokens that may follow `part` of an anchored note: the rest of a line's anchor
