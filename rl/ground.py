@@ -233,8 +233,10 @@ class Grounded:
         seen = self.seen[row]
         if isinstance(seen, Seen) and not seen.readable:
             ends = [s[len(said):] for s in _UNNOTED if s.startswith(said) and s != said]
-            if ends:  # the start of a reply with no note: its reason or its action
-                return self.following(ends)
+            if ends:  # the start of a reply with no note: its reason or its action, and
+                # a token may go on past it ("Reason: " is written "Reason", ":", " click")
+                return [i for i, p in enumerate(self.pieces)
+                        if p and any(e.startswith(p) or p.startswith(e) for e in ends)]
         line = said.rsplit("\n", 1)[-1]
         if isinstance(seen, Seen) and seen.fmt == "androidworld" and line.startswith("Action: "):
             named = re.search(r"^Reason: (.*)$", said, re.M)
