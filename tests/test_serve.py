@@ -495,3 +495,17 @@ def test_a_wait_step_lets_an_ad_give_way():
         assert step(client, sid, {"action_type": "wait"})["screen"] == "home"
     finally:
         app.extensions["phoneworld"].close()
+
+
+def test_a_screenshots_wait_is_given_or_set_in_the_environment(monkeypatch) -> None:
+    from phoneworld.errors import PhoneworldError
+    from phoneworld.serve.screenshots import TIMEOUT, TIMEOUT_ENV, screenshot_timeout
+
+    monkeypatch.delenv(TIMEOUT_ENV, raising=False)
+    assert screenshot_timeout() == TIMEOUT == 10.0
+    monkeypatch.setenv(TIMEOUT_ENV, " 45 ")
+    assert screenshot_timeout() == 45.0 and screenshot_timeout(3) == 3
+    for bad in ("soon", "0", "-5", "nan"):
+        monkeypatch.setenv(TIMEOUT_ENV, bad)
+        with pytest.raises(PhoneworldError, match=f"PHONEWORLD_SCREENSHOT_TIMEOUT is '{bad}'"):
+            screenshot_timeout()

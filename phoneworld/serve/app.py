@@ -86,7 +86,7 @@ def load_specs(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path]
 
 def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path], *,
                max_sessions: int = 1000, idle_timeout: float = 1800.0,
-               chromium: str | None = None, screenshot_timeout: float = 10.0,
+               chromium: str | None = None, screenshot_timeout: float | None = None,
                max_body: int = 256 * 1024, trusted_hosts: Sequence[str] | None = None
                ) -> Flask:
     """The server for `apps`: one app's machine per session, or, for several apps, a
@@ -98,7 +98,8 @@ def create_app(apps: str | Path | Sequence[AppSpec | GeneratedApp | str | Path],
         idle_timeout: seconds without a request after which a session is dropped.
         chromium: the browser for screenshots (default $PHONEWORLD_CHROMIUM, else
             /usr/bin/chromium).
-        screenshot_timeout: seconds a screenshot may wait for the browser.
+        screenshot_timeout: seconds a screenshot may wait for the browser (None:
+            $PHONEWORLD_SCREENSHOT_TIMEOUT, else 10).
         max_body: the largest request body in bytes (a 413 beyond).
         trusted_hosts: the only Host headers answered (others get a 400); `serve` sets
             the loopback names when bound to loopback, which stops DNS rebinding.

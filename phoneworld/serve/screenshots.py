@@ -61,11 +61,34 @@ ARGS_ENV = "PHONEWORLD_CHROMIUM_ARGS"
 then draws frames as soon as asked, not at 60 Hz (a lone capture 25 ms instead of 33,
 for 18-20 ms more CPU; a changed screen's shot on 2 busy cores: 12-20 ms more CPU for no
 shorter wall). Not the default: a server of many sessions is short of CPU, not frames."""
+TIMEOUT_ENV = "PHONEWORLD_SCREENSHOT_TIMEOUT"
+"""Seconds a screenshot may wait for the browser where no timeout is given (default
+`TIMEOUT`): raise it on a machine loaded by other work, where a first shot can take
+longer and would be refused (429)."""
+TIMEOUT = 10.0
 
 
 def chromium_path(explicit: str | None = None) -> str:
     """The Chromium to run: `explicit`, else $PHONEWORLD_CHROMIUM, else /usr/bin/chromium."""
     return explicit or os.environ.get(CHROMIUM_ENV) or DEFAULT_CHROMIUM
+
+
+def screenshot_timeout(explicit: float | None = None) -> float:
+    """Seconds a screenshot may wait: `explicit`, else $PHONEWORLD_SCREENSHOT_TIMEOUT,
+    else `TIMEOUT`."""
+    if explicit is not None:
+        return explicit
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise PhoneworldError(f"${TIMEOUT_ENV} is {raw!r}: give the seconds a screenshot "
+                              "may wait, e.g. 60")
+    return value
 
 
 def chromium_args() -> list[str]:
@@ -109,7 +132,7 @@ on a loaded machine); a screenshot's own timeout counts from when the browser is
 class Screenshotter:
     """One browser, owned by one thread, fed through a bounded queue."""
 
-    def __init__(self, executable: str | None = None, *, timeout: float = 10.0,
+    def __init__(self, executable: str | None = None, *, timeout: float | None = None,
                  queue_size: int = 64, cache_size: int = 128,
                  assets: Callable[[str], bytes | None] | None = None,
                  memory: int | None = None, window: int | None = None,
@@ -124,7 +147,7 @@ class Screenshotter:
         whole page, each part of it captured as a clip)."""
         self.assets = assets
         """Asset bytes by name (`runtime.look.asset_source`), for pages with a look."""
-        self.timeout = timeout
+        self.timeout = screenshot_timeout(timeout)
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=queue_size)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
