@@ -179,3 +179,17 @@ def test_a_place_is_answered_on_the_list_it_is_asked_of():
     acts = [a["action_type"] for a in demo.actions]
     assert {"action_type": "answer", "text": "2"} in demo.actions
     assert acts.index("click") < acts.index("answer")  # a tap on “Contacts” first
+
+
+def test_the_entry_at_a_place_is_read_off_the_list_it_is_asked_of():
+    """"Which entry is number 1 in the list on Contacts?": Alice, whose chat the first
+    screen shows third; the demo opens Contacts, where she is first, before it answers
+    (the condition says where she stands: `k == count(person where id <= k)`)."""
+    spec = _app(_TWO_LISTS)
+    task = _positions(spec)["at_position_person"]
+    first = next(i for i in draw(spec, task) if dict(i.params)["k"] == 1)
+    demo = make_demo([spec], first)
+    assert demo is not None and demo.verified
+    acts = [a["action_type"] for a in demo.actions]
+    assert {"action_type": "answer", "text": "Alice"} in demo.actions
+    assert "click" in acts[:acts.index("answer")]  # a tap on “Contacts” first

@@ -82,6 +82,8 @@ def plan(target: Machine | Phone, goals: Sequence[Goal], *,
         if placed is not None and (last := _placed_row(placed, scope_for(target, g))):
             must[-1] = last  # a place in a list is counted down to its row: seen, not read
             on = _listing(world.machines()[g.app].spec, placed.table)
+        elif (at := _at_place(g.condition)) is not None:  # the row at a place: read there
+            on = _listing(world.machines()[g.app].spec, at.table)
         stages.append((g.app, _sees(g.app, must, on)))
     asked = {g.app for g in goals if g.wants_answer}
     stages = [(app, _sees(app, list(v))) for app, v in show if app not in asked and v] + stages
@@ -159,6 +161,18 @@ def _placed(e: Expr) -> Call | None:
                 isinstance(c.right, Call) and c.right.func == "count" and \
                 isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
                 c.right.where.left == Ref(("id",)):
+            return c.right
+    return None
+
+
+def _at_place(e: Expr) -> Call | None:
+    """The `count(t where id <= k)` a parameter is compared with (`k ==`, the place of
+    the row whose name is the answer: `positions`), or None."""
+    for c in conjuncts(e):
+        if isinstance(c, Compare) and c.op == "==" and isinstance(c.left, Ref) and \
+                isinstance(c.right, Call) and c.right.func == "count" and \
+                isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
+                c.right.where.left == Ref(("id",)) and c.right.where.right == c.left:
             return c.right
     return None
 

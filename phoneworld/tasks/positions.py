@@ -2,8 +2,9 @@
 does: `rowtexts`' rank questions).
 
     content moon_list(id, ctx, phase, time) shown whole on the screen “AeonDroid”
-      ->  task at_position_moon_list information (n: moon_list.id, v: moon_list.phase)
-              "What is entry number {n} in the list on {screen}?" { answer ~ v }
+      ->  task at_position_moon_list information (k: moon_list.id, v: moon_list.phase)
+              "What is entry number {k} in the list on {screen}?"
+              { answer ~ v and k == count(moon_list where id <= k) }
           task position_of_moon_list information (n: moon_list.phase, k: moon_list.id)
               "At which position is {n} in the list on {screen}?"
               { answer ~ count(moon_list where id <= k) }
@@ -54,20 +55,29 @@ def position_questions(spec: AppSpec, schema: Schema, new: NewName) -> Iterator[
         fill = {"screen": screen} if screen else {}
         k, v = new("k"), new("v")
         questions, obj = P.AT_POSITION if screen else P.AT_POSITION_FIRST
+        # The name, and where it stands: k rows counted down to it (always so here, as
+        # no row is removed; it tells the planner the name is read off this list, not
+        # off another screen that shows it in another order).
         yield ask_row(([W.words(q, fill) for q in questions], W.words(obj, fill)),
-                      f"at_position_{table}", k, Compare("~", Ref(("answer",)), Ref((v,))),
+                      f"at_position_{table}", k, BoolOp("and", (
+                          Compare("~", Ref(("answer",)), Ref((v,))),
+                          Compare("==", Ref((k,)), _up_to(table, k)))),
                       (TaskParam(k, table, "id"), TaskParam(v, table, e.name)))
         n, k = new("n"), new("k")
         shared = sorted({str(x).strip() for x in names if names.count(x) > 1})
         # The rows up to it, counted (the planner sees the row it ends on).
-        asked = Compare("~", Ref(("answer",)), Call("count", table=table, where=Compare(
-            "<=", Ref(("id",)), Ref((k,)))))
+        asked = Compare("~", Ref(("answer",)), _up_to(table, k))
         questions, obj = P.POSITION_OF if screen else P.POSITION_OF_FIRST
         yield ask_row(([W.words(q, fill) for q in questions], W.words(obj, fill)),
                       f"position_of_{table}", n,
                       BoolOp("and", (asked, *(Compare("!=", Ref((n,)), Const(x))
                                               for x in shared))) if shared else asked,
                       (TaskParam(n, table, e.name), TaskParam(k, table, "id")))
+
+
+def _up_to(table: str, k: str) -> Call:
+    """`count(table where id <= k)`: the place of row `k` in its list."""
+    return Call("count", table=table, where=Compare("<=", Ref(("id",)), Ref((k,))))
 
 
 def _headings(rows: tuple, cols: list[str], name: str) -> bool:
