@@ -15,6 +15,7 @@ smallest element under it.
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from functools import partial
@@ -223,12 +224,18 @@ def _shows(elements: Sequence[Mapping[str, Any]], value: str, task: str = "") ->
     """Whether an element's words hold `value` whole (not "1" inside "12 oz"). A number
     asked by `task` counts only on a line the task names (`rl.policy.reads`, its place
     in its list included: "at which position is Bakery?" is noted where Bakery's row
-    shows `#3`, not where a badge shows "3")."""
-    from rl.policy import element_words, reads, whole_word
+    shows `#3`, not where a badge shows "3"); a name asked by the place the task names,
+    only on the row at that place ("which entry is number 11 on Contacts?": beside
+    `#11`, not where Chats shows that name third)."""
+    from rl.policy import element_words, named_places, reads, screen_lines, whole_word
 
     if task and value.isdigit():
         return reads(elements, task, value)
     whole = whole_word(value)
+    places = named_places(task)
+    if places:
+        return any(ln.row in places and any(whole.search(json.loads(w)) for w in ln.words)
+                   for ln in screen_lines(elements))
     return any(whole.search(w) for e in elements for w in element_words(e))
 
 

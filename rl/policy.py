@@ -291,6 +291,15 @@ def names_something(lines: Sequence[Line], task: str) -> bool:
                              for ln in lines)
 
 
+_PLACE_WORDS = re.compile(r"(?<!\w)(?:number|position|no\.)\s+(\d+)(?![\w.,-]\d|\w)", re.I)
+
+
+def named_places(task: str) -> set[int]:
+    """The places in a list the task names ("entry number 4", "at position 5"): the
+    rows a person counts to, whose `#4` a note of the row's name is read beside."""
+    return {int(n) for n in _PLACE_WORDS.findall(task)}
+
+
 def whole_word(value: str) -> re.Pattern[str]:
     """A pattern finding `value` whole in a text: not "1" inside "12 oz" or "1.5"."""
     return re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])")

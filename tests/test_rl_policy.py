@@ -388,6 +388,31 @@ def test_a_place_is_noted_on_the_row_the_task_names_not_where_a_badge_shows_it()
     assert "3" in seen_at(task, els).screen  # grounding lets a note copy the place
 
 
+@pytest.mark.parametrize("task, places", [
+    ("What is entry number 4 in the list on Corner Shop?", {4}),
+    ("Which entry of the list on Account comes at position 5?", {5}),
+    ("In the list on Contacts, which entry is number 11?", {11}),
+    ("In the list on Orders, at which position is Order #10452?", set()),
+    ("Call number 555-0142.", set()),
+    ("Set the quantity to 2.", set()),
+])
+def test_the_places_a_task_names_are_its_entry_numbers(task, places) -> None:
+    from rl.policy import named_places
+
+    assert named_places(task) == places
+
+
+def test_a_name_asked_by_its_place_is_noted_beside_that_place() -> None:
+    """"Which entry is number 1 on Contacts?": not where another list shows that name
+    second (a chat list in another order), only beside `#1`."""
+    from rl.data import _shows
+
+    task = "In the list on Contacts, which entry is number 1?"
+    assert not _shows(_list_screen(["Cara", "Alice", "Ben"]), "Alice", task)
+    assert _shows(_list_screen(["Alice", "Ben", "Cara"]), "Alice", task)
+    assert _shows(_list_screen(["Cara", "Alice", "Ben"]), "Alice")  # no place: anywhere
+
+
 def _priced_list() -> list[dict]:
     """Search results: a title, then rows of a name, a size and a price."""
     els = [{"index": 0, "text": "8 results", "bounds": [0, 0, 1080, 100]},
