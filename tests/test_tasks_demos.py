@@ -287,3 +287,58 @@ def test_a_demo_not_described_is_the_same_demo_without_its_screens():
             (full.actions, full.verified, full.points_verified)
         assert [{k: v for k, v in s.items() if k not in ("observation", "elements")}
                 for s in full.steps] == bare.steps
+
+
+_LONG_LIST = """
+app long_list {
+  package "com.example.long"
+  title "Places"
+  screen_size 1080 x 2400
+  start home
+}
+state place(id int, place_name text) {
+%s
+}
+screen home P0 {
+  package "com.example.long"
+  activity "com.example.long.Main"
+  modules list
+  view FrameLayout [0,0,1080,2400] {
+    view TextView [40,100,600,180] text "Places"
+    view RecyclerView [0,300,1080,900] as places scrollable list place pitch 300 vertical {
+      view TextView [0,300,1080,600] as place_item text item.place_name clickable
+    }
+  }
+}
+on home.place_item tap -> stay {
+  delete place where id == item.id
+}
+"""
+
+
+def test_a_row_far_down_a_list_costs_its_scrolls_not_the_depth_limit():
+    """A row far down a list showing two rows at a time is a scroll per row away (half a
+    page each): more moves than `MAX_DEPTH`, which bounds the other actions only; the
+    search meets one state per offset, not a blown budget."""
+    from phoneworld.spec.check import check
+    from phoneworld.spec.parse import parse, parse_expr
+    from phoneworld.tasks.checkers import Goal
+    from phoneworld.tasks.planner import plan
+    from phoneworld.tasks.search import MAX_DEPTH
+
+    rows = "\n".join(f'  ({k}, "Place {k}")' for k in range(1, 41))
+    spec = parse(_LONG_LIST % rows)
+    check(spec)
+    goal = Goal(spec.name, parse_expr('not exists(place where place_name == "Place 35")'), ())
+    m = Machine(spec)
+    m.reset()
+    p = plan(m, [goal])
+    assert p is not None
+    kinds = [a["action_type"] for a in p.actions]
+    assert kinds == ["scroll"] * 33 + ["click"] and len(kinds) > MAX_DEPTH
+    assert p.states < 40 * 4
+    fresh = Machine(spec)
+    fresh.reset()
+    for a in p.actions:
+        fresh.step(a)
+    assert [r["place_name"] for r in fresh.state.rows("place")].count("Place 35") == 0

@@ -27,6 +27,7 @@ from phoneworld.tasks.labels import (
     picture_names,
     screen_labels,
     unglued,
+    web_row_names,
     without_site,
 )
 from phoneworld.tasks.sample import instances
@@ -55,6 +56,7 @@ def _app_words(spec: AppSpec) -> set[str]:
                 if isinstance(x, Const) and isinstance(x.value, str):
                     out.add(x.value)
         stack.extend(v.children)
+    out |= set(web_row_names(spec).values())  # a web row without its icons' names
     return {" ".join(w.split()) for w in out}
 
 

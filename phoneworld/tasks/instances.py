@@ -51,7 +51,7 @@ from phoneworld.spec.walk import walk
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.checkers import CheckResult, Goal, check_goals, conjuncts, goal_holds
 from phoneworld.tasks.composite import goal_params, two_rows
-from phoneworld.tasks.labels import readable
+from phoneworld.tasks.labels import readable, web_row_names
 from phoneworld.tasks.reach import Reach, explore
 from phoneworld.tasks.schema import read_schema, reads
 
@@ -458,7 +458,10 @@ def _instance(spec: AppSpec, task: Task, b: dict[str, Value], form: _Form,
     words = _words(b) if words is None else words
     digest = hashlib.sha1(json.dumps(words, ensure_ascii=False).encode()).hexdigest()[:8]
     iid = f"{spec.name}/{task.name}#{digest}"
-    text = W.pick_filled(task.instruction, iid, dict(words))
+    # A web row is called as a person sees it, its icons' names left out; its id and its
+    # checker keep the text the app holds.
+    said = web_row_names(spec)
+    text = W.pick_filled(task.instruction, iid, {k: said.get(v.strip(), v) for k, v in words})
     show = tuple(b[p] for p in form.subject)
     typed = tuple(display(b[p]) for p in form.typed)
     return TaskInstance(id=iid, kind=task.kind, instruction=text, apps=(spec.name,),

@@ -63,8 +63,10 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
     app_title = title_of(start, spec) if start is not None else ""
     tables = {t.name: t for t in spec.tables}
     timed = {t.screen for t in spec.transitions if t.action == "wait"}
-    titles = {s.name: without_site(title_of(s, spec), spec.title or spec.name)
-              for s in spec.screens if not s.foreign}
+    titles = {s.name: page_title(s, spec) for s in spec.screens if not s.foreign}
+    documents = {s.name for s in spec.screens if not s.foreign and
+                 titles[s.name] != without_site(title_of(s, spec), spec.title or spec.name)}
+    """Screens titled by their web document: a page's own name, whoever opened it."""
     pictures = picture_names(spec)
 
     def opener(s: Screen) -> tuple[str, str] | None:
@@ -100,8 +102,9 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         if s.foreign:
             continue
         title = titles[s.name]
-        if title and any(t.target == s.name and t.screen != s.name and
-                         titles.get(t.screen) == title for t in spec.transitions) and \
+        if title and s.name not in documents and any(
+                t.target == s.name and t.screen != s.name and
+                titles.get(t.screen) == title for t in spec.transitions) and \
                 (found := opener(s)) is not None:
             out[s.name] = found  # a page under its parent's top bar (QQ互联's 我要发言 form)
             continue
@@ -118,6 +121,30 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
         if (found := opener(s)) is not None:
             out[s.name] = found
     return out
+
+
+def page_title(s: Screen, spec: AppSpec) -> str:
+    """A screen's title (`title_of`) without the site's name (`without_site`); on a web
+    page whose document title says another page than its top bar (uber's bar still says
+    "Uber | Payments", the page it came from, over a page that calls itself "Legal |
+    Uber"), the document's: the bar lags the page it heads while the page loads."""
+    app = spec.title or spec.name
+    title = without_site(title_of(s, spec), app)
+    web = next((without_site(const_text(v.text).strip(), app) for v in views(own_root(s))
+                if v.cls.endswith("WebView") and is_name(const_text(v.text).strip())), "")
+    if title and web and web.casefold() not in title.casefold() and \
+            title.casefold() not in web.casefold() and \
+            not any(t.casefold() == title.casefold() for t in _page_texts(s)):
+        return web
+    return title
+
+
+def _page_texts(s: Screen) -> list[str]:
+    """The fixed texts inside a screen's web views: where a bar's title that the page
+    also shows is the page's own."""
+    return [const_text(x.text).strip() for v in views(own_root(s))
+            if v.cls.endswith("WebView") for x in views(v) if x is not v and
+            const_text(x.text).strip()]
 
 
 _SITE_SEPARATOR = re.compile(r"\s+[|–—·-]\s+")
@@ -319,6 +346,76 @@ def picture_names(spec: AppSpec) -> frozenset[str]:
     “Chevron down small”): the names of icons, which a web control's text may hold."""
     return frozenset(const_text(v.text) for s in spec.screens if not s.foreign
                      for v in views(s.root) if is_picture(v) and const_text(v.text))
+
+
+@lru_cache(maxsize=64)
+def web_row_names(spec: AppSpec) -> dict[str, str]:
+    """Text of a web list's row -> that text without the names of the icons it holds (see
+    `icon_runs`), for the rows whose text holds some: what a person calls the row (uber's
+    "Location marker 50 Oak St San Francisco, California" is the place "50 Oak St San
+    Francisco, California" beside a pin)."""
+    out: dict[str, str] = {}
+    tables = {t.name: t for t in spec.tables}
+    for s in spec.screens:
+        if s.foreign:
+            continue
+        for web in views(own_root(s)):
+            if not web.cls.endswith("WebView"):
+                continue
+            for lst in views(web):
+                table = tables.get(lst.items.table) if lst.items is not None else None
+                if table is None:
+                    continue
+                columns = [c.name for c in table.columns]
+                bound = {x.text.path[1] for x in views(lst) if isinstance(x.text, Ref) and
+                         len(x.text.path) == 2 and x.text.path[0] == "item"}
+                for c in sorted(bound & set(columns)):
+                    texts = [r[columns.index(c)] for r in table.rows]
+                    out.update(icon_runs([t for t in texts if isinstance(t, str)]))
+    return out
+
+
+def icon_runs(texts: list[str]) -> dict[str, str]:
+    """Texts of one column of a web list -> each without the icon names it holds, for those
+    that hold some. A web control's text is everything in it, its icons' names too, and a
+    recording that keeps no pictures apart shows them only as words: the last words that
+    alone tell texts apart, the same few for several texts, are a state's icon ("… Expand"
+    and "… Collapse" on two rows; not "Peak flight hours at SJC" beside "… at OAK"),
+    and a run of words that starts several texts, is none of them whole and is followed by
+    a capital or a digit in each is an icon beside each ("Location marker Humanoid …",
+    "Location marker 50 Oak St …"). A run shared by one text only is left: nothing tells
+    it from the text's own words; so is a run that is a text of the column ("English"
+    beside "English (Australia)": the rows name themselves)."""
+    said = {t: t.split() for t in dict.fromkeys(t.strip() for t in texts) if t}
+    tails: dict[str, set[str]] = {}
+    for w in said.values():
+        if len(w) > 2:
+            tails.setdefault(" ".join(w[:-1]), set()).add(w[-1])
+    flips = Counter(frozenset(e) for e in tails.values() if len(e) > 1)
+    for t, w in said.items():
+        if len(w) > 2 and flips[frozenset(tails[" ".join(w[:-1])])] > 1:
+            said[t] = w[:-1]
+    whole = {" ".join(w) for w in said.values()}
+    groups: dict[str, list[str]] = {}
+    for t, w in said.items():
+        groups.setdefault(w[0], []).append(t)
+    for _, members in sorted(groups.items()):
+        if len(members) < 2:
+            continue
+        run = said[members[0]]
+        for t in members[1:]:
+            n = 0
+            while n < min(len(run), len(said[t])) and run[n] == said[t][n]:
+                n += 1
+            run = run[:n]
+        n = len(run)
+        if " ".join(run) in whole or not all(x.isalpha() for x in run) or any(
+                len(said[t]) <= n + 1 or not (said[t][n][:1].isupper() or
+                                              said[t][n][:1].isdigit()) for t in members):
+            continue
+        for t in members:
+            said[t] = said[t][n:]
+    return {t: " ".join(w) for t, w in said.items() if w != t.split()}
 
 
 def unglued(view: View, label: str, pictures: frozenset[str] = frozenset()) -> str:

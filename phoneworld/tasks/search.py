@@ -20,14 +20,19 @@ from phoneworld.tasks.world import Action, World
 MAX_STATES = 6000
 """States one search stage may visit before it gives up."""
 MAX_DEPTH = 24
+"""Actions other than scrolls one search stage's plan may take. Scrolls are not counted:
+a row far down a list costs a scroll per half page, as many as the list is long, and no
+decision (uber's row 21 of a web list showing two rows at a time is 20 scrolls down on a
+page four taps from the start); each offset is a state of its own, so the state budget
+still bounds them."""
 
 
 def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] = (),
            apps: Sequence[str] = (), max_states: int = MAX_STATES,
            max_depth: int = MAX_DEPTH) -> tuple[list[Action], int] | None:
     """A shortest action list from the world's current state to one where `goal` holds
-    (and the number of states visited), or None within the limits. The world is left in
-    the goal state.
+    (and the number of states visited), or None within the limits (`max_states` states,
+    `max_depth` actions besides scrolls). The world is left in the goal state.
 
     Where an earlier search of this process stepped the same action in the same whole
     state, its outcome is taken from `stategraph` instead of stepping again; the target
@@ -44,10 +49,10 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
     seen = {world.key(root)}
     met = {root}
     """Nodes whose keys are in `seen`."""
-    queue: deque[tuple[Node, tuple[Action, ...]]] = deque([(root, ())])
+    queue: deque[tuple[Node, tuple[Action, ...], int]] = deque([(root, (), 0)])
     while queue:
-        node, path = queue.popleft()
-        if len(path) >= max_depth:
+        node, path, moves = queue.popleft()
+        if moves >= max_depth:
             continue
         if at is not node and (typed, apps) not in node.choices:
             world.restore(node.snap)
@@ -77,7 +82,7 @@ def search(world: World, goal: Callable[[World], bool], *, typed: Sequence[str] 
             if len(seen) >= max_states:
                 world.restore(start)
                 return None
-            queue.append((edge, new))
+            queue.append((edge, new, moves + (action["action_type"] != "scroll")))
     world.restore(start)
     return None
 
