@@ -324,7 +324,7 @@ def test_a_boxed_field_with_a_label_on_its_outline_is_one_line():
     """A field 3.2 lines of its text high (onelist's "Folder name", 161 of 2400 rows:
     a Material outlined field, its padding and label take a line) keeps a long text on
     one line; one five lines high (a feedback form's body) wraps it."""
-    long = "Holiday photos from the summer trip to the seaside"
+    long = "Holiday photos from the summer trip to the seaside, and the walk home after"
     page = _page(View(cls="android.widget.EditText", bounds=(147, 832, 933, 993),
                       text=Const(long), flags=("editable",)),
                  View(cls="android.widget.EditText", bounds=(40, 1200, 1040, 1475),
