@@ -469,6 +469,18 @@ def test_an_empty_field_that_looks_otherwise_focused_is_not_a_varying_picture():
     other, opx = field(2)
     assert varying_pictures(extract_screen(view, root, px, "t/0.xml"), root, px, other,
                             opx).varying == ()
+    # An empty view lying on a field that shows a text (its hint) is none either.
+    def over(seed: int) -> tuple[Node, np.ndarray]:
+        root, px = field(seed)
+        f = root.children[1].model_copy(update={"text": "Email (Optional)"})
+        empty = Node(class_name="android.widget.TextView", bounds=f.bounds)
+        return root.model_copy(update={"children": (root.children[0], f, empty,
+                                                    root.children[2])}), px
+
+    root, px = over(1)
+    other, opx = over(2)
+    assert varying_pictures(extract_screen(view, root, px, "t/0.xml"), root, px, other,
+                            opx).varying == ()
 
 
 # -- pictures that follow a text ----------------------------------------------------------------

@@ -280,17 +280,19 @@ def varying_pictures(cut: Cut, root: Node, pixels: np.ndarray, other: Node,
     """`cut` (of the recording `root`, `pixels`) with the pictures outside its lists that
     another recording of the screen (`other`, `other_pixels`) shows otherwise added to
     its `varying` ones: an entity's photo on a screen shown for several entities. Not a
-    text field or a check widget (empty, it is a leaf without text too): it looks
-    otherwise focused or checked, not per entity, and its state is drawn anew."""
+    text field or a check widget (empty, it is a leaf without text too), nor a leaf
+    lying exactly over one or over a text (wikipedia's Email field has an empty view on
+    it): what differs there is the text or the state, drawn anew, not a picture."""
     h, w = pixels.shape[:2]
     lists = [lst.bounds for lst, _ in cut.lists]
     there = {n.bounds for n, _ in _visible(other)}
+    texts = {n.bounds for n, _ in _visible(root) if _marked(n)}
     found = set(cut.varying)
     for n, _ in _visible(root):
         b = n.bounds
         x1, y1, x2, y2 = b
         if n.children or n.text.strip() or n.editable or n.checkable or b in found \
-                or b not in there:
+                or b not in there or b in texts:
             continue
         if x2 - x1 < PICTURE or y2 - y1 < PICTURE or (x2 - x1) * (y2 - y1) > w * h / 2:
             continue
