@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from phoneworld.runtime.advances import advance, em
-from phoneworld.runtime.widgets import ONE_LINE, fit
+from phoneworld.runtime.widgets import LEGIBLE, ONE_LINE, fit
 
 LIBERATION = Path("/usr/share/fonts/truetype/liberation")
 
@@ -63,3 +63,10 @@ def test_a_line_that_fits_is_never_shrunk_and_a_long_one_stops_at_sixty_percent(
     assert fit(long, 200, 20, 16.0) == (9.6, 1)  # 60%, then an ellipsis
     s, lines = fit(long, 200, 200, 16.0)
     assert lines > 1 and s <= 16.0
+
+
+def test_a_box_a_few_pixels_high_keeps_a_legible_size():
+    """uber's web view has boxes 2 pixels high: a text starts from 6 there, and what
+    its width asks shrinks it to `LEGIBLE` at least (it was fitted to 2.1)."""
+    assert fit("carbon_arrow_left", 40, 1.9, 16.0)[0] >= LEGIBLE
+    assert fit("Settings", 200, 3.0, 16.0) == (6.0, 1)

@@ -123,9 +123,9 @@ def fit(text: str, w: float, h: float, size: float, weight: int = 400
         fit("3 / 200", 57.6, 18.7, 19.1)  ->  (18.4, 1)   (was 15.1: the box's height)
     """
     rows = text.count("\n") + 1
-    size = max(6.0, float(size))
     if h > 0:
         size = min(size, h / ONE_LINE if rows == 1 else h / 1.15)
+    size = max(6.0, float(size))  # (a box a few pixels high: legible, cut by the box)
     need = advance(text, 1.0, weight)
     least = max(LEGIBLE, size * 0.6)
     s = size
