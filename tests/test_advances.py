@@ -70,3 +70,14 @@ def test_a_box_a_few_pixels_high_keeps_a_legible_size():
     its width asks shrinks it to `LEGIBLE` at least (it was fitted to 2.1)."""
     assert fit("carbon_arrow_left", 40, 1.9, 16.0)[0] >= LEGIBLE
     assert fit("Settings", 200, 3.0, 16.0) == (6.0, 1)
+
+
+def test_a_line_that_fits_is_never_rounded_up_past_its_width():
+    """The size is given to 0.1 px: rounded up, a line that just fit would be cut with
+    an ellipsis by the page (qqmusic's counter, "8 / 2…")."""
+    for k in range(200):
+        w = 50.0 + k * 0.137
+        for text in ("8 / 200", "Holiday photos", "Wi-Fi"):
+            s, lines = fit(text, w, 20.0, 19.074)
+            if advance(text, 19.074 * 0.6) <= w:  # (else it ends in an ellipsis)
+                assert lines == 1 and advance(text, s) <= w + 1e-9, (text, w, s)

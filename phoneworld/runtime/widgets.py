@@ -145,7 +145,11 @@ def fit(text: str, w: float, h: float, size: float, weight: int = 400
             s = least
             break
     lines = max(1, int(h // (s * 1.2)))
-    return round(s, 1), 1 if lines == 1 or (need * s <= w and "\n" not in text) else lines
+    one = lines == 1 or (need * s <= w and "\n" not in text)
+    out = round(s, 1)
+    if one and need * s <= w < need * out:
+        out = floor(s * 10) / 10  # (rounded up, a line that just fits would not)
+    return out, 1 if one else lines
 
 
 def one_line(h: float, size: float) -> bool:

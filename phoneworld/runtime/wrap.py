@@ -40,7 +40,8 @@ def grown(boxes: list[Box], i: int, parents: list[int], size: float, indent: flo
     x1, y1, x2, y2 = b.bounds
     if not b.text or "\n" in b.text or b.editable or size <= 0 or y2 - y1 >= TWO_LINES * size:
         return b.bounds
-    need = indent + advance(b.text, size, weight)
+    # (a hair more than the advances: the page rounds sizes and places to 0.1 CSS px)
+    need = indent + advance(b.text, size, weight) * 1.005 + 1
     if x1 + need <= x2:
         return b.bounds
     limit = x2
