@@ -13,6 +13,13 @@ blank white screen. Per app it prints the means over its screens of the means ov
 screen's recordings, and `--out` gets `visual.html`: recording | mock | Material, per
 screen, with the scores.
 
+`--walk N` also shoots the pages of a seeded walk of N steps through each app
+(`benchmarks/browser.py`'s) where a step changed the screen's state (it stayed on its
+screen, or showed a dialog over it), and compares each with its screen's recordings
+(up to five): what a person sees after a row is added, a word typed, a switch flipped,
+where the first rendering is mostly the recording itself. `--out` gets them beside the
+screen's first recording, five an app.
+
 The speed part times changed screens' screenshots at the device's size (target: 40 ms)
 on seeded walks through the example shop and the measured apps (`benchmarks/browser.py`
 says how): wall time, and the CPU time all processes spent per shot.
@@ -55,13 +62,15 @@ def app_folders(roots: list[Path]) -> list[Path]:
                   if p.is_dir())
 
 
-def measure(folder: Path, shots: Screenshotter, out: Path | None) -> dict | None:
+def measure(folder: Path, shots: Screenshotter, out: Path | None, walk_steps: int = 0
+            ) -> dict | None:
     if not any(f.suffix in (".jpg", ".png") and f.parent.name != "views"
                for f in folder.rglob("*")):
         return None  # no whole-screen recordings (DroidBot's views/ crops are not screens)
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_traces(folder, Path(tmp))
         rows = []
+        walked: list[dict] = []
         for c in compiled:
             app = load_app(Path(tmp) / c.name)
             spec = app.spec
@@ -88,9 +97,35 @@ def measure(folder: Path, shots: Screenshotter, out: Path | None) -> dict | None
                 rows.append({"app": c.name, "screen": screen, "recordings": len(rs),
                              "look": screen in (spec.look.screens if spec.look else {}),
                              "first": recorded[0], "mocks": mocks, **score})
+            if walk_steps and spec.look is not None:
+                walked.extend(_walked(spec, recs, shots, walk_steps))
     if out is not None:
         _write_pairs(out, folder, rows)
-    return {"folder": folder, "rows": rows}
+        _write_walk(out, folder, walked)
+    return {"folder": folder, "rows": rows, "walk": walked}
+
+
+def _walked(spec, recs: dict, shots: Screenshotter, steps: int) -> list[dict]:
+    """The changed screens of a seeded walk (`browser.walk`) with recordings, each
+    compared with its screen's (up to five)."""
+    import re
+
+    from benchmarks.browser import walk
+
+    out = []
+    for page, step in walk(spec, steps):
+        if step not in ("same screen", "dialog"):
+            continue
+        screen = re.search(r'data-screen="([^"]*)"', page)
+        rs = [r for r in recs.get(screen[1] if screen else "", []) if r.screenshot.is_file()]
+        if not rs:
+            continue
+        mock = Image.open(io.BytesIO(shots.shot(page, width=spec.width, height=spec.height)))
+        recorded = [screen_pixels(Image.open(r.screenshot), spec.width, spec.height)
+                    for r in rs[:5]]
+        out.append({"screen": screen[1], "step": step, "mock": mock, "first": recorded[0],
+                    "edge": statistics.mean(edge_similarity(mock, r) for r in recorded)})
+    return out
 
 
 def _mean(rows: list[dict], key: str) -> float:
@@ -113,6 +148,21 @@ def _write_pairs(out: Path, folder: Path, rows: list[dict]) -> None:
             r["files"][k] = f"img/{name}"
 
 
+def _write_walk(out: Path, folder: Path, walked: list[dict]) -> None:
+    """Five of the walk's changed screens (evenly apart), beside their first recordings."""
+    img_dir = out / "img"
+    img_dir.mkdir(parents=True, exist_ok=True)
+    n = len(walked)
+    for k in sorted({round(i * (n - 1) / 4) for i in range(5)} if n else ()):
+        w = walked[k]
+        w["files"] = {}
+        for kind, im in (("recording", Image.fromarray(w["first"])), ("walk", w["mock"])):
+            name = f"{folder.parent.name}_{folder.name}_walk{k}_{kind}.jpg"
+            im.convert("RGB").resize((270, round(im.height * 270 / im.width))).save(
+                img_dir / name, quality=85)
+            w["files"][kind] = f"img/{name}"
+
+
 def write_html(out: Path, results: list[dict]) -> Path:
     parts = ["<!doctype html><meta charset=utf-8><title>phoneworld: recording | mock"
              "</title><style>body{font-family:sans-serif;margin:16px}.row{display:flex;"
@@ -129,6 +179,16 @@ def write_html(out: Path, results: list[dict]) -> Path:
                     f"edge {r[f'edge_{k}']:.2f}, SSIM {r[f'ssim_{k}']:.2f}"
                 parts.append(f"<figure><img src='{html.escape(r['files'][k])}'>"
                              f"<figcaption>{k}: {cap}</figcaption></figure>")
+            parts.append("</div>")
+        shown = [w for w in res.get("walk", []) if "files" in w]
+        if shown:
+            parts.append("<h3>after changes (a seeded walk): first recording | mock</h3>"
+                         "<div class=row>")
+            for w in shown:
+                parts.append(f"<figure><img src='{html.escape(w['files']['recording'])}'>"
+                             f"<img src='{html.escape(w['files']['walk'])}'><figcaption>"
+                             f"{html.escape(w['screen'])} ({w['step']}): edge "
+                             f"{w['edge']:.2f}</figcaption></figure>")
             parts.append("</div>")
     page = out / "visual.html"
     page.write_text("\n".join(parts), encoding="utf-8")
@@ -148,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("traces", nargs="*", type=Path)
     ap.add_argument("--out", type=Path, help="write visual.html (and its images) here")
     ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--walk", type=int, default=0, metavar="N",
+                    help="also compare the changed screens of a seeded N-step walk")
     args = ap.parse_args(argv)
     shots = Screenshotter(timeout=120)  # a loaded machine: slow, not failed
     if not shots.available:
@@ -161,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for folder in app_folders(args.traces):
             t0 = time.perf_counter()
-            res = measure(folder, shots, args.out)
+            res = measure(folder, shots, args.out, args.walk)
             if res is None:
                 continue
             results.append(res)
@@ -171,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{sum(r['recordings'] for r in rows):5d}  {m[0]:10.3f} {m[1]:9.3f} "
                   f"{m[2]:5.3f}   {m[3]:10.3f} {m[4]:9.3f} {m[5]:5.3f}  "
                   f"({time.perf_counter() - t0:.0f} s)")
+            if res["walk"]:
+                print(f"{'  after changes (walk)':28s} {len(res['walk']):7d} shots  edge "
+                      f"{statistics.mean(w['edge'] for w in res['walk']):.3f}")
         if results:
             every = [r for res in results for r in res["rows"]]
             apps = [[_mean(res["rows"], k) for k in keys] for res in results]

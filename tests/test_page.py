@@ -324,7 +324,7 @@ def test_a_boxed_field_with_a_label_on_its_outline_is_one_line():
     """A field 3.2 lines of its text high (onelist's "Folder name", 161 of 2400 rows:
     a Material outlined field, its padding and label take a line) keeps a long text on
     one line; one five lines high (a feedback form's body) wraps it."""
-    long = "Holiday photos from the summer trip to the seaside"
+    long = "Holiday photos from the summer trip to the seaside, and the walk home after"
     page = _page(View(cls="android.widget.EditText", bounds=(147, 832, 933, 993),
                       text=Const(long), flags=("editable",)),
                  View(cls="android.widget.EditText", bounds=(40, 1200, 1040, 1475),
@@ -669,3 +669,38 @@ def test_a_switch_flipped_under_a_dialog_is_drawn_in_its_new_state_dimmed():
     assert ("track on" in ind) == on and ind.endswith(';filter:brightness(0.4000)"')
     # (black at 0.6: 153 of 255; the indicator's pixels times 102/255)
     assert f'color:{dimmed(STYLE.color, 153)}' in page
+
+
+def test_a_row_this_plate_never_showed_is_cut_from_another_plate_of_the_list():
+    """(#22) A row recorded on another screen's plate in the same list (the same
+    bounds, rows of its size) is cut from there, its own pictures and all, rather than
+    from a row of other texts (activitylauncher's apps pushed below an expanded group
+    showed the first group's icon); a row of a signature this plate shows stays its own,
+    and a dialog's plate gives none (it dims the list)."""
+    from phoneworld.runtime.look import rows_elsewhere
+
+    other = "2" * 16 + ".webp"
+
+    def recorded(prepare) -> ScreenLook:
+        m = Machine(shop_spec())
+        m.reset()
+        prepare(m)
+        m.jump("cart")
+        return recorded_look(m)
+
+    here = recorded(_fill_cart)
+    there = dataclasses.replace(recorded(lambda m: [_add(m, k) for k in (3, 4)]), plate=other)
+    screens = rows_elsewhere({"cart": here, "home": there})
+    (lst,) = screens["cart"].lists
+    assert [it.texts for it, _ in lst.elsewhere] and all(p == other for _, p in lst.elsewhere)
+    assert not {it.texts for it, _ in lst.elsewhere} & {it.texts for it in lst.items}
+    m = Machine(with_look(shop_spec(), screens))
+    m.reset()
+    _fill_cart(m)
+    _add(m, 3)
+    m.jump("cart")
+    c, r = _composition(m)
+    cut = [p for p in c.paints if p.image == other]
+    assert len(cut) == 1 and cut[0].rect[1] == 300 + 3 * 200
+    dialog = dataclasses.replace(there, window=(0, 0, 1080, 1000), scrim=0.5)
+    assert rows_elsewhere({"cart": here, "home": dialog})["cart"].lists[0].elsewhere == ()

@@ -13,7 +13,8 @@ from PIL import Image  # noqa: E402
 from phoneworld.runtime import Machine  # noqa: E402
 from phoneworld.runtime.layers import FRAME_WIDTH, page_layers  # noqa: E402
 from phoneworld.serve.frame import Frame  # noqa: E402
-from phoneworld.serve.texts import TextDiv, TextDrawer, text_div  # noqa: E402
+from phoneworld.serve.textdivs import TextDiv, text_div  # noqa: E402
+from phoneworld.serve.texts import TextDrawer  # noqa: E402
 from phoneworld.visual.compare import edge_similarity  # noqa: E402
 from tests.test_layers import _states  # noqa: E402
 
@@ -271,11 +272,11 @@ def _over_every_pixel(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None
 
 @pytest.mark.parametrize("seed", range(6))
 def test_texts_that_meet_are_summed_where_both_draw_as_at_every_pixel(seed):
-    """`_over_straight` sums only the pixels where both texts draw: laid over any
+    """`inks.over_straight` sums only the pixels where both texts draw: laid over any
     ground, the same pixels as the sums at every pixel (where nothing draws, the colour
     a clear pixel carries shows nowhere)."""
     from phoneworld.serve.frame import over
-    from phoneworld.serve.texts import _over_straight
+    from phoneworld.serve.inks import over_straight
 
     rng = np.random.default_rng(seed)
     h, w = 40, 60
@@ -286,7 +287,7 @@ def test_texts_that_meet_are_summed_where_both_draw_as_at_every_pixel(seed):
     a[:5] = 255
     col = rng.integers(0, 256, 3).astype(np.float32)
     fast, slow = below.copy(), below.copy()
-    _over_straight(fast, a, col)
+    over_straight(fast, a, col)
     _over_every_pixel(slow, a, col)
     assert np.array_equal(fast[..., 3], slow[..., 3])
     drawn = fast[..., 3] > 0

@@ -410,6 +410,22 @@ def test_a_list_of_another_size_in_the_recording_is_found_by_its_id():
     assert look.bounds == (0, 300, 1080, 1800) and [i.texts for i in look.items] == [("Milk",)]
 
 
+def test_a_list_without_an_id_that_holds_fewer_rows_is_found_by_its_top_edge():
+    """(#22) onelist's overflow menu: recorded with two of its three items, the list
+    (no id) shorter than the spec's; found, its third row is drawn on the list's sprite
+    rather than as a text floating under the menu. A list elsewhere is not taken."""
+    root, px = _recorded(["Milk"])
+    lst = root.children[1]
+    shorter = root.model_copy(update={"children": (root.children[0], lst.model_copy(
+        update={"bounds": (0, 300, 1080, 1500)}))})
+    ((look, sprite),) = extract_screen(_spec_root(), shorter, px, "t/0.xml").lists
+    assert look.bounds == (0, 300, 1080, 1800) and [i.texts for i in look.items] == [("Milk",)]
+    assert sprite is not None
+    lower = root.model_copy(update={"children": (root.children[0], lst.model_copy(
+        update={"bounds": (0, 450, 1080, 1500)}))})
+    assert extract_screen(_spec_root(), lower, px, "t/0.xml").lists == ()
+
+
 def _detail(title: str, seed: int) -> tuple[Node, np.ndarray]:
     """A detail screen: a title and an entity's photo (noise seeded per entity)."""
     img = Image.new("RGB", (1080, 1920), "white")
@@ -433,6 +449,38 @@ def test_pictures_that_differ_between_entities_are_varying():
     assert varying_pictures(cut, root, px, other, opx).varying == ((100, 300, 900, 800),)
     same, spx = _detail("Milk again", 1)  # the same photo: not the entity's
     assert varying_pictures(cut, root, px, same, spx).varying == ()
+
+
+def test_an_empty_field_that_looks_otherwise_focused_is_not_a_varying_picture():
+    """(#22) wikipedia's "Create an account": its empty Email field, focused in one
+    recording (a darker fill, a floating label), is a leaf without text like a photo,
+    but it was greyed as an entity's stale picture once any text changed."""
+    from phoneworld.visual.extract import varying_pictures
+
+    def field(seed: int) -> tuple[Node, np.ndarray]:
+        root, px = _detail("Create", seed)
+        f = root.children[1].model_copy(update={"class_name": "android.widget.EditText",
+                                                "editable": True})
+        return root.model_copy(update={"children": (root.children[0], f,
+                                                    root.children[2])}), px
+
+    view = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 1920))
+    root, px = field(1)
+    other, opx = field(2)
+    assert varying_pictures(extract_screen(view, root, px, "t/0.xml"), root, px, other,
+                            opx).varying == ()
+    # An empty view lying on a field that shows a text (its hint) is none either.
+    def over(seed: int) -> tuple[Node, np.ndarray]:
+        root, px = field(seed)
+        f = root.children[1].model_copy(update={"text": "Email (Optional)"})
+        empty = Node(class_name="android.widget.TextView", bounds=f.bounds)
+        return root.model_copy(update={"children": (root.children[0], f, empty,
+                                                    root.children[2])}), px
+
+    root, px = over(1)
+    other, opx = over(2)
+    assert varying_pictures(extract_screen(view, root, px, "t/0.xml"), root, px, other,
+                            opx).varying == ()
 
 
 # -- pictures that follow a text ----------------------------------------------------------------

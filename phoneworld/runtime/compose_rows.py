@@ -5,8 +5,10 @@ gives are here, with the rules for a text that lists and the rest of a screen sh
     rows = compose_list(lst, boxes, box, look.plate, (1080, 2400), c, wipes, rows, fixes)
 
 A row is quiet where the plate recorded the same row at the same place; any other row is
-cut from the recorded row that shares most of its texts (the list scrolled, a row above
-removed, a row that shows fewer texts), with what differs wiped and drawn as a text
+cut from the recorded row of its texts, on this plate or else on another screen's plate
+of the same list (`ListLook.elsewhere`: a row this plate never showed), else from the
+one that shares most of its texts (the list scrolled, a row above removed, a row that
+shows fewer texts), with what differs wiped and drawn as a text
 outside lists is (`typed`); a row sharing no text with any is drawn on the list's sprite
 (a recorded row with its texts wiped) with its texts on top. Recorded rows no row covers
 any more are wiped, but for the edge of a textless row the list's end cut short.
@@ -115,6 +117,11 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
         x1, y1, x2, y2 = row.bounds
         it = _best_item(lst, sig, y2 - y1, _kind(lst, _shape(boxes, sub, (x1, y1)),
                                                  y2 - y1)) if bare is None else None
+        src_plate = plate
+        if bare is None and (it is None or it.texts != sig):
+            there = _elsewhere(lst, sig, row.bounds)
+            if there is not None:
+                it, src_plate = there
         if it is not None:
             src = it.bounds
             # Clipped at the list's top: the row's lower part shows.
@@ -126,9 +133,9 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
             rect = (max(x1, max(src[0], lx1) + dx), max(y1, max(src[1], ly1) + dy),
                     min(x2, min(src[2], lx2) + dx), min(y2, min(src[3], ly2) + dy))
             if rect[0] < rect[2] and rect[1] < rect[3]:
-                rows.append(Paint(rect, image=plate, image_size=size, origin=(dx, dy)))
+                rows.append(Paint(rect, image=src_plate, image_size=size, origin=(dx, dy)))
             _row_texts(boxes, sub, it.marks, (x1, top), row.bounds, c, fixes,
-                       (plate, size, donors))
+                       (src_plate, size, donors))
             continue
         top = y1
         if lst.sprite is not None and bare is None:
@@ -147,6 +154,18 @@ def compose_list(lst: ListLook, boxes: list[Box], box: Box, plate: str, size: tu
             m = next((m for m in lst.sprite_marks
                       if m.bounds == (bx1 - x1, by1 - top, bx2 - x1, by2 - top)), None)
             c.styles[j] = m.style if m is not None else _nearest(lst.sprite_marks, b, x1, top)
+
+
+def _elsewhere(lst: ListLook, sig: tuple[str, ...], bounds: Rect
+               ) -> tuple[Item, str] | None:
+    """The row of signature `sig` that another screen's plate recorded in this list
+    (`ListLook.elsewhere`), of the size of the row at `bounds`, with that plate's asset;
+    None where none did (activitylauncher's apps pushed below an expanded group: each
+    cut from the list's other plate with its own icon, not from another app's row)."""
+    w, h = bounds[2] - bounds[0], bounds[3] - bounds[1]
+    return next(((it, plate) for it, plate in lst.elsewhere if it.texts == sig
+                 and it.bounds[2] - it.bounds[0] == w and it.bounds[3] - it.bounds[1] == h),
+                None)
 
 
 def _as_recorded(lst: ListLook, sigs: list[tuple[str, ...]], bounds: list[Rect],

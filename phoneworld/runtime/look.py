@@ -109,6 +109,11 @@ class ListLook:
     """The sprite row's size in app pixels."""
     sprite_marks: tuple[Mark, ...] = ()
     """The sprite row's texts, bounds relative to the row (their style for new rows)."""
+    elsewhere: tuple[tuple[Item, str], ...] = field(default=(), compare=False)
+    """Rows of the same list recorded on other screens' plates (each with its plate's
+    asset) that this one's plate does not show: a row scrolled off this plate, or one
+    an expanded group pushed down, is cut from there, its own icon and all. Not stored:
+    `rows_elsewhere` finds them when a look is made."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +214,44 @@ class Look:
         return out
 
 
+def rows_elsewhere(screens: dict[str, ScreenLook]) -> dict[str, ScreenLook]:
+    """`screens` with each list's rows recorded elsewhere (`ListLook.elsewhere`): the
+    rows of the list at the same bounds on the other screens' plates (in name order),
+    and of the same kind of row (their sprites' sizes, where both have one), but
+    dialogs' (their plates dim what lies behind the window), rows cut short by
+    their list or showing no text, rows whose texts were not all seen on the plate (a
+    menu drawn over them), and rows of a signature this list's plate shows."""
+    donors: dict[Rect, list[tuple[Item, str, tuple[int, int]]]] = {}
+    for name in sorted(screens):
+        sl = screens[name]
+        if sl.window is not None:
+            continue
+        for lst in sl.lists:
+            x1, y1, x2, y2 = lst.bounds
+            for it in lst.items:
+                b = it.bounds
+                if it.texts and b[0] >= x1 and b[1] >= y1 and b[2] <= x2 and b[3] <= y2 \
+                        and it.marks and all(m.style.size > 0 for m in it.marks if m.text):
+                    donors.setdefault(lst.bounds, []).append((it, sl.plate, lst.sprite_size))
+    out = {}
+    for name, sl in screens.items():
+        lists = []
+        for lst in sl.lists:
+            own = {it.texts for it in lst.items}
+            seen: set[tuple[str, ...]] = set()
+            got = []
+            for it, plate, kind in donors.get(lst.bounds, ()):
+                if plate == sl.plate or it.texts in own or it.texts in seen or (
+                        kind != lst.sprite_size and 0 not in kind + lst.sprite_size):
+                    continue  # (a list of other rows in the same place: another kind)
+                seen.add(it.texts)
+                got.append((it, plate))
+            lists.append(replace(lst, elsewhere=tuple(got)) if got else lst)
+        changed = any(a is not b for a, b in zip(lists, sl.lists, strict=True))
+        out[name] = replace(sl, lists=tuple(lists)) if changed else sl
+    return out
+
+
 def load_look(folder: Path | str) -> Look | None:
     """The look of the generated app in `folder`, or None where it has no `look.json`."""
     folder = Path(folder)
@@ -241,7 +284,7 @@ def look_from_json(data: dict[str, Any], folder: Path | None = None) -> Look:
             varying=tuple(_rect(r) for r in s.get("varying", ())),
             gauges=tuple(_gauge(g) for g in s.get("gauges", ())),
             **_dialog(s.get("dialog")))
-    return Look(screens=screens, folder=folder)
+    return Look(screens=rows_elsewhere(screens), folder=folder)
 
 
 def _dialog(d: Any) -> dict[str, Any]:

@@ -19,6 +19,7 @@ the server answers them, and preview files say `<base href="../">`.
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,18 @@ from phoneworld.runtime.compose import Composition, Paint, compose
 from phoneworld.runtime.dialog import grown_window, growth
 from phoneworld.runtime.look import ASSET_DIR, Rect, Style
 from phoneworld.runtime.regions import regions, within
-from phoneworld.runtime.widgets import ACCENT, FONTS, TEXT, bar_icons, bars, draw_box, fitted
+from phoneworld.runtime.widgets import (
+    ACCENT,
+    BODY,
+    FONTS,
+    TEXT,
+    bar_icons,
+    bars,
+    draw_box,
+    fitted,
+    kind,
+)
+from phoneworld.runtime.wrap import grown
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Rendering
@@ -135,16 +147,23 @@ def render_html(r: Rendering) -> str:
     parents = _parents(boxes)
     region = regions(boxes)
     for i, b in enumerate(boxes):
-        shows = within(b.bounds, region[i])
+        at = b.bounds
+        shows = within(at, region[i])
         if shows is None or (comp is not None and i in comp.quiet):
             item = _quiet(b)
         elif comp is not None:
-            item = fitted(b, scale, comp.styles.get(i))
+            style = comp.styles.get(i)
+            at = _grown(boxes, i, parents, style, scale)
+            shows = within(at, region[i]) or shows
+            item = fitted(_moved(b, at), scale, style)
             if b.text:
                 shows = _under_pictures(boxes, i, shows)
         else:
-            item = draw_box(boxes, i, parents, scale)
-        items.append(_placed(item, b.bounds, shows, scale, index.get(i)))
+            at = _grown(boxes, i, parents, None, scale)
+            shows = within(at, region[i]) or shows
+            item = draw_box(boxes if at == b.bounds else
+                            [*boxes[:i], _moved(b, at), *boxes[i + 1:]], i, parents, scale)
+        items.append(_placed(item, at, shows, scale, index.get(i)))
     plate = f"{ASSET_DIR}/{look.plate}" if look is not None else ""
     return _PAGE.render(
         title=r.screen, screen=r.screen, width=FRAME_WIDTH, fonts=Markup(FONTS),
@@ -167,6 +186,34 @@ def _placed(item: dict, bounds: Rect, shows: Rect | None, scale: float,
     item.update(left=round(x1 * scale, 1), top=round(y1 * scale, 1),
                 w=round(max(0, x2 - x1) * scale, 1), h=round(max(0, y2 - y1) * scale, 1))
     return item
+
+
+def _grown(boxes: list, i: int, parents: list[int], style: Style | None,
+           scale: float) -> Rect:
+    """Box `i`'s bounds to draw its text in (`wrap.grown`): at its recorded style's size,
+    weight and indent where it has one, else a plain label's size (`widgets.fitted`'s
+    and `draw_box`'s); as recorded for a text not drawn left-aligned."""
+    b = boxes[i]
+    if not b.text:
+        return b.bounds
+    if style is not None and style.size > 0:
+        if style.align != "left":
+            return b.bounds
+        return grown(boxes, i, parents, style.size, style.indent, style.weight)
+    if style is None and kind(b, not b.children) != "text":
+        return b.bounds
+    h = (b.bounds[3] - b.bounds[1]) * scale
+    return grown(boxes, i, parents, min(BODY, max(8.0, h * 0.72)) / scale,
+                 style.indent if style is not None else 0.0)
+
+
+def _moved(b, at: Rect):
+    """`b` with bounds `at` (itself where they are its own)."""
+    if at == b.bounds:
+        return b
+    m = copy(b)
+    m.bounds = at
+    return m
 
 
 def _under_pictures(boxes: list, i: int, shows: Rect) -> Rect:

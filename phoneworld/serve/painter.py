@@ -47,6 +47,7 @@ from phoneworld.runtime.cache import LRU, megabytes
 from phoneworld.runtime.layers import FRAME_WIDTH, PageLayers, page_layers
 from phoneworld.serve.capture import WINDOW, Capturer, Page, copy_while, while_capturing
 from phoneworld.serve.frame import Frame, over, tint
+from phoneworld.serve.inks import Ink
 from phoneworld.serve.recorded import Recorded
 from phoneworld.serve.regions import (
     CLIP_COST,
@@ -59,7 +60,8 @@ from phoneworld.serve.regions import (
     meets,
     merge,
 )
-from phoneworld.serve.texts import Ink, TextDrawer, text_div
+from phoneworld.serve.textdivs import text_div
+from phoneworld.serve.texts import TextDrawer
 
 Rect = tuple[int, int, int, int]
 

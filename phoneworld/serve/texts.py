@@ -2,15 +2,16 @@
 
 On a screen drawn over its recorded plate, what changes with the state is mostly text
 (a row's label, a typed word, a counter): `page.render_html` writes each as a div of
-the template's `.x` classes with one `<span>` in it. Chromium lays such a div out by
-rules simple enough to follow here (a flex box that centres one block; one line cut
-with an ellipsis, lines wrapped and clamped, or one line showing its end), so the
-painter draws them with FreeType (Pillow, HarfBuzz-shaped through raqm) in the faces
-Chromium would pick, and asks the browser only for divs of any other kind:
+the template's `.x` classes with one `<span>` in it (`textdivs` reads them). Chromium
+lays such a div out by rules simple enough to follow here (a flex box that centres one
+block; one line cut with an ellipsis, lines wrapped and clamped, or one line showing its
+end), so the painter draws them with FreeType (Pillow, HarfBuzz-shaped through raqm) in
+the faces Chromium would pick, and asks the browser only for divs of any other kind:
 
     t = text_div(layer.div)           # None: not such a div (the browser draws it)
     drawer = TextDrawer.system()      # None: fontconfig or a face is missing
     drawer.draw(frame, t, zoom)       # the text laid over the frame's pixels
+    drawer.inks([t, ...], rect, zoom) # or what texts draw in rect, as boxes of ink (`inks`)
 
 The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does: each
 character from the first family that has its glyph (a combining mark from its letter's
@@ -30,13 +31,8 @@ measures both on the shared traces).
 
 from __future__ import annotations
 
-import html as html_lib
 import logging
-import re
 import threading
-import unicodedata
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -47,13 +43,9 @@ from phoneworld.runtime.widgets import FONTS
 from phoneworld.serve import bidi
 from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
 from phoneworld.serve.fonts import Fonts, is_mark, is_rtl, kept
+from phoneworld.serve.inks import Box, Ink, Rect, apart, ink_box, laid
+from phoneworld.serve.textdivs import DEFAULT_COLOR, LINE_HEIGHT, TextDiv, complex_text
 
-Rect = tuple[int, int, int, int]
-
-LINE_HEIGHT = 1.2
-"""`.v`'s line-height (`page._TEMPLATE`)."""
-DEFAULT_COLOR = "#202124"
-"""`.v`'s colour."""
 ELLIPSIS = "\u2026"
 WHOLE_MASK = 1080 * 400
 """App pixels of a text's box up to which its coverage is drawn whole (`TextDrawer.rgba`)."""
@@ -62,105 +54,8 @@ WARM_WEIGHTS = (400, 500, 700)
 MASKS = 16 << 20
 """Bytes of glyph coverages a drawer keeps (`TextDrawer.mask`): a few thousand texts."""
 
-_OPEN = re.compile(
-    r'<div class="v x (?P<lines>one|many)(?P<end> end)?(?P<off> off)?(?: click)?"'
-    r'(?: data-index="\d+")?\n style="left:(?P<left>-?[\d.]+)px;top:(?P<top>-?[\d.]+)px;'
-    r'width:(?P<w>[\d.]+)px;height:(?P<h>[\d.]+)px(?:;font-size:(?P<size>[\d.]+)px)?'
-    r'(?:;color:(?P<color>#[0-9a-f]{6}))?(?:;font-weight:(?P<weight>\d+))?'
-    r'(?:;text-align:(?P<align>left|center|right))?(?:;padding-left:(?P<pl>[\d.]+)px)?'
-    r'(?:;padding-right:(?P<pr>[\d.]+)px)?'
-    r'(?:;align-items:flex-start;padding-top:(?P<pt>[\d.]+)px)?'
-    r'(?:;clip-path:inset\((?P<clip>[\d.]+px [\d.]+px [\d.]+px [\d.]+px)\))?"'
-    r'(?: aria-label="[^"<>]*")?>'
-    r'(?:<span(?: style="-webkit-line-clamp:(?P<clamp>\d+)")?>(?P<text>[^<>]*)</span>)?'
-    r'</div>$')
-"""A text div as `page._TEMPLATE` writes it from `widgets._text_css` (the order of its
-style's parts is the template's), and nothing else."""
-_SPACES = re.compile(r"[ \t\n\r\f]+")
 _log = logging.getLogger("phoneworld.serve")
 
-
-@dataclass(frozen=True)
-class TextDiv:
-    """One text div, in CSS pixels (the page's 412-wide frame)."""
-
-    box: tuple[float, float, float, float]
-    """left, top, width, height."""
-    text: str
-    lines: str
-    """"one", "many" or "end" (one line that shows its end)."""
-    clamp: int
-    size: float
-    color: str
-    weight: int
-    align: str
-    pad: tuple[float, float, float]
-    """left, right, top (top: -1 where the text is centred in the box's height)."""
-    clip: tuple[float, float, float, float]
-    """clip-path insets: top, right, bottom, left."""
-    opacity: float = 1.0
-    """`.off`'s (a disabled view's) opacity."""
-
-
-@dataclass(frozen=True, eq=False)
-class Ink:
-    """What texts draw in one box (app pixels, its top left at x, y): one text's coverage
-    (`pixels` h x w, 0-255) of `color` (3 uint8), or where the boxes of texts meet,
-    their straight-alpha RGBA summed in paint order (`pixels` h x w x 4, `color` None)."""
-
-    x: int
-    y: int
-    pixels: np.ndarray
-    color: np.ndarray | None
-
-
-@lru_cache(maxsize=4096)
-def text_div(div: str) -> TextDiv | None:
-    """`div` (a layer's, `layers.Layer.div`) as a text this module draws, or None."""
-    m = _OPEN.match(div)
-    if m is None:
-        return None
-    text = _SPACES.sub(" ", html_lib.unescape(m["text"] or "")).strip(" ")
-    if not all(_plain(c) for c in text):
-        return None
-    clip = tuple(float(v[:-2]) for v in m["clip"].split()) if m["clip"] else (0.0,) * 4
-    return TextDiv(
-        box=(float(m["left"]), float(m["top"]), float(m["w"]), float(m["h"])), text=text,
-        lines="end" if m["end"] else m["lines"],
-        clamp=int(m["clamp"]) if m["clamp"] else (1 if m["lines"] == "one" else 0),
-        size=float(m["size"] or 16.0), color=m["color"] or DEFAULT_COLOR,
-        weight=int(m["weight"] or 400), align=m["align"] or "left",
-        pad=(float(m["pl"] or 0), float(m["pr"] or 0), float(m["pt"] or -1.0)),
-        clip=clip, opacity=0.5 if m["off"] else 1.0)  # type: ignore[arg-type]
-
-
-@lru_cache(maxsize=4096)
-def _plain(c: str) -> bool:
-    """Whether this module follows how `c` draws: no control or format character (bidi
-    embeddings and isolates, joiners), no emoji or its selectors. Right-to-left letters
-    and combining marks are followed (`complex_text`) where FriBiDi is here."""
-    cat = unicodedata.category(c)
-    if cat[0] == "C" or cat == "Zl" or cat == "Zp":
-        return False
-    o = ord(c)
-    return not (0x1F000 <= o <= 0x1FAFF or 0x2600 <= o <= 0x27BF or 0xFE00 <= o <= 0xFE0F
-                or 0xE000 <= o <= 0xF8FF or o > 0x2FFFF)
-
-
-@lru_cache(maxsize=4096)
-def _complex(c: str) -> bool:
-    """Whether `c` needs more than one face's glyphs laid left to right: a right-to-left
-    letter or number, or a combining mark (shaped with the letter before it)."""
-    return is_rtl(c) or is_mark(c)
-
-
-def complex_text(text: str) -> bool:
-    """Whether `text` has a right-to-left letter or a combining mark (`TextDrawer` lays
-    such a text out by the bidirectional algorithm, `bidi`, and shapes it with raqm)."""
-    return any(_complex(c) for c in text)
-
-
-# -- drawing -----------------------------------------------------------------------------------
 
 def complex_support() -> str | None:
     """Why right-to-left and complex-script texts cannot be drawn here (raqm or FriBiDi
@@ -266,19 +161,7 @@ class TextDrawer:
         ground, as straight-alpha RGBA (what Chromium's capture of a see-through page
         gives there); None where a character has no face. (`inks` laid on clear pixels.)"""
         inks = self.inks(texts, rect, zoom)
-        if inks is None:
-            return None
-        x1, y1, x2, y2 = rect
-        out = np.zeros((y2 - y1, x2 - x1, 4), np.uint8)
-        for ink in inks:
-            h, w = ink.pixels.shape[:2]
-            box = out[ink.y - y1:ink.y - y1 + h, ink.x - x1:ink.x - x1 + w]
-            if ink.color is None:
-                box[...] = ink.pixels
-            else:
-                box[..., :3] = ink.color
-                box[..., 3] = ink.pixels
-        return out
+        return None if inks is None else laid(inks, rect)
 
     def inks(self, texts: list[TextDiv], rect: Rect, zoom: float) -> list[Ink] | None:
         """What `texts` (in paint order) draw inside `rect` (app pixels), as the boxes of
@@ -286,7 +169,7 @@ class TextDrawer:
         few percent of its rectangle, and laying it costs only its box. None where a
         character has no face."""
         x1, y1, x2, y2 = rect
-        boxes: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+        boxes: list[Box] = []
         for t in texts:
             if not t.text:
                 continue  # an empty field: the div draws nothing
@@ -306,18 +189,10 @@ class TextDrawer:
                                                  c[0] - clip[0]:c[2] - clip[0]]
             else:
                 a = self.mask(lines, size, c)
-            # Only the box of its ink (what is clear stays clear).
-            rows = np.flatnonzero(a.any(axis=1))
-            if not rows.size:
-                continue
-            a = a[rows[0]:rows[-1] + 1]
-            cols = np.flatnonzero(a.any(axis=0))
-            a = a[:, cols[0]:cols[-1] + 1]
-            if t.opacity < 1:
-                a = (a.astype(np.float32) * t.opacity + 0.5).astype(np.uint8)
-            col = np.array([int(t.color[i:i + 2], 16) for i in (1, 3, 5)], np.uint8)
-            boxes.append((c[0] + int(cols[0]), c[1] + int(rows[0]), a, col))
-        return _apart(boxes)
+            box = ink_box(c[0], c[1], a, t.color, t.opacity)
+            if box is not None:
+                boxes.append(box)
+        return apart(boxes)
 
     def layout(self, t: TextDiv, zoom: float):
         """`_layout`, kept by the div and the zoom (a page drawn again lays its texts out
@@ -480,84 +355,6 @@ class TextDrawer:
         out = np.asarray(img)
         out.flags.writeable = False
         return out
-
-
-def _over_straight(below: np.ndarray, a: np.ndarray, col: np.ndarray) -> None:
-    """Coverage `a` of colour `col` laid over `below` (straight-alpha RGBA, in place):
-    premultiplied sums, divided back, rounded. Worked out only where both draw (boxes
-    of texts meet where their glyphs rarely do): where `a` is clear `below` stays,
-    where `below` is clear it takes `col` at `a`, as the sums give there."""
-    ba8 = below[..., 3]
-    mine, both = a > 0, (a > 0) & (ba8 > 0)
-    alone = mine & ~both
-    if alone.any():
-        below[alone, :3] = col.astype(np.uint8)
-        below[alone, 3] = a[alone]
-    if not both.any():
-        return
-    fa = a[both].astype(np.float32) / 255.0
-    ba = ba8[both].astype(np.float32) / 255.0
-    out_a = fa + ba * (1 - fa)
-    premul = col * fa[:, None] + below[both][:, :3] * (ba * (1 - fa))[:, None]
-    rgb = premul / out_a[:, None]  # (out_a >= ba > 0)
-    below[both, :3] = np.clip(rgb + 0.5, 0, 255)
-    below[both, 3] = np.clip(out_a * 255 + 0.5, 0, 255)
-
-
-def _apart(boxes: list[tuple[int, int, np.ndarray, np.ndarray]]) -> list[Ink]:
-    """Texts' ink boxes (x, y, coverage, colour; in paint order) as inks that do not
-    meet: boxes that meet (texts rarely do) joined into one box of their RGBA, laid in
-    paint order (`_over_straight` where both draw), as `rgba` lays them."""
-    groups: list[list[int]] = []
-    spans: list[Rect] = []
-    for i, (x, y, a, _) in enumerate(boxes):
-        r = (x, y, x + a.shape[1], y + a.shape[0])
-        hit = [g for g, q in enumerate(spans) if _meet(r, q)]
-        if not hit:
-            groups.append([i])
-            spans.append(r)
-            continue
-        # (joined with every group it meets; a box that grew may meet more: again)
-        merged = sorted(i2 for g in hit for i2 in groups[g]) + [i]
-        for g in reversed(hit):
-            del groups[g], spans[g]
-        while True:
-            u = _span([boxes[k] for k in merged])
-            more = [g for g, q in enumerate(spans) if _meet(u, q)]
-            if not more:
-                break
-            merged = sorted([*merged, *(k for g in more for k in groups[g])])
-            for g in reversed(more):
-                del groups[g], spans[g]
-        groups.append(merged)
-        spans.append(u)
-    out: list[Ink] = []
-    for g, span in sorted(zip(groups, spans, strict=True), key=lambda gs: gs[0][0]):
-        if len(g) == 1:
-            x, y, a, col = boxes[g[0]]
-            out.append(Ink(x, y, a, col))
-            continue
-        px = np.zeros((span[3] - span[1], span[2] - span[0], 4), np.uint8)
-        for k in g:
-            x, y, a, col = boxes[k]
-            below = px[y - span[1]:y - span[1] + a.shape[0], x - span[0]:x - span[0] + a.shape[1]]
-            if not below[..., 3].any():  # nothing drawn there yet
-                below[..., :3] = col
-                below[..., 3] = a
-                continue
-            _over_straight(below, a, col.astype(np.float32))
-        out.append(Ink(span[0], span[1], px, None))
-    return out
-
-
-def _meet(a: Rect, b: Rect) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _span(boxes: list[tuple[int, int, np.ndarray, np.ndarray]]) -> Rect:
-    return (min(x for x, _, _, _ in boxes), min(y for _, y, _, _ in boxes),
-            max(x + a.shape[1] for x, _, a, _ in boxes),
-            max(y + a.shape[0] for _, y, a, _ in boxes))
 
 
 def _64th(v: float) -> float:

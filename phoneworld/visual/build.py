@@ -30,6 +30,7 @@ from phoneworld.runtime.look import (
     Rect,
     ScreenLook,
     look_to_json,
+    rows_elsewhere,
 )
 from phoneworld.runtime.page import FRAME_WIDTH
 from phoneworld.spec.ast import AppSpec
@@ -162,7 +163,8 @@ def build_look(spec: AppSpec, recordings: Mapping[str, Sequence[Recording]], *,
         screens[name] = ScreenLook(plate=plate, marks=cut.marks, lists=tuple(lists),
                                    source=cut.source, accent=cut.accent, varying=cut.varying,
                                    gauges=tuple(kept), window=window, scrim=scrim)
-    look = Look(screens=screens, data={k.split("/", 1)[1]: v for k, v in store.files.items()})
+    look = Look(screens=rows_elsewhere(screens),
+                data={k.split("/", 1)[1]: v for k, v in store.files.items()})
     origin = origin or spec.source or spec.name
     files = {LOOK_FILE: stable_json(look_to_json(look), origin), **store.files,
              COMPARISON: comparison_page(spec, look, origin).encode()}

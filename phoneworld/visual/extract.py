@@ -88,13 +88,19 @@ def _find_list(root: Node, view: View) -> tuple[Node, tuple[int, ...]] | None:
     full = [(n, p) for n, p in same if n.children]
     if full:
         return full[-1]
-    # The list grew or shrank in this recording: the same view by class and id.
+    # The list grew or shrank in this recording: the same view by class and id, or
+    # where it has no id, by class and its top edge (a menu holding fewer items).
     x1, y1, x2, y2 = view.bounds
     for n, p in _visible(root):
         b = n.bounds
         if n.class_name == view.cls and view.id and n.resource_id == view.id \
                 and b[0] < x2 and b[2] > x1 and b[1] < y2 and b[3] > y1:
             return n, p
+    if not view.id:
+        for n, p in _visible(root):
+            if n.class_name == view.cls and not n.resource_id and n.children \
+                    and n.bounds[:3] == (x1, y1, x2):
+                return n, p
     return None
 
 
@@ -273,15 +279,20 @@ def varying_pictures(cut: Cut, root: Node, pixels: np.ndarray, other: Node,
                      other_pixels: np.ndarray) -> Cut:
     """`cut` (of the recording `root`, `pixels`) with the pictures outside its lists that
     another recording of the screen (`other`, `other_pixels`) shows otherwise added to
-    its `varying` ones: an entity's photo on a screen shown for several entities."""
+    its `varying` ones: an entity's photo on a screen shown for several entities. Not a
+    text field or a check widget (empty, it is a leaf without text too), nor a leaf
+    lying exactly over one or over a text (wikipedia's Email field has an empty view on
+    it): what differs there is the text or the state, drawn anew, not a picture."""
     h, w = pixels.shape[:2]
     lists = [lst.bounds for lst, _ in cut.lists]
     there = {n.bounds for n, _ in _visible(other)}
+    texts = {n.bounds for n, _ in _visible(root) if _marked(n)}
     found = set(cut.varying)
     for n, _ in _visible(root):
         b = n.bounds
         x1, y1, x2, y2 = b
-        if n.children or n.text.strip() or b in found or b not in there:
+        if n.children or n.text.strip() or n.editable or n.checkable or b in found \
+                or b not in there or b in texts:
             continue
         if x2 - x1 < PICTURE or y2 - y1 < PICTURE or (x2 - x1) * (y2 - y1) > w * h / 2:
             continue
