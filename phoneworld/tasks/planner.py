@@ -156,25 +156,22 @@ def _listing(spec: AppSpec, table: str | None) -> set[str]:
 def _placed(e: Expr) -> Call | None:
     """The `count(t where id <= k)` an answer is compared with (the place of row `k` in
     its list: `positions`), or None where the answer is no such count."""
-    for c in conjuncts(e):
-        if isinstance(c, Compare) and c.left == Ref(("answer",)) and \
-                isinstance(c.right, Call) and c.right.func == "count" and \
-                isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
-                c.right.where.left == Ref(("id",)):
-            return c.right
-    return None
+    return next((c.right for c in conjuncts(e) if isinstance(c, Compare) and
+                 c.left == Ref(("answer",)) and _up_to(c.right)), None)
 
 
 def _at_place(e: Expr) -> Call | None:
-    """The `count(t where id <= k)` a parameter is compared with (`k ==`, the place of
-    the row whose name is the answer: `positions`), or None."""
-    for c in conjuncts(e):
-        if isinstance(c, Compare) and c.op == "==" and isinstance(c.left, Ref) and \
-                isinstance(c.right, Call) and c.right.func == "count" and \
-                isinstance(c.right.where, Compare) and c.right.where.op == "<=" and \
-                c.right.where.left == Ref(("id",)) and c.right.where.right == c.left:
-            return c.right
-    return None
+    """The `count(t where id <= k)` a parameter is compared with (`k == ...`: the place
+    of the row whose name is the answer, `positions`), or None."""
+    return next((c.right for c in conjuncts(e) if isinstance(c, Compare) and c.op == "=="
+                 and isinstance(c.left, Ref) and _up_to(c.right)
+                 and c.right.where.right == c.left), None)  # type: ignore[union-attr]
+
+
+def _up_to(e: Expr) -> bool:
+    """Whether `e` counts a table's rows up to a key: `count(t where id <= k)`."""
+    return isinstance(e, Call) and e.func == "count" and isinstance(e.where, Compare) and \
+        e.where.op == "<=" and e.where.left == Ref(("id",))
 
 
 def _placed_row(call: Call, scope) -> str | None:
