@@ -1,6 +1,7 @@
 """CPU milliseconds per SFT step of a run's model on its real demos, with a per-op profile.
 
     python benchmarks/sft_step.py RUN [--steps 40] [--skip 10] [--profile 10] [--processes 2]
+    python benchmarks/sft_step.py RUN --splits      # how evenly two ranks share the batches
 
 RUN is a `phoneworld train` folder holding `demos.json.gz` and `base` (make one with
 `phoneworld train --mix 1 --seed 0 --sft-steps 0 --rl-steps 0 --eval-tasks 0 --out RUN`).
@@ -21,6 +22,12 @@ vocabulary projection of 1,300 positions): attention kernels and layouts (torch'
 flash attention with grouped heads or with the key/value heads repeated, its math kernel,
 batched products by hand, all heads of a group against their shared keys at once, flash
 in bfloat16) and float32 against bfloat16 matrix products.
+
+Beside each part's CPU its wall; in a spread run, `gather` is the wall in the Trainer's
+gather of every rank's reply-token count (in `data`) and `reduce` the wall from this
+rank's last gradient bucket to its average (in `backward`): the waits for the other rank.
+`balance` compares the ranks' padded tokens and compute step by step. `--splits` prices
+the two ranks' halves of a whole schedule's batches, as split now and split to even them.
 
 `wall` is each step's wall seconds, end to end. `--profile N` runs torch's profiler over N
 more steps (of rank 0) and prints its table by self time (the profiler's times are wall
@@ -328,6 +335,50 @@ def _products(m: int, k: int, n: int) -> list[float]:
             _cpu_ms(lambda: (x.bfloat16() @ w.bfloat16()).float(), 20)]
 
 
+def splits(run: Path, steps: int, batch: int, seed: int, attention: float = 0.001) -> None:
+    """Print what each of two ranks costs a step when the trainer's batches are split as
+    now (the length-grouped sampler's batches of `batch` // 2 dealt to the ranks in turn:
+    rank 0 the longer half of each length-sorted `batch`) and when the same `batch`
+    examples are split at the row that evens the two costs best. A rank's cost is its
+    padded tokens with attention's quadratic share, rows x L x (1 + `attention` L), L its
+    longest row (as transformers' `BatchRebalanceSampler` prices a batch)."""
+    from transformers.trainer_pt_utils import get_length_grouped_indices
+
+    from rl.model import load_policy
+
+    examples = json.loads(gzip.decompress((run / "demos.json.gz").read_bytes()))["examples"]
+    tok = load_policy(run / "base")[1]
+    lengths = [min(768, len(tok.apply_chat_template(e["messages"], tokenize=True,
+                                                  return_dict=True)["input_ids"]))
+               for e in examples]
+
+    def cost(rows: list[int]) -> float:
+        return len(rows) * max(rows) * (1 + attention * max(rows)) if rows else 0.0
+
+    import torch
+
+    half = batch // 2
+    gen = torch.Generator().manual_seed(seed)
+    order: list[int] = []
+    while len(order) < batch * steps:
+        order += get_length_grouped_indices(lengths, half, generator=gen)
+    now, even, whole = [], [], []
+    for s in range(steps):
+        rows = sorted((lengths[i] for i in order[batch * s:batch * (s + 1)]), reverse=True)
+        now.append((cost(rows[:half]), cost(rows[half:])))
+        even.append(min(((cost(rows[:k]), cost(rows[k:])) for k in range(1, batch)), key=max))
+        whole.append(cost(rows))
+    mean = statistics.fmean
+    print(f"{len(examples)} examples, {steps} steps of {batch}: token lengths mean "
+          f"{mean(lengths):.1f}, {min(lengths)}-{max(lengths)}")
+    for name, pairs in (("as now (rank 0 the longer half)", now),
+                        ("the same rows, split to even the costs", even)):
+        print(f"  {name:40s} slower rank {mean(max(p) for p in pairs):7.0f}, "
+              f"faster {mean(min(p) for p in pairs):7.0f}, their mean "
+              f"{mean(sum(p) / 2 for p in pairs):7.0f}")
+    print(f"  {'one process, the whole batch, / 2':40s} {mean(whole) / 2:7.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path, nargs="?",
@@ -346,6 +397,9 @@ def main() -> None:
     ap.add_argument("--examples", type=int, default=0,
                     help="train on this many of the demos (a seeded draw; 0: all), to start "
                          "sooner: the tokenizing of all of them takes 13 s quiet")
+    ap.add_argument("--splits", action="store_true",
+                    help="instead, price the ranks' halves of --schedule steps' batches as "
+                         "split now and split to even their costs (no training)")
     ap.add_argument("--losses", type=Path,
                     help="append each logged step's reply loss here as it is logged")
     ap.add_argument("--prompt-loss", type=float, default=0.5,
@@ -360,6 +414,9 @@ def main() -> None:
         return
     if ns.run is None:
         ap.error("a run folder is needed (or --kernels)")
+    if ns.splits:
+        splits(ns.run, ns.schedule, ns.batch, ns.seed)
+        return
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from rl.sft import train_sft
 
