@@ -260,7 +260,8 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
     `processes` > 1 splits each batch of `batch` among that many processes (`rl.spread`),
     `threads` torch threads shared among them; `batch` must divide evenly. The caller's
     script must guard its start with `if __name__ == "__main__":` (the processes are
-    spawned).
+    spawned). The examples are tokenized in as many processes as the run takes cores
+    (`threads` or `processes`, the more; `tokenize_procs`).
 
     `callbacks` are `transformers.TrainerCallback`s (a test stops a run midway with one).
     """
@@ -273,10 +274,11 @@ def train_sft(model_dir: str | Path, examples: Sequence[dict[str, Any]], out: st
           "batch": batch, "max_length": max_length, "seed": seed, "save_steps": save_steps,
           "resume": resume, "progress": progress, "callbacks": callbacks,
           "weight_decay": weight_decay, "prompt_weight": prompt_weight,
-          "cut_tokens": cut_tokens, "cores": max(1, threads)}
+          "cut_tokens": cut_tokens}
     from rl.spread import ranks, spread
 
     processes = ranks(processes)
+    kw["cores"] = max(1, threads, processes)  # the cores the run takes, to tokenize on
     if processes == 1:
         return _train_sft(**kw)
     if batch % processes:
