@@ -222,3 +222,31 @@ def test_spread_runs_of_the_tiny_models_tell_ddp_what_they_need(micro) -> None:
     assert not _all_used(model.model)  # not a whole Qwen3 causal LM
     args = sft_args(Path("unused"), 10)
     assert args.ddp_find_unused_parameters is None and args.ddp_broadcast_buffers is None
+
+
+def test_tokenizing_split_among_processes_gives_the_same_rows(micro, tmp_path) -> None:
+    """`tokenize_procs` > 1 (datasets' `num_proc`) hands the trainer the same tokens and
+    labels in the same order as one process; few examples stay in one."""
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    from rl.model import load_policy
+    from rl.sft import TOKENIZE_SPLIT, reply_loss_trainer, sft_args, tokenize_procs
+
+    folder, _, _, examples = micro
+    rows = {}
+    for procs in (1, 2):
+        model, tok = load_policy(folder)
+        tok.padding_side = "right"
+        args = sft_args(tmp_path / str(procs), 1, batch=2, progress=False,
+                        tokenize_procs=procs)
+        assert args.dataset_num_proc == (procs if procs > 1 else None)
+        data = reply_loss_trainer(SFTTrainer)(model=model, args=args, processing_class=tok,
+                                              train_dataset=Dataset.from_list(examples)
+                                              ).train_dataset
+        rows[procs] = (data["input_ids"], data["labels"] if "labels" in data.column_names
+                       else data["assistant_masks"])
+    assert len(rows[1][0]) == len(examples) > 1
+    assert rows[1] == rows[2]
+    assert tokenize_procs(TOKENIZE_SPLIT, 2) == 2 and tokenize_procs(TOKENIZE_SPLIT - 1, 2) == 1
+    assert tokenize_procs(10**5, 1) == 1
