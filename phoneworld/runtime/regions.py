@@ -53,6 +53,11 @@ def regions(boxes: list[Box]) -> list[Rect]:
     return out
 
 
+def inside(r: Rect, q: Rect) -> bool:
+    """Whether rectangle `r` lies inside `q`."""
+    return q[0] <= r[0] and q[1] <= r[1] and r[2] <= q[2] and r[3] <= q[3]
+
+
 def within(r: Rect, region: Rect) -> Rect | None:
     """`r` cut to `region`, or None where nothing of it is left."""
     got = (max(r[0], region[0]), max(r[1], region[1]), min(r[2], region[2]),

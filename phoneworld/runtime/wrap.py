@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from phoneworld.runtime.advances import advance
+from phoneworld.runtime.regions import inside
 
 if TYPE_CHECKING:
     from phoneworld.runtime.render import Box
@@ -59,10 +60,6 @@ def grown(boxes: list[Box], i: int, parents: list[int], size: float, indent: flo
             continue
         ox1, oy1, ox2, oy2 = o.bounds
         if ox1 >= x2 - 1 and ox1 < limit and oy1 < y2 and oy2 > y1 and ox2 > ox1 \
-                and not _inside(o.bounds, b.bounds):
+                and not inside(o.bounds, b.bounds):
             limit = ox1
     return (x1, y1, max(x2, min(limit, x1 + int(need + 0.999))), y2)
-
-
-def _inside(a: Rect, b: Rect) -> bool:
-    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]

@@ -28,6 +28,7 @@ import numpy as np
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.compose import Paint
 from phoneworld.runtime.layers import PageLayers
+from phoneworld.runtime.regions import inside
 from phoneworld.serve.frame import Frame, scrimmed
 from phoneworld.serve.plates import PLATES, Plates, Window, decode_image
 from phoneworld.serve.regions import area, cut, meets
@@ -162,7 +163,7 @@ class Recorded:
             # From the last paint that covers the whole strip with opaque pixels (a list
             # row's background): nothing under it read (nor inflated) or laid.
             start = next((j for j in range(len(mine) - 1, -1, -1)
-                          if _opaque(mine[j], (w, h)) and _inside(r, mine[j].rect)), None)
+                          if _opaque(mine[j], (w, h)) and inside(r, mine[j].rect)), None)
             if not self._relay_from(f, base, r, mine, start or 0,
                                     covered=start is not None):
                 return False
@@ -193,14 +194,14 @@ class Recorded:
             covered = start > 0
         canvas = _Canvas(np.empty((y2 - y1, x2 - x1, 3), np.uint8) if covered else
                          base.rows(y1, y2)[y1:y2, x1:x2].copy())
-        inside = (0, 0, *canvas.size)
+        whole = (0, 0, *canvas.size)
         for p in paints[start:]:
             if meets(p.rect, r):
                 q = p.rect
                 moved = Paint((q[0] - x1, q[1] - y1, q[2] - x1, q[3] - y1), color=p.color,
                               image=p.image, image_size=p.image_size,
                               origin=(p.origin[0] - x1, p.origin[1] - y1))
-                if not self.lay(canvas, moved, inside):  # type: ignore[arg-type]
+                if not self.lay(canvas, moved, whole):  # type: ignore[arg-type]
                     return False
         f.paste(x1, y1, canvas.pixels)
         return True
@@ -386,7 +387,7 @@ def unchanged(paints: tuple[Paint, ...], ground: str, size: tuple[int, int]
     out: list[Paint] = []
     for p in paints:
         if p.image == ground and p.image_size == size and p.origin == (0, 0):
-            out = [q for q in out if not _inside(
+            out = [q for q in out if not inside(
                 (max(0, q.rect[0]), max(0, q.rect[1]), min(w, q.rect[2]), min(h, q.rect[3])),
                 p.rect)]
             if not any(meets(q.rect, p.rect) for q in out):
@@ -416,11 +417,6 @@ def _opaque(p: Paint, size: tuple[int, int]) -> bool:
     """Whether paint `p` covers its rectangle with opaque pixels (a colour without alpha,
     or a cut of a recorded image of the screen's size inside it)."""
     return (bool(p.color) and len(p.color) == 7) or _cover(p, size) is not None
-
-
-def _inside(r: Rect, q: Rect) -> bool:
-    """Whether rectangle `r` lies inside `q`."""
-    return q[0] <= r[0] and q[1] <= r[1] and r[2] <= q[2] and r[3] <= q[3]
 
 
 def _cover(p: Paint, size: tuple[int, int]) -> Rect | None:
