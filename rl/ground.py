@@ -110,7 +110,7 @@ def reasons(elements: Sequence[Mapping[str, Any]], apps: Sequence[str] = ()) -> 
     `apps`, a reason that opens an app is left free (`open_app ` alone stands for it)."""
     out = {"navigate_back", "status", "answer", *(f"scroll {d}" for d in _DIRECTIONS)}
     lines = screen_lines(elements)
-    for i in range(len(elements)):
+    for i in sorted({ln.index for ln in lines if 0 <= ln.index < len(elements)}):
         for kind in _TARGETED:
             out.add(why({"action_type": kind, "index": i}, elements, index=True, lines=lines))
         for d in _DIRECTIONS:

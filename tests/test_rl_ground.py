@@ -90,6 +90,19 @@ def test_reasons_are_what_the_screen_allows() -> None:
     assert "open_app " not in allowed and "open_app " in reasons(SCREEN)  # no apps: free
 
 
+def test_a_reason_names_a_line_the_screen_shows_not_a_text_folded_into_one() -> None:
+    from rl.ground import reasons
+    from rl.policy import screen_text
+
+    row = [{"index": 0, "text": "", "clickable": True, "bounds": [0, 0, 1080, 200]},
+           {"index": 1, "text": "Display", "bounds": [0, 0, 1080, 100]},
+           {"index": 2, "text": "Dark theme, font size", "bounds": [0, 100, 1080, 200]}]
+    assert screen_text(row) == '"Display" [0] clickable "Dark theme, font size"'
+    allowed = reasons(row)
+    assert 'click "Display" [0]' in allowed
+    assert not any(r.endswith(("[1]", "[2]")) for r in allowed), allowed  # no index it shows
+
+
 @pytest.mark.parametrize("reason, start", [
     ('click "Bakery" [1]', '{"action_type": "click", "index": 1}'),
     ('input_text "Search" [2]', '{"action_type": "input_text", "index": 2, "text": "'),
