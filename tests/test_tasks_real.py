@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from phoneworld.compiler import compile_traces
-from phoneworld.spec.ast import AppSpec, Const, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
-from phoneworld.tasks.composite import goal_params, two_rows
+from phoneworld.tasks.composite import entered_screens, goal_params, two_rows
 from phoneworld.tasks.instances import holes_of
 from phoneworld.tasks.labels import (
     MAX_WORDS,
@@ -32,6 +32,7 @@ from phoneworld.tasks.labels import (
     without_site,
 )
 from phoneworld.tasks.sample import instances
+from phoneworld.tasks.schema import reads
 from tests.conftest import SHARED_TRACES
 
 FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
@@ -152,6 +153,16 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
             assert f"“{label}” list" not in inst.instruction, inst.instruction
             assert not re.search(rf"list on “?{re.escape(label)}\b", inst.instruction), \
                 inst.instruction
+    # (#21) A change, then a page: the page is one some other page opens (not the page
+    # the app opened on, which only backing out of everything reaches again).
+    entered = entered_screens(spec)
+    for t in spec.tasks:
+        if t.kind == "composite" and isinstance(t.condition, BoolOp):
+            first, second = t.condition.items[0], t.condition.items[-1]
+            if "screen" in reads(second) and "screen" not in reads(first) and \
+                    "answer" not in reads(first):
+                pages = {x.value for x in walk(second) if isinstance(x, Const)} & screens
+                assert pages <= entered, t.name
     sample = random.Random(0).sample(found, min(4, len(found)))
     for inst in sample:
         demo = make_demo([spec], inst)

@@ -55,7 +55,7 @@ from phoneworld.tasks import (
 )
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.composite import Base, Names, composites, step_pairs
+from phoneworld.tasks.composite import Base, Names, composites, entered_screens, step_pairs
 from phoneworld.tasks.instances import typed_texts
 from phoneworld.tasks.labels import (
     const_text,
@@ -97,7 +97,7 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     pairs: list[Task] = []
     over = {s.name: s.over for s in bare.screens if s.over}
     for t in composites(bases, Names(bare), screen_labels(bare), step_pairs(bare),
-                        typed_texts(bare), over):
+                        typed_texts(bare), over, entered_screens(bare)):
         if len(pairs) >= MAX_COMPOSITE and room <= 0 or len(pairs) >= 2 * MAX_COMPOSITE:
             break
         if found := draw(bare, t):
