@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from phoneworld.spec.ast import Const, Screen, View
-from phoneworld.tasks.labels import icon_runs, page_title
+from phoneworld.spec.ast import Const, Screen, Transition, View
+from phoneworld.tasks.labels import (
+    icon_runs,
+    is_name,
+    is_transient,
+    page_title,
+    place_label,
+    readable,
+    screen_labels,
+)
 from tests.tasks_fixtures import tiny_shop
 
 
@@ -58,3 +66,42 @@ def test_a_web_page_is_called_by_its_document_where_its_bar_says_another_page():
     assert page_title(_web_page("Help", "Help | Uber"), spec) == "Help"
     # A bar's title the page also shows is the page's own.
     assert page_title(_web_page("Payments", "Legal | Uber", "Payments"), spec) == "Payments"
+
+
+def test_what_an_app_shows_while_it_loads_names_nothing_and_answers_nothing():
+    """uber's place row "Fetching... Your current location" and its ride button
+    "Loading" stood there only until the app had what it fetched (#21): no row is called
+    by them, no question answered with them, no screen named so. An ellipsis after a word
+    of another kind is a menu entry's or a cut text's; a gerund alone is a name."""
+    loading = ("Center Fetching... Your current location", "Fetching... Your current location",
+               "Loading", "Loading…", " Loading... ", "Connecting…", "Checking... 2 of 5",
+               "Please wait...", "加载中", "正在加载…")
+    for text in loading:
+        assert is_transient(text) and not readable(text) and not is_name(text), text
+    kept = ("Sort by...", "Updating account information", "Trending", "Booking appointments",
+            "Following", "Shopping list", "Loading dock 4", "Peak flight hours at SJC",
+            "Processing")  # an order's status, shown for days: no word of the list
+    for text in kept:
+        assert not is_transient(text), text
+    assert not is_transient("Greek Yog…") and not readable("Greek Yog…")  # cut: not a name
+
+
+def test_a_screen_named_by_a_buttons_own_words_names_no_list_on_it():
+    """uber's page of places opens from its “Confirm Destination” button: the task
+    presses that button to get there, but the places are in no “Confirm Destination”
+    list (#21). A tab's or a menu entry's label still names its page ("Settings")."""
+    from tests.shop import shop_spec
+
+    spec = shop_spec()
+    go = View(cls="android.widget.Button", bounds=(40, 2200, 1040, 2300), name="confirm",
+              text=Const("Confirm Destination"), flags=("clickable",))
+    places = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, go))) if s.name == "home" else s
+        for s in spec.screens) + (Screen("places", "P1", places, package="com.shop"),)
+    spec = dataclasses.replace(spec, screens=screens, transitions=(
+        *spec.transitions, Transition("home", "confirm", "tap", "places", count=1)))
+    assert screen_labels(spec)["places"] == ("Confirm Destination", "button")
+    assert place_label(spec, "places") == ""
+    named = {s: label for s, (label, kind) in screen_labels(spec).items() if kind != "button"}
+    assert named and all(place_label(spec, s) == label for s, label in named.items())

@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 from phoneworld.compiler import compile_traces
-from phoneworld.spec.ast import AppSpec, Const, View
+from phoneworld.spec.ast import AppSpec, BoolOp, Const, View
 from phoneworld.spec.walk import walk
 from phoneworld.tasks import make_demo
-from phoneworld.tasks.composite import goal_params, two_rows
+from phoneworld.tasks.composite import entered_screens, goal_params, two_rows
 from phoneworld.tasks.instances import holes_of
 from phoneworld.tasks.labels import (
     MAX_WORDS,
     is_code,
+    is_transient,
     label_of,
     picture_names,
     screen_labels,
@@ -31,6 +32,7 @@ from phoneworld.tasks.labels import (
     without_site,
 )
 from phoneworld.tasks.sample import instances
+from phoneworld.tasks.schema import reads
 from tests.conftest import SHARED_TRACES
 
 FOLDERS = sorted(p for p in SHARED_TRACES.glob("*/*") if p.is_dir()) \
@@ -136,6 +138,31 @@ def test_real_app_tasks_use_the_apps_words_and_replay(folder: Path | None, tmp_p
     for label, kind in screen_labels(spec).values():
         assert without_site(label, app_name) == label, label
         assert kind == "title" or label.casefold() != app_name.casefold(), label
+    # (#21) What the app shows while it loads ("Fetching... Your current location",
+    # "Loading") names no row and answers nothing; a paragraph of several lines names
+    # nothing either; a list is never named by a button's own words ("in the “Confirm
+    # Destination” list": the button that opens its page says what it does).
+    buttons = [label for label, kind in screen_labels(spec).values() if kind == "button"]
+    for inst in found:
+        for value in inst.params.values():
+            assert not (isinstance(value, str) and is_transient(value)), inst.instruction
+        for p in params[inst.template]:
+            if p.name in shown[inst.template] and not p.table.endswith("_typed"):
+                assert "\n" not in str(inst.params[p.name]).strip(), inst.instruction
+        for label in buttons:
+            assert f"“{label}” list" not in inst.instruction, inst.instruction
+            assert not re.search(rf"list on “?{re.escape(label)}\b", inst.instruction), \
+                inst.instruction
+    # (#21) A change, then a page: the page is one some other page opens (not the page
+    # the app opened on, which only backing out of everything reaches again).
+    entered = entered_screens(spec)
+    for t in spec.tasks:
+        if t.kind == "composite" and isinstance(t.condition, BoolOp):
+            first, second = t.condition.items[0], t.condition.items[-1]
+            if "screen" in reads(second) and "screen" not in reads(first) and \
+                    "answer" not in reads(first):
+                pages = {x.value for x in walk(second) if isinstance(x, Const)} & screens
+                assert pages <= entered, t.name
     sample = random.Random(0).sample(found, min(4, len(found)))
     for inst in sample:
         demo = make_demo([spec], inst)

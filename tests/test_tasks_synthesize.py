@@ -2096,7 +2096,8 @@ on main.load tap -> load
 def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
     """ajsha's files are listed by the dialog “LOAD” opens: "Add “Hello World” to the
     “LOAD” list with “SAVE”" reads as a list called LOAD; a popup's button says what it
-    does, so the list has no name of its own there. A page opened so is named by it."""
+    does, so the list has no name of its own there; nor on a page a text button's words
+    open (uber's “Confirm Destination”: no “Confirm Destination” list, #21)."""
     from phoneworld.tasks import phrases as P
     from phoneworld.tasks.synthesize import _collection
 
@@ -2105,7 +2106,8 @@ def test_a_list_a_dialog_shows_is_not_called_by_the_button_that_opens_it():
     assert _collection(spec, read_schema(spec), "files") == P.UNNAMED_LIST
     page = parse(_FILES.replace("  modules dialog\n  view FrameLayout [100,600,980,1400]",
                                 "  view FrameLayout [0,0,1080,2400]"))
-    assert _collection(page, read_schema(page), "files") == "the “LOAD” list"
+    assert screen_labels(page)["load"] == ("LOAD", "button")
+    assert _collection(page, read_schema(page), "files") == P.UNNAMED_LIST
 
 
 _SHEET = """app sheet { package "a.b" start settings }
@@ -2202,7 +2204,7 @@ def test_a_rows_own_button_is_said_on_that_row():
     (opens,) = [t for t in spec.tasks if t.name == "open_menu"]
     assert variants(opens.instruction) == [
         "Open “Menu” on the {n} row.", "Tap “Menu” on the {n} row.",
-        "Use “Menu” on the {n} row."]
+        "Press “Menu” on the {n} row."]
     inst = next(i for i in draw(spec, opens) if i.params["n"] == "Activity Launcher")
     assert " for " not in inst.instruction and make_demo([spec], inst).verified
 

@@ -53,13 +53,16 @@ class Base:
 def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str]],
                 paths: frozenset[tuple[str, str]] = frozenset(),
                 typed: dict[str, frozenset[str]] | None = None,
-                over: dict[str, str] | None = None) -> Iterator[Task]:
+                over: dict[str, str] | None = None,
+                entered: frozenset[str] | None = None) -> Iterator[Task]:
     """Pairs of goals: state and question, state and screen, two states, question and
     screen (not one asked on that screen: opening it is then no second goal); taken
     round-robin from each sort so that different templates appear, in each sort first
     the pairs whose goals share a screen or a step between screens (`paths`): a person
     asks for two things on one page, or on one way through the app; pairs of two rows of
-    one table after all others."""
+    one table after all others. A change and then a screen only where another screen
+    leads to it (`entered`, all where None): not the page the app opened on that nothing
+    opens again (`entered_screens`)."""
     state = [b for b in bases if b.task.kind == "state" and not b.alone]
     info = [b for b in bases if b.task.kind == "information"]
     nav = [b for b in bases if b.task.kind == "navigation"]
@@ -69,7 +72,7 @@ def composites(bases: list[Base], names: Names, labels: dict[str, tuple[str, str
     # entry “Swipe an item left to delete it” for editing"): the added text is no row
     # the page is drawn from.
     away = [(a, b) for a, b in _diagonal(state, nav) if a.screen != b.screen and
-            not _same_rows(a, b)]
+            not _same_rows(a, b) and (entered is None or b.screen in entered)]
     # A change and a question on one table ask about the row just changed (parameters
     # from one table are one row): "Turn off X, then tell me the summary of X".
     sorts = [[(a, b) for a, b in _diagonal(state, info) if not _same_table(a, b) and
@@ -106,6 +109,17 @@ def _near(a: Base, b: Base, paths: frozenset[tuple[str, str]]) -> bool:
     return bool(a.screen and b.screen) and (a.screen == b.screen or
                                             (a.screen, b.screen) in paths or
                                             (b.screen, a.screen) in paths)
+
+
+def entered_screens(spec: AppSpec) -> frozenset[str]:
+    """The screens a transition from another screen leads to: where a person can go
+    again after a change made elsewhere. The page an app opened on, which nothing else
+    opens (uber's page of one entry a recording's second half began on, left by back), is
+    reached again only by backing out of every page since: no goal after a change on
+    another page ("Tap “Allow location access” in the list, then open the entry “Your
+    acceptance rate is …”" found no plan within the planner's bounds)."""
+    return frozenset(t.target for t in spec.transitions
+                     if t.target not in (t.screen, "back", "stay"))
 
 
 def step_pairs(spec: AppSpec) -> frozenset[tuple[str, str]]:

@@ -274,9 +274,12 @@ def _calls(v: Value, echoes: frozenset[str]) -> bool:
     """Whether a task may call a row by a value it shows, one `labels.readable` already
     (no code: activitylauncher's ".TrampolineActivity"): no text the recordings typed,
     shown back (uber's search for "Humanoid" lists a place "Humanoid" under the field
-    that says it: "what is written under Humanoid?" points at both). Text to type is
-    drawn as typed."""
-    return display(v).strip().casefold() not in echoes
+    that says it: "what is written under Humanoid?" points at both), and no text of
+    several lines: a paragraph names nothing a person would read out ("Open the entry
+    “Your acceptance rate is … 30 days.⏎Uber Promo trips are …”"), though it may be an
+    answer. Text to type is drawn as typed."""
+    said = display(v).strip()
+    return said.casefold() not in echoes and "\n" not in said
 
 
 def typed_texts(spec: AppSpec) -> dict[str, frozenset[str]]:

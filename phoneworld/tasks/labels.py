@@ -120,7 +120,20 @@ def screen_labels(spec: AppSpec) -> dict[str, tuple[str, str]]:
             continue  # a splash or an ad gives way by itself: no place to go to
         if (found := opener(s)) is not None:
             out[s.name] = found
-    return out
+    return {name: (_visible(label), kind) for name, (label, kind) in out.items()}
+
+
+_BLANKS = "\u2800\u3164\u115f\u1160\uffa0\u200b\u200c\u200d\u2060\ufeff"
+"""Characters that show nothing, which apps pad a label with where a space would be
+trimmed (a braille blank, a Hangul filler, zero-width spaces)."""
+
+
+def _visible(label: str) -> str:
+    """`label` as a person reads it, without blank characters at its ends (spoon's page
+    titled "노래⠀", a braille blank after it: "On 노래, what does it say …"); a `Called`
+    label stays one."""
+    said = label.strip().strip(_BLANKS).strip()
+    return label if said == label else type(label)(said)
 
 
 def page_title(s: Screen, spec: AppSpec) -> str:
@@ -183,6 +196,15 @@ def opening_row(spec: AppSpec, screen: str, column: str) -> str:
     return name if isinstance(name, str) and is_name(name) else ""
 
 
+def place_label(spec: AppSpec, screen: str) -> str:
+    """What a person calls `screen` as the place that holds a list or a text ("the list on
+    Legal", "the “Chats” list"): its label, but one of a button's own words, which say
+    what the button does and not what the screen is (uber's “Confirm Destination” opens
+    the page of places to pick from: no “Confirm Destination” list); "" for none."""
+    label, kind = screen_labels(spec).get(screen, ("", ""))
+    return "" if kind == "button" else label
+
+
 def _a_button_says(s: Screen, title: str) -> bool:
     """Whether a clickable view of the screen's own layer says its title, case aside (a
     page titled by what it asks for: 下载QQ over its 下载QQ button)."""
@@ -222,12 +244,12 @@ def _is_button(view: View, label: str) -> bool:
 
 def is_name(text: str) -> bool:
     """Whether a text can name a place: it has a letter, is short, does not start with a
-    number ("1 selected" is a count), is not cut short ("Settings…") and is no code
-    (`is_code`)."""
+    number ("1 selected" is a count), is not cut short ("Settings…"), is no code
+    (`is_code`) and nothing shown while loading (`is_transient`: "Loading")."""
     text = text.strip()
     return any(ch.isalpha() for ch in text) and len(text) <= MAX_CHARS and \
         len(text.split()) <= MAX_WORDS and not text[:1].isdigit() and \
-        not text.endswith(("…", "...")) and not is_code(text)
+        not text.endswith(("…", "...")) and not is_code(text) and not is_transient(text)
 
 
 _IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
@@ -258,18 +280,41 @@ def is_placeholder(text: str) -> bool:
     return t.lower() in _NO_VALUE or not any(ch.isalnum() for ch in t)
 
 
+_PROGRESS = re.compile(
+    r"(?:^|\s)[A-Za-z]+ing\s*(?:\.{2,}|…)|^\W*(?:loading|fetching|connecting|searching|"
+    r"refreshing|syncing|buffering|please wait|加载中|正在加载|載入中|読み込み中|"
+    r"cargando|chargement|wird geladen)\W*$", re.I)
+"""What an app shows while it works, before the text that will stand there: a verb's
+"-ing" form followed by an ellipsis, anywhere in the text (uber's row "Fetching... Your
+current location", "Loading…", "Connecting..."), or a text that is only one such word
+(uber's button "Loading", there until its ride's price came: "UberX is unavailable").
+The recordings cannot tell it by themselves: a recorder that keeps each state once
+(DroidBot) kept uber's loading page and its "Fetching..." row as the only recordings of
+their rows, and a later text at the same place is as often a scrolled list's next row; so
+this one pattern, the only word list of it, names them. An ellipsis after a word of
+another kind is a menu entry's ("Sort by...") or a cut text's ("Greek Yog…"); a word that
+is also a state kept for days (an order "Processing") is not in the list."""
+
+
+def is_transient(text: str) -> bool:
+    """Whether a text is what the app shows while it loads (`_PROGRESS`): a later recording
+    of the same place shows something else, so it names no row and answers nothing."""
+    return bool(_PROGRESS.search(text.strip()))
+
+
 def readable(v: object) -> bool:
     """Whether a value is one a person can read whole, to answer with or to name a row by
     (no text the recording typed, too, for a name: `instances`): a text or a number (not
     a flag, not missing), not empty, not cut short with "…", no placeholder
-    (`is_placeholder`) and no code (`is_code`: "What is written under “Launch activity
-    as root”?" answered "de.szalkowski.activitylauncher.RootLauncherActivity" asks a
-    person to spell out a program's name)."""
+    (`is_placeholder`), no text shown while loading (`is_transient`) and no code
+    (`is_code`: "What is written under “Launch activity as root”?" answered
+    "de.szalkowski.activitylauncher.RootLauncherActivity" asks a person to spell out a
+    program's name)."""
     if isinstance(v, bool) or not isinstance(v, (str, int, float)):
         return False
     t = str(v).strip()
     return t != "" and not t.endswith(("…", "...")) and \
-        not (isinstance(v, str) and (is_placeholder(t) or is_code(t)))
+        not (isinstance(v, str) and (is_placeholder(t) or is_code(t) or is_transient(t)))
 
 
 def row_name(columns: list[str], row: tuple | list, name: str) -> tuple[str, str]:

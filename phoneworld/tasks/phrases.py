@@ -105,9 +105,13 @@ POST = ("Post “{m}” on {n}.", "Write “{m}” for {n} and submit it.",
         "Add the text “{m}” to {n}.")
 REMOVE = ("Remove {n} from {where}.", "Take {n} out of {where}.",
           "Delete {n} from {where}.")
-TAP_AWAY = ("Tap {n} in {where}.", "Press {n} in {where}.", "Use {n} in {where}.")
+TAP_AWAY = ("Tap {n} in {where}.", "Press {n} in {where}.", "Select {n} in {where}.")
 """A row that a tap on it takes off its list (uber's “Allow location access” among the
 place suggestions): a person taps it; the checker sees it gone."""
+TAP_AWAY_ALONE = ("Tap {n}.", "Press {n}.", "Select {n}.")
+"""The same in a list with no name of its own (uber's places, on a page that opens from
+its “Confirm Destination” button and has no title): the row's name says which; "in the
+list" says nothing of which list."""
 OPEN = ("Open {screen}.", "Go to {screen}.", "Show me {screen}.",
         "Navigate to the {screen} screen.")
 PRESS = ("Tap “{button}”.", "Press “{button}”.", "Tap the “{button}” button.")
@@ -130,7 +134,7 @@ EDIT_ENTRY = ("Open the entry {n} for editing.", "Start editing the entry {n}.",
 """A row of sentences opened in such a form: an entry, as `OPEN_ENTRY` says, never a
 sentence read as a name ("Open “Access the settings from the ⌄ button” for editing")."""
 OPEN_ROW_BY = ("Open “{button}” on the {n} row.", "Tap “{button}” on the {n} row.",
-               "Use “{button}” on the {n} row.")
+               "Press “{button}” on the {n} row.")
 """A row's own button that opens a screen for the row: the row is said to be one ("Open
 “Menu” for Activity Launcher." reads as the app's menu where a row is named as the app
 is)."""

@@ -27,7 +27,7 @@ from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
-from phoneworld.tasks.labels import readable
+from phoneworld.tasks.labels import place_label, readable
 from phoneworld.tasks.rowtexts import ask_row
 from phoneworld.tasks.schema import Schema
 
@@ -117,7 +117,7 @@ def _counted(spec: AppSpec, schema: Schema) -> Iterator[tuple[str, str]]:
         screen = next(iter(where[table]))
         if lists.get(screen, [table]) != [table]:
             continue  # "the list on 专辑" where 专辑 shows two says neither
-        if label := schema.screen_label(screen):
+        if label := place_label(spec, screen):
             yield table, label
         elif screen == spec.start:
             yield table, ""

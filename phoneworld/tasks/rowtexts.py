@@ -35,7 +35,7 @@ from phoneworld.spec.walk import own_root, views
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
 from phoneworld.tasks.browse import NewName, Template
-from phoneworld.tasks.labels import is_code, is_heading, is_name, readable
+from phoneworld.tasks.labels import is_code, is_heading, is_name, place_label, readable
 from phoneworld.tasks.pairs import answered, pair_label, pair_phrases
 from phoneworld.tasks.schema import Schema
 
@@ -123,7 +123,7 @@ def _list_label(spec: AppSpec, schema: Schema, table: str) -> str:
     """The label of the one screen that lists `table`, "" where none or several do."""
     shown = [s.name for s in spec.screens if not s.foreign and
              any(v.items is not None and v.items.table == table for v in views(own_root(s)))]
-    return schema.screen_label(shown[0]) if len(shown) == 1 else ""
+    return place_label(spec, shown[0]) if len(shown) == 1 else ""
 
 
 def _keyed_rows(spec: AppSpec, schema: Schema

@@ -55,13 +55,14 @@ from phoneworld.tasks import (
 )
 from phoneworld.tasks import phrases as P
 from phoneworld.tasks import wording as W
-from phoneworld.tasks.composite import Base, Names, composites, step_pairs
+from phoneworld.tasks.composite import Base, Names, composites, entered_screens, step_pairs
 from phoneworld.tasks.instances import typed_texts
 from phoneworld.tasks.labels import (
     const_text,
     fixed_texts,
     is_name,
     label_of,
+    place_label,
     readable,
     row_title,
     screen_labels,
@@ -96,7 +97,7 @@ def synthesize_tasks(spec: AppSpec) -> tuple[Task, ...]:
     pairs: list[Task] = []
     over = {s.name: s.over for s in bare.screens if s.over}
     for t in composites(bases, Names(bare), screen_labels(bare), step_pairs(bare),
-                        typed_texts(bare), over):
+                        typed_texts(bare), over, entered_screens(bare)):
         if len(pairs) >= MAX_COMPOSITE and room <= 0 or len(pairs) >= 2 * MAX_COMPOSITE:
             break
         if found := draw(bare, t):
@@ -298,7 +299,8 @@ def _state(spec: AppSpec, schema: Schema, names: Names) -> Iterator[Base]:
                             if isinstance(x, Ref) and x.path[0] == "item" else x)
             cond = BoolOp("and", (cond, rule))
             params += tuple(TaskParam(v, src.table, c) for c, v in hidden.items())
-        said = P.TAP_AWAY if de.on_row else P.REMOVE
+        said = P.REMOVE if not de.on_row else \
+            P.TAP_AWAY_ALONE if where == P.UNNAMED_LIST else P.TAP_AWAY
         task = Task(
             name=f"remove_from_{de.table}", kind="state",
             instruction=W.join([W.words(p, {"where": where}, n=n) for p in said]),
@@ -415,16 +417,17 @@ def _send(spec: AppSpec, ins: RowInsert, src: Entity, names: Names) -> Iterator[
 
 
 def _collection(spec: AppSpec, schema: Schema, table: str) -> str:
-    """How a person names a collection: the label of a screen that lists it, else "the
-    list" (never a table's name: it comes from resource ids)."""
+    """How a person names a collection: the label of a screen that lists it (`place_label`:
+    not a button's words), else "the list" (never a table's name: it comes from resource
+    ids)."""
     kinds = screen_labels(spec)
     for s in spec.screens:
-        if table in tables_of(own_root(s)) and schema.screen_label(s.name):
-            if kinds.get(s.name, ("", ""))[1] != "title":  # named by the button to it
+        if table in tables_of(own_root(s)) and (place := place_label(spec, s.name)):
+            if kinds[s.name][1] != "title":  # named by the tab or entry to it
                 if "dialog" in s.modules:
                     continue  # a popup's button says what it does: ajsha's "LOAD" list
-                return f"the “{schema.screen_label(s.name)}” list"
-            return f"the {schema.screen_label(s.name)}"
+                return f"the “{place}” list"
+            return f"the {place}"
     for s in spec.screens:  # a title that is also the name of the row that opens it
         if table in tables_of(own_root(s)) and is_name(title_of(s, spec)):
             return f"the {title_of(s, spec)}"

@@ -24,7 +24,8 @@ _VERBS = frozenset({"turn", "switch", "enable", "disable", "make", "add", "put",
                     "get", "first", "what", "how", "which", "when", "find", "look", "tell",
                     "check", "read", "using", "in", "before", "send", "text", "write",
                     "post", "tap", "use", "besides", "search", "fill", "enter", "type",
-                    "create", "on", "set", "change", "choose", "select", "start", "bring"})
+                    "create", "on", "set", "change", "choose", "select", "start", "bring",
+                    "pick", "count"})
 
 
 def variants(instruction: str) -> list[str]:
