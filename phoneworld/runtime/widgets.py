@@ -8,11 +8,12 @@
     bars(boxes, width, height)    -> status and navigation bar paints, where the layout
                                      leaves room for them
 
-Text is fitted to its box: the font shrinks (to 60% at least) until the text's
-estimated width fits the lines the box has room for, and what still does not fit ends
-in an ellipsis, so nothing runs past its box. Icon buttons are drawn as icons (their
-description stays in `aria-label`, as the accessibility tree has it), and a label is
-drawn once: a container's description is never drawn over its children.
+Text is fitted to its box: the font shrinks (to 60% at least) until the text's width
+(`advances`, read from the page's faces) fits the lines the box has room for, and what
+still does not fit ends in an ellipsis, so nothing runs past its box. Icon buttons are
+drawn as icons (their description stays in `aria-label`, as the accessibility tree has
+it), and a label is drawn once: a container's description is never drawn over its
+children.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from math import floor
 from typing import TYPE_CHECKING, Any
 
 from phoneworld.runtime.advances import advance
-from phoneworld.runtime.chars import wide
 from phoneworld.runtime.icons import icon_for, svg
 from phoneworld.runtime.look import Style
 
@@ -29,12 +29,6 @@ if TYPE_CHECKING:
     from phoneworld.runtime.compose import Paint
     from phoneworld.runtime.render import Box
 
-FONTS = ('Roboto, "Liberation Sans", Arimo, "Noto Sans", "Noto Sans CJK SC", '
-         '"Noto Sans CJK JP", "DejaVu Sans", "Noto Color Emoji", sans-serif')
-"""Android's Roboto where it is installed, else a face of its widths (Liberation Sans,
-Arimo: within 1% of Roboto's on Latin labels, where Noto Sans CJK's Latin is 4% wider and
-DejaVu Sans 14%, so a text drawn at its recorded size spans what the recording's did);
-CJK and emoji from Noto, glyph by glyph."""
 BODY = 16.0
 """Body text size in CSS pixels (Material's body-large)."""
 TEXT = "#202124"
@@ -78,24 +72,6 @@ def kind(b: Box, leaf: bool) -> str:
 def _thin(b: Box) -> bool:
     x1, y1, x2, y2 = b.bounds
     return 0 < min(x2 - x1, y2 - y1) <= 4 and max(x2 - x1, y2 - y1) >= 24
-
-
-def text_width(text: str, size: float) -> float:
-    """About how wide `text` is at font `size` (Noto/Roboto-like Latin, square CJK and
-    emoji), erring on the wide side."""
-    w = 0.0
-    for ch in text:
-        if wide(ch):
-            w += 1.0
-        elif ch in "il.,:;|!'`ijtfr ":
-            w += 0.3
-        elif ch in "mwMW@%":
-            w += 0.88
-        elif ch.isupper():
-            w += 0.72
-        else:
-            w += 0.58
-    return w * size
 
 
 LEGIBLE = 4.0
@@ -347,7 +323,7 @@ def _room(k: str, b: Box, w: float) -> float | None:
     if k != "switch":
         return 0.0
     room = 50.0
-    return room if w - room >= text_width(b.text, BODY * 0.6) else None
+    return room if w - room >= advance(b.text, BODY * 0.6) else None
 
 
 def bars(boxes: list[Box], width: int, height: int) -> list[tuple[Paint, str]]:
