@@ -18,6 +18,7 @@ children.
 
 from __future__ import annotations
 
+from copy import copy
 from math import floor
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,33 @@ def kind(b: Box, leaf: bool) -> str:
             return "icon"
         return "rule" if _thin(b) else "none"
     return "text" if b.text else "none"
+
+
+STATE_WORDS = {True: frozenset({"ON", "开", "开启"}), False: frozenset({"OFF", "关", "关闭"})}
+"""The words a switch's accessibility text may end in to say its state, on and off
+(Android's Switch: its label, then its `textOn` or `textOff`; English and Chinese)."""
+
+
+def switch_label(text: str, checked: bool) -> str:
+    """What a switch shows beside its track: its text without the word for its state
+    (`checked`) that its accessibility text ends in ("Image dimming ON" -> "Image
+    dimming": the track says the state, and the app draws the label alone). A text that
+    is a state word alone stays (`_room` decides whether it shows), and so does a word
+    that does not say the switch's state ("Turn on", "Sound OFF" while on)."""
+    head, _, last = text.rstrip().rpartition(" ")
+    return head.rstrip() if head.strip() and last in STATE_WORDS[bool(checked)] else text
+
+
+def _labelled(b: Box, k: str) -> Box:
+    """`b` with the text it shows drawn: a switch's label (`switch_label`)."""
+    if k != "switch" or not b.text:
+        return b
+    label = switch_label(b.text, b.checked)
+    if label == b.text:
+        return b
+    out = copy(b)
+    out.text = label
+    return out
 
 
 def _thin(b: Box) -> bool:
@@ -205,8 +233,8 @@ def _indicator(k: str, b: Box, scale: float, at_right: bool) -> tuple[tuple, flo
 
 def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict[str, Any]:
     """The page's item for box `i`, drawn Material-like (see the module docstring)."""
-    b = boxes[i]
-    k = kind(b, not b.children)
+    k = kind(boxes[i], not boxes[i].children)
+    b = _labelled(boxes[i], k)
     x1, y1, x2, y2 = b.bounds
     w, h = (x2 - x1) * scale, (y2 - y1) * scale
     if k in ("switch", "check", "radio"):
@@ -277,6 +305,7 @@ def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
     (but where the plate shows it: `Style.plate_check`); no backgrounds (the plate has
     them)."""
     k = kind(b, not b.children)
+    b = _labelled(b, k)
     inds: tuple = ()
     pad = 0.0
     room: float | None = 0.0
