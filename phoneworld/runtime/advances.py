@@ -23,6 +23,7 @@ line break) takes no room.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -31,8 +32,9 @@ from phoneworld.runtime.fonts import Fonts, Run, page_fonts
 REFERENCE = 1000.0
 """The size, in pixels, at which widths are read (FreeType's 1/64 pixel is 1/64000 em
 there, and hinting rounds an advance to a thousandth of an em at most)."""
-BOLD = 600
-"""The weight from which a text is drawn in a bold face (CSS: 600 and up)."""
+_LOCK = threading.Lock()
+"""One measure at a time: the page's fonts and their memos are shared by every thread
+that renders a page (a server's sessions); a text is measured once, then cached."""
 
 
 def advance(text: str, size: float, weight: int = 400) -> float:
@@ -48,9 +50,10 @@ def ems(text: str, weight: int = 400) -> float:
         return 0.0
     fonts = page_fonts()
     out = 0.0
-    for run in _runs(fonts, shown, weight):
-        size = _strike(run[1].file, run[1].index) or REFERENCE
-        out += fonts.width([run], size) / size
+    with _LOCK:
+        for run in _runs(fonts, shown, weight):
+            size = _strike(run[1].file, run[1].index) or REFERENCE
+            out += fonts.width([run], size) / size
     return out
 
 
