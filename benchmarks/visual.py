@@ -13,6 +13,13 @@ blank white screen. Per app it prints the means over its screens of the means ov
 screen's recordings, and `--out` gets `visual.html`: recording | mock | Material, per
 screen, with the scores.
 
+A second line per app gives what the edge measure is blind to, region by region of the
+recordings' hierarchies (`visual.regions`), for the mock and for the blank screen:
+`text` (how alike the height of each text's ink is: a text too small, too large or not
+drawn), `icon` (each small leaf's ink matched within 3 pixels: an icon left out or a
+wrong one), `fill` (the share of large views whose background colour is the
+recording's: a toolbar or a card in the wrong colour).
+
 `--walk N` also shoots the pages of a seeded walk of N steps through each app
 (`benchmarks/browser.py`'s) where a step changed the screen's state (it stayed on its
 screen, or showed a dialog over it), and compares each with its screen's recordings
@@ -49,6 +56,7 @@ from phoneworld.runtime import Machine  # noqa: E402
 from phoneworld.serve.screenshots import Screenshotter  # noqa: E402
 from phoneworld.visual.compare import edge_similarity, ssim  # noqa: E402
 from phoneworld.visual.extract import screen_pixels  # noqa: E402
+from phoneworld.visual.regions import CLASSES, region_scores  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "traces"
 
@@ -94,6 +102,9 @@ def measure(folder: Path, shots: Screenshotter, out: Path | None, walk_steps: in
                     score[f"edge_{k}"] = statistics.mean(edge_similarity(img, r)
                                                          for r in recorded)
                     score[f"ssim_{k}"] = statistics.mean(ssim(img, r) for r in recorded)
+                    if k != "material":
+                        score.update({f"{c}_{k}": v for c, v in _regions(
+                            _rgb(img, spec), recorded, rs).items()})
                 rows.append({"app": c.name, "screen": screen, "recordings": len(rs),
                              "look": screen in (spec.look.screens if spec.look else {}),
                              "first": recorded[0], "mocks": mocks, **score})
@@ -124,12 +135,48 @@ def _walked(spec, recs: dict, shots: Screenshotter, steps: int) -> list[dict]:
         recorded = [screen_pixels(Image.open(r.screenshot), spec.width, spec.height)
                     for r in rs[:5]]
         out.append({"screen": screen[1], "step": step, "mock": mock, "first": recorded[0],
-                    "edge": statistics.mean(edge_similarity(mock, r) for r in recorded)})
+                    "edge": statistics.mean(edge_similarity(mock, r) for r in recorded),
+                    **_regions(_rgb(mock, spec), recorded, rs[:5])})
     return out
 
 
+def _rgb(img, spec):
+    """A screenshot (PNG bytes or an image) as the app's RGB array."""
+    import numpy as np
+
+    if isinstance(img, (bytes, bytearray)):
+        img = Image.open(io.BytesIO(img))
+    return np.asarray(screen_pixels(img, spec.width, spec.height))
+
+
+def _regions(mock, recorded: list, recs: list) -> dict[str, float]:
+    """The mock's region scores (`visual.regions`) per class, the mean over the
+    recordings that have a hierarchy; a class no recording has is left out."""
+    got: dict[str, list[float]] = {c: [] for c in CLASSES}
+    for pixels, rec in zip(recorded, recs, strict=True):
+        if rec.observation.root is None:
+            continue
+        for c, v in region_scores(mock, pixels, rec.observation.root).items():
+            if v is not None:
+                got[c].append(v)
+    return {c: statistics.mean(v) for c, v in got.items() if v}
+
+
 def _mean(rows: list[dict], key: str) -> float:
-    return statistics.mean(r[key] for r in rows) if rows else float("nan")
+    got = [r[key] for r in rows if key in r]
+    return statistics.mean(got) if got else float("nan")
+
+
+def _region_line(rows: list[dict], kind: str) -> str:
+    """`text 0.91  icon 0.70  fill 0.95`: the means of rows' region scores of `kind`."""
+    sfx = f"_{kind}" if kind else ""
+    return "  ".join(f"{c} {_mean(rows, c + sfx):.3f}" for c in CLASSES)
+
+
+def _over_apps(results: list[dict], key: str) -> float:
+    """The mean over apps of each app's mean of `key` (apps without it left out)."""
+    got = [m for res in results if (m := _mean(res["rows"], key)) == m]
+    return statistics.mean(got) if got else float("nan")
 
 
 def _write_pairs(out: Path, folder: Path, rows: list[dict]) -> None:
@@ -177,6 +224,9 @@ def write_html(out: Path, results: list[dict]) -> Path:
             for k in ("recording", "look", "material"):
                 cap = "first recording" if k == "recording" else \
                     f"edge {r[f'edge_{k}']:.2f}, SSIM {r[f'ssim_{k}']:.2f}"
+                if k == "look":
+                    cap += "; " + ", ".join(f"{c} {r[f'{c}_look']:.2f}" for c in CLASSES
+                                            if f"{c}_look" in r)
                 parts.append(f"<figure><img src='{html.escape(r['files'][k])}'>"
                              f"<figcaption>{k}: {cap}</figcaption></figure>")
             parts.append("</div>")
@@ -188,7 +238,9 @@ def write_html(out: Path, results: list[dict]) -> Path:
                 parts.append(f"<figure><img src='{html.escape(w['files']['recording'])}'>"
                              f"<img src='{html.escape(w['files']['walk'])}'><figcaption>"
                              f"{html.escape(w['screen'])} ({w['step']}): edge "
-                             f"{w['edge']:.2f}</figcaption></figure>")
+                             f"{w['edge']:.2f}; " + ", ".join(
+                                 f"{c} {w[c]:.2f}" for c in CLASSES if c in w)
+                             + "</figcaption></figure>")
             parts.append("</div>")
     page = out / "visual.html"
     page.write_text("\n".join(parts), encoding="utf-8")
@@ -233,9 +285,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{sum(r['recordings'] for r in rows):5d}  {m[0]:10.3f} {m[1]:9.3f} "
                   f"{m[2]:5.3f}   {m[3]:10.3f} {m[4]:9.3f} {m[5]:5.3f}  "
                   f"({time.perf_counter() - t0:.0f} s)")
+            print(f"{'  regions':28s} {_region_line(rows, 'look')}   blank: "
+                  f"{_region_line(rows, 'blank')}")
             if res["walk"]:
                 print(f"{'  after changes (walk)':28s} {len(res['walk']):7d} shots  edge "
-                      f"{statistics.mean(w['edge'] for w in res['walk']):.3f}")
+                      f"{statistics.mean(w['edge'] for w in res['walk']):.3f}   "
+                      f"{_region_line(res['walk'], '')}")
         if results:
             every = [r for res in results for r in res["rows"]]
             apps = [[_mean(res["rows"], k) for k in keys] for res in results]
@@ -244,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{sum(r['recordings'] for r in every):5d}  {means[0]:10.3f} "
                   f"{means[1]:9.3f} {means[2]:5.3f}   {means[3]:10.3f} {means[4]:9.3f} "
                   f"{means[5]:5.3f}")
+            for k in ("look", "blank"):
+                print(f"{'  regions, ' + k:28s} " + "  ".join(
+                    f"{c} {_over_apps(results, f'{c}_{k}'):.3f}" for c in CLASSES))
         if args.out is not None:
             print(f"side by side: {write_html(args.out, results)}")
         if not args.no_speed:

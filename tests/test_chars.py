@@ -1,11 +1,12 @@
-"""One rule for the characters drawn a full em wide (`runtime.chars`), shared by the
-width estimate, the ink sampler and the line breaker of texts over plates."""
+"""One rule for the characters drawn a full em wide (`runtime.chars`), shared by the ink
+sampler and the line breaker of texts over plates; the widths the page draws them at
+agree (`runtime.advances`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from phoneworld.runtime import widgets
+from phoneworld.runtime.advances import advance
 from phoneworld.runtime.chars import wide
 from phoneworld.serve import texts
 from phoneworld.visual import sample
@@ -22,6 +23,6 @@ def test_latin_halfwidth_kana_and_ambiguous_symbols_are_not(ch):
 
 
 def test_the_three_users_share_it():
-    assert widgets.wide is wide and sample.wide is wide and texts.wide is wide
-    assert widgets.text_width("中文", 10) == 20.0  # a square glyph each
-    assert widgets.text_width("ｱｲ", 10) < 20.0
+    assert sample.wide is wide and texts.wide is wide
+    assert advance("中文", 10) == pytest.approx(20.0)  # a square glyph each (Noto CJK)
+    assert advance("ｱｲ", 10) < 20.0

@@ -704,3 +704,21 @@ def test_a_row_this_plate_never_showed_is_cut_from_another_plate_of_the_list():
     assert len(cut) == 1 and cut[0].rect[1] == 300 + 3 * 200
     dialog = dataclasses.replace(there, window=(0, 0, 1080, 1000), scrim=0.5)
     assert rows_elsewhere({"cart": here, "home": dialog})["cart"].lists[0].elsewhere == ()
+
+
+def test_a_row_the_lists_end_cuts_short_is_cut_from_a_whole_one_recorded_elsewhere():
+    """(#22) activitylauncher's "Downloads", pushed to the list's end by an expanded
+    group and cut short there, was drawn on the sprite (another app's icon and an open
+    group's chevron): a whole row recorded on another plate gives its part that shows;
+    a row of another size inside the list still needs one of its own size."""
+    from phoneworld.runtime.compose_rows import _elsewhere
+    from phoneworld.runtime.look import Item, ListLook
+
+    whole = Item((0, 900, 1080, 1092), ("Downloads",))
+    lst = ListLook(bounds=(0, 200, 1080, 1776), bg="#fafafa",
+                   elsewhere=((whole, "other.webp"),))
+    assert _elsewhere(lst, ("Downloads",), (0, 1655, 1080, 1776)) == (whole, "other.webp")
+    assert _elsewhere(lst, ("Downloads",), (0, 200, 1080, 300)) == (whole, "other.webp")
+    assert _elsewhere(lst, ("Downloads",), (0, 1000, 1080, 1121)) is None  # not cut
+    assert _elsewhere(lst, ("Downloads",), (0, 1500, 1080, 1692)) == (whole, "other.webp")
+    assert _elsewhere(lst, ("DroidBot",), (0, 1655, 1080, 1776)) is None

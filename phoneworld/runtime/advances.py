@@ -1,66 +1,93 @@
-"""How wide a text draws in the page's Latin face, character by character.
+"""How wide a text draws on the page: read from the faces Chromium draws it in.
 
-    advance("3 / 200", 50.0)          # 142.3: what the line spans at 50 px
+    advance("3 / 200", 50.0)          # 152.9: what the line spans at 50 px
     advance("Save", 14.0, weight=700)
+    ems("中文 Zebra")                  # the same in ems (font sizes)
 
-The page draws Latin text in Roboto where it is installed, else Liberation Sans or
-Arimo (`widgets.FONTS`), whose advances are Arial's (Roboto's are within a few percent
-of them on labels). Their widths in thousandths of an em, regular and bold, for printable
-ASCII; an accented letter is as wide as its base letter (`é` as `e`); a CJK ideograph,
-kana or a fullwidth form a whole em (`chars.wide`); any other character (Cyrillic,
-Greek, symbols) an estimate by its case. Kerning is left out (a label's pairs move it by
-well under 1%).
+The one width measure of phoneworld: the runtime fits texts to their boxes by it
+(`widgets.fit`, `wrap.grown`) and the compiler's sampler reads recorded texts by it
+(`visual.sample`). Each character is measured in the face Chromium takes it from for the
+page's font list (`fonts`: the first installed family that has its glyph; Liberation
+Sans for Latin where Roboto is not installed, Noto Sans CJK for ideographs), the run of
+one face shaped as the browser shapes it (HarfBuzz through Pillow's raqm layout:
+kerning, ligatures, marks on their letters) at `REFERENCE` pixels and scaled: a line's
+width is linear in its size, as with the browser's unhinted advances.
 
-`widgets.fit` sizes a text with it: a text shrinks only where it would really overflow
-its box, not where a rough estimate says it might.
+The measure is deterministic for the faces installed (the same font files give the same
+widths); a machine without fontconfig or without any family of the list raises
+`faces.FontsMissing` at the first measure, naming the packages to install, rather than
+guessing. A character no family has is measured in the first family's face (the box of
+a missing glyph: Chromium would draw it in some system face), a control character (a
+line break) takes no room.
 """
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from functools import lru_cache
 
-from phoneworld.runtime.chars import wide
+from phoneworld.runtime.fonts import Fonts, Run, page_fonts
 
-_FIRST = 0x20
-_REGULAR = (
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,  # ␠-/
-    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,  # 0-?
-    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,  # @-O
-    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,  # P-_
-    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,  # `-o
-    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584)  # p-~
-_BOLD = (
-    278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278,
-    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611,
-    975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778,
-    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556,
-    333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611,
-    611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584)
-BOLD = 600
-"""The weight from which a text is drawn in the bold face (CSS: 600 and up)."""
-
-
-@lru_cache(maxsize=8192)
-def em(ch: str, bold: bool = False) -> float:
-    """How wide `ch` draws, in ems."""
-    table = _BOLD if bold else _REGULAR
-    o = ord(ch)
-    if _FIRST <= o < _FIRST + len(table):
-        return table[o - _FIRST] / 1000
-    if wide(ch):
-        return 1.0
-    if unicodedata.category(ch) in ("Mn", "Me", "Cf", "Cc"):
-        return 0.0  # a combining mark, a joiner, a control: no advance of its own
-    base = unicodedata.normalize("NFD", ch)[0]
-    if base != ch and _FIRST <= ord(base) < _FIRST + len(table):
-        return table[ord(base) - _FIRST] / 1000  # an accented letter: its base letter's
-    if ch == "\u00a0":
-        return table[0] / 1000
-    return 0.67 if ch.isupper() else 0.56 if ch.isalpha() or ch.isdigit() else 0.6
+REFERENCE = 1000.0
+"""The size, in pixels, at which widths are read (FreeType's 1/64 pixel is 1/64000 em
+there, and hinting rounds an advance to a thousandth of an em at most)."""
+_LOCK = threading.Lock()
+"""One measure at a time: the page's fonts and their memos are shared by every thread
+that renders a page (a server's sessions); a text is measured once, then cached."""
 
 
 def advance(text: str, size: float, weight: int = 400) -> float:
     """How wide `text` draws on one line at font `size` (pixels) and `weight`."""
-    bold = weight >= BOLD
-    return sum(em(ch, bold) for ch in text) * size
+    return ems(text, weight) * size
+
+
+@lru_cache(maxsize=16384)
+def ems(text: str, weight: int = 400) -> float:
+    """How wide `text` draws on one line, in ems (font sizes), at `weight`."""
+    shown = "".join(c for c in text if unicodedata.category(c) != "Cc")
+    if not shown:
+        return 0.0
+    fonts = page_fonts()
+    out = 0.0
+    with _LOCK:
+        for run in _runs(fonts, shown, weight):
+            size = _strike(run[1].file, run[1].index) or REFERENCE
+            out += fonts.width([run], size) / size
+    return out
+
+
+@lru_cache(maxsize=64)
+def _strike(file: str, index: int) -> int | None:
+    """The pixel size of a face made of bitmaps only (a colour emoji face: FreeType opens
+    it at its strike's size alone, the browser scales its glyphs), its largest strike's;
+    None for a face of outlines."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(file, fontNumber=index, lazy=True) as font:
+        if any(t in font for t in ("glyf", "CFF ", "CFF2")):
+            return None
+        if "sbix" in font:
+            return max(font["sbix"].strikes, default=None)
+        for tag in ("CBLC", "EBLC"):
+            if tag in font:
+                return max((s.bitmapSizeTable.ppemY for s in font[tag].strikes), default=None)
+    return None
+
+
+def _runs(fonts: Fonts, text: str, weight: int) -> list[Run]:
+    """`text` in runs of one face each (`Fonts.runs`); a character no family has goes
+    in the first family's face."""
+    runs = fonts.runs(text, weight)
+    if runs is not None:
+        return runs
+    first = fonts.chosen(weight)[0]
+    out: list[Run] = []
+    for c in text:
+        got = fonts.runs(c, weight)
+        face, bold = (got[0][1], got[0][2]) if got else first
+        if out and out[-1][1] is face and out[-1][2] == bold:
+            out[-1] = (out[-1][0] + c, face, bold)
+        else:
+            out.append((c, face, bold))
+    return out

@@ -3,9 +3,9 @@
     wide("中")    # True: a square glyph, as wide as the font is high
     wide("A")     # False
 
-One answer for the runtime's width estimate (`widgets.text_width`), the sampler's ink
-height (`visual.sample`) and the line breaker of texts drawn over plates
-(`serve.texts`), which each kept a table of ranges of their own before.
+One answer for the sampler's ink height (`visual.sample`) and the line breaker of texts
+drawn over plates (`serve.texts`), which each kept a table of ranges of their own before.
+How wide a character draws is read from the page's faces (`advances`).
 """
 
 from __future__ import annotations

@@ -161,11 +161,18 @@ def _elsewhere(lst: ListLook, sig: tuple[str, ...], bounds: Rect
     """The row of signature `sig` that another screen's plate recorded in this list
     (`ListLook.elsewhere`), of the size of the row at `bounds`, with that plate's asset;
     None where none did (activitylauncher's apps pushed below an expanded group: each
-    cut from the list's other plate with its own icon, not from another app's row)."""
+    cut from the list's other plate with its own icon, not from another app's row). A
+    row the list's end or start cuts short is cut from a whole one recorded (its part
+    that shows: activitylauncher's "Downloads" pushed to the list's end, drawn on the
+    sprite with another app's icon before)."""
     w, h = bounds[2] - bounds[0], bounds[3] - bounds[1]
-    return next(((it, plate) for it, plate in lst.elsewhere if it.texts == sig
-                 and it.bounds[2] - it.bounds[0] == w and it.bounds[3] - it.bounds[1] == h),
-                None)
+    same = [(it, plate) for it, plate in lst.elsewhere
+            if it.texts == sig and it.bounds[2] - it.bounds[0] == w]
+    got = next(((it, plate) for it, plate in same if it.bounds[3] - it.bounds[1] == h), None)
+    if got is None and (bounds[1] == lst.bounds[1] or bounds[3] == lst.bounds[3]):
+        got = next(((it, plate) for it, plate in same if it.bounds[3] - it.bounds[1] > h),
+                   None)
+    return got
 
 
 def _as_recorded(lst: ListLook, sigs: list[tuple[str, ...]], bounds: list[Rect],

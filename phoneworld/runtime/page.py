@@ -28,12 +28,12 @@ from markupsafe import Markup
 
 from phoneworld.runtime.compose import Composition, Paint, compose
 from phoneworld.runtime.dialog import grown_window, growth
+from phoneworld.runtime.faces import FONTS
 from phoneworld.runtime.look import ASSET_DIR, Rect, Style
 from phoneworld.runtime.regions import regions, within
 from phoneworld.runtime.widgets import (
     ACCENT,
     BODY,
-    FONTS,
     TEXT,
     bar_icons,
     bars,

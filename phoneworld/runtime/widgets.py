@@ -8,20 +8,21 @@
     bars(boxes, width, height)    -> status and navigation bar paints, where the layout
                                      leaves room for them
 
-Text is fitted to its box: the font shrinks (to 60% at least) until the text's
-estimated width fits the lines the box has room for, and what still does not fit ends
-in an ellipsis, so nothing runs past its box. Icon buttons are drawn as icons (their
-description stays in `aria-label`, as the accessibility tree has it), and a label is
-drawn once: a container's description is never drawn over its children.
+Text is fitted to its box: the font shrinks (to 60% at least) until the text's width
+(`advances`, read from the page's faces) fits the lines the box has room for, and what
+still does not fit ends in an ellipsis, so nothing runs past its box. Icon buttons are
+drawn as icons (their description stays in `aria-label`, as the accessibility tree has
+it), and a label is drawn once: a container's description is never drawn over its
+children.
 """
 
 from __future__ import annotations
 
+from copy import copy
 from math import floor
 from typing import TYPE_CHECKING, Any
 
 from phoneworld.runtime.advances import advance
-from phoneworld.runtime.chars import wide
 from phoneworld.runtime.icons import icon_for, svg
 from phoneworld.runtime.look import Style
 
@@ -29,12 +30,6 @@ if TYPE_CHECKING:
     from phoneworld.runtime.compose import Paint
     from phoneworld.runtime.render import Box
 
-FONTS = ('Roboto, "Liberation Sans", Arimo, "Noto Sans", "Noto Sans CJK SC", '
-         '"Noto Sans CJK JP", "DejaVu Sans", "Noto Color Emoji", sans-serif')
-"""Android's Roboto where it is installed, else a face of its widths (Liberation Sans,
-Arimo: within 1% of Roboto's on Latin labels, where Noto Sans CJK's Latin is 4% wider and
-DejaVu Sans 14%, so a text drawn at its recorded size spans what the recording's did);
-CJK and emoji from Noto, glyph by glyph."""
 BODY = 16.0
 """Body text size in CSS pixels (Material's body-large)."""
 TEXT = "#202124"
@@ -75,27 +70,36 @@ def kind(b: Box, leaf: bool) -> str:
     return "text" if b.text else "none"
 
 
+STATE_WORDS = {True: frozenset({"ON", "开", "开启"}), False: frozenset({"OFF", "关", "关闭"})}
+"""The words a switch's accessibility text may end in to say its state, on and off
+(Android's Switch: its label, then its `textOn` or `textOff`; English and Chinese)."""
+
+
+def switch_label(text: str, checked: bool) -> str:
+    """What a switch shows beside its track: its text without the word for its state
+    (`checked`) that its accessibility text ends in ("Image dimming ON" -> "Image
+    dimming": the track says the state, and the app draws the label alone). A text that
+    is a state word alone stays (`_room` decides whether it shows), and so does a word
+    that does not say the switch's state ("Turn on", "Sound OFF" while on)."""
+    head, _, last = text.rstrip().rpartition(" ")
+    return head.rstrip() if head.strip() and last in STATE_WORDS[bool(checked)] else text
+
+
+def _labelled(b: Box, k: str) -> Box:
+    """`b` with the text it shows drawn: a switch's label (`switch_label`)."""
+    if k != "switch" or not b.text:
+        return b
+    label = switch_label(b.text, b.checked)
+    if label == b.text:
+        return b
+    out = copy(b)
+    out.text = label
+    return out
+
+
 def _thin(b: Box) -> bool:
     x1, y1, x2, y2 = b.bounds
     return 0 < min(x2 - x1, y2 - y1) <= 4 and max(x2 - x1, y2 - y1) >= 24
-
-
-def text_width(text: str, size: float) -> float:
-    """About how wide `text` is at font `size` (Noto/Roboto-like Latin, square CJK and
-    emoji), erring on the wide side."""
-    w = 0.0
-    for ch in text:
-        if wide(ch):
-            w += 1.0
-        elif ch in "il.,:;|!'`ijtfr ":
-            w += 0.3
-        elif ch in "mwMW@%":
-            w += 0.88
-        elif ch.isupper():
-            w += 0.72
-        else:
-            w += 0.58
-    return w * size
 
 
 LEGIBLE = 4.0
@@ -229,8 +233,8 @@ def _indicator(k: str, b: Box, scale: float, at_right: bool) -> tuple[tuple, flo
 
 def draw_box(boxes: list[Box], i: int, parents: list[int], scale: float) -> dict[str, Any]:
     """The page's item for box `i`, drawn Material-like (see the module docstring)."""
-    b = boxes[i]
-    k = kind(b, not b.children)
+    k = kind(boxes[i], not boxes[i].children)
+    b = _labelled(boxes[i], k)
     x1, y1, x2, y2 = b.bounds
     w, h = (x2 - x1) * scale, (y2 - y1) * scale
     if k in ("switch", "check", "radio"):
@@ -301,6 +305,7 @@ def fitted(b: Box, scale: float, style: Style | None) -> dict[str, Any]:
     (but where the plate shows it: `Style.plate_check`); no backgrounds (the plate has
     them)."""
     k = kind(b, not b.children)
+    b = _labelled(b, k)
     inds: tuple = ()
     pad = 0.0
     room: float | None = 0.0
@@ -347,7 +352,7 @@ def _room(k: str, b: Box, w: float) -> float | None:
     if k != "switch":
         return 0.0
     room = 50.0
-    return room if w - room >= text_width(b.text, BODY * 0.6) else None
+    return room if w - room >= advance(b.text, BODY * 0.6) else None
 
 
 def bars(boxes: list[Box], width: int, height: int) -> list[tuple[Paint, str]]:

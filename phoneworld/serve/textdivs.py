@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from phoneworld.serve.fonts import is_mark, is_rtl
+from phoneworld.runtime.fonts import is_mark, is_rtl
 
 LINE_HEIGHT = 1.2
 """`.v`'s line-height (`page._TEMPLATE`)."""

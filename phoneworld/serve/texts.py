@@ -13,7 +13,7 @@ the faces Chromium would pick, and asks the browser only for divs of any other k
     drawer.draw(frame, t, zoom)       # the text laid over the frame's pixels
     drawer.inks([t, ...], rect, zoom) # or what texts draw in rect, as boxes of ink (`inks`)
 
-The faces come from `widgets.FONTS`, resolved through fontconfig as Chromium does: each
+The faces come from `faces.FONTS`, resolved through fontconfig as Chromium does: each
 character from the first family that has its glyph (a combining mark from its letter's
 where that has it; `fonts` chooses them). Right-to-left texts (Arabic, Hebrew) and texts
 with combining marks are laid out as Chromium lays them: a line's runs ordered by the
@@ -39,10 +39,9 @@ import numpy as np
 
 from phoneworld.runtime.cache import LRU
 from phoneworld.runtime.chars import wide
-from phoneworld.runtime.widgets import FONTS
+from phoneworld.runtime.faces import FONTS, Face, cmap, families, pick, system_faces, vertical
+from phoneworld.runtime.fonts import Fonts, is_mark, is_rtl, kept
 from phoneworld.serve import bidi
-from phoneworld.serve.faces import Face, cmap, families, pick, system_faces, vertical
-from phoneworld.serve.fonts import Fonts, is_mark, is_rtl, kept
 from phoneworld.serve.inks import Box, Ink, Rect, apart, ink_box, laid
 from phoneworld.serve.textdivs import DEFAULT_COLOR, LINE_HEIGHT, TextDiv, complex_text
 
@@ -93,7 +92,7 @@ class TextDrawer:
     @classmethod
     def system(cls) -> TextDrawer | None:
         """The drawer of this machine's faces (made once), or None where fontconfig is
-        missing or knows none of `widgets.FONTS`."""
+        missing or knows none of `faces.FONTS`."""
         with cls._LOCK:
             if not cls._SYSTEM:
                 faces = system_faces()

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from phoneworld.runtime.advances import advance
 from phoneworld.runtime.chars import wide
 from phoneworld.runtime.look import Rect, Style
-from phoneworld.runtime.widgets import text_width
 
 INK = 48.0
 """Colour distance (RGB, Euclidean) beyond which a pixel is ink rather than background."""
@@ -157,7 +157,7 @@ def _after_icon(line: np.ndarray, text: str) -> int:
     height = int(rows[-1]) - int(rows[0]) + 1
     if first_end - int(cols[0]) > 1.5 * line.shape[0] or start - first_end < 0.5 * height:
         return 0
-    expect = text_width(text, height / _em_share(text))
+    expect = advance(text, height / _em_share(text))
     end = int(cols[-1]) + 1
     return start if abs(end - start - expect) < abs(end - int(cols[0]) - expect) else 0
 

@@ -1,25 +1,35 @@
 """Which face draws each character of a text, as Chromium chooses, and those faces' fonts.
 
-A page's font list (`widgets.FONTS`) names families in order; Chromium takes each
+A page's font list (`faces.FONTS`) names families in order; Chromium takes each
 character from the first installed family that has its glyph (a combining mark from its
 letter's face where that has it), at the weight CSS matching gives (`faces.pick`).
-`serve.texts` lays a text out and draws it in the runs this module cuts:
+`advances` measures texts in the runs this module cuts, `serve.texts` draws them:
 
     fonts = Fonts(system_faces())
     fonts.runs("Zebra 中文", 400)   # [("Zebra ", Roboto, False), ("中文", Noto CJK, False)]
     fonts.width(runs, 42.0)          # shaped widths (raqm), app pixels
     fonts.font(face, 42.0)           # its FreeType font (Pillow, raqm layout)
     fonts.metrics(42.0)              # a line's ascent and descent (the first family's)
+    page_fonts()                     # this machine's (made once; `FontsMissing` if none)
 """
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from phoneworld.runtime.widgets import FONTS
-from phoneworld.serve.faces import Face, cmap, families, pick, vertical
+from phoneworld.runtime.faces import (
+    FONTS,
+    Face,
+    FontsMissing,
+    cmap,
+    families,
+    pick,
+    system_faces,
+    vertical,
+)
 
 Run = tuple[str, Face, bool]
 """A run of a text in one face: its characters, the face, whether made bold (`pick`)."""
@@ -122,3 +132,29 @@ class Fonts:
         face = self.chosen(400)[0][0]
         asc, desc, upem = vertical(face.file, face.index)
         return round(asc * size / upem), round(desc * size / upem)
+
+
+_PAGE: list[Fonts] = []
+_PAGE_LOCK = threading.Lock()
+
+
+def page_fonts() -> Fonts:
+    """The fonts of this machine's faces for the page's font list (made once): what
+    Chromium draws the page's texts in. Raises `FontsMissing` where fontconfig is missing
+    or knows no family of the list (no guess stands in for the faces: every width the
+    runtime and the compiler work out is read from them)."""
+    with _PAGE_LOCK:
+        if not _PAGE:
+            faces = system_faces()
+            if faces is None:
+                raise FontsMissing("cannot list the installed fonts: fontconfig's fc-list "
+                                   "is missing (Debian: apt-get install fontconfig)")
+            fonts = Fonts(faces)
+            if not fonts.chosen(400):
+                raise FontsMissing(
+                    "none of the page's font families is installed ("
+                    + ", ".join(fonts.families) + "): texts cannot be measured as the "
+                    "page draws them (Debian: apt-get install fonts-liberation "
+                    "fonts-noto-cjk fonts-noto-color-emoji)")
+            _PAGE.append(fonts)
+        return _PAGE[0]

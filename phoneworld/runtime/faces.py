@@ -1,9 +1,9 @@
 """The faces Chromium draws a page's texts in, as fontconfig resolves them.
 
-A page's font list (`widgets.FONTS`) names families in order; Chromium takes each
-character from the first installed family that has its glyph, and a weight by CSS's
-matching rules (a bold asked of a family without one is made bold). `serve.texts`
-draws texts in the same faces:
+The page's font list (`FONTS`) names families in order; Chromium takes each character
+from the first installed family that has its glyph, and a weight by CSS's matching rules
+(a bold asked of a family without one is made bold). `advances` measures texts and
+`serve.texts` draws them in the same faces:
 
     faces = system_faces()                     # every upright face fontconfig knows
     face, synthetic = pick(faces, "Liberation Sans", 500)   # its Regular: no Medium
@@ -17,7 +17,22 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from phoneworld.runtime.widgets import FONTS
+from phoneworld.errors import PhoneworldError
+
+FONTS = ('Roboto, "Liberation Sans", Arimo, "Noto Sans", "Noto Sans CJK SC", '
+         '"Noto Sans CJK JP", "DejaVu Sans", "Noto Color Emoji", sans-serif')
+"""The page's font list. Android's Roboto where it is installed, else a face of its
+widths (Liberation Sans, Arimo: within 1% of Roboto's on Latin labels, where Noto Sans
+CJK's Latin is 4% wider and DejaVu Sans 14%, so a text drawn at its recorded size spans
+what the recording's did); CJK and emoji from Noto, glyph by glyph. Debian's
+`fonts-liberation`, `fonts-noto-cjk` and `fonts-noto-color-emoji` install them."""
+
+
+class FontsMissing(PhoneworldError):
+    """No family of the page's font list is installed (or fontconfig is missing), so no
+    text can be measured as the page draws it."""
+
+    exit_code = 9
 
 
 @dataclass(frozen=True)
