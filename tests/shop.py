@@ -224,3 +224,15 @@ def home_as(root: View, spec: AppSpec | None = None, **changes) -> AppSpec:
                             for s in spec.screens if s.name != "results"),
         transitions=tuple(t for t in spec.transitions
                           if t.screen not in ("home", "results")), **changes)
+
+
+def with_page(button: View, page: str, spec: AppSpec | None = None) -> AppSpec:
+    """The shop (or `spec`) with `button` on its home screen, whose tap opens a new,
+    empty screen `page`."""
+    spec = spec or shop_spec()
+    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
+        s.root, children=(*s.root.children, button))) if s.name == "home" else s
+        for s in spec.screens) + (Screen(page, "P1", View(
+            cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400)), package="com.shop"),)
+    return dataclasses.replace(spec, screens=screens, transitions=(
+        *spec.transitions, Transition("home", button.name, "tap", page, count=1)))

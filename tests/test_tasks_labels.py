@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from phoneworld.spec.ast import Const, Screen, Transition, View
+from phoneworld.spec.ast import Const, Screen, View
 from phoneworld.tasks.labels import (
     icon_runs,
     is_name,
@@ -90,17 +90,11 @@ def test_a_screen_named_by_a_buttons_own_words_names_no_list_on_it():
     """uber's page of places opens from its “Confirm Destination” button: the task
     presses that button to get there, but the places are in no “Confirm Destination”
     list (#21). A tab's or a menu entry's label still names its page ("Settings")."""
-    from tests.shop import shop_spec
+    from tests.shop import with_page
 
-    spec = shop_spec()
     go = View(cls="android.widget.Button", bounds=(40, 2200, 1040, 2300), name="confirm",
               text=Const("Confirm Destination"), flags=("clickable",))
-    places = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
-    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
-        s.root, children=(*s.root.children, go))) if s.name == "home" else s
-        for s in spec.screens) + (Screen("places", "P1", places, package="com.shop"),)
-    spec = dataclasses.replace(spec, screens=screens, transitions=(
-        *spec.transitions, Transition("home", "confirm", "tap", "places", count=1)))
+    spec = with_page(go, "places")
     assert screen_labels(spec)["places"] == ("Confirm Destination", "button")
     assert place_label(spec, "places") == ""
     named = {s: label for s, (label, kind) in screen_labels(spec).items() if kind != "button"}

@@ -322,19 +322,13 @@ def test_a_screen_named_by_a_button_that_says_what_it_does_is_reached_by_pressin
     """Duolingo's "START +10 XP" opens a lesson: the task presses it, it does not call
     the lesson "the START +10 XP screen"; a button that says where it goes ("Search")
     still names its screen."""
-    from phoneworld.spec.ast import Screen, Transition, View
-    from tests.shop import shop_spec
+    from phoneworld.spec.ast import View
+    from tests.shop import with_page
 
-    spec = shop_spec()
     start = View(cls="android.widget.TextView", bounds=(40, 2200, 1040, 2300),
                  id="com.shop:id/learnButton", name="learn", text=Const("START +10 XP"),
                  flags=("clickable",))
-    lesson = View(cls="android.widget.FrameLayout", bounds=(0, 0, 1080, 2400))
-    screens = tuple(dataclasses.replace(s, root=dataclasses.replace(
-        s.root, children=(*s.root.children, start))) if s.name == "home" else s
-        for s in spec.screens) + (Screen("session", "P1", lesson, package="com.shop"),)
-    spec = dataclasses.replace(spec, screens=screens, transitions=(
-        *spec.transitions, Transition("home", "learn", "tap", "session", count=1)))
+    spec = with_page(start, "session")
     assert screen_labels(spec)["session"] == ("START +10 XP", "button")
     (task,) = [t for t in synthesize_tasks(spec) if t.name == "open_session"]
     assert variants(task.instruction)[0] == "Tap “START +10 XP”."
