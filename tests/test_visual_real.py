@@ -21,7 +21,7 @@ from phoneworld.runtime import Machine  # noqa: E402
 from phoneworld.runtime.compose import compose  # noqa: E402
 from phoneworld.runtime.compose_rows import subtree  # noqa: E402
 from phoneworld.runtime.regions import regions, within  # noqa: E402
-from phoneworld.runtime.widgets import kind  # noqa: E402
+from phoneworld.runtime.widgets import kind, switch_label  # noqa: E402
 from tests.conftest import SHARED_TRACES  # noqa: E402
 
 SHOTS = (".jpg", ".png")
@@ -273,12 +273,14 @@ def test_material_pages_draw_each_text_once_and_fit_it(tmp_path_factory, folder)
         r = m.jump(s.name).rendering
         page = r.html
         spans = re.findall(r"<span(?: style=\"[^\"]*\")?>([^<]*)</span>", page)
-        texts = Counter(b.text for b in r.boxes if b.text)
+        # a switch shows its label without its state word (`widgets.switch_label`)
+        texts = Counter(switch_label(b.text, b.checked) if kind(b, not b.children) == "switch"
+                        else b.text for b in r.boxes if b.text)
         drawn = Counter(html_lib.unescape(t) for t in spans if t != "12:00")
         assert not drawn - texts, s.name  # none twice, none for descriptions
         # Each once, but a narrow switch's on/off word, which its track shows.
-        switches = Counter(b.text for b in r.boxes if b.text and kind(b, not b.children)
-                           == "switch")
+        switches = Counter(switch_label(b.text, b.checked) for b in r.boxes
+                           if b.text and kind(b, not b.children) == "switch")
         # And but a list's row wholly past its ancestors (a web page's under the
         # browser's toolbar: `runtime.regions`).
         rs = regions(r.boxes)
