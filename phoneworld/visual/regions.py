@@ -27,7 +27,7 @@ import numpy as np
 
 from phoneworld.runtime.look import Rect
 from phoneworld.ui.node import Node
-from phoneworld.visual.sample import INK, clip, dominant
+from phoneworld.visual.sample import INK, clip, distances
 
 CLASSES = ("text", "icon", "fill")
 ICON = (16, 240)
@@ -72,10 +72,8 @@ def _visible(node: Node) -> Iterator[Node]:
 
 def _ink(pixels: np.ndarray, r: Rect) -> tuple[np.ndarray, np.ndarray]:
     """The background colour of `r` and its ink mask (far from that colour)."""
-    crop = pixels[r[1]:r[3], r[0]:r[2]]
-    bg = dominant(crop)
-    diff = crop.astype(np.int32) - np.round(bg).astype(np.int32)
-    return bg, np.einsum("ijk,ijk->ij", diff, diff) > INK * INK
+    bg, dist = distances(pixels[r[1]:r[3], r[0]:r[2]])
+    return bg, dist > INK * INK
 
 
 def line_height(mask: np.ndarray) -> int:

@@ -52,6 +52,14 @@ def dominant(pixels: np.ndarray) -> np.ndarray:
     return flat[bins == top].mean(axis=0)
 
 
+def distances(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The background colour of `crop` (`dominant`) and each pixel's squared colour
+    distance from it (squared: no root needed to compare with `INK`)."""
+    bg = dominant(crop)
+    diff = crop.astype(np.int32) - np.round(bg).astype(np.int32)
+    return bg, np.einsum("ijk,ijk->ij", diff, diff)
+
+
 def background_and_ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect] = ()
                        ) -> tuple[np.ndarray, Rect | None]:
     """The background colour inside `rect` and the box of the ink on it (absolute
@@ -75,10 +83,7 @@ def _ink(pixels: np.ndarray, rect: Rect, exclude: Sequence[Rect], field: bool = 
     if c is None:
         return np.array([255.0, 255.0, 255.0]), None, empty, empty
     x1, y1, x2, y2 = c
-    crop = pixels[y1:y2, x1:x2]
-    bg = dominant(crop)
-    diff = crop.astype(np.int32) - np.round(bg).astype(np.int32)
-    dist = np.einsum("ijk,ijk->ij", diff, diff)  # squared: no root needed to compare
+    bg, dist = distances(pixels[y1:y2, x1:x2])
     for e in exclude:
         ex = clip(e, w, h)
         if ex is not None:
